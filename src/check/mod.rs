@@ -1,0 +1,448 @@
+//! `check`: validates a parsed module the way `ptxas` does, reporting every error.
+//!
+//! The checker walks the module once: header directives (`.version`, `.target`,
+//! `.address_size`), then module-level symbols (functions, variables, initialisers),
+//! then each function body with its scopes, labels and target lists, and every
+//! instruction against the instruction-form rules in [`instr`] and [`compare`] and
+//! [`control`]. It never stops at the first error. Once it accepts a module, later
+//! stages may rely on every name resolving and every seed instruction being well-formed.
+
+mod compare;
+mod control;
+mod instr;
+pub mod scope;
+pub mod target;
+pub mod types;
+
+use crate::diag::Diagnostic;
+use crate::syntax::Span;
+use crate::syntax::ast::*;
+use scope::{Def, Scope, Sym};
+use std::collections::HashMap;
+use target::Sm;
+use types::Ty;
+
+/// Validates `module` (parsed from `src`); returns every diagnostic, empty if valid.
+pub fn check(module: &Module<'_>, src: &str) -> Vec<Diagnostic> {
+    let mut c = Checker::new(src);
+    c.module(module);
+    c.diags
+}
+
+/// The signature of one parameter (or return value) of a function or prototype.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamSig {
+    pub space: Space,
+    pub ty: Ty,
+    /// Total size in bytes, arrays included.
+    pub bytes: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct FuncInfo {
+    pub kind: FuncKind,
+    pub rets: Vec<ParamSig>,
+    pub params: Vec<ParamSig>,
+    pub defined: bool,
+}
+
+/// Per-function state: labels and the target lists declared in the body.
+#[derive(Default)]
+struct FnState<'a> {
+    labels: HashMap<&'a str, Span>,
+    /// `.branchtargets` label -> (where it is declared, its targets).
+    branch_targets: HashMap<&'a str, (Span, usize)>,
+    call_targets: HashMap<&'a str, (Span, Vec<&'a str>)>,
+    prototypes: HashMap<&'a str, (Span, Vec<ParamSig>, Vec<ParamSig>)>,
+}
+
+pub struct Checker<'a> {
+    src: &'a str,
+    pub diags: Vec<Diagnostic>,
+    /// `.version` as major*10+minor (0 when missing).
+    version: u32,
+    sm: Option<Sm>,
+    address_bits: u32,
+    globals: Scope<'a>,
+    funcs: Vec<FuncInfo>,
+    scopes: Vec<Scope<'a>>,
+    fn_state: FnState<'a>,
+}
+
+pub(crate) fn param_sig(p: &Param<'_>) -> ParamSig {
+    let ty = Ty::from_word(p.ty.text).unwrap_or(Ty::Other);
+    let elems: u64 = p.array.iter().map(|d| d.unwrap_or(1)).product();
+    ParamSig { space: p.space, ty, bytes: u64::from(ty.bits().div_ceil(8)).saturating_mul(elems) }
+}
+
+impl<'a> Checker<'a> {
+    fn new(src: &'a str) -> Self {
+        Checker {
+            src,
+            diags: Vec::new(),
+            version: 0,
+            sm: None,
+            address_bits: 64,
+            globals: Scope::default(),
+            funcs: Vec::new(),
+            scopes: Vec::new(),
+            fn_state: FnState::default(),
+        }
+    }
+
+    fn error(&mut self, span: Span, message: impl Into<String>) {
+        self.diags.push(Diagnostic::new(span, message));
+    }
+
+    fn module(&mut self, m: &Module<'a>) {
+        self.header(m);
+        for item in &m.items {
+            match item {
+                Item::Func(f) => self.declare_func(f),
+                Item::Var(v) => self.declare_global_var(v),
+                Item::Unknown(n) => self.error(n.span, format!("unknown directive `{}`", n.text)),
+                Item::Alias { .. } | Item::Skipped(_) => {}
+            }
+        }
+        for item in &m.items {
+            match item {
+                Item::Var(v) => self.check_initialisers(v),
+                Item::Alias { alias, aliasee } => self.check_alias(*alias, *aliasee),
+                _ => {}
+            }
+        }
+        for item in &m.items {
+            if let Item::Func(f) = item {
+                self.function(f);
+            }
+        }
+    }
+
+    fn header(&mut self, m: &Module<'a>) {
+        match m.version {
+            None => self.error(Span::new(0, 0), "missing `.version` directive (it must come first)"),
+            Some(v) => {
+                if !target::is_known_version(v.major, v.minor) {
+                    self.error(v.span, format!(".version: unsupported PTX ISA version {}.{}", v.major, v.minor));
+                }
+                self.version = v.number();
+            }
+        }
+        let Some(tspan) = m.target_span else {
+            self.error(Span::new(0, 0), "missing `.target` directive");
+            return;
+        };
+        for t in &m.targets {
+            match t.text {
+                "texmode_unified" | "texmode_independent" | "debug" | "map_f64_to_f32" => {}
+                name => match target::parse_sm(name) {
+                    Some(sm) => {
+                        if self.sm.is_some() {
+                            self.error(t.span, ".target: more than one `sm_` target");
+                        }
+                        self.sm = Some(sm);
+                        let need = target::min_version_for_sm(sm).unwrap_or(0);
+                        if self.version != 0 && self.version < need {
+                            self.error(
+                                t.span,
+                                format!(
+                                    ".target {name}: requires PTX ISA version {}.{} or later (module has {}.{})",
+                                    need / 10,
+                                    need % 10,
+                                    self.version / 10,
+                                    self.version % 10
+                                ),
+                            );
+                        }
+                    }
+                    None => self.error(t.span, format!(".target: unknown target `{name}`")),
+                },
+            }
+        }
+        if self.sm.is_none() && !m.targets.is_empty() {
+            self.error(tspan, ".target: no `sm_` architecture named");
+        }
+        if let Some((bits, span)) = m.address_size {
+            if bits != 32 && bits != 64 {
+                self.error(span, ".address_size: must be 32 or 64");
+            }
+            self.address_bits = bits;
+        }
+    }
+
+    /// Does the module meet a minimum PTX version and `sm_` target? Reports if not.
+    fn require(&mut self, span: Span, what: &str, version: u32, sm: u32) {
+        if self.version != 0 && self.version < version {
+            self.error(
+                span,
+                format!("{what}: requires PTX ISA version {}.{} or later", version / 10, version % 10),
+            );
+        }
+        if let Some(t) = self.sm {
+            if t.number < sm {
+                self.error(span, format!("{what}: requires target sm_{sm} or higher"));
+            }
+        }
+    }
+
+    fn declare_func(&mut self, f: &Function<'a>) {
+        let info = FuncInfo {
+            kind: f.kind,
+            rets: f.rets.iter().map(param_sig).collect(),
+            params: f.params.iter().map(param_sig).collect(),
+            defined: f.body.is_some(),
+        };
+        if let Some(old) = self.globals.lookup(f.name.text) {
+            match old.sym {
+                Sym::Func(i) => {
+                    let prev = &self.funcs[i];
+                    if prev.rets != info.rets || prev.params != info.params || prev.kind != info.kind {
+                        self.error(f.name.span, format!("`{}`: declaration does not match an earlier one", f.name.text));
+                    } else if prev.defined && info.defined {
+                        self.error(f.name.span, format!("`{}`: function defined twice", f.name.text));
+                    } else if info.defined {
+                        self.funcs[i].defined = true;
+                    }
+                }
+                _ => self.error(f.name.span, format!("`{}`: name already declared", f.name.text)),
+            }
+            return;
+        }
+        let idx = self.funcs.len();
+        self.funcs.push(info);
+        let _ = self.globals.declare(f.name.text, Def { sym: Sym::Func(idx), span: f.name.span });
+    }
+
+    fn var_def(&self, v: &VarDecl<'a>, d: &Declarator<'a>) -> Def {
+        let ty = Ty::from_word(v.ty.text).unwrap_or(Ty::Other);
+        let sym = if v.space == Space::Reg {
+            Sym::Reg { ty, vector: v.vector }
+        } else {
+            let elems = d.array.iter().map(|n| n.unwrap_or(0)).product::<u64>() * u64::from(v.vector.unwrap_or(1));
+            let func_table = d.init.as_ref().is_some_and(|i| self.init_names_function(i));
+            Sym::Var { space: v.space, ty, elems, func_table }
+        };
+        Def { sym, span: d.name.span }
+    }
+
+    fn init_names_function(&self, init: &Init<'a>) -> bool {
+        match init {
+            Init::List(items, _) => items.iter().any(|i| self.init_names_function(i)),
+            Init::Symbol { name, .. } => matches!(self.globals.lookup(name.text), Some(Def { sym: Sym::Func(_), .. })),
+            _ => false,
+        }
+    }
+
+    fn declare_global_var(&mut self, v: &VarDecl<'a>) {
+        if matches!(v.space, Space::Reg | Space::Param | Space::Sreg) {
+            self.error(v.span, format!("{}: not allowed at module scope", space_word(v.space)));
+            return;
+        }
+        self.check_decl_shape(v);
+        for d in &v.vars {
+            let def = self.var_def(v, d);
+            if let Err(old) = self.globals.declare(d.name.text, def) {
+                let _ = old;
+                self.error(d.name.span, format!("`{}`: duplicate declaration", d.name.text));
+            }
+        }
+    }
+
+    /// Rules common to every declaration: alignment, vector width, register counts.
+    fn check_decl_shape(&mut self, v: &VarDecl<'a>) {
+        if let Some(a) = v.align {
+            if a == 0 || !a.is_power_of_two() {
+                self.error(v.span, format!(".align {a}: alignment must be a power of two"));
+            }
+        }
+        if let Some(n) = v.vector {
+            if !matches!(n, 2 | 4 | 8) {
+                self.error(v.span, format!(".v{n}: vectors have 2, 4 or 8 elements"));
+            }
+        }
+        for d in &v.vars {
+            if d.count.is_some() && v.space != Space::Reg {
+                self.error(d.name.span, format!("`{}<N>`: parameterised names are for registers only", d.name.text));
+            }
+            if v.space == Space::Reg && (d.init.is_some() || !d.array.is_empty()) {
+                self.error(d.name.span, format!("`{}`: registers cannot be arrays or initialised", d.name.text));
+            }
+        }
+    }
+
+    fn check_initialisers(&mut self, v: &VarDecl<'a>) {
+        for d in &v.vars {
+            if let Some(init) = &d.init {
+                if !matches!(v.space, Space::Global | Space::Const) {
+                    self.error(d.name.span, format!("`{}`: only .global and .const variables take initialisers", d.name.text));
+                }
+                self.check_init(init);
+            }
+        }
+    }
+
+    fn check_init(&mut self, init: &Init<'a>) {
+        match init {
+            Init::List(items, _) => items.iter().for_each(|i| self.check_init(i)),
+            Init::Symbol { name, .. } => {
+                if self.globals.lookup(name.text).is_none() {
+                    self.error(name.span, format!("initialiser: undefined symbol `{}`", name.text));
+                }
+            }
+            Init::Int(..) | Init::Float(..) => {}
+        }
+    }
+
+    fn check_alias(&mut self, alias: Name<'a>, aliasee: Name<'a>) {
+        for n in [alias, aliasee] {
+            if !matches!(self.globals.lookup(n.text), Some(Def { sym: Sym::Func(_), .. })) {
+                self.error(n.span, format!(".alias: `{}` is not a declared function", n.text));
+            }
+        }
+    }
+
+    /// Resolves a name through the block scopes, then module scope.
+    fn lookup(&self, name: &str) -> Option<Def> {
+        for s in self.scopes.iter().rev() {
+            if let Some(d) = s.lookup(name) {
+                return Some(d);
+            }
+        }
+        self.globals.lookup(name)
+    }
+
+    fn declare_local(&mut self, name: Name<'a>, count: Option<u32>, def: Def) {
+        let scope = self.scopes.last_mut().expect("a function body has a scope");
+        let res = match count {
+            Some(n) => scope.declare_range(name.text, n, def),
+            None => scope.declare(name.text, def),
+        };
+        if res.is_err() {
+            self.error(name.span, format!("`{}`: duplicate declaration", name.text));
+        }
+    }
+
+    fn function(&mut self, f: &Function<'a>) {
+        let Some(body) = &f.body else { return };
+        self.fn_state = FnState::default();
+        self.collect_labels(&body.stmts);
+        let mut params = Scope::default();
+        for p in f.rets.iter().chain(&f.params) {
+            let Some(name) = p.name else {
+                self.error(p.span, "parameter needs a name");
+                continue;
+            };
+            let sig = param_sig(p);
+            let sym = if p.space == Space::Reg {
+                Sym::Reg { ty: sig.ty, vector: None }
+            } else {
+                Sym::Var { space: Space::Param, ty: sig.ty, elems: p.array.iter().map(|d| d.unwrap_or(1)).product(), func_table: false }
+            };
+            if params.declare(name.text, Def { sym, span: name.span }).is_err() {
+                self.error(name.span, format!("`{}`: duplicate parameter name", name.text));
+            }
+        }
+        self.scopes.push(params);
+        self.block(body);
+        self.scopes.pop();
+    }
+
+    fn collect_labels(&mut self, stmts: &[Stmt<'a>]) {
+        for s in stmts {
+            let label = match s {
+                Stmt::Label(l) => *l,
+                Stmt::Block(b) => {
+                    self.collect_labels(&b.stmts);
+                    continue;
+                }
+                Stmt::BranchTargets { label, targets } => {
+                    self.fn_state.branch_targets.insert(label.text, (label.span, targets.len()));
+                    *label
+                }
+                Stmt::CallTargets { label, targets } => {
+                    let names = targets.iter().map(|t| t.text).collect();
+                    self.fn_state.call_targets.insert(label.text, (label.span, names));
+                    *label
+                }
+                Stmt::CallPrototype { label, rets, params, .. } => {
+                    let r = rets.iter().map(param_sig).collect();
+                    let p = params.iter().map(param_sig).collect();
+                    self.fn_state.prototypes.insert(label.text, (label.span, r, p));
+                    *label
+                }
+                _ => continue,
+            };
+            if self.fn_state.labels.insert(label.text, label.span).is_some() {
+                self.error(label.span, format!("`{}`: duplicate label", label.text));
+            }
+        }
+    }
+
+    fn block(&mut self, b: &Block<'a>) {
+        self.scopes.push(Scope::default());
+        for s in &b.stmts {
+            match s {
+                Stmt::Var(v) => self.local_var(v),
+                Stmt::Block(inner) => self.block(inner),
+                Stmt::Instr(i) => self.instr(i),
+                Stmt::BranchTargets { targets, .. } => {
+                    for t in targets {
+                        if !self.fn_state.labels.contains_key(t.text) {
+                            self.error(t.span, format!(".branchtargets: `{}` is not a label in this function", t.text));
+                        }
+                    }
+                }
+                Stmt::CallTargets { targets, .. } => {
+                    for t in targets {
+                        if !matches!(self.globals.lookup(t.text), Some(Def { sym: Sym::Func(_), .. })) {
+                            self.error(t.span, format!(".calltargets: `{}` is not a declared function", t.text));
+                        }
+                    }
+                }
+                Stmt::CallPrototype { rets, params, .. } => {
+                    for p in rets.iter().chain(params) {
+                        if p.space != Space::Param && p.space != Space::Reg {
+                            self.error(p.span, ".callprototype: parameters must be `.param` or `.reg`");
+                        }
+                    }
+                }
+                Stmt::Unknown(n) => self.error(n.span, format!("unknown directive `{}`", n.text)),
+                Stmt::Label(_) | Stmt::Skipped(_) => {}
+            }
+        }
+        self.scopes.pop();
+    }
+
+    fn local_var(&mut self, v: &VarDecl<'a>) {
+        if v.linkage.is_some() {
+            self.error(v.span, "linkage directives are not allowed inside a function");
+        }
+        if v.space == Space::Sreg || v.space == Space::Tex {
+            self.error(v.span, format!("{}: cannot be declared in a function", space_word(v.space)));
+        }
+        self.check_decl_shape(v);
+        for d in &v.vars {
+            if let Some(init) = &d.init {
+                if !matches!(v.space, Space::Global | Space::Const) {
+                    self.error(d.name.span, format!("`{}`: only .global and .const variables take initialisers", d.name.text));
+                }
+                self.check_init(init);
+            }
+            let def = self.var_def(v, d);
+            self.declare_local(d.name, d.count, def);
+        }
+    }
+}
+
+pub(crate) fn space_word(s: Space) -> &'static str {
+    match s {
+        Space::Reg => ".reg",
+        Space::Sreg => ".sreg",
+        Space::Const => ".const",
+        Space::Global => ".global",
+        Space::Local => ".local",
+        Space::Param => ".param",
+        Space::Shared => ".shared",
+        Space::Tex => ".tex",
+    }
+}

@@ -1,0 +1,75 @@
+//! Symbol tables: module-level functions and variables, per-function labels and target
+//! lists, and the stack of block scopes that holds registers and local variables.
+//!
+//! Parameterised declarations (`.reg .b32 %r<100>;`) are stored once as a prefix and a
+//! count, never expanded, so a hostile `%r<4000000000>` costs nothing.
+
+use super::types::Ty;
+use crate::syntax::Span;
+use crate::syntax::ast::Space;
+use std::collections::HashMap;
+
+/// What a name in scope stands for.
+#[derive(Clone, Copy, Debug)]
+pub enum Sym {
+    /// A register (or `.param`/`.reg` function parameter) with its declared type.
+    Reg { ty: Ty, vector: Option<u32> },
+    /// A variable in an addressable state space (includes `.param` variables).
+    Var { space: Space, ty: Ty, elems: u64, func_table: bool },
+    /// A function; its index into the checker's function list.
+    Func(usize),
+}
+
+/// A name's definition: what it is and where it was declared.
+#[derive(Clone, Copy, Debug)]
+pub struct Def {
+    pub sym: Sym,
+    pub span: Span,
+}
+
+#[derive(Default)]
+pub struct Scope<'a> {
+    names: HashMap<&'a str, Def>,
+    /// `%r<N>` declarations: prefix -> (count, definition).
+    ranges: HashMap<&'a str, (u32, Def)>,
+}
+
+impl<'a> Scope<'a> {
+    /// Declares `name`; returns the earlier definition if it is already declared here.
+    pub fn declare(&mut self, name: &'a str, def: Def) -> Result<(), Def> {
+        if let Some(old) = self.lookup(name) {
+            return Err(old);
+        }
+        self.names.insert(name, def);
+        Ok(())
+    }
+
+    /// Declares `prefix0 .. prefix{count-1}`.
+    pub fn declare_range(&mut self, prefix: &'a str, count: u32, def: Def) -> Result<(), Def> {
+        if let Some((_, old)) = self.ranges.get(prefix) {
+            return Err(*old);
+        }
+        self.ranges.insert(prefix, (count, def));
+        Ok(())
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<Def> {
+        if let Some(d) = self.names.get(name) {
+            return Some(*d);
+        }
+        if self.ranges.is_empty() {
+            return None;
+        }
+        let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || digits == name.len() {
+            return None;
+        }
+        let (prefix, num) = name.split_at(name.len() - digits);
+        if num.len() > 1 && num.starts_with('0') {
+            return None;
+        }
+        let (count, def) = self.ranges.get(prefix)?;
+        let n: u64 = num.parse().ok()?;
+        (n < u64::from(*count)).then_some(*def)
+    }
+}

@@ -1,0 +1,22 @@
+//! ptxvm: load, validate and execute NVIDIA PTX on the CPU.
+//!
+//! A module flows one way through the stages, each in its own folder:
+//! [`syntax`] (text to AST with spans) then [`check`] (the rules of the PTX ISA and of
+//! `ptxas`, with diagnostics). See README.md for the picture.
+
+pub mod check;
+pub mod diag;
+pub mod syntax;
+
+pub use diag::Diagnostic;
+
+/// Parses and validates a PTX module, returning every diagnostic (empty when valid).
+pub fn check_source(src: &str) -> Vec<Diagnostic> {
+    let (module, parse_errors) = syntax::parse(src);
+    if !parse_errors.is_empty() {
+        // Checking a partly parsed module would only repeat the syntax errors as
+        // undefined names; report the syntax errors alone.
+        return parse_errors.into_iter().map(|e| Diagnostic::new(e.span, e.message)).collect();
+    }
+    check::check(&module, src)
+}

@@ -1,0 +1,245 @@
+//! The PTX abstract syntax tree. Names borrow from the source (`&'a str`) and every node
+//! carries a [`Span`], so later stages can point at the text without keeping it parsed.
+//!
+//! The tree is deliberately generic about instructions: an [`Instr`] is a guard, an
+//! opcode, its dotted modifiers and operands. Which combinations are valid is the
+//! business of `check`, not of the parser (PTX ISA 9.x, sections 4 to 11).
+
+use super::span::Span;
+
+/// A name (identifier, dotted word, opcode) as written, with its place in the source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Name<'a> {
+    pub text: &'a str,
+    pub span: Span,
+}
+
+#[derive(Debug, Default)]
+pub struct Module<'a> {
+    pub version: Option<Version>,
+    pub targets: Vec<Name<'a>>,
+    pub target_span: Option<Span>,
+    pub address_size: Option<(u32, Span)>,
+    pub items: Vec<Item<'a>>,
+}
+
+/// `.version major.minor`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Version {
+    pub major: u32,
+    pub minor: u32,
+    pub span: Span,
+}
+
+impl Version {
+    /// The version as `major * 10 + minor`, e.g. 78 for PTX ISA 7.8.
+    pub fn number(self) -> u32 {
+        self.major * 10 + self.minor
+    }
+}
+
+#[derive(Debug)]
+pub enum Item<'a> {
+    Func(Function<'a>),
+    Var(VarDecl<'a>),
+    /// `.alias alias, aliasee;`
+    Alias { alias: Name<'a>, aliasee: Name<'a> },
+    /// A directive that carries no semantics for ptxvm (`.file`, `.section`, `.pragma`, ...).
+    Skipped(Name<'a>),
+    /// A directive the parser does not know; `check` reports it.
+    Unknown(Name<'a>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Linkage {
+    Visible,
+    Extern,
+    Weak,
+    Common,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FuncKind {
+    Entry,
+    Func,
+}
+
+#[derive(Debug)]
+pub struct Function<'a> {
+    pub linkage: Option<Linkage>,
+    pub kind: FuncKind,
+    pub name: Name<'a>,
+    pub rets: Vec<Param<'a>>,
+    pub params: Vec<Param<'a>>,
+    /// Performance and attribute directives: `.maxntid 256,1,1`, `.noreturn`, ...
+    pub directives: Vec<(Name<'a>, Vec<u64>)>,
+    /// `None` for a declaration (prototype) without a body.
+    pub body: Option<Block<'a>>,
+    pub span: Span,
+}
+
+/// A parameter of a function, kernel or call prototype: `.param .align 8 .b8 x[16]`.
+#[derive(Debug, Clone)]
+pub struct Param<'a> {
+    pub space: Space,
+    pub ty: Name<'a>,
+    pub align: Option<u32>,
+    /// `None` for the `_` placeholder of a `.callprototype`.
+    pub name: Option<Name<'a>>,
+    pub array: Vec<Option<u64>>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    Reg,
+    Sreg,
+    Const,
+    Global,
+    Local,
+    Param,
+    Shared,
+    Tex,
+}
+
+impl Space {
+    pub fn from_directive(d: &str) -> Option<Space> {
+        Some(match d {
+            ".reg" => Space::Reg,
+            ".sreg" => Space::Sreg,
+            ".const" => Space::Const,
+            ".global" => Space::Global,
+            ".local" => Space::Local,
+            ".param" => Space::Param,
+            ".shared" => Space::Shared,
+            ".tex" => Space::Tex,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug)]
+pub struct VarDecl<'a> {
+    pub linkage: Option<Linkage>,
+    pub space: Space,
+    pub align: Option<u32>,
+    /// `.v2`, `.v4` (or `.v8`): the element count of a vector variable.
+    pub vector: Option<u32>,
+    pub ty: Name<'a>,
+    /// Further attributes such as `.ptr` in kernel parameters.
+    pub attrs: Vec<Name<'a>>,
+    pub vars: Vec<Declarator<'a>>,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub struct Declarator<'a> {
+    pub name: Name<'a>,
+    /// `%r<10>`: declares `%r0` .. `%r9`.
+    pub count: Option<u32>,
+    /// Array dimensions; `None` for `[]` (size from the initialiser or external).
+    pub array: Vec<Option<u64>>,
+    pub init: Option<Init<'a>>,
+}
+
+#[derive(Debug)]
+pub enum Init<'a> {
+    List(Vec<Init<'a>>, Span),
+    Int(u64, Span),
+    Float(f64, Span),
+    /// A symbol address: `name`, `name+8`, `generic(name)`, `generic(name)+8`.
+    Symbol { name: Name<'a>, generic: bool, offset: i64 },
+}
+
+#[derive(Debug)]
+pub struct Block<'a> {
+    pub stmts: Vec<Stmt<'a>>,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub enum Stmt<'a> {
+    Label(Name<'a>),
+    Instr(Instr<'a>),
+    Var(VarDecl<'a>),
+    Block(Block<'a>),
+    /// `label: .branchtargets L1, L2;`
+    BranchTargets { label: Name<'a>, targets: Vec<Name<'a>> },
+    /// `label: .calltargets f, g;`
+    CallTargets { label: Name<'a>, targets: Vec<Name<'a>> },
+    /// `label: .callprototype (.param .b32 _) _ (.param .b32 _);`
+    CallPrototype { label: Name<'a>, rets: Vec<Param<'a>>, params: Vec<Param<'a>>, noreturn: bool },
+    /// `.loc`, `.pragma` and other directives without semantics for ptxvm.
+    Skipped(Name<'a>),
+    Unknown(Name<'a>),
+}
+
+/// A guard predicate `@p` or `@!p`.
+#[derive(Clone, Copy, Debug)]
+pub struct Guard<'a> {
+    pub negated: bool,
+    pub pred: Name<'a>,
+}
+
+#[derive(Debug)]
+pub struct Instr<'a> {
+    pub guard: Option<Guard<'a>>,
+    pub opcode: Name<'a>,
+    /// The dotted modifiers in order: `setp.lt.and.f32` has `.lt`, `.and`, `.f32`.
+    pub mods: Vec<Name<'a>>,
+    pub operands: Vec<Operand<'a>>,
+    pub span: Span,
+}
+
+impl Instr<'_> {
+    /// The whole `opcode.mod.mod` text, as diagnostics name the instruction.
+    pub fn full_name<'s>(&self, src: &'s str) -> &'s str {
+        let end = self.mods.last().map_or(self.opcode.span.end, |m| m.span.end);
+        Span::new(self.opcode.span.start, end).text(src)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum Operand<'a> {
+    /// A register, variable, label or function name.
+    Name(Name<'a>),
+    /// A special register with a component: `%tid.x`.
+    Component(Name<'a>, Name<'a>),
+    /// The sink `_`.
+    Sink(Span),
+    /// `!p`: a negated predicate source.
+    Not(Name<'a>),
+    /// `p|q`: the two predicate destinations of `setp` (either may be `_`).
+    Pair(Box<Operand<'a>>, Box<Operand<'a>>),
+    /// An integer immediate as 64 bits (negative values two's complement).
+    Int { bits: u64, span: Span },
+    /// A float immediate: `0fXXXXXXXX` (f32 bits), `0dXXXXXXXXXXXXXXXX` or decimal (f64).
+    Float { bits: u64, is_f32_bits: bool, span: Span },
+    /// `{a, b, c, d}`.
+    Vector(Vec<Operand<'a>>, Span),
+    /// `[base+offset]`.
+    Addr(Address<'a>),
+    /// `(a, b)`: the argument and return lists of `call`.
+    List(Vec<Operand<'a>>, Span),
+}
+
+#[derive(Debug, Clone)]
+pub struct Address<'a> {
+    /// A register or variable name; `None` for an absolute `[imm]`.
+    pub base: Option<Name<'a>>,
+    pub offset: i64,
+    pub span: Span,
+}
+
+impl Operand<'_> {
+    pub fn span(&self) -> Span {
+        match self {
+            Operand::Name(n) | Operand::Not(n) => n.span,
+            Operand::Component(a, b) => a.span.to(b.span),
+            Operand::Sink(s) | Operand::Int { span: s, .. } | Operand::Float { span: s, .. } => *s,
+            Operand::Vector(_, s) | Operand::List(_, s) => *s,
+            Operand::Pair(a, b) => a.span().to(b.span()),
+            Operand::Addr(a) => a.span,
+        }
+    }
+}

@@ -1,0 +1,857 @@
+//! The PTX parser: a recursive-descent reader from tokens to [`Module`].
+//!
+//! It accepts the whole module syntax of PTX ISA 9.x as nvcc and LLVM emit it:
+//! header directives, linkage, `.entry`/`.func` with parameter and return lists,
+//! performance directives, declarations in every state space, nested blocks,
+//! `.branchtargets`/`.calltargets`/`.callprototype`, and generic instructions.
+//! Directives without semantics (`.file`, `.loc`, `.section`, `.pragma`) are kept as
+//! [`Item::Skipped`]. On an error it records a [`ParseError`] and resynchronises at the
+//! next `;` or `}`, so one pass reports every syntax error. Brace nesting is capped at
+//! [`MAX_DEPTH`] so hostile input cannot overflow the stack.
+
+use super::ast::*;
+use super::lexer::{Lexer, Tok, Token};
+use super::span::Span;
+
+/// Deepest nesting of `{ }` blocks or initialiser lists that the parser accepts.
+pub const MAX_DEPTH: usize = 64;
+
+/// A syntax error at a span.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ParseError {
+    pub span: Span,
+    pub message: String,
+}
+
+type PResult<T> = Result<T, ParseError>;
+
+/// Parses a whole module, returning it together with every syntax error found.
+pub fn parse(src: &str) -> (Module<'_>, Vec<ParseError>) {
+    let mut p = Parser::new(src);
+    let module = p.module();
+    (module, p.errors)
+}
+
+/// Is this dotted word a PTX fundamental type (or opaque type) name?
+pub fn is_type_word(w: &str) -> bool {
+    matches!(
+        w,
+        ".b8" | ".b16" | ".b32" | ".b64" | ".b128" | ".u8" | ".u16" | ".u32" | ".u64" | ".s8"
+            | ".s16" | ".s32" | ".s64" | ".f16" | ".f16x2" | ".bf16" | ".bf16x2" | ".f32"
+            | ".f64" | ".pred" | ".tf32" | ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2"
+            | ".texref" | ".samplerref" | ".surfref"
+    )
+}
+
+pub struct Parser<'a> {
+    src: &'a str,
+    lexer: Lexer<'a>,
+    tok: Token,
+    prev_end: u32,
+    depth: usize,
+    pub errors: Vec<ParseError>,
+}
+
+fn err<T>(span: Span, message: impl Into<String>) -> PResult<T> {
+    Err(ParseError { span, message: message.into() })
+}
+
+impl<'a> Parser<'a> {
+    pub fn new(src: &'a str) -> Self {
+        let mut lexer = Lexer::new(src);
+        let tok = lexer.next_token();
+        Parser { src, lexer, tok, prev_end: 0, depth: 0, errors: Vec::new() }
+    }
+
+    fn bump(&mut self) -> Token {
+        let t = self.tok;
+        self.prev_end = t.span.end;
+        self.tok = self.lexer.next_token();
+        t
+    }
+
+    fn text(&self, t: Token) -> &'a str {
+        t.span.text(self.src)
+    }
+
+    fn name(&self, t: Token) -> Name<'a> {
+        Name { text: self.text(t), span: t.span }
+    }
+
+    fn at_punct(&self, c: u8) -> bool {
+        self.tok.tok == Tok::Punct(c)
+    }
+
+    fn eat_punct(&mut self, c: u8) -> bool {
+        if self.at_punct(c) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn at_dot(&self, w: &str) -> bool {
+        self.tok.tok == Tok::Dot && self.text(self.tok) == w
+    }
+
+    /// Describes the current token for an error message.
+    fn found(&self) -> String {
+        match self.tok.tok {
+            Tok::Eof => "end of file".to_string(),
+            Tok::Error => format!("unexpected character `{}`", self.text(self.tok).escape_debug()),
+            _ => format!("`{}`", self.text(self.tok)),
+        }
+    }
+
+    fn unexpected<T>(&self, expected: &str) -> PResult<T> {
+        if self.tok.tok == Tok::Error {
+            let t = self.text(self.tok);
+            let what = if t.starts_with('"') { "unterminated string".to_string() } else { self.found() };
+            return err(self.tok.span, format!("{what}; expected {expected}"));
+        }
+        err(self.tok.span, format!("expected {expected}, found {}", self.found()))
+    }
+
+    fn expect_punct(&mut self, c: u8, expected: &str) -> PResult<Span> {
+        if self.at_punct(c) { Ok(self.bump().span) } else { self.unexpected(expected) }
+    }
+
+    fn expect_ident(&mut self, expected: &str) -> PResult<Name<'a>> {
+        if self.tok.tok == Tok::Ident {
+            let t = self.bump();
+            Ok(self.name(t))
+        } else {
+            self.unexpected(expected)
+        }
+    }
+
+    fn expect_int(&mut self, expected: &str) -> PResult<(u64, Span)> {
+        if self.tok.tok == Tok::Int {
+            let t = self.bump();
+            Ok((self.int_value(t)?, t.span))
+        } else {
+            self.unexpected(expected)
+        }
+    }
+
+    fn int_value(&self, t: Token) -> PResult<u64> {
+        let text = self.text(t);
+        let body = text.strip_suffix('U').unwrap_or(text);
+        let parsed = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+            u64::from_str_radix(h, 16)
+        } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
+            u64::from_str_radix(b, 2)
+        } else if body.len() > 1 && body.starts_with('0') {
+            u64::from_str_radix(&body[1..], 8)
+        } else {
+            body.parse::<u64>()
+        };
+        match parsed {
+            Ok(v) => Ok(v),
+            Err(_) => err(t.span, format!("invalid integer literal `{text}` (PTX integers are 64-bit)")),
+        }
+    }
+
+    /// Float literal bits: `(bits, is_f32_bits)`.
+    fn float_value(&self, t: Token) -> PResult<(u64, bool)> {
+        let text = self.text(t);
+        let lower = text.as_bytes().get(1).map(|b| b.to_ascii_lowercase());
+        if text.starts_with('0') && (lower == Some(b'f') || lower == Some(b'd')) {
+            let digits = &text[2..];
+            let want = if lower == Some(b'f') { 8 } else { 16 };
+            if digits.len() != want {
+                return err(
+                    t.span,
+                    format!("float literal `{text}` must have exactly {want} hexadecimal digits"),
+                );
+            }
+            let bits = u64::from_str_radix(digits, 16).map_err(|_| ParseError {
+                span: t.span,
+                message: format!("invalid float literal `{text}`"),
+            })?;
+            return Ok((bits, want == 8));
+        }
+        match text.parse::<f64>() {
+            Ok(v) => Ok((v.to_bits(), false)),
+            Err(_) => err(t.span, format!("invalid float literal `{text}`")),
+        }
+    }
+
+    /// Skips to just after the next `;` at this nesting level, or to a `}` that would
+    /// close the enclosing block (left in place), after an error.
+    fn recover(&mut self) {
+        let mut depth = 0usize;
+        loop {
+            match self.tok.tok {
+                Tok::Eof => return,
+                Tok::Punct(b';') if depth == 0 => {
+                    self.bump();
+                    return;
+                }
+                Tok::Punct(b'{') => depth += 1,
+                Tok::Punct(b'}') => {
+                    if depth == 0 {
+                        return;
+                    }
+                    depth -= 1;
+                    if depth == 0 {
+                        self.bump();
+                        return;
+                    }
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    /// Skips the rest of the source line (for `.loc` and `.file`, which end at a newline).
+    fn skip_line(&mut self) {
+        loop {
+            if self.tok.tok == Tok::Eof {
+                return;
+            }
+            let gap = &self.src.as_bytes()[self.prev_end as usize..self.tok.span.start as usize];
+            if gap.contains(&b'\n') {
+                return;
+            }
+            self.bump();
+        }
+    }
+
+    // ---- module level -------------------------------------------------------------
+
+    fn module(&mut self) -> Module<'a> {
+        let mut m = Module::default();
+        while self.tok.tok != Tok::Eof {
+            if let Err(e) = self.module_item(&mut m) {
+                self.errors.push(e);
+                self.recover();
+                // A stray `}` at module level would stop recovery forever.
+                if self.at_punct(b'}') {
+                    self.bump();
+                }
+            }
+        }
+        m
+    }
+
+    fn module_item(&mut self, m: &mut Module<'a>) -> PResult<()> {
+        if self.tok.tok != Tok::Dot {
+            return self.unexpected("a directive such as `.version`, `.entry` or `.global`");
+        }
+        let t = self.tok;
+        let word = self.text(t);
+        match word {
+            ".version" => {
+                self.bump();
+                let v = self.version(t.span)?;
+                if m.version.is_some() {
+                    return err(t.span, "duplicate `.version` directive");
+                }
+                m.version = Some(v);
+            }
+            ".target" => {
+                self.bump();
+                let first = self.expect_ident("a target name such as `sm_90`")?;
+                m.targets.push(first);
+                while self.eat_punct(b',') {
+                    let n = self.expect_ident("a target name")?;
+                    m.targets.push(n);
+                }
+                m.target_span = Some(t.span.to(Span::new(t.span.start, self.prev_end)));
+            }
+            ".address_size" => {
+                self.bump();
+                let (v, s) = self.expect_int("32 or 64")?;
+                m.address_size = Some((v as u32, t.span.to(s)));
+            }
+            ".file" => {
+                self.bump();
+                self.skip_line();
+                m.items.push(Item::Skipped(self.name(t)));
+            }
+            ".section" => {
+                self.bump();
+                self.section()?;
+                m.items.push(Item::Skipped(self.name(t)));
+            }
+            ".pragma" => {
+                self.bump();
+                self.pragma()?;
+                m.items.push(Item::Skipped(self.name(t)));
+            }
+            ".alias" => {
+                self.bump();
+                let alias = self.expect_ident("an alias name")?;
+                self.expect_punct(b',', "`,`")?;
+                let aliasee = self.expect_ident("the aliased function")?;
+                self.expect_punct(b';', "`;`")?;
+                m.items.push(Item::Alias { alias, aliasee });
+            }
+            _ => {
+                let linkage = self.linkage();
+                if self.at_dot(".entry") || self.at_dot(".func") {
+                    let f = self.function(linkage)?;
+                    m.items.push(Item::Func(f));
+                } else if self.tok.tok == Tok::Dot && Space::from_directive(self.text(self.tok)).is_some() {
+                    let v = self.var_decl(linkage)?;
+                    self.expect_punct(b';', "`;` after the declaration")?;
+                    m.items.push(Item::Var(v));
+                } else if linkage.is_some() {
+                    return self.unexpected("`.entry`, `.func` or a state space after the linkage");
+                } else {
+                    self.bump();
+                    m.items.push(Item::Unknown(self.name(t)));
+                    self.recover();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn version(&mut self, at: Span) -> PResult<Version> {
+        let t = self.bump();
+        let text = self.text(t);
+        let parts = text.split_once('.');
+        if let (Tok::Float, Some((a, b))) = (t.tok, parts) {
+            if let (Ok(major), Ok(minor)) = (a.parse::<u32>(), b.parse::<u32>()) {
+                if b.len() == 1 {
+                    return Ok(Version { major, minor, span: at.to(t.span) });
+                }
+            }
+        }
+        err(t.span, format!("`.version` expects `major.minor` such as `8.0`, found `{text}`"))
+    }
+
+    fn section(&mut self) -> PResult<()> {
+        if self.tok.tok == Tok::Dot || self.tok.tok == Tok::Ident {
+            self.bump();
+        } else {
+            return self.unexpected("a section name");
+        }
+        // Optional attributes, then a braced body skipped whole.
+        while self.tok.tok != Tok::Eof && !self.at_punct(b'{') {
+            self.bump();
+        }
+        let open = self.expect_punct(b'{', "`{` opening the section body")?;
+        let mut depth = 1usize;
+        while depth > 0 {
+            match self.bump().tok {
+                Tok::Punct(b'{') => depth += 1,
+                Tok::Punct(b'}') => depth -= 1,
+                Tok::Eof => return err(open, "unterminated `.section` body"),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn pragma(&mut self) -> PResult<()> {
+        if self.tok.tok != Tok::Str {
+            return self.unexpected("a string after `.pragma`");
+        }
+        self.bump();
+        while self.eat_punct(b',') {
+            if self.tok.tok != Tok::Str {
+                return self.unexpected("a string");
+            }
+            self.bump();
+        }
+        self.expect_punct(b';', "`;` after `.pragma`")?;
+        Ok(())
+    }
+
+    fn linkage(&mut self) -> Option<Linkage> {
+        let l = match self.text(self.tok) {
+            ".visible" => Linkage::Visible,
+            ".extern" => Linkage::Extern,
+            ".weak" => Linkage::Weak,
+            ".common" => Linkage::Common,
+            _ => return None,
+        };
+        if self.tok.tok != Tok::Dot {
+            return None;
+        }
+        self.bump();
+        Some(l)
+    }
+
+    fn function(&mut self, linkage: Option<Linkage>) -> PResult<Function<'a>> {
+        let kw = self.bump();
+        let kind = if self.text(kw) == ".entry" { FuncKind::Entry } else { FuncKind::Func };
+        let mut rets = Vec::new();
+        if kind == FuncKind::Func && self.at_punct(b'(') {
+            rets = self.param_list()?;
+        }
+        let name = self.expect_ident("the function name")?;
+        let mut params = Vec::new();
+        if self.at_punct(b'(') {
+            params = self.param_list()?;
+        }
+        let mut directives = Vec::new();
+        while self.tok.tok == Tok::Dot {
+            let d = self.bump();
+            let dname = self.name(d);
+            if dname.text == ".pragma" {
+                self.pragma()?;
+                directives.push((dname, Vec::new()));
+                continue;
+            }
+            let mut values = Vec::new();
+            if self.tok.tok == Tok::Int {
+                values.push(self.expect_int("a number")?.0);
+                while self.eat_punct(b',') {
+                    values.push(self.expect_int("a number")?.0);
+                }
+            }
+            directives.push((dname, values));
+        }
+        let body = if self.eat_punct(b';') {
+            None
+        } else if self.at_punct(b'{') {
+            Some(self.block()?)
+        } else {
+            return self.unexpected("`{` opening the function body or `;`");
+        };
+        Ok(Function { linkage, kind, name, rets, params, directives, body, span: kw.span.to(name.span) })
+    }
+
+    fn param_list(&mut self) -> PResult<Vec<Param<'a>>> {
+        self.expect_punct(b'(', "`(`")?;
+        let mut out = Vec::new();
+        if self.eat_punct(b')') {
+            return Ok(out);
+        }
+        loop {
+            out.push(self.param()?);
+            if self.eat_punct(b')') {
+                return Ok(out);
+            }
+            self.expect_punct(b',', "`,` or `)` in the parameter list")?;
+        }
+    }
+
+    fn param(&mut self) -> PResult<Param<'a>> {
+        let start = self.tok.span;
+        let space = match Space::from_directive(self.text(self.tok)) {
+            Some(s @ (Space::Param | Space::Reg)) if self.tok.tok == Tok::Dot => s,
+            _ => return self.unexpected("`.param` or `.reg` in the parameter list"),
+        };
+        self.bump();
+        let mut ty = None;
+        let mut align = None;
+        while self.tok.tok == Tok::Dot {
+            let t = self.bump();
+            let w = self.text(t);
+            if w == ".align" {
+                align = Some(self.expect_int("the alignment")?.0 as u32);
+            } else if is_type_word(w) {
+                if ty.is_some() {
+                    return err(t.span, format!("parameter has a second type `{w}`"));
+                }
+                ty = Some(self.name(t));
+            }
+            // Attributes such as `.ptr`, `.global`, `.shared` only describe kernel pointers.
+        }
+        let Some(ty) = ty else {
+            return self.unexpected("a type such as `.u32` for the parameter");
+        };
+        let name = if self.tok.tok == Tok::Ident {
+            let t = self.bump();
+            let n = self.name(t);
+            if n.text == "_" { None } else { Some(n) }
+        } else {
+            return self.unexpected("the parameter name");
+        };
+        let array = self.array_dims()?;
+        Ok(Param { space, ty, align, name, array, span: start.to(Span::new(start.start, self.prev_end)) })
+    }
+
+    fn array_dims(&mut self) -> PResult<Vec<Option<u64>>> {
+        let mut dims = Vec::new();
+        while self.eat_punct(b'[') {
+            if self.eat_punct(b']') {
+                dims.push(None);
+                continue;
+            }
+            let (n, _) = self.expect_int("the array size")?;
+            self.expect_punct(b']', "`]`")?;
+            dims.push(Some(n));
+        }
+        Ok(dims)
+    }
+
+    /// `space [.align N] [.vN] .type [attrs] name[<N>][dims][= init] {, ...}` (no `;`).
+    fn var_decl(&mut self, linkage: Option<Linkage>) -> PResult<VarDecl<'a>> {
+        let sp = self.bump();
+        let space = Space::from_directive(self.text(sp)).unwrap_or(Space::Global);
+        let mut align = None;
+        let mut vector = None;
+        let mut ty = None;
+        let mut attrs = Vec::new();
+        while self.tok.tok == Tok::Dot {
+            let t = self.bump();
+            let w = self.text(t);
+            if w == ".align" {
+                align = Some(self.expect_int("the alignment")?.0 as u32);
+            } else if let Some(n) = w.strip_prefix(".v").and_then(|n| n.parse::<u32>().ok()) {
+                vector = Some(n);
+            } else if is_type_word(w) {
+                if ty.is_some() {
+                    return err(t.span, format!("declaration has a second type `{w}`"));
+                }
+                ty = Some(self.name(t));
+            } else {
+                attrs.push(self.name(t));
+            }
+        }
+        let Some(ty) = ty else {
+            return self.unexpected("a type such as `.b32` in the declaration");
+        };
+        let mut vars = Vec::new();
+        loop {
+            let name = self.expect_ident("a variable name")?;
+            let mut count = None;
+            if self.eat_punct(b'<') {
+                let (n, s) = self.expect_int("the register count")?;
+                if n > u32::MAX as u64 {
+                    return err(s, "register count too large");
+                }
+                count = Some(n as u32);
+                self.expect_punct(b'>', "`>`")?;
+            }
+            let array = self.array_dims()?;
+            let init = if self.eat_punct(b'=') { Some(self.init()?) } else { None };
+            vars.push(Declarator { name, count, array, init });
+            if !self.eat_punct(b',') {
+                break;
+            }
+        }
+        Ok(VarDecl { linkage, space, align, vector, ty, attrs, vars, span: sp.span.to(Span::new(sp.span.start, self.prev_end)) })
+    }
+
+    fn init(&mut self) -> PResult<Init<'a>> {
+        if self.at_punct(b'{') {
+            let open = self.bump().span;
+            self.depth += 1;
+            if self.depth > MAX_DEPTH {
+                return err(open, format!("initialiser nested deeper than {MAX_DEPTH} levels"));
+            }
+            let mut items = Vec::new();
+            if !self.at_punct(b'}') {
+                loop {
+                    items.push(self.init()?);
+                    if !self.eat_punct(b',') {
+                        break;
+                    }
+                }
+            }
+            let close = self.expect_punct(b'}', "`,` or `}` in the initialiser")?;
+            self.depth -= 1;
+            return Ok(Init::List(items, open.to(close)));
+        }
+        let neg = self.eat_punct(b'-');
+        match self.tok.tok {
+            Tok::Int => {
+                let t = self.bump();
+                let v = self.int_value(t)?;
+                Ok(Init::Int(if neg { v.wrapping_neg() } else { v }, t.span))
+            }
+            Tok::Float => {
+                let t = self.bump();
+                let (bits, f32_bits) = self.float_value(t)?;
+                let v = if f32_bits { f32::from_bits(bits as u32) as f64 } else { f64::from_bits(bits) };
+                Ok(Init::Float(if neg { -v } else { v }, t.span))
+            }
+            Tok::Ident if !neg => {
+                let t = self.bump();
+                let mut name = self.name(t);
+                let mut generic = false;
+                if name.text == "generic" && self.eat_punct(b'(') {
+                    generic = true;
+                    name = self.expect_ident("a symbol inside `generic(...)`")?;
+                    self.expect_punct(b')', "`)`")?;
+                }
+                let mut offset = 0i64;
+                if self.eat_punct(b'+') {
+                    let (v, _) = self.expect_int("an offset")?;
+                    offset = v as i64;
+                }
+                Ok(Init::Symbol { name, generic, offset })
+            }
+            _ => self.unexpected("an initial value"),
+        }
+    }
+
+    // ---- function bodies ------------------------------------------------------------
+
+    fn block(&mut self) -> PResult<Block<'a>> {
+        let open = self.expect_punct(b'{', "`{`")?;
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return err(open, format!("blocks nested deeper than {MAX_DEPTH} levels"));
+        }
+        let mut stmts = Vec::new();
+        loop {
+            match self.tok.tok {
+                Tok::Punct(b'}') => break,
+                Tok::Eof => {
+                    self.depth -= 1;
+                    return err(self.tok.span, "unexpected end of file: missing `}` closing this block");
+                }
+                _ => {}
+            }
+            match self.stmt() {
+                Ok(Some(s)) => stmts.push(s),
+                Ok(None) => {}
+                Err(e) => {
+                    // Nesting overflow is fatal for the block: do not dig deeper.
+                    let fatal = e.message.contains("nested deeper");
+                    self.errors.push(e);
+                    if fatal {
+                        self.depth -= 1;
+                        return err(open, "function body abandoned after the nesting error");
+                    }
+                    self.recover();
+                }
+            }
+        }
+        let close = self.bump().span;
+        self.depth -= 1;
+        Ok(Block { stmts, span: open.to(close) })
+    }
+
+    fn stmt(&mut self) -> PResult<Option<Stmt<'a>>> {
+        let t = self.tok;
+        match t.tok {
+            Tok::Punct(b'{') => Ok(Some(Stmt::Block(self.block()?))),
+            Tok::Punct(b'@') => Ok(Some(Stmt::Instr(self.instr()?))),
+            Tok::Ident => {
+                let name = self.name(t);
+                self.bump();
+                if self.eat_punct(b':') {
+                    return self.after_label(name).map(Some);
+                }
+                Ok(Some(Stmt::Instr(self.instr_after_opcode(None, name)?)))
+            }
+            Tok::Dot => {
+                let word = self.text(t);
+                if Space::from_directive(word).is_some() {
+                    let v = self.var_decl(None)?;
+                    self.expect_punct(b';', "`;` after the declaration")?;
+                    return Ok(Some(Stmt::Var(v)));
+                }
+                self.bump();
+                match word {
+                    ".loc" | ".file" => {
+                        self.skip_line();
+                        Ok(Some(Stmt::Skipped(self.name(t))))
+                    }
+                    ".pragma" => {
+                        self.pragma()?;
+                        Ok(Some(Stmt::Skipped(self.name(t))))
+                    }
+                    _ => {
+                        self.recover();
+                        Ok(Some(Stmt::Unknown(self.name(t))))
+                    }
+                }
+            }
+            Tok::Punct(b';') => {
+                self.bump();
+                Ok(None)
+            }
+            _ => self.unexpected("an instruction, label, declaration or `}`"),
+        }
+    }
+
+    fn after_label(&mut self, label: Name<'a>) -> PResult<Stmt<'a>> {
+        if self.tok.tok != Tok::Dot {
+            return Ok(Stmt::Label(label));
+        }
+        let kw = self.text(self.tok);
+        match kw {
+            ".branchtargets" | ".calltargets" => {
+                self.bump();
+                let mut targets = vec![self.expect_ident("a target name")?];
+                while self.eat_punct(b',') {
+                    targets.push(self.expect_ident("a target name")?);
+                }
+                self.expect_punct(b';', "`;`")?;
+                Ok(if kw == ".branchtargets" {
+                    Stmt::BranchTargets { label, targets }
+                } else {
+                    Stmt::CallTargets { label, targets }
+                })
+            }
+            ".callprototype" => {
+                self.bump();
+                let mut rets = Vec::new();
+                if self.at_punct(b'(') {
+                    rets = self.param_list()?;
+                }
+                let placeholder = self.expect_ident("`_` in the prototype")?;
+                if placeholder.text != "_" {
+                    return err(placeholder.span, "`.callprototype` names its function `_`");
+                }
+                let mut params = Vec::new();
+                if self.at_punct(b'(') {
+                    params = self.param_list()?;
+                }
+                let mut noreturn = false;
+                while self.tok.tok == Tok::Dot {
+                    let d = self.bump();
+                    if self.text(d) == ".noreturn" {
+                        noreturn = true;
+                    } else {
+                        return err(d.span, format!("unexpected `{}` in `.callprototype`", self.text(d)));
+                    }
+                }
+                self.expect_punct(b';', "`;`")?;
+                Ok(Stmt::CallPrototype { label, rets, params, noreturn })
+            }
+            _ => Ok(Stmt::Label(label)),
+        }
+    }
+
+    fn instr(&mut self) -> PResult<Instr<'a>> {
+        let at = self.expect_punct(b'@', "`@`")?;
+        let negated = self.eat_punct(b'!');
+        let pred = self.expect_ident("a predicate register after `@`")?;
+        let opcode = self.expect_ident("an instruction after the guard")?;
+        let mut i = self.instr_after_opcode(Some(Guard { negated, pred }), opcode)?;
+        i.span = at.to(i.span);
+        Ok(i)
+    }
+
+    fn instr_after_opcode(&mut self, guard: Option<Guard<'a>>, opcode: Name<'a>) -> PResult<Instr<'a>> {
+        let mut mods = Vec::new();
+        while self.tok.tok == Tok::Dot {
+            let t = self.bump();
+            mods.push(self.name(t));
+        }
+        let mut operands = Vec::new();
+        if !self.at_punct(b';') {
+            loop {
+                operands.push(self.operand()?);
+                if !self.eat_punct(b',') {
+                    break;
+                }
+            }
+        }
+        let semi = self.expect_punct(b';', "`,` or `;` after the operand")?;
+        Ok(Instr { guard, opcode, mods, operands, span: opcode.span.to(semi) })
+    }
+
+    fn operand(&mut self) -> PResult<Operand<'a>> {
+        let t = self.tok;
+        match t.tok {
+            Tok::Punct(b'!') => {
+                self.bump();
+                let n = self.expect_ident("a predicate after `!`")?;
+                Ok(Operand::Not(n))
+            }
+            Tok::Punct(b'-') => {
+                self.bump();
+                match self.tok.tok {
+                    Tok::Int => {
+                        let n = self.bump();
+                        let v = self.int_value(n)?;
+                        Ok(Operand::Int { bits: v.wrapping_neg(), span: t.span.to(n.span) })
+                    }
+                    Tok::Float => {
+                        let n = self.bump();
+                        let (bits, f32b) = self.float_value(n)?;
+                        let sign = if f32b { 1u64 << 31 } else { 1u64 << 63 };
+                        Ok(Operand::Float { bits: bits ^ sign, is_f32_bits: f32b, span: t.span.to(n.span) })
+                    }
+                    _ => self.unexpected("a number after `-`"),
+                }
+            }
+            Tok::Int => {
+                self.bump();
+                Ok(Operand::Int { bits: self.int_value(t)?, span: t.span })
+            }
+            Tok::Float => {
+                self.bump();
+                let (bits, is_f32_bits) = self.float_value(t)?;
+                Ok(Operand::Float { bits, is_f32_bits, span: t.span })
+            }
+            Tok::Punct(b'{') => {
+                self.bump();
+                let mut items = Vec::new();
+                loop {
+                    items.push(self.operand()?);
+                    if !self.eat_punct(b',') {
+                        break;
+                    }
+                }
+                let close = self.expect_punct(b'}', "`,` or `}` in the vector operand")?;
+                Ok(Operand::Vector(items, t.span.to(close)))
+            }
+            Tok::Punct(b'(') => {
+                self.bump();
+                let mut items = Vec::new();
+                if !self.at_punct(b')') {
+                    loop {
+                        items.push(self.operand()?);
+                        if !self.eat_punct(b',') {
+                            break;
+                        }
+                    }
+                }
+                let close = self.expect_punct(b')', "`,` or `)` in the list")?;
+                Ok(Operand::List(items, t.span.to(close)))
+            }
+            Tok::Punct(b'[') => self.address(),
+            Tok::Ident => {
+                self.bump();
+                let n = self.name(t);
+                let first = if n.text == "_" {
+                    Operand::Sink(n.span)
+                } else if self.tok.tok == Tok::Dot && self.tok.span.start == n.span.end {
+                    let c = self.bump();
+                    Operand::Component(n, self.name(c))
+                } else {
+                    Operand::Name(n)
+                };
+                if self.eat_punct(b'|') {
+                    let second = self.expect_ident("a predicate or `_` after `|`")?;
+                    let second = if second.text == "_" { Operand::Sink(second.span) } else { Operand::Name(second) };
+                    return Ok(Operand::Pair(Box::new(first), Box::new(second)));
+                }
+                Ok(first)
+            }
+            _ => self.unexpected("an operand"),
+        }
+    }
+
+    fn address(&mut self) -> PResult<Operand<'a>> {
+        let open = self.expect_punct(b'[', "`[`")?;
+        let mut base = None;
+        let mut offset = 0i64;
+        match self.tok.tok {
+            Tok::Ident => {
+                let t = self.bump();
+                base = Some(self.name(t));
+                if self.at_punct(b'+') || self.at_punct(b'-') {
+                    let minus = self.bump().tok == Tok::Punct(b'-');
+                    let neg = self.eat_punct(b'-') ^ minus;
+                    let (v, _) = self.expect_int("an offset")?;
+                    offset = if neg { (v as i64).wrapping_neg() } else { v as i64 };
+                }
+            }
+            Tok::Int | Tok::Punct(b'-') => {
+                let neg = self.eat_punct(b'-');
+                let (v, _) = self.expect_int("an address")?;
+                offset = if neg { (v as i64).wrapping_neg() } else { v as i64 };
+            }
+            _ => return self.unexpected("a register, variable or number in the address"),
+        }
+        let close = self.expect_punct(b']', "`]` closing the address")?;
+        Ok(Operand::Addr(Address { base, offset, span: open.to(close) }))
+    }
+}
