@@ -13,7 +13,10 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn new(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic { span, message: message.into() }
+        Diagnostic {
+            span,
+            message: message.into(),
+        }
     }
 
     /// Renders the diagnostic against `src`, naming the file `file`.
@@ -40,13 +43,19 @@ impl Diagnostic {
         let shown = &src[shown_from..shown_to];
         let gutter = line.to_string().len();
         let _ = writeln!(out, "{line:>gutter$} | {prefix}{shown}", gutter = gutter);
-        let mut pad = String::from(prefix.chars().map(|_| ' ').collect::<String>());
+        let mut pad = prefix.chars().map(|_| ' ').collect::<String>();
         for c in src[shown_from..start].chars() {
             pad.push(if c == '\t' { '\t' } else { ' ' });
         }
         let end = (self.span.end as usize).clamp(start, shown_to);
         let width = src[start..end].chars().count().max(1);
-        let _ = writeln!(out, "{:>gutter$} | {pad}{}", "", "^".repeat(width), gutter = gutter);
+        let _ = writeln!(
+            out,
+            "{:>gutter$} | {pad}{}",
+            "",
+            "^".repeat(width),
+            gutter = gutter
+        );
         out
     }
 }
@@ -65,7 +74,10 @@ mod tests {
     #[test]
     fn renders_file_line_col_and_caret() {
         let src = ".version 8.0\n\tsetp.lt.b32 %p1, %r1, %r2;\n";
-        let d = Diagnostic::new(Span::new(14, 25), "setp.lt.b32: ordering comparison on a bit-size type");
+        let d = Diagnostic::new(
+            Span::new(14, 25),
+            "setp.lt.b32: ordering comparison on a bit-size type",
+        );
         assert_eq!(
             d.render("k.ptx", src),
             "k.ptx:2:2: error: setp.lt.b32: ordering comparison on a bit-size type\n\

@@ -11,7 +11,9 @@ use std::process::ExitCode;
 /// and column.
 #[derive(Parser)]
 #[command(name = "ptxvm", version, about, long_about = None)]
-#[command(after_help = "Examples:\n  ptxvm check examples/saxpy.ptx\n\nExit codes: 0 valid, 1 invalid PTX or bad command line.")]
+#[command(
+    after_help = "Examples:\n  ptxvm check examples/saxpy.ptx\n\nExit codes: 0 valid, 1 invalid PTX or bad command line."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -58,7 +60,9 @@ fn check(file: &PathBuf) -> ExitCode {
             let good = e.utf8_error().valid_up_to();
             let text = String::from_utf8_lossy(&e.as_bytes()[..good]).into_owned();
             let (line, col) = ptxvm::syntax::span::line_col(&text, good as u32);
-            eprintln!("{shown}:{line}:{col}: error: the file is not valid UTF-8 text (PTX is ASCII)");
+            eprintln!(
+                "{shown}:{line}:{col}: error: the file is not valid UTF-8 text (PTX is ASCII)"
+            );
             return ExitCode::from(1);
         }
     };

@@ -4,6 +4,7 @@
 //! Where `ptxas` departs from the ISA text, the rule follows `ptxas` and says so.
 
 use super::Checker;
+use super::I;
 use super::types::{Class, Ty};
 use crate::syntax::ast::*;
 
@@ -63,7 +64,9 @@ impl CmpOp {
         let unsigned_only = matches!(self, Lo | Ls | Hi | Hs);
         let float_only = matches!(self, Equ | Neu | Ltu | Leu | Gtu | Geu | Num | Nan);
         match ty.class() {
-            Class::Bit if ordering || unsigned_only => Err("ordering comparison on a bit-size type"),
+            Class::Bit if ordering || unsigned_only => {
+                Err("ordering comparison on a bit-size type")
+            }
             Class::Bit | Class::Unsigned | Class::Signed if float_only => {
                 Err("unordered and NaN-testing comparisons are for floating-point types")
             }
@@ -84,12 +87,15 @@ struct CmpMods<'a> {
 
 impl<'a> Checker<'a> {
     /// Sorts modifiers into CmpOp, BoolOp, `.ftz` and types; reports unknown or repeated ones.
-    fn cmp_mods(&mut self, i: &Instr<'a>, instr: &str, with_cmp: bool) -> CmpMods<'a> {
+    fn cmp_mods(&mut self, i: &I<'a>, instr: &str, with_cmp: bool) -> CmpMods<'a> {
         let mut m = CmpMods::default();
-        for &md in &i.mods {
+        for &md in i.mods {
             if let (true, Some(op)) = (with_cmp, CmpOp::from_word(md.text)) {
                 if m.cmp.is_some() {
-                    self.error(md.span, format!("{instr}: more than one comparison operator"));
+                    self.error(
+                        md.span,
+                        format!("{instr}: more than one comparison operator"),
+                    );
                 }
                 m.cmp = Some((op, md));
             } else if with_cmp && matches!(md.text, ".and" | ".or" | ".xor") {
@@ -105,28 +111,49 @@ impl<'a> Checker<'a> {
             } else if let Some(t) = Ty::from_word(md.text) {
                 m.types.push((t, md));
             } else {
-                self.error(md.span, format!("{instr}: unexpected modifier `{}`", md.text));
+                self.error(
+                    md.span,
+                    format!("{instr}: unexpected modifier `{}`", md.text),
+                );
             }
         }
         if with_cmp && m.cmp.is_none() {
-            self.error(i.opcode.span, format!("{instr}: missing comparison operator (.eq, .lt, ...)"));
+            self.error(
+                i.opcode.span,
+                format!("{instr}: missing comparison operator (.eq, .lt, ...)"),
+            );
         }
         m
     }
 
     /// Checks the optional `c` operand against the presence of a BoolOp.
-    fn boolop_operand(&mut self, i: &Instr<'a>, instr: &str, m: &CmpMods<'a>, ops: usize) {
+    fn boolop_operand(&mut self, i: &I<'a>, instr: &str, m: &CmpMods<'a>, ops: usize) {
         match (m.boolop, i.operands.get(ops)) {
-            (Some(b), None) => self.error(b.span, format!("{instr}: boolean operator `{}` needs a predicate operand c", b.text)),
-            (None, Some(c)) => self.error(c.span(), format!("{instr}: operand c requires a boolean operator (.and, .or, .xor)")),
+            (Some(b), None) => self.error(
+                b.span,
+                format!(
+                    "{instr}: boolean operator `{}` needs a predicate operand c",
+                    b.text
+                ),
+            ),
+            (None, Some(c)) => self.error(
+                c.span(),
+                format!("{instr}: operand c requires a boolean operator (.and, .or, .xor)"),
+            ),
             (Some(_), Some(c)) => match c {
                 Operand::Name(n) | Operand::Not(n) => self.pred_operand(*n, instr, "operand c"),
-                other => self.error(other.span(), format!("{instr}: operand c must be a predicate, optionally negated with `!`")),
+                other => self.error(
+                    other.span(),
+                    format!("{instr}: operand c must be a predicate, optionally negated with `!`"),
+                ),
             },
             (None, None) => {}
         }
         if i.operands.len() > ops + 1 {
-            self.error(i.operands[ops + 1].span(), format!("{instr}: too many operands"));
+            self.error(
+                i.operands[ops + 1].span(),
+                format!("{instr}: too many operands"),
+            );
         }
     }
 
@@ -136,23 +163,35 @@ impl<'a> Checker<'a> {
             Operand::Name(n) => self.pred_operand(*n, instr, "destination"),
             Operand::Pair(a, b) if pair => {
                 if matches!((&**a, &**b), (Operand::Sink(_), Operand::Sink(_))) {
-                    self.error(op.span(), format!("{instr}: at most one destination can be `_`"));
+                    self.error(
+                        op.span(),
+                        format!("{instr}: at most one destination can be `_`"),
+                    );
                 }
                 for side in [a, b] {
                     match &**side {
                         Operand::Name(n) => self.pred_operand(*n, instr, "destination"),
                         Operand::Sink(_) => {}
-                        other => self.error(other.span(), format!("{instr}: destination must be a predicate")),
+                        other => self.error(
+                            other.span(),
+                            format!("{instr}: destination must be a predicate"),
+                        ),
                     }
                 }
             }
-            Operand::Pair(..) => self.error(op.span(), format!("{instr}: this form has one destination predicate")),
+            Operand::Pair(..) => self.error(
+                op.span(),
+                format!("{instr}: this form has one destination predicate"),
+            ),
             Operand::Sink(_) => {}
-            other => self.error(other.span(), format!("{instr}: destination must be a .pred register")),
+            other => self.error(
+                other.span(),
+                format!("{instr}: destination must be a .pred register"),
+            ),
         }
     }
 
-    pub(super) fn setp(&mut self, i: &Instr<'a>, instr: &str) {
+    pub(super) fn setp(&mut self, i: &I<'a>, instr: &str) {
         let m = self.cmp_mods(i, instr, true);
         let [(ty, tname)] = m.types[..] else {
             let at = m.types.get(1).map_or(i.opcode.span, |t| t.1.span);
@@ -164,29 +203,44 @@ impl<'a> Checker<'a> {
             Ty::F16 | Ty::F16x2 => self.require(tname.span, instr, 42, 53),
             Ty::BF16 | Ty::BF16x2 => self.require(tname.span, instr, 78, 90),
             Ty::B8 | Ty::U8 | Ty::S8 | Ty::B128 | Ty::Pred | Ty::TF32 | Ty::Other => {
-                self.error(tname.span, format!("{instr}: setp does not compare {} values", ty.word()));
+                self.error(
+                    tname.span,
+                    format!("{instr}: setp does not compare {} values", ty.word()),
+                );
                 return;
             }
             _ => {}
         }
-        if let Some((op, n)) = m.cmp {
-            if let Err(why) = op.allowed_for(ty) {
-                self.error(n.span, format!("{instr}: {why}"));
-            }
+        if let Some((op, n)) = m.cmp
+            && let Err(why) = op.allowed_for(ty)
+        {
+            self.error(n.span, format!("{instr}: {why}"));
         }
-        if let Some(f) = m.ftz {
-            if !matches!(ty, Ty::F32 | Ty::F16 | Ty::F16x2) {
-                self.error(f.span, format!("{instr}: `.ftz` applies only to .f32, .f16 and .f16x2 comparisons"));
-            }
+        if let Some(f) = m.ftz
+            && !matches!(ty, Ty::F32 | Ty::F16 | Ty::F16x2)
+        {
+            self.error(
+                f.span,
+                format!("{instr}: `.ftz` applies only to .f32, .f16 and .f16x2 comparisons"),
+            );
         }
         if i.operands.len() < 3 {
-            self.error(i.span, format!("{instr}: expects destination, a, b{}", if m.boolop.is_some() { ", c" } else { "" }));
+            self.error(
+                i.span,
+                format!(
+                    "{instr}: expects destination, a, b{}",
+                    if m.boolop.is_some() { ", c" } else { "" }
+                ),
+            );
             return;
         }
         let packed = matches!(ty, Ty::F16x2 | Ty::BF16x2);
         self.pred_dest(&i.operands[0], instr, !half || packed);
         if packed && !matches!(i.operands[0], Operand::Pair(..)) {
-            self.error(i.operands[0].span(), format!("{instr}: packed comparison writes two predicates `p|q`"));
+            self.error(
+                i.operands[0].span(),
+                format!("{instr}: packed comparison writes two predicates `p|q`"),
+            );
         }
         // Half-precision operands are held in .b16 (.b32 packed) registers.
         let operand_ty = match ty {
@@ -200,31 +254,65 @@ impl<'a> Checker<'a> {
         self.boolop_operand(i, instr, &m, 3);
     }
 
-    pub(super) fn set(&mut self, i: &Instr<'a>, instr: &str) {
+    pub(super) fn set(&mut self, i: &I<'a>, instr: &str) {
         let m = self.cmp_mods(i, instr, true);
         let [(dty, dname), (sty, sname)] = m.types[..] else {
-            self.error(i.opcode.span, format!("{instr}: needs a destination type and a source type"));
+            self.error(
+                i.opcode.span,
+                format!("{instr}: needs a destination type and a source type"),
+            );
             return;
         };
         if !matches!(dty, Ty::U32 | Ty::S32 | Ty::F32) {
-            self.error(dname.span, format!("{instr}: destination type must be .u32, .s32 or .f32"));
+            self.error(
+                dname.span,
+                format!("{instr}: destination type must be .u32, .s32 or .f32"),
+            );
         }
-        if matches!(sty, Ty::B8 | Ty::U8 | Ty::S8 | Ty::B128 | Ty::Pred | Ty::TF32 | Ty::Other | Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2) {
-            self.error(sname.span, format!("{instr}: source type {} is not comparable by set", sty.word()));
+        if matches!(
+            sty,
+            Ty::B8
+                | Ty::U8
+                | Ty::S8
+                | Ty::B128
+                | Ty::Pred
+                | Ty::TF32
+                | Ty::Other
+                | Ty::F16
+                | Ty::F16x2
+                | Ty::BF16
+                | Ty::BF16x2
+        ) {
+            self.error(
+                sname.span,
+                format!(
+                    "{instr}: source type {} is not comparable by set",
+                    sty.word()
+                ),
+            );
             return;
         }
-        if let Some((op, n)) = m.cmp {
-            if let Err(why) = op.allowed_for(sty) {
-                self.error(n.span, format!("{instr}: {why}"));
-            }
+        if let Some((op, n)) = m.cmp
+            && let Err(why) = op.allowed_for(sty)
+        {
+            self.error(n.span, format!("{instr}: {why}"));
         }
-        if let Some(f) = m.ftz {
-            if sty != Ty::F32 {
-                self.error(f.span, format!("{instr}: `.ftz` applies only to .f32 comparisons"));
-            }
+        if let Some(f) = m.ftz
+            && sty != Ty::F32
+        {
+            self.error(
+                f.span,
+                format!("{instr}: `.ftz` applies only to .f32 comparisons"),
+            );
         }
         if i.operands.len() < 3 {
-            self.error(i.span, format!("{instr}: expects d, a, b{}", if m.boolop.is_some() { ", c" } else { "" }));
+            self.error(
+                i.span,
+                format!(
+                    "{instr}: expects d, a, b{}",
+                    if m.boolop.is_some() { ", c" } else { "" }
+                ),
+            );
             return;
         }
         self.typed_operand(&i.operands[0], dty, instr, "destination", false);
@@ -233,7 +321,7 @@ impl<'a> Checker<'a> {
         self.boolop_operand(i, instr, &m, 3);
     }
 
-    pub(super) fn selp(&mut self, i: &Instr<'a>, instr: &str) {
+    pub(super) fn selp(&mut self, i: &I<'a>, instr: &str) {
         let m = self.cmp_mods(i, instr, false);
         if let Some(f) = m.ftz {
             self.error(f.span, format!("{instr}: selp has no `.ftz`"));
@@ -242,8 +330,13 @@ impl<'a> Checker<'a> {
             self.error(i.opcode.span, format!("{instr}: needs exactly one type"));
             return;
         };
-        if !matches!(ty.bits(), 16 | 32 | 64) || matches!(ty, Ty::F16 | Ty::BF16 | Ty::F16x2 | Ty::BF16x2 | Ty::TF32) {
-            self.error(tname.span, format!("{instr}: selp does not select {} values", ty.word()));
+        if !matches!(ty.bits(), 16 | 32 | 64)
+            || matches!(ty, Ty::F16 | Ty::BF16 | Ty::F16x2 | Ty::BF16x2 | Ty::TF32)
+        {
+            self.error(
+                tname.span,
+                format!("{instr}: selp does not select {} values", ty.word()),
+            );
             return;
         }
         if !self.operand_count(i, instr, 4, 4) {
@@ -254,28 +347,45 @@ impl<'a> Checker<'a> {
         self.typed_operand(&i.operands[2], ty, instr, "operand b", true);
         match &i.operands[3] {
             Operand::Name(n) => self.pred_operand(*n, instr, "operand c"),
-            other => self.error(other.span(), format!("{instr}: operand c must be a .pred register")),
+            other => self.error(
+                other.span(),
+                format!("{instr}: operand c must be a .pred register"),
+            ),
         }
     }
 
-    pub(super) fn slct(&mut self, i: &Instr<'a>, instr: &str) {
+    pub(super) fn slct(&mut self, i: &I<'a>, instr: &str) {
         let m = self.cmp_mods(i, instr, false);
         let [(dty, dname), (cty, cname)] = m.types[..] else {
-            self.error(i.opcode.span, format!("{instr}: needs a destination type and a selector type (.s32 or .f32)"));
+            self.error(
+                i.opcode.span,
+                format!("{instr}: needs a destination type and a selector type (.s32 or .f32)"),
+            );
             return;
         };
-        if !matches!(dty.bits(), 16 | 32 | 64) || matches!(dty, Ty::F16 | Ty::BF16 | Ty::F16x2 | Ty::BF16x2 | Ty::TF32) {
-            self.error(dname.span, format!("{instr}: slct does not select {} values", dty.word()));
+        if !matches!(dty.bits(), 16 | 32 | 64)
+            || matches!(dty, Ty::F16 | Ty::BF16 | Ty::F16x2 | Ty::BF16x2 | Ty::TF32)
+        {
+            self.error(
+                dname.span,
+                format!("{instr}: slct does not select {} values", dty.word()),
+            );
             return;
         }
         if !matches!(cty, Ty::S32 | Ty::F32) {
-            self.error(cname.span, format!("{instr}: selector type must be .s32 or .f32"));
+            self.error(
+                cname.span,
+                format!("{instr}: selector type must be .s32 or .f32"),
+            );
             return;
         }
-        if let Some(f) = m.ftz {
-            if cty != Ty::F32 {
-                self.error(f.span, format!("{instr}: `.ftz` applies only to an .f32 selector"));
-            }
+        if let Some(f) = m.ftz
+            && cty != Ty::F32
+        {
+            self.error(
+                f.span,
+                format!("{instr}: `.ftz` applies only to an .f32 selector"),
+            );
         }
         if !self.operand_count(i, instr, 4, 4) {
             return;
@@ -287,17 +397,26 @@ impl<'a> Checker<'a> {
     }
 
     /// `and/or/xor/not/mov.pred` (PTX ISA 9.3.2).
-    pub(super) fn pred_logic(&mut self, i: &Instr<'a>, instr: &str) {
+    pub(super) fn pred_logic(&mut self, i: &I<'a>, instr: &str) {
         self.only_mods(i, instr, &[".pred"]);
-        let sources = if matches!(i.opcode.text, "not" | "mov") { 1 } else { 2 };
+        let sources = if matches!(i.opcode.text, "not" | "mov") {
+            1
+        } else {
+            2
+        };
         if !self.operand_count(i, instr, sources + 1, sources + 1) {
             return;
         }
         self.pred_dest(&i.operands[0], instr, false);
         for (k, op) in i.operands[1..].iter().enumerate() {
             match op {
-                Operand::Name(n) => self.pred_operand(*n, instr, if k == 0 { "operand a" } else { "operand b" }),
-                other => self.error(other.span(), format!("{instr}: operands must be .pred registers")),
+                Operand::Name(n) => {
+                    self.pred_operand(*n, instr, if k == 0 { "operand a" } else { "operand b" })
+                }
+                other => self.error(
+                    other.span(),
+                    format!("{instr}: operands must be .pred registers"),
+                ),
             }
         }
     }

@@ -2,6 +2,7 @@
 //! known opcodes with their operand counts, and the operand-kind helpers that the
 //! seed-instruction rules in [`super::compare`] and [`super::control`] build on.
 
+use super::I;
 use super::scope::{Def, Sym};
 use super::types::{Ty, compatible};
 use super::{Checker, space_word};
@@ -12,18 +13,20 @@ use crate::syntax::ast::*;
 fn operand_count(opcode: &str) -> Option<Option<(usize, usize)>> {
     let n = |lo, hi| Some(Some((lo, hi)));
     match opcode {
-        "add" | "sub" | "mul" | "div" | "rem" | "and" | "or" | "xor" | "shl" | "shr" | "addc" | "subc"
-        | "mul24" | "copysign" => n(3, 3),
+        "add" | "sub" | "mul" | "div" | "rem" | "and" | "or" | "xor" | "shl" | "shr" | "addc"
+        | "subc" | "mul24" | "copysign" => n(3, 3),
         "min" | "max" => n(3, 4),
         "mad" | "fma" | "madc" | "mad24" | "sad" | "bfe" | "shf" | "dp4a" | "dp2a" => n(4, 4),
         "prmt" => n(3, 4),
         "bfi" => n(5, 5),
         "lop3" => n(5, 6),
-        "abs" | "neg" | "not" | "cnot" | "popc" | "clz" | "brev" | "bfind" | "rcp" | "sqrt" | "rsqrt"
-        | "sin" | "cos" | "lg2" | "ex2" | "tanh" | "mov" | "cvta" | "isspacep" | "testp" | "ldu"
-        | "stacksave" | "stackrestore" | "alloca" | "szext" | "bmsk" | "fns" => {
-            if opcode == "stacksave" || opcode == "stackrestore" { n(1, 1) } else if opcode == "fns" { n(4, 4) } else if opcode == "szext" || opcode == "bmsk" { n(3, 3) } else if opcode == "alloca" { n(2, 3) } else { n(2, 2) }
-        }
+        "abs" | "neg" | "not" | "cnot" | "popc" | "clz" | "brev" | "bfind" | "rcp" | "sqrt"
+        | "rsqrt" | "sin" | "cos" | "lg2" | "ex2" | "tanh" | "mov" | "cvta" | "isspacep"
+        | "testp" | "ldu" => n(2, 2),
+        "stacksave" | "stackrestore" => n(1, 1),
+        "szext" | "bmsk" => n(3, 3),
+        "fns" => n(4, 4),
+        "alloca" => n(2, 3),
         "cvt" => n(2, 4),
         "ld" | "st" => n(2, 3),
         "atom" => n(3, 5),
@@ -33,19 +36,67 @@ fn operand_count(opcode: &str) -> Option<Option<(usize, usize)>> {
         "shfl" => n(4, 5),
         "match" | "redux" => n(3, 3),
         "bar" | "barrier" => n(0, 3),
-        "membar" | "trap" | "brkpt" | "pmevent" | "fence" | "griddepcontrol" | "elect" | "exit" | "ret" => None.or(Some(None)),
+        "membar" | "trap" | "brkpt" | "pmevent" | "fence" | "griddepcontrol" | "elect" | "exit"
+        | "ret" => None.or(Some(None)),
         "setp" | "set" => n(3, 4),
         "selp" | "slct" => n(4, 4),
         "bra" | "nanosleep" => n(1, 1),
         "brx" => n(2, 2),
         "call" => n(1, 4),
-        "prefetch" | "prefetchu" | "applypriority" | "discard" | "createpolicy" | "getctarank" | "mapa"
-        | "cp" | "mbarrier" | "ldmatrix" | "stmatrix" | "movmatrix" | "mma" | "wmma" | "wgmma" | "tex"
-        | "tld4" | "txq" | "suld" | "sust" | "sured" | "suq" | "istypeof" | "multimem" | "tensormap"
-        | "setmaxnreg" | "tcgen05" | "clusterlaunchcontrol" | "vabsdiff" | "vadd" | "vsub" | "vmad"
-        | "vmax" | "vmin" | "vset" | "vshl" | "vshr" | "vadd2" | "vsub2" | "vavrg2" | "vabsdiff2"
-        | "vmin2" | "vmax2" | "vset2" | "vadd4" | "vsub4" | "vavrg4" | "vabsdiff4" | "vmin4" | "vmax4"
-        | "vset4" | "cvt.pack" | "st.async" | "red.async" => Some(None),
+        "prefetch"
+        | "prefetchu"
+        | "applypriority"
+        | "discard"
+        | "createpolicy"
+        | "getctarank"
+        | "mapa"
+        | "cp"
+        | "mbarrier"
+        | "ldmatrix"
+        | "stmatrix"
+        | "movmatrix"
+        | "mma"
+        | "wmma"
+        | "wgmma"
+        | "tex"
+        | "tld4"
+        | "txq"
+        | "suld"
+        | "sust"
+        | "sured"
+        | "suq"
+        | "istypeof"
+        | "multimem"
+        | "tensormap"
+        | "setmaxnreg"
+        | "tcgen05"
+        | "clusterlaunchcontrol"
+        | "vabsdiff"
+        | "vadd"
+        | "vsub"
+        | "vmad"
+        | "vmax"
+        | "vmin"
+        | "vset"
+        | "vshl"
+        | "vshr"
+        | "vadd2"
+        | "vsub2"
+        | "vavrg2"
+        | "vabsdiff2"
+        | "vmin2"
+        | "vmax2"
+        | "vset2"
+        | "vadd4"
+        | "vsub4"
+        | "vavrg4"
+        | "vabsdiff4"
+        | "vmin4"
+        | "vmax4"
+        | "vset4"
+        | "cvt.pack"
+        | "st.async"
+        | "red.async" => Some(None),
         _ => None,
     }
 }
@@ -53,27 +104,54 @@ fn operand_count(opcode: &str) -> Option<Option<(usize, usize)>> {
 /// Special registers (PTX ISA 10) and whether they have `.x/.y/.z` components.
 pub fn special_register(name: &str) -> Option<bool> {
     Some(match name {
-        "%tid" | "%ntid" | "%ctaid" | "%nctaid" | "%clusterid" | "%nclusterid" | "%cluster_ctaid"
-        | "%cluster_nctaid" => true,
-        "%laneid" | "%warpid" | "%nwarpid" | "%smid" | "%nsmid" | "%gridid" | "%lanemask_eq"
-        | "%lanemask_le" | "%lanemask_lt" | "%lanemask_ge" | "%lanemask_gt" | "%clock" | "%clock_hi"
-        | "%clock64" | "%globaltimer" | "%globaltimer_lo" | "%globaltimer_hi" | "%total_smem_size"
-        | "%aggr_smem_size" | "%dynamic_smem_size" | "%is_explicit_cluster" | "%cluster_ctarank"
-        | "%cluster_nctarank" | "%current_graph_exec" | "%reserved_smem_offset_begin"
-        | "%reserved_smem_offset_end" | "%reserved_smem_offset_cap" | "%reserved_smem_offset_0"
-        | "%reserved_smem_offset_1" | "WARP_SZ" => false,
+        "%tid" | "%ntid" | "%ctaid" | "%nctaid" | "%clusterid" | "%nclusterid"
+        | "%cluster_ctaid" | "%cluster_nctaid" => true,
+        "%laneid"
+        | "%warpid"
+        | "%nwarpid"
+        | "%smid"
+        | "%nsmid"
+        | "%gridid"
+        | "%lanemask_eq"
+        | "%lanemask_le"
+        | "%lanemask_lt"
+        | "%lanemask_ge"
+        | "%lanemask_gt"
+        | "%clock"
+        | "%clock_hi"
+        | "%clock64"
+        | "%globaltimer"
+        | "%globaltimer_lo"
+        | "%globaltimer_hi"
+        | "%total_smem_size"
+        | "%aggr_smem_size"
+        | "%dynamic_smem_size"
+        | "%is_explicit_cluster"
+        | "%cluster_ctarank"
+        | "%cluster_nctarank"
+        | "%current_graph_exec"
+        | "%reserved_smem_offset_begin"
+        | "%reserved_smem_offset_end"
+        | "%reserved_smem_offset_cap"
+        | "%reserved_smem_offset_0"
+        | "%reserved_smem_offset_1"
+        | "WARP_SZ" => false,
         _ => {
             let n = name
                 .strip_prefix("%pm")
                 .or_else(|| name.strip_prefix("%envreg"))?
                 .trim_end_matches("_64");
-            if n.parse::<u32>().is_ok_and(|v| v < 32) { false } else { return None }
+            if n.parse::<u32>().is_ok_and(|v| v < 32) {
+                false
+            } else {
+                return None;
+            }
         }
     })
 }
 
 impl<'a> Checker<'a> {
-    pub(super) fn instr(&mut self, i: &Instr<'a>) {
+    pub(super) fn instr(&mut self, i: &I<'a>) {
         let name = i.full_name(self.src);
         if let Some(g) = i.guard {
             self.pred_operand(g.pred, name, "guard");
@@ -95,19 +173,32 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn generic(&mut self, i: &Instr<'a>, name: &str) {
+    fn generic(&mut self, i: &I<'a>, name: &str) {
         match operand_count(i.opcode.text) {
             None => {
-                self.error(i.opcode.span, format!("{name}: unknown instruction `{}`", i.opcode.text));
+                self.error(
+                    i.opcode.span,
+                    format!("{name}: unknown instruction `{}`", i.opcode.text),
+                );
                 return;
             }
             Some(Some((lo, hi))) if i.operands.len() < lo || i.operands.len() > hi => {
-                let want = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
-                self.error(i.span, format!("{name}: expects {want} operands, found {}", i.operands.len()));
+                let want = if lo == hi {
+                    format!("{lo}")
+                } else {
+                    format!("{lo} to {hi}")
+                };
+                self.error(
+                    i.span,
+                    format!(
+                        "{name}: expects {want} operands, found {}",
+                        i.operands.len()
+                    ),
+                );
             }
             _ => {}
         }
-        for op in &i.operands {
+        for op in i.operands {
             self.resolve_operand(op, name);
         }
     }
@@ -122,11 +213,31 @@ impl<'a> Checker<'a> {
             Operand::Component(base, comp) => {
                 if special_register(base.text) == Some(true) {
                     if !matches!(comp.text, ".x" | ".y" | ".z") {
-                        self.error(comp.span, format!("{instr}: `{}` has components .x, .y, .z, not `{}`", base.text, comp.text));
+                        self.error(
+                            comp.span,
+                            format!(
+                                "{instr}: `{}` has components .x, .y, .z, not `{}`",
+                                base.text, comp.text
+                            ),
+                        );
                     }
-                } else if let Some(Def { sym: Sym::Reg { vector: Some(_), .. } | Sym::Var { .. }, .. }) = self.lookup(base.text) {
+                } else if let Some(Def {
+                    sym:
+                        Sym::Reg {
+                            vector: Some(_), ..
+                        }
+                        | Sym::Var { .. },
+                    ..
+                }) = self.lookup(base.text)
+                {
                 } else {
-                    self.error(base.span, format!("{instr}: `{}{}` is not a register component", base.text, comp.text));
+                    self.error(
+                        base.span,
+                        format!(
+                            "{instr}: `{}{}` is not a register component",
+                            base.text, comp.text
+                        ),
+                    );
                 }
             }
             Operand::Pair(a, b) => {
@@ -156,7 +267,10 @@ impl<'a> Checker<'a> {
             return None;
         }
         if self.fn_state.labels.contains_key(n.text) {
-            self.error(n.span, format!("{instr}: label `{}` cannot be used as a value", n.text));
+            self.error(
+                n.span,
+                format!("{instr}: label `{}` cannot be used as a value", n.text),
+            );
         } else {
             self.error(n.span, format!("{instr}: undefined name `{}`", n.text));
         }
@@ -166,31 +280,71 @@ impl<'a> Checker<'a> {
     /// A predicate source: a declared `.pred` register.
     pub(super) fn pred_operand(&mut self, n: Name<'a>, instr: &str, role: &str) {
         match self.resolve_value_name(n, instr) {
-            Some(Def { sym: Sym::Reg { ty: Ty::Pred, .. }, .. }) | None => {}
-            Some(_) => self.error(n.span, format!("{instr}: {role} `{}` is not a .pred register", n.text)),
+            Some(Def {
+                sym: Sym::Reg { ty: Ty::Pred, .. },
+                ..
+            })
+            | None => {}
+            Some(_) => self.error(
+                n.span,
+                format!("{instr}: {role} `{}` is not a .pred register", n.text),
+            ),
         }
     }
 
     /// A value operand of type `ty`: a compatible register, or an immediate when
     /// `imm` allows it. Returns false after reporting an error.
-    pub(super) fn typed_operand(&mut self, op: &Operand<'a>, ty: Ty, instr: &str, role: &str, imm: bool) -> bool {
+    pub(super) fn typed_operand(
+        &mut self,
+        op: &Operand<'a>,
+        ty: Ty,
+        instr: &str,
+        role: &str,
+        imm: bool,
+    ) -> bool {
         match op {
             Operand::Name(n) => match self.resolve_value_name(*n, instr) {
                 None => false,
-                Some(Def { sym: Sym::Reg { ty: rt, .. }, .. }) => {
+                Some(Def {
+                    sym: Sym::Reg { ty: rt, .. },
+                    ..
+                }) => {
                     if compatible(ty, rt) {
                         true
                     } else {
-                        self.error(n.span, format!("{instr}: {role} `{}` is a {} register, incompatible with {}", n.text, rt.word(), ty.word()));
+                        self.error(
+                            n.span,
+                            format!(
+                                "{instr}: {role} `{}` is a {} register, incompatible with {}",
+                                n.text,
+                                rt.word(),
+                                ty.word()
+                            ),
+                        );
                         false
                     }
                 }
-                Some(Def { sym: Sym::Var { space, .. }, .. }) => {
-                    self.error(n.span, format!("{instr}: {role} `{}` is a {} variable, not a register", n.text, space_word(space)));
+                Some(Def {
+                    sym: Sym::Var { space, .. },
+                    ..
+                }) => {
+                    self.error(
+                        n.span,
+                        format!(
+                            "{instr}: {role} `{}` is a {} variable, not a register",
+                            n.text,
+                            space_word(space)
+                        ),
+                    );
                     false
                 }
-                Some(Def { sym: Sym::Func(_), .. }) => {
-                    self.error(n.span, format!("{instr}: {role} `{}` is a function, not a register", n.text));
+                Some(Def {
+                    sym: Sym::Func(_), ..
+                }) => {
+                    self.error(
+                        n.span,
+                        format!("{instr}: {role} `{}` is a function, not a register", n.text),
+                    );
                     false
                 }
             },
@@ -198,14 +352,25 @@ impl<'a> Checker<'a> {
                 if imm && self.immediate_fits(op, ty) {
                     true
                 } else {
-                    let why = if imm { format!("is not a valid {} immediate", ty.word()) } else { "must be a register".to_string() };
+                    let why = if imm {
+                        format!("is not a valid {} immediate", ty.word())
+                    } else {
+                        "must be a register".to_string()
+                    };
                     self.error(*span, format!("{instr}: {role} {why}"));
                     false
                 }
             }
             other => {
                 self.resolve_operand(other, instr);
-                self.error(other.span(), format!("{instr}: {role} must be a {} register{}", ty.word(), if imm { " or immediate" } else { "" }));
+                self.error(
+                    other.span(),
+                    format!(
+                        "{instr}: {role} must be a {} register{}",
+                        ty.word(),
+                        if imm { " or immediate" } else { "" }
+                    ),
+                );
                 false
             }
         }
@@ -213,19 +378,22 @@ impl<'a> Checker<'a> {
 
     /// Is this immediate acceptable for an operand of type `ty`?
     fn immediate_fits(&self, op: &Operand<'a>, ty: Ty) -> bool {
-        match (op, ty.is_float()) {
-            (Operand::Int { .. }, _) => !matches!(ty, Ty::F16 | Ty::BF16 | Ty::F16x2 | Ty::BF16x2 | Ty::Pred),
-            (Operand::Float { is_f32_bits, .. }, true) => match ty {
-                Ty::F32 | Ty::F64 => true,
-                _ => *is_f32_bits && false,
-            },
-            (Operand::Float { .. }, false) => false,
+        match op {
+            Operand::Int { .. } => {
+                !matches!(ty, Ty::F16 | Ty::BF16 | Ty::F16x2 | Ty::BF16x2 | Ty::Pred)
+            }
+            Operand::Float { .. } => matches!(ty, Ty::F32 | Ty::F64),
             _ => false,
         }
     }
 
     /// The operand must be a name; reports otherwise.
-    pub(super) fn expect_name(&mut self, op: &Operand<'a>, instr: &str, what: &str) -> Option<Name<'a>> {
+    pub(super) fn expect_name(
+        &mut self,
+        op: &Operand<'a>,
+        instr: &str,
+        what: &str,
+    ) -> Option<Name<'a>> {
         match op {
             Operand::Name(n) => Some(*n),
             other => {
@@ -236,7 +404,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Reports modifiers not in `allowed`, and duplicates.
-    pub(super) fn only_mods(&mut self, i: &Instr<'a>, instr: &str, allowed: &[&str]) {
+    pub(super) fn only_mods(&mut self, i: &I<'a>, instr: &str, allowed: &[&str]) {
         for (k, m) in i.mods.iter().enumerate() {
             if !allowed.contains(&m.text) {
                 self.error(m.span, format!("{instr}: unexpected modifier `{}`", m.text));
@@ -246,11 +414,18 @@ impl<'a> Checker<'a> {
         }
     }
 
-    pub(super) fn operand_count(&mut self, i: &Instr<'a>, instr: &str, lo: usize, hi: usize) -> bool {
+    pub(super) fn operand_count(&mut self, i: &I<'a>, instr: &str, lo: usize, hi: usize) -> bool {
         let n = i.operands.len();
         if n < lo || n > hi {
-            let want = if lo == hi { format!("{lo}") } else { format!("{lo} or {hi}") };
-            self.error(i.span, format!("{instr}: expects {want} operands, found {n}"));
+            let want = if lo == hi {
+                format!("{lo}")
+            } else {
+                format!("{lo} or {hi}")
+            };
+            self.error(
+                i.span,
+                format!("{instr}: expects {want} operands, found {n}"),
+            );
             return false;
         }
         true

@@ -17,14 +17,14 @@ pub mod types;
 use crate::diag::Diagnostic;
 use crate::syntax::Span;
 use crate::syntax::ast::*;
+use rustc_hash::FxHashMap as HashMap;
 use scope::{Def, Scope, Sym};
-use std::collections::HashMap;
 use target::Sm;
 use types::Ty;
 
 /// Validates `module` (parsed from `src`); returns every diagnostic, empty if valid.
-pub fn check(module: &Module<'_>, src: &str) -> Vec<Diagnostic> {
-    let mut c = Checker::new(src);
+pub fn check<'a>(module: &'a Module<'a>, src: &'a str) -> Vec<Diagnostic> {
+    let mut c = Checker::new(src, &module.pool);
     c.module(module);
     c.diags
 }
@@ -56,8 +56,12 @@ struct FnState<'a> {
     prototypes: HashMap<&'a str, (Span, Vec<ParamSig>, Vec<ParamSig>)>,
 }
 
+/// An instruction as the rules see it: modifiers and operands as slices.
+type I<'a> = InstrView<'a, 'a>;
+
 pub struct Checker<'a> {
     src: &'a str,
+    pool: &'a Pool<'a>,
     pub diags: Vec<Diagnostic>,
     /// `.version` as major*10+minor (0 when missing).
     version: u32,
@@ -72,13 +76,18 @@ pub struct Checker<'a> {
 pub(crate) fn param_sig(p: &Param<'_>) -> ParamSig {
     let ty = Ty::from_word(p.ty.text).unwrap_or(Ty::Other);
     let elems: u64 = p.array.iter().map(|d| d.unwrap_or(1)).product();
-    ParamSig { space: p.space, ty, bytes: u64::from(ty.bits().div_ceil(8)).saturating_mul(elems) }
+    ParamSig {
+        space: p.space,
+        ty,
+        bytes: u64::from(ty.bits().div_ceil(8)).saturating_mul(elems),
+    }
 }
 
 impl<'a> Checker<'a> {
-    fn new(src: &'a str) -> Self {
+    fn new(src: &'a str, pool: &'a Pool<'a>) -> Self {
         Checker {
             src,
+            pool,
             diags: Vec::new(),
             version: 0,
             sm: None,
@@ -96,19 +105,18 @@ impl<'a> Checker<'a> {
 
     fn module(&mut self, m: &Module<'a>) {
         self.header(m);
+        // Module-level names are visible from their declaration on: ptxas rejects an
+        // initialiser or alias naming a symbol declared further down.
         for item in &m.items {
             match item {
                 Item::Func(f) => self.declare_func(f),
-                Item::Var(v) => self.declare_global_var(v),
-                Item::Unknown(n) => self.error(n.span, format!("unknown directive `{}`", n.text)),
-                Item::Alias { .. } | Item::Skipped(_) => {}
-            }
-        }
-        for item in &m.items {
-            match item {
-                Item::Var(v) => self.check_initialisers(v),
+                Item::Var(v) => {
+                    self.check_initialisers(v);
+                    self.declare_global_var(v);
+                }
                 Item::Alias { alias, aliasee } => self.check_alias(*alias, *aliasee),
-                _ => {}
+                Item::Unknown(n) => self.error(n.span, format!("unknown directive `{}`", n.text)),
+                Item::Skipped(_) => {}
             }
         }
         for item in &m.items {
@@ -120,10 +128,19 @@ impl<'a> Checker<'a> {
 
     fn header(&mut self, m: &Module<'a>) {
         match m.version {
-            None => self.error(Span::new(0, 0), "missing `.version` directive (it must come first)"),
+            None => self.error(
+                Span::new(0, 0),
+                "missing `.version` directive (it must come first)",
+            ),
             Some(v) => {
                 if !target::is_known_version(v.major, v.minor) {
-                    self.error(v.span, format!(".version: unsupported PTX ISA version {}.{}", v.major, v.minor));
+                    self.error(
+                        v.span,
+                        format!(
+                            ".version: unsupported PTX ISA version {}.{}",
+                            v.major, v.minor
+                        ),
+                    );
                 }
                 self.version = v.number();
             }
@@ -175,17 +192,32 @@ impl<'a> Checker<'a> {
         if self.version != 0 && self.version < version {
             self.error(
                 span,
-                format!("{what}: requires PTX ISA version {}.{} or later", version / 10, version % 10),
+                format!(
+                    "{what}: requires PTX ISA version {}.{} or later",
+                    version / 10,
+                    version % 10
+                ),
             );
         }
-        if let Some(t) = self.sm {
-            if t.number < sm {
-                self.error(span, format!("{what}: requires target sm_{sm} or higher"));
-            }
+        if let Some(t) = self.sm
+            && t.number < sm
+        {
+            self.error(span, format!("{what}: requires target sm_{sm} or higher"));
         }
     }
 
     fn declare_func(&mut self, f: &Function<'a>) {
+        for (d, _) in &f.directives {
+            if d.text == ".noreturn" && (f.kind == FuncKind::Entry || !f.rets.is_empty()) {
+                self.error(
+                    d.span,
+                    format!(
+                        "`{}`: .noreturn applies only to a .func without return values",
+                        f.name.text
+                    ),
+                );
+            }
+        }
         let info = FuncInfo {
             kind: f.kind,
             rets: f.rets.iter().map(param_sig).collect(),
@@ -196,46 +228,88 @@ impl<'a> Checker<'a> {
             match old.sym {
                 Sym::Func(i) => {
                     let prev = &self.funcs[i];
-                    if prev.rets != info.rets || prev.params != info.params || prev.kind != info.kind {
-                        self.error(f.name.span, format!("`{}`: declaration does not match an earlier one", f.name.text));
+                    if prev.rets != info.rets
+                        || prev.params != info.params
+                        || prev.kind != info.kind
+                    {
+                        self.error(
+                            f.name.span,
+                            format!(
+                                "`{}`: declaration does not match an earlier one",
+                                f.name.text
+                            ),
+                        );
                     } else if prev.defined && info.defined {
-                        self.error(f.name.span, format!("`{}`: function defined twice", f.name.text));
+                        self.error(
+                            f.name.span,
+                            format!("`{}`: function defined twice", f.name.text),
+                        );
                     } else if info.defined {
                         self.funcs[i].defined = true;
                     }
                 }
-                _ => self.error(f.name.span, format!("`{}`: name already declared", f.name.text)),
+                _ => self.error(
+                    f.name.span,
+                    format!("`{}`: name already declared", f.name.text),
+                ),
             }
             return;
         }
         let idx = self.funcs.len();
         self.funcs.push(info);
-        let _ = self.globals.declare(f.name.text, Def { sym: Sym::Func(idx), span: f.name.span });
+        let _ = self.globals.declare(
+            f.name.text,
+            Def {
+                sym: Sym::Func(idx),
+                span: f.name.span,
+            },
+        );
     }
 
     fn var_def(&self, v: &VarDecl<'a>, d: &Declarator<'a>) -> Def {
         let ty = Ty::from_word(v.ty.text).unwrap_or(Ty::Other);
         let sym = if v.space == Space::Reg {
-            Sym::Reg { ty, vector: v.vector }
+            Sym::Reg {
+                ty,
+                vector: v.vector,
+            }
         } else {
-            let elems = d.array.iter().map(|n| n.unwrap_or(0)).product::<u64>() * u64::from(v.vector.unwrap_or(1));
+            let elems = d.array.iter().map(|n| n.unwrap_or(0)).product::<u64>()
+                * u64::from(v.vector.unwrap_or(1));
             let func_table = d.init.as_ref().is_some_and(|i| self.init_names_function(i));
-            Sym::Var { space: v.space, ty, elems, func_table }
+            Sym::Var {
+                space: v.space,
+                ty,
+                elems,
+                func_table,
+            }
         };
-        Def { sym, span: d.name.span }
+        Def {
+            sym,
+            span: d.name.span,
+        }
     }
 
     fn init_names_function(&self, init: &Init<'a>) -> bool {
         match init {
             Init::List(items, _) => items.iter().any(|i| self.init_names_function(i)),
-            Init::Symbol { name, .. } => matches!(self.globals.lookup(name.text), Some(Def { sym: Sym::Func(_), .. })),
+            Init::Symbol { name, .. } => matches!(
+                self.globals.lookup(name.text),
+                Some(Def {
+                    sym: Sym::Func(_),
+                    ..
+                })
+            ),
             _ => false,
         }
     }
 
     fn declare_global_var(&mut self, v: &VarDecl<'a>) {
         if matches!(v.space, Space::Reg | Space::Param | Space::Sreg) {
-            self.error(v.span, format!("{}: not allowed at module scope", space_word(v.space)));
+            self.error(
+                v.span,
+                format!("{}: not allowed at module scope", space_word(v.space)),
+            );
             return;
         }
         self.check_decl_shape(v);
@@ -243,29 +317,47 @@ impl<'a> Checker<'a> {
             let def = self.var_def(v, d);
             if let Err(old) = self.globals.declare(d.name.text, def) {
                 let _ = old;
-                self.error(d.name.span, format!("`{}`: duplicate declaration", d.name.text));
+                self.error(
+                    d.name.span,
+                    format!("`{}`: duplicate declaration", d.name.text),
+                );
             }
         }
     }
 
     /// Rules common to every declaration: alignment, vector width, register counts.
     fn check_decl_shape(&mut self, v: &VarDecl<'a>) {
-        if let Some(a) = v.align {
-            if a == 0 || !a.is_power_of_two() {
-                self.error(v.span, format!(".align {a}: alignment must be a power of two"));
-            }
+        if let Some(a) = v.align
+            && (a == 0 || !a.is_power_of_two())
+        {
+            self.error(
+                v.span,
+                format!(".align {a}: alignment must be a power of two"),
+            );
         }
-        if let Some(n) = v.vector {
-            if !matches!(n, 2 | 4 | 8) {
-                self.error(v.span, format!(".v{n}: vectors have 2, 4 or 8 elements"));
-            }
+        if let Some(n) = v.vector
+            && !matches!(n, 2 | 4 | 8)
+        {
+            self.error(v.span, format!(".v{n}: vectors have 2, 4 or 8 elements"));
         }
         for d in &v.vars {
             if d.count.is_some() && v.space != Space::Reg {
-                self.error(d.name.span, format!("`{}<N>`: parameterised names are for registers only", d.name.text));
+                self.error(
+                    d.name.span,
+                    format!(
+                        "`{}<N>`: parameterised names are for registers only",
+                        d.name.text
+                    ),
+                );
             }
             if v.space == Space::Reg && (d.init.is_some() || !d.array.is_empty()) {
-                self.error(d.name.span, format!("`{}`: registers cannot be arrays or initialised", d.name.text));
+                self.error(
+                    d.name.span,
+                    format!(
+                        "`{}`: registers cannot be arrays or initialised",
+                        d.name.text
+                    ),
+                );
             }
         }
     }
@@ -274,7 +366,13 @@ impl<'a> Checker<'a> {
         for d in &v.vars {
             if let Some(init) = &d.init {
                 if !matches!(v.space, Space::Global | Space::Const) {
-                    self.error(d.name.span, format!("`{}`: only .global and .const variables take initialisers", d.name.text));
+                    self.error(
+                        d.name.span,
+                        format!(
+                            "`{}`: only .global and .const variables take initialisers",
+                            d.name.text
+                        ),
+                    );
                 }
                 self.check_init(init);
             }
@@ -286,7 +384,13 @@ impl<'a> Checker<'a> {
             Init::List(items, _) => items.iter().for_each(|i| self.check_init(i)),
             Init::Symbol { name, .. } => {
                 if self.globals.lookup(name.text).is_none() {
-                    self.error(name.span, format!("initialiser: undefined symbol `{}`", name.text));
+                    self.error(
+                        name.span,
+                        format!(
+                            "initialiser: `{}` is not declared before this point",
+                            name.text
+                        ),
+                    );
                 }
             }
             Init::Int(..) | Init::Float(..) => {}
@@ -295,8 +399,17 @@ impl<'a> Checker<'a> {
 
     fn check_alias(&mut self, alias: Name<'a>, aliasee: Name<'a>) {
         for n in [alias, aliasee] {
-            if !matches!(self.globals.lookup(n.text), Some(Def { sym: Sym::Func(_), .. })) {
-                self.error(n.span, format!(".alias: `{}` is not a declared function", n.text));
+            if !matches!(
+                self.globals.lookup(n.text),
+                Some(Def {
+                    sym: Sym::Func(_),
+                    ..
+                })
+            ) {
+                self.error(
+                    n.span,
+                    format!(".alias: `{}` is not a declared function", n.text),
+                );
             }
         }
     }
@@ -334,12 +447,32 @@ impl<'a> Checker<'a> {
             };
             let sig = param_sig(p);
             let sym = if p.space == Space::Reg {
-                Sym::Reg { ty: sig.ty, vector: None }
+                Sym::Reg {
+                    ty: sig.ty,
+                    vector: None,
+                }
             } else {
-                Sym::Var { space: Space::Param, ty: sig.ty, elems: p.array.iter().map(|d| d.unwrap_or(1)).product(), func_table: false }
+                Sym::Var {
+                    space: Space::Param,
+                    ty: sig.ty,
+                    elems: p.array.iter().map(|d| d.unwrap_or(1)).product(),
+                    func_table: false,
+                }
             };
-            if params.declare(name.text, Def { sym, span: name.span }).is_err() {
-                self.error(name.span, format!("`{}`: duplicate parameter name", name.text));
+            if params
+                .declare(
+                    name.text,
+                    Def {
+                        sym,
+                        span: name.span,
+                    },
+                )
+                .is_err()
+            {
+                self.error(
+                    name.span,
+                    format!("`{}`: duplicate parameter name", name.text),
+                );
             }
         }
         self.scopes.push(params);
@@ -356,23 +489,39 @@ impl<'a> Checker<'a> {
                     continue;
                 }
                 Stmt::BranchTargets { label, targets } => {
-                    self.fn_state.branch_targets.insert(label.text, (label.span, targets.len()));
+                    self.fn_state
+                        .branch_targets
+                        .insert(label.text, (label.span, targets.len()));
                     *label
                 }
                 Stmt::CallTargets { label, targets } => {
                     let names = targets.iter().map(|t| t.text).collect();
-                    self.fn_state.call_targets.insert(label.text, (label.span, names));
+                    self.fn_state
+                        .call_targets
+                        .insert(label.text, (label.span, names));
                     *label
                 }
-                Stmt::CallPrototype { label, rets, params, .. } => {
+                Stmt::CallPrototype {
+                    label,
+                    rets,
+                    params,
+                    ..
+                } => {
                     let r = rets.iter().map(param_sig).collect();
                     let p = params.iter().map(param_sig).collect();
-                    self.fn_state.prototypes.insert(label.text, (label.span, r, p));
+                    self.fn_state
+                        .prototypes
+                        .insert(label.text, (label.span, r, p));
                     *label
                 }
                 _ => continue,
             };
-            if self.fn_state.labels.insert(label.text, label.span).is_some() {
+            if self
+                .fn_state
+                .labels
+                .insert(label.text, label.span)
+                .is_some()
+            {
                 self.error(label.span, format!("`{}`: duplicate label", label.text));
             }
         }
@@ -384,25 +533,43 @@ impl<'a> Checker<'a> {
             match s {
                 Stmt::Var(v) => self.local_var(v),
                 Stmt::Block(inner) => self.block(inner),
-                Stmt::Instr(i) => self.instr(i),
+                Stmt::Instr(i) => self.instr(&self.pool.view(i)),
                 Stmt::BranchTargets { targets, .. } => {
                     for t in targets {
                         if !self.fn_state.labels.contains_key(t.text) {
-                            self.error(t.span, format!(".branchtargets: `{}` is not a label in this function", t.text));
+                            self.error(
+                                t.span,
+                                format!(
+                                    ".branchtargets: `{}` is not a label in this function",
+                                    t.text
+                                ),
+                            );
                         }
                     }
                 }
                 Stmt::CallTargets { targets, .. } => {
                     for t in targets {
-                        if !matches!(self.globals.lookup(t.text), Some(Def { sym: Sym::Func(_), .. })) {
-                            self.error(t.span, format!(".calltargets: `{}` is not a declared function", t.text));
+                        if !matches!(
+                            self.globals.lookup(t.text),
+                            Some(Def {
+                                sym: Sym::Func(_),
+                                ..
+                            })
+                        ) {
+                            self.error(
+                                t.span,
+                                format!(".calltargets: `{}` is not a declared function", t.text),
+                            );
                         }
                     }
                 }
                 Stmt::CallPrototype { rets, params, .. } => {
                     for p in rets.iter().chain(params) {
                         if p.space != Space::Param && p.space != Space::Reg {
-                            self.error(p.span, ".callprototype: parameters must be `.param` or `.reg`");
+                            self.error(
+                                p.span,
+                                ".callprototype: parameters must be `.param` or `.reg`",
+                            );
                         }
                     }
                 }
@@ -415,16 +582,28 @@ impl<'a> Checker<'a> {
 
     fn local_var(&mut self, v: &VarDecl<'a>) {
         if v.linkage.is_some() {
-            self.error(v.span, "linkage directives are not allowed inside a function");
+            self.error(
+                v.span,
+                "linkage directives are not allowed inside a function",
+            );
         }
         if v.space == Space::Sreg || v.space == Space::Tex {
-            self.error(v.span, format!("{}: cannot be declared in a function", space_word(v.space)));
+            self.error(
+                v.span,
+                format!("{}: cannot be declared in a function", space_word(v.space)),
+            );
         }
         self.check_decl_shape(v);
         for d in &v.vars {
             if let Some(init) = &d.init {
                 if !matches!(v.space, Space::Global | Space::Const) {
-                    self.error(d.name.span, format!("`{}`: only .global and .const variables take initialisers", d.name.text));
+                    self.error(
+                        d.name.span,
+                        format!(
+                            "`{}`: only .global and .const variables take initialisers",
+                            d.name.text
+                        ),
+                    );
                 }
                 self.check_init(init);
             }

@@ -7,7 +7,7 @@
 use super::types::Ty;
 use crate::syntax::Span;
 use crate::syntax::ast::Space;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// What a name in scope stands for.
 #[derive(Clone, Copy, Debug)]
@@ -15,7 +15,12 @@ pub enum Sym {
     /// A register (or `.param`/`.reg` function parameter) with its declared type.
     Reg { ty: Ty, vector: Option<u32> },
     /// A variable in an addressable state space (includes `.param` variables).
-    Var { space: Space, ty: Ty, elems: u64, func_table: bool },
+    Var {
+        space: Space,
+        ty: Ty,
+        elems: u64,
+        func_table: bool,
+    },
     /// A function; its index into the checker's function list.
     Func(usize),
 }

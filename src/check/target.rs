@@ -11,7 +11,9 @@ pub struct Sm {
 
 /// Parses `sm_XY`, `sm_XYa`, `sm_XYf` (and `compute_XY` alike).
 pub fn parse_sm(name: &str) -> Option<Sm> {
-    let rest = name.strip_prefix("sm_").or_else(|| name.strip_prefix("compute_"))?;
+    let rest = name
+        .strip_prefix("sm_")
+        .or_else(|| name.strip_prefix("compute_"))?;
     let (digits, suffix) = match rest.chars().last()? {
         c @ ('a' | 'f') => (&rest[..rest.len() - 1], Some(c)),
         _ => (rest, None),
@@ -26,7 +28,7 @@ pub fn parse_sm(name: &str) -> Option<Sm> {
 /// The minimum `.version` (as major*10+minor) for a target, or `None` if unknown.
 pub fn min_version_for_sm(sm: Sm) -> Option<u32> {
     let base = match sm.number {
-        10 | 11 | 12 | 13 => 10,
+        10..=13 => 10,
         20 | 21 => 20,
         30 => 30,
         32 => 40,
@@ -65,6 +67,14 @@ pub fn min_version_for_sm(sm: Sm) -> Option<u32> {
 pub fn is_known_version(major: u32, minor: u32) -> bool {
     matches!(
         (major, minor),
-        (1, 0..=5) | (2, 0..=3) | (3, 0..=2) | (4, 0..=3) | (5, 0) | (6, 0..=5) | (7, 0..=8) | (8, 0..=8) | (9, 0..=5)
+        (1, 0..=5)
+            | (2, 0..=3)
+            | (3, 0..=2)
+            | (4, 0..=3)
+            | (5, 0)
+            | (6, 0..=5)
+            | (7, 0..=8)
+            | (8, 0..=8)
+            | (9, 0..=5)
     )
 }

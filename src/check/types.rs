@@ -66,7 +66,9 @@ impl Ty {
             ".f64" => F64,
             ".tf32" => TF32,
             ".pred" => Pred,
-            ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2" | ".texref" | ".samplerref" | ".surfref" => Other,
+            ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2" | ".texref" | ".samplerref" | ".surfref" => {
+                Other
+            }
             _ => return None,
         })
     }

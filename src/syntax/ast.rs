@@ -21,6 +21,43 @@ pub struct Module<'a> {
     pub target_span: Option<Span>,
     pub address_size: Option<(u32, Span)>,
     pub items: Vec<Item<'a>>,
+    /// The modifiers and operands of every instruction, stored flat (see [`Pool`]).
+    pub pool: Pool<'a>,
+}
+
+/// Modifiers and operands of all instructions in one pair of vectors: an [`Instr`]
+/// holds ranges into them, so parsing does not allocate per instruction and
+/// statements stay small. [`Pool::view`] gives an instruction with its slices.
+#[derive(Debug, Default)]
+pub struct Pool<'a> {
+    pub mods: Vec<Name<'a>>,
+    pub operands: Vec<Operand<'a>>,
+}
+
+/// A range `start..start+len` into one of the [`Pool`] vectors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PoolRange {
+    pub start: u32,
+    pub len: u32,
+}
+
+impl PoolRange {
+    fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+}
+
+impl<'a> Pool<'a> {
+    /// The instruction with its modifiers and operands as slices.
+    pub fn view<'p>(&'p self, i: &Instr<'a>) -> InstrView<'p, 'a> {
+        InstrView {
+            guard: i.guard,
+            opcode: i.opcode,
+            mods: self.mods.get(i.mods.range()).unwrap_or(&[]),
+            operands: self.operands.get(i.operands.range()).unwrap_or(&[]),
+            span: i.span,
+        }
+    }
 }
 
 /// `.version major.minor`.
@@ -43,7 +80,10 @@ pub enum Item<'a> {
     Func(Function<'a>),
     Var(VarDecl<'a>),
     /// `.alias alias, aliasee;`
-    Alias { alias: Name<'a>, aliasee: Name<'a> },
+    Alias {
+        alias: Name<'a>,
+        aliasee: Name<'a>,
+    },
     /// A directive that carries no semantics for ptxvm (`.file`, `.section`, `.pragma`, ...).
     Skipped(Name<'a>),
     /// A directive the parser does not know; `check` reports it.
@@ -148,7 +188,11 @@ pub enum Init<'a> {
     Int(u64, Span),
     Float(f64, Span),
     /// A symbol address: `name`, `name+8`, `generic(name)`, `generic(name)+8`.
-    Symbol { name: Name<'a>, generic: bool, offset: i64 },
+    Symbol {
+        name: Name<'a>,
+        generic: bool,
+        offset: i64,
+    },
 }
 
 #[derive(Debug)]
@@ -164,11 +208,22 @@ pub enum Stmt<'a> {
     Var(VarDecl<'a>),
     Block(Block<'a>),
     /// `label: .branchtargets L1, L2;`
-    BranchTargets { label: Name<'a>, targets: Vec<Name<'a>> },
+    BranchTargets {
+        label: Name<'a>,
+        targets: Vec<Name<'a>>,
+    },
     /// `label: .calltargets f, g;`
-    CallTargets { label: Name<'a>, targets: Vec<Name<'a>> },
+    CallTargets {
+        label: Name<'a>,
+        targets: Vec<Name<'a>>,
+    },
     /// `label: .callprototype (.param .b32 _) _ (.param .b32 _);`
-    CallPrototype { label: Name<'a>, rets: Vec<Param<'a>>, params: Vec<Param<'a>>, noreturn: bool },
+    CallPrototype {
+        label: Name<'a>,
+        rets: Vec<Param<'a>>,
+        params: Vec<Param<'a>>,
+        noreturn: bool,
+    },
     /// `.loc`, `.pragma` and other directives without semantics for ptxvm.
     Skipped(Name<'a>),
     Unknown(Name<'a>),
@@ -181,20 +236,34 @@ pub struct Guard<'a> {
     pub pred: Name<'a>,
 }
 
+/// An instruction as stored in the tree; [`Pool::view`] resolves its ranges.
 #[derive(Debug)]
 pub struct Instr<'a> {
     pub guard: Option<Guard<'a>>,
     pub opcode: Name<'a>,
-    /// The dotted modifiers in order: `setp.lt.and.f32` has `.lt`, `.and`, `.f32`.
-    pub mods: Vec<Name<'a>>,
-    pub operands: Vec<Operand<'a>>,
+    pub mods: PoolRange,
+    pub operands: PoolRange,
     pub span: Span,
 }
 
-impl Instr<'_> {
+/// An instruction with its modifiers and operands.
+#[derive(Debug, Clone, Copy)]
+pub struct InstrView<'p, 'a> {
+    pub guard: Option<Guard<'a>>,
+    pub opcode: Name<'a>,
+    /// The dotted modifiers in order: `setp.lt.and.f32` has `.lt`, `.and`, `.f32`.
+    pub mods: &'p [Name<'a>],
+    pub operands: &'p [Operand<'a>],
+    pub span: Span,
+}
+
+impl InstrView<'_, '_> {
     /// The whole `opcode.mod.mod` text, as diagnostics name the instruction.
     pub fn full_name<'s>(&self, src: &'s str) -> &'s str {
-        let end = self.mods.last().map_or(self.opcode.span.end, |m| m.span.end);
+        let end = self
+            .mods
+            .last()
+            .map_or(self.opcode.span.end, |m| m.span.end);
         Span::new(self.opcode.span.start, end).text(src)
     }
 }
@@ -214,7 +283,11 @@ pub enum Operand<'a> {
     /// An integer immediate as 64 bits (negative values two's complement).
     Int { bits: u64, span: Span },
     /// A float immediate: `0fXXXXXXXX` (f32 bits), `0dXXXXXXXXXXXXXXXX` or decimal (f64).
-    Float { bits: u64, is_f32_bits: bool, span: Span },
+    Float {
+        bits: u64,
+        is_f32_bits: bool,
+        span: Span,
+    },
     /// `{a, b, c, d}`.
     Vector(Vec<Operand<'a>>, Span),
     /// `[base+offset]`.
@@ -241,5 +314,20 @@ impl Operand<'_> {
             Operand::Pair(a, b) => a.span().to(b.span()),
             Operand::Addr(a) => a.span,
         }
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    #[test]
+    fn sizes() {
+        eprintln!(
+            "Name {} Operand {} Instr {} Stmt {} Address {}",
+            size_of::<super::Name>(),
+            size_of::<super::Operand>(),
+            size_of::<super::Instr>(),
+            size_of::<super::Stmt>(),
+            size_of::<super::Address>()
+        );
     }
 }

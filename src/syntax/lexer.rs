@@ -51,7 +51,10 @@ fn is_ident_continue(b: u8) -> bool {
 
 impl<'a> Lexer<'a> {
     pub fn new(src: &'a str) -> Self {
-        Lexer { src: src.as_bytes(), pos: 0 }
+        Lexer {
+            src: src.as_bytes(),
+            pos: 0,
+        }
     }
 
     fn at(&self, i: usize) -> u8 {
@@ -92,7 +95,10 @@ impl<'a> Lexer<'a> {
         self.skip_trivia();
         let start = self.pos;
         let tok = self.lex_one();
-        Token { tok, span: Span::new(start as u32, self.pos as u32) }
+        Token {
+            tok,
+            span: Span::new(start as u32, self.pos as u32),
+        }
     }
 
     fn lex_one(&mut self) -> Tok {
@@ -219,7 +225,9 @@ mod tests {
     fn dotted_words_identifiers_and_numbers() {
         use Tok::*;
         assert_eq!(
-            kinds("@!%p1 ld.shared::cta.u32 %r<4>, [$L__x+0x10U]; // c\n 0f3F800000 1.5e-3 017 /* x */ _"),
+            kinds(
+                "@!%p1 ld.shared::cta.u32 %r<4>, [$L__x+0x10U]; // c\n 0f3F800000 1.5e-3 017 /* x */ _"
+            ),
             vec![
                 (Punct(b'@'), "@"),
                 (Punct(b'!'), "!"),
@@ -248,7 +256,14 @@ mod tests {
 
     #[test]
     fn unknown_bytes_and_unterminated_strings_are_error_tokens() {
-        assert_eq!(kinds("é\u{1}\"abc"), vec![(Tok::Error, "é"), (Tok::Error, "\u{1}"), (Tok::Error, "\"abc")]);
+        assert_eq!(
+            kinds("é\u{1}\"abc"),
+            vec![
+                (Tok::Error, "é"),
+                (Tok::Error, "\u{1}"),
+                (Tok::Error, "\"abc")
+            ]
+        );
         assert_eq!(kinds("% $"), vec![(Tok::Error, "%"), (Tok::Error, "$")]);
     }
 }

@@ -37,10 +37,34 @@ pub fn parse(src: &str) -> (Module<'_>, Vec<ParseError>) {
 pub fn is_type_word(w: &str) -> bool {
     matches!(
         w,
-        ".b8" | ".b16" | ".b32" | ".b64" | ".b128" | ".u8" | ".u16" | ".u32" | ".u64" | ".s8"
-            | ".s16" | ".s32" | ".s64" | ".f16" | ".f16x2" | ".bf16" | ".bf16x2" | ".f32"
-            | ".f64" | ".pred" | ".tf32" | ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2"
-            | ".texref" | ".samplerref" | ".surfref"
+        ".b8"
+            | ".b16"
+            | ".b32"
+            | ".b64"
+            | ".b128"
+            | ".u8"
+            | ".u16"
+            | ".u32"
+            | ".u64"
+            | ".s8"
+            | ".s16"
+            | ".s32"
+            | ".s64"
+            | ".f16"
+            | ".f16x2"
+            | ".bf16"
+            | ".bf16x2"
+            | ".f32"
+            | ".f64"
+            | ".pred"
+            | ".tf32"
+            | ".e4m3"
+            | ".e5m2"
+            | ".e4m3x2"
+            | ".e5m2x2"
+            | ".texref"
+            | ".samplerref"
+            | ".surfref"
     )
 }
 
@@ -50,18 +74,30 @@ pub struct Parser<'a> {
     tok: Token,
     prev_end: u32,
     depth: usize,
+    pool: Pool<'a>,
     pub errors: Vec<ParseError>,
 }
 
 fn err<T>(span: Span, message: impl Into<String>) -> PResult<T> {
-    Err(ParseError { span, message: message.into() })
+    Err(ParseError {
+        span,
+        message: message.into(),
+    })
 }
 
 impl<'a> Parser<'a> {
     pub fn new(src: &'a str) -> Self {
         let mut lexer = Lexer::new(src);
         let tok = lexer.next_token();
-        Parser { src, lexer, tok, prev_end: 0, depth: 0, errors: Vec::new() }
+        Parser {
+            src,
+            lexer,
+            tok,
+            prev_end: 0,
+            depth: 0,
+            pool: Pool::default(),
+            errors: Vec::new(),
+        }
     }
 
     fn bump(&mut self) -> Token {
@@ -76,7 +112,10 @@ impl<'a> Parser<'a> {
     }
 
     fn name(&self, t: Token) -> Name<'a> {
-        Name { text: self.text(t), span: t.span }
+        Name {
+            text: self.text(t),
+            span: t.span,
+        }
     }
 
     fn at_punct(&self, c: u8) -> bool {
@@ -100,7 +139,10 @@ impl<'a> Parser<'a> {
     fn found(&self) -> String {
         match self.tok.tok {
             Tok::Eof => "end of file".to_string(),
-            Tok::Error => format!("unexpected character `{}`", self.text(self.tok).escape_debug()),
+            Tok::Error => format!(
+                "unexpected character `{}`",
+                self.text(self.tok).escape_debug()
+            ),
             _ => format!("`{}`", self.text(self.tok)),
         }
     }
@@ -108,14 +150,25 @@ impl<'a> Parser<'a> {
     fn unexpected<T>(&self, expected: &str) -> PResult<T> {
         if self.tok.tok == Tok::Error {
             let t = self.text(self.tok);
-            let what = if t.starts_with('"') { "unterminated string".to_string() } else { self.found() };
+            let what = if t.starts_with('"') {
+                "unterminated string".to_string()
+            } else {
+                self.found()
+            };
             return err(self.tok.span, format!("{what}; expected {expected}"));
         }
-        err(self.tok.span, format!("expected {expected}, found {}", self.found()))
+        err(
+            self.tok.span,
+            format!("expected {expected}, found {}", self.found()),
+        )
     }
 
     fn expect_punct(&mut self, c: u8, expected: &str) -> PResult<Span> {
-        if self.at_punct(c) { Ok(self.bump().span) } else { self.unexpected(expected) }
+        if self.at_punct(c) {
+            Ok(self.bump().span)
+        } else {
+            self.unexpected(expected)
+        }
     }
 
     fn expect_ident(&mut self, expected: &str) -> PResult<Name<'a>> {
@@ -150,7 +203,10 @@ impl<'a> Parser<'a> {
         };
         match parsed {
             Ok(v) => Ok(v),
-            Err(_) => err(t.span, format!("invalid integer literal `{text}` (PTX integers are 64-bit)")),
+            Err(_) => err(
+                t.span,
+                format!("invalid integer literal `{text}` (PTX integers are 64-bit)"),
+            ),
         }
     }
 
@@ -235,6 +291,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        m.pool = std::mem::take(&mut self.pool);
         m
     }
 
@@ -296,7 +353,9 @@ impl<'a> Parser<'a> {
                 if self.at_dot(".entry") || self.at_dot(".func") {
                     let f = self.function(linkage)?;
                     m.items.push(Item::Func(f));
-                } else if self.tok.tok == Tok::Dot && Space::from_directive(self.text(self.tok)).is_some() {
+                } else if self.tok.tok == Tok::Dot
+                    && Space::from_directive(self.text(self.tok)).is_some()
+                {
                     let v = self.var_decl(linkage)?;
                     self.expect_punct(b';', "`;` after the declaration")?;
                     m.items.push(Item::Var(v));
@@ -316,14 +375,20 @@ impl<'a> Parser<'a> {
         let t = self.bump();
         let text = self.text(t);
         let parts = text.split_once('.');
-        if let (Tok::Float, Some((a, b))) = (t.tok, parts) {
-            if let (Ok(major), Ok(minor)) = (a.parse::<u32>(), b.parse::<u32>()) {
-                if b.len() == 1 {
-                    return Ok(Version { major, minor, span: at.to(t.span) });
-                }
-            }
+        if let (Tok::Float, Some((a, b))) = (t.tok, parts)
+            && let (Ok(major), Ok(minor)) = (a.parse::<u32>(), b.parse::<u32>())
+            && b.len() == 1
+        {
+            return Ok(Version {
+                major,
+                minor,
+                span: at.to(t.span),
+            });
         }
-        err(t.span, format!("`.version` expects `major.minor` such as `8.0`, found `{text}`"))
+        err(
+            t.span,
+            format!("`.version` expects `major.minor` such as `8.0`, found `{text}`"),
+        )
     }
 
     fn section(&mut self) -> PResult<()> {
@@ -381,7 +446,11 @@ impl<'a> Parser<'a> {
 
     fn function(&mut self, linkage: Option<Linkage>) -> PResult<Function<'a>> {
         let kw = self.bump();
-        let kind = if self.text(kw) == ".entry" { FuncKind::Entry } else { FuncKind::Func };
+        let kind = if self.text(kw) == ".entry" {
+            FuncKind::Entry
+        } else {
+            FuncKind::Func
+        };
         let mut rets = Vec::new();
         if kind == FuncKind::Func && self.at_punct(b'(') {
             rets = self.param_list()?;
@@ -416,7 +485,16 @@ impl<'a> Parser<'a> {
         } else {
             return self.unexpected("`{` opening the function body or `;`");
         };
-        Ok(Function { linkage, kind, name, rets, params, directives, body, span: kw.span.to(name.span) })
+        Ok(Function {
+            linkage,
+            kind,
+            name,
+            rets,
+            params,
+            directives,
+            body,
+            span: kw.span.to(name.span),
+        })
     }
 
     fn param_list(&mut self) -> PResult<Vec<Param<'a>>> {
@@ -467,7 +545,14 @@ impl<'a> Parser<'a> {
             return self.unexpected("the parameter name");
         };
         let array = self.array_dims()?;
-        Ok(Param { space, ty, align, name, array, span: start.to(Span::new(start.start, self.prev_end)) })
+        Ok(Param {
+            space,
+            ty,
+            align,
+            name,
+            array,
+            span: start.to(Span::new(start.start, self.prev_end)),
+        })
     }
 
     fn array_dims(&mut self) -> PResult<Vec<Option<u64>>> {
@@ -524,13 +609,31 @@ impl<'a> Parser<'a> {
                 self.expect_punct(b'>', "`>`")?;
             }
             let array = self.array_dims()?;
-            let init = if self.eat_punct(b'=') { Some(self.init()?) } else { None };
-            vars.push(Declarator { name, count, array, init });
+            let init = if self.eat_punct(b'=') {
+                Some(self.init()?)
+            } else {
+                None
+            };
+            vars.push(Declarator {
+                name,
+                count,
+                array,
+                init,
+            });
             if !self.eat_punct(b',') {
                 break;
             }
         }
-        Ok(VarDecl { linkage, space, align, vector, ty, attrs, vars, span: sp.span.to(Span::new(sp.span.start, self.prev_end)) })
+        Ok(VarDecl {
+            linkage,
+            space,
+            align,
+            vector,
+            ty,
+            attrs,
+            vars,
+            span: sp.span.to(Span::new(sp.span.start, self.prev_end)),
+        })
     }
 
     fn init(&mut self) -> PResult<Init<'a>> {
@@ -538,7 +641,10 @@ impl<'a> Parser<'a> {
             let open = self.bump().span;
             self.depth += 1;
             if self.depth > MAX_DEPTH {
-                return err(open, format!("initialiser nested deeper than {MAX_DEPTH} levels"));
+                return err(
+                    open,
+                    format!("initialiser nested deeper than {MAX_DEPTH} levels"),
+                );
             }
             let mut items = Vec::new();
             if !self.at_punct(b'}') {
@@ -563,7 +669,11 @@ impl<'a> Parser<'a> {
             Tok::Float => {
                 let t = self.bump();
                 let (bits, f32_bits) = self.float_value(t)?;
-                let v = if f32_bits { f32::from_bits(bits as u32) as f64 } else { f64::from_bits(bits) };
+                let v = if f32_bits {
+                    f32::from_bits(bits as u32) as f64
+                } else {
+                    f64::from_bits(bits)
+                };
                 Ok(Init::Float(if neg { -v } else { v }, t.span))
             }
             Tok::Ident if !neg => {
@@ -580,7 +690,11 @@ impl<'a> Parser<'a> {
                     let (v, _) = self.expect_int("an offset")?;
                     offset = v as i64;
                 }
-                Ok(Init::Symbol { name, generic, offset })
+                Ok(Init::Symbol {
+                    name,
+                    generic,
+                    offset,
+                })
             }
             _ => self.unexpected("an initial value"),
         }
@@ -592,7 +706,10 @@ impl<'a> Parser<'a> {
         let open = self.expect_punct(b'{', "`{`")?;
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return err(open, format!("blocks nested deeper than {MAX_DEPTH} levels"));
+            return err(
+                open,
+                format!("blocks nested deeper than {MAX_DEPTH} levels"),
+            );
         }
         let mut stmts = Vec::new();
         loop {
@@ -600,7 +717,10 @@ impl<'a> Parser<'a> {
                 Tok::Punct(b'}') => break,
                 Tok::Eof => {
                     self.depth -= 1;
-                    return err(self.tok.span, "unexpected end of file: missing `}` closing this block");
+                    return err(
+                        self.tok.span,
+                        "unexpected end of file: missing `}` closing this block",
+                    );
                 }
                 _ => {}
             }
@@ -621,7 +741,10 @@ impl<'a> Parser<'a> {
         }
         let close = self.bump().span;
         self.depth -= 1;
-        Ok(Block { stmts, span: open.to(close) })
+        Ok(Block {
+            stmts,
+            span: open.to(close),
+        })
     }
 
     fn stmt(&mut self) -> PResult<Option<Stmt<'a>>> {
@@ -707,11 +830,19 @@ impl<'a> Parser<'a> {
                     if self.text(d) == ".noreturn" {
                         noreturn = true;
                     } else {
-                        return err(d.span, format!("unexpected `{}` in `.callprototype`", self.text(d)));
+                        return err(
+                            d.span,
+                            format!("unexpected `{}` in `.callprototype`", self.text(d)),
+                        );
                     }
                 }
                 self.expect_punct(b';', "`;`")?;
-                Ok(Stmt::CallPrototype { label, rets, params, noreturn })
+                Ok(Stmt::CallPrototype {
+                    label,
+                    rets,
+                    params,
+                    noreturn,
+                })
             }
             _ => Ok(Stmt::Label(label)),
         }
@@ -727,26 +858,75 @@ impl<'a> Parser<'a> {
         Ok(i)
     }
 
-    fn instr_after_opcode(&mut self, guard: Option<Guard<'a>>, opcode: Name<'a>) -> PResult<Instr<'a>> {
-        let mut mods = Vec::new();
+    fn instr_after_opcode(
+        &mut self,
+        guard: Option<Guard<'a>>,
+        opcode: Name<'a>,
+    ) -> PResult<Instr<'a>> {
+        let mods_start = self.pool.mods.len();
         while self.tok.tok == Tok::Dot {
             let t = self.bump();
-            mods.push(self.name(t));
+            let n = self.name(t);
+            self.pool.mods.push(n);
         }
-        let mut operands = Vec::new();
+        let ops_start = self.pool.operands.len();
+        let result = self.operand_list();
+        let mods = PoolRange {
+            start: mods_start as u32,
+            len: (self.pool.mods.len() - mods_start) as u32,
+        };
+        let operands = PoolRange {
+            start: ops_start as u32,
+            len: (self.pool.operands.len() - ops_start) as u32,
+        };
+        if let Err(e) = result {
+            self.pool.mods.truncate(mods_start);
+            self.pool.operands.truncate(ops_start);
+            return Err(e);
+        }
+        let semi = self.tok.span;
+        self.bump();
+        Ok(Instr {
+            guard,
+            opcode,
+            mods,
+            operands,
+            span: opcode.span.to(semi),
+        })
+    }
+
+    /// Operands up to and including the `;`, pushed onto the pool.
+    fn operand_list(&mut self) -> PResult<()> {
         if !self.at_punct(b';') {
             loop {
-                operands.push(self.operand()?);
+                let op = self.operand()?;
+                self.pool.operands.push(op);
                 if !self.eat_punct(b',') {
                     break;
                 }
             }
         }
-        let semi = self.expect_punct(b';', "`,` or `;` after the operand")?;
-        Ok(Instr { guard, opcode, mods, operands, span: opcode.span.to(semi) })
+        if !self.at_punct(b';') {
+            return self.unexpected("`,` or `;` after the operand");
+        }
+        Ok(())
     }
 
     fn operand(&mut self) -> PResult<Operand<'a>> {
+        self.depth += 1;
+        let r = if self.depth > MAX_DEPTH {
+            err(
+                self.tok.span,
+                format!("operand nested deeper than {MAX_DEPTH} levels"),
+            )
+        } else {
+            self.operand_inner()
+        };
+        self.depth -= 1;
+        r
+    }
+
+    fn operand_inner(&mut self) -> PResult<Operand<'a>> {
         let t = self.tok;
         match t.tok {
             Tok::Punct(b'!') => {
@@ -760,25 +940,51 @@ impl<'a> Parser<'a> {
                     Tok::Int => {
                         let n = self.bump();
                         let v = self.int_value(n)?;
-                        Ok(Operand::Int { bits: v.wrapping_neg(), span: t.span.to(n.span) })
+                        Ok(Operand::Int {
+                            bits: v.wrapping_neg(),
+                            span: t.span.to(n.span),
+                        })
                     }
                     Tok::Float => {
                         let n = self.bump();
                         let (bits, f32b) = self.float_value(n)?;
+                        if self
+                            .text(n)
+                            .as_bytes()
+                            .get(1)
+                            .is_some_and(|b| b.is_ascii_alphabetic())
+                        {
+                            // ptxas: a bit-pattern literal takes no sign.
+                            return err(
+                                t.span.to(n.span),
+                                "a `0f`/`0d` bit-pattern literal cannot be negated",
+                            );
+                        }
                         let sign = if f32b { 1u64 << 31 } else { 1u64 << 63 };
-                        Ok(Operand::Float { bits: bits ^ sign, is_f32_bits: f32b, span: t.span.to(n.span) })
+                        Ok(Operand::Float {
+                            bits: bits ^ sign,
+                            is_f32_bits: f32b,
+                            span: t.span.to(n.span),
+                        })
                     }
                     _ => self.unexpected("a number after `-`"),
                 }
             }
             Tok::Int => {
                 self.bump();
-                Ok(Operand::Int { bits: self.int_value(t)?, span: t.span })
+                Ok(Operand::Int {
+                    bits: self.int_value(t)?,
+                    span: t.span,
+                })
             }
             Tok::Float => {
                 self.bump();
                 let (bits, is_f32_bits) = self.float_value(t)?;
-                Ok(Operand::Float { bits, is_f32_bits, span: t.span })
+                Ok(Operand::Float {
+                    bits,
+                    is_f32_bits,
+                    span: t.span,
+                })
             }
             Tok::Punct(b'{') => {
                 self.bump();
@@ -820,7 +1026,11 @@ impl<'a> Parser<'a> {
                 };
                 if self.eat_punct(b'|') {
                     let second = self.expect_ident("a predicate or `_` after `|`")?;
-                    let second = if second.text == "_" { Operand::Sink(second.span) } else { Operand::Name(second) };
+                    let second = if second.text == "_" {
+                        Operand::Sink(second.span)
+                    } else {
+                        Operand::Name(second)
+                    };
                     return Ok(Operand::Pair(Box::new(first), Box::new(second)));
                 }
                 Ok(first)
@@ -841,17 +1051,29 @@ impl<'a> Parser<'a> {
                     let minus = self.bump().tok == Tok::Punct(b'-');
                     let neg = self.eat_punct(b'-') ^ minus;
                     let (v, _) = self.expect_int("an offset")?;
-                    offset = if neg { (v as i64).wrapping_neg() } else { v as i64 };
+                    offset = if neg {
+                        (v as i64).wrapping_neg()
+                    } else {
+                        v as i64
+                    };
                 }
             }
             Tok::Int | Tok::Punct(b'-') => {
                 let neg = self.eat_punct(b'-');
                 let (v, _) = self.expect_int("an address")?;
-                offset = if neg { (v as i64).wrapping_neg() } else { v as i64 };
+                offset = if neg {
+                    (v as i64).wrapping_neg()
+                } else {
+                    v as i64
+                };
             }
             _ => return self.unexpected("a register, variable or number in the address"),
         }
         let close = self.expect_punct(b']', "`]` closing the address")?;
-        Ok(Operand::Addr(Address { base, offset, span: open.to(close) }))
+        Ok(Operand::Addr(Address {
+            base,
+            offset,
+            span: open.to(close),
+        }))
     }
 }
