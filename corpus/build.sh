@@ -33,10 +33,16 @@ cuda_extra() {
     esac
 }
 
+# nvcc derives the names of internal-linkage symbols (_ZN..._INTERNAL_<hash>_...) and the
+# -lineinfo `.file` strings from the absolute path of the source, so the sources are
+# compiled from a fixed staging directory: the output then does not depend on where
+# the repository is checked out.
+STAGE=/tmp/ptxvm-corpus/src
+
 cuda_one() { # name arch
     local name=$1 arch=$2
     # shellcheck disable=SC2046
-    nvcc -ptx -arch="$arch" -O3 $(cuda_extra "$name") "cuda/src/$name.cu" -o "cuda/ptx/$arch/$name.ptx"
+    (cd "$STAGE" && nvcc -ptx -arch="$arch" -O3 $(cuda_extra "$name") "$name.cu" -o "$here/cuda/ptx/$arch/$name.ptx")
 }
 
 # -------------------------------------------------------------- LLVM (llc 14)
@@ -59,14 +65,16 @@ llvm_one() { # name cpu
 }
 
 export -f cuda_one cuda_extra llvm_one llvm_ptx_for
-export LLC
+export LLC STAGE here
 
-rm -rf cuda/ptx llvm/ptx
+rm -rf cuda/ptx llvm/ptx "$STAGE"
+mkdir -p "$STAGE"
+cp cuda/src/*.cu "$STAGE/"
 for a in $CUDA_ARCHS; do mkdir -p "cuda/ptx/$a"; done
 mkdir -p llvm/ptx
 
 jobs_list=$(mktemp)
-trap 'rm -f "$jobs_list"' EXIT
+trap 'rm -f "$jobs_list"; rm -rf "$STAGE"' EXIT
 for src in cuda/src/*.cu; do
     n=$(basename "$src" .cu)
     for a in $CUDA_ARCHS; do echo "cuda_one $n $a"; done

@@ -81,13 +81,16 @@ def arch_for(target):
         return target
     parts = [p.strip() for p in target.split(",")]
     sms = [p for p in parts if re.match(r"^(sm|compute)_", p)]
-    t = sms[0] if sms else parts[0]
+    # with several targets in one .target directive ptxas uses the last one
+    t = sms[-1] if sms else parts[0]
     if t in PTXAS_ARCHS:
         return t
-    m = re.match(r"^(sm|compute)_(\d+)([af]?)$", t)
+    m = re.match(r"^(sm|compute)_(\d+)([a-z]*)$", t)
     if not m:
         return "sm_75"
     n, suf = int(m.group(2)), m.group(3)
+    if suf not in ("", "a", "f"):
+        suf = ""  # e.g. sm_90x, which ptxas reads as sm_90
     if n < 75:
         return "sm_75"
     if n == 101:
@@ -217,7 +220,8 @@ _counters = collections.Counter()
 
 
 def slug(s):
-    s = s.replace("|", "or").replace("!", "not").replace("%", "")
+    s = re.sub(r"(?<![A-Za-z0-9])_(?![A-Za-z0-9])", "sink", s)
+    s = s.replace("|", "-or-").replace("!", "not-").replace("%", "").replace("@", "at-")
     s = re.sub(r"[^A-Za-z0-9.]+", "-", s).strip("-").replace(".", "_")
     return s or "x"
 
@@ -278,10 +282,13 @@ def gen_module():
     for vs in ["9", "9.00", "09.0", "9.0.0", "9.10", "9.05", " 9.0", "9 .0", "9.0a", "+9.0"]:
         add(g, "version-spelling-" + vs, ".version %s\n.target sm_90\n.visible .entry k()\n{\n\tret;\n}\n" % vs, ("9.0", "sm_90"))
     # .target options / lists
-    for tgt in ["sm_90, texmode_independent", "sm_90, texmode_unified", "sm_90, debug", "sm_90, map_f64_to_f32",
+    for tgt in ["sm_90x", "sm_100x", "sm_75x", "sm_90, sm_80, sm_75", "sm_90, texmode_independent", "sm_90, texmode_unified", "sm_90, debug", "sm_90, map_f64_to_f32",
                 "sm_75, map_f64_to_f32", "sm_20, map_f64_to_f32", "sm_13, map_f64_to_f32", "sm_90, sm_80", "sm_80, sm_90",
                 "sm_90,debug", "sm_90 debug", "texmode_independent, sm_90", "sm_90, foo", "sm_90, sm_90"]:
         add(g, "target-options-" + tgt, ".version 9.0\n.target %s\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n" % tgt, ("9.0", tgt))
+    # which target of a list is used: the last one (nanosleep needs sm_70)
+    for tgt in ["sm_80, sm_60", "sm_60, sm_80", "sm_60, texmode_independent", "texmode_independent, sm_80"]:
+        add(g, "target-list-nanosleep-" + tgt, ".version 9.0\n.target %s\n.address_size 64\n.visible .entry k()\n{\n\tnanosleep.u32 1;\n\tret;\n}\n" % tgt, ("9.0", tgt))
     # .address_size variants
     for v, t in [("2.2", "sm_20"), ("2.3", "sm_20"), ("4.0", "sm_30"), ("6.0", "sm_70"), ("7.0", "sm_80"), ("9.0", "sm_90"), ("9.5", "sm_120")]:
         for asz in ["64", "32", "16", "128", "0x40"]:
@@ -324,6 +331,18 @@ def gen_module():
     add_body(g, "dup-reg-range-vs-range-other-size", [".reg .b32 %x<4>;", ".reg .b32 %x<8>;"], with_decls=False)
     add_body(g, "dup-reg-range-beyond", [".reg .b32 %x<4>;", ".reg .b32 %x4;"], with_decls=False)
     add_body(g, "dup-reg-pred-vs-b32", [".reg .pred %x;", ".reg .b32 %x;"], with_decls=False)
+    add_body(g, "dup-reg-range-vs-scalar-in-range-2digit", [".reg .b32 %x<20>;", ".reg .b32 %x10;"], with_decls=False)
+    add_body(g, "dup-reg-scalar-before-range", [".reg .b32 %x1;", ".reg .b32 %x<4>;"], with_decls=False)
+    add_body(g, "dup-reg-range-other-base-vs-scalar", [".reg .b32 %x1<2>;", ".reg .b32 %x10;"], with_decls=False)
+    add_body(g, "dup-reg-scalar-vs-range-other-base", [".reg .b32 %x10;", ".reg .b32 %x1<2>;"], with_decls=False)
+    add_body(g, "dup-reg-range-other-base-use", [".reg .b32 %x<20>;", ".reg .b32 %x1<2>;", "mov.b32 %x10, 1;"], with_decls=False)
+    add_body(g, "dup-reg-range-other-type", [".reg .b32 %x<2>;", ".reg .f32 %x<4>;"], with_decls=False)
+    add_body(g, "reg-range-leading-zero-count", [".reg .b32 %x<02>;", "mov.b32 %x01, 1;"], with_decls=False)
+    add_body(g, "reg-range-leading-zero-use", [".reg .b32 %x<2>;", "mov.b32 %x01, 1;"], with_decls=False)
+    add_body(g, "reg-range-leading-zero-use-00", [".reg .b32 %x<2>;", "mov.b32 %x00, 1;"], with_decls=False)
+    add_body(g, "reg-range-use-last", [".reg .b32 %x<2>;", "mov.b32 %x1, 1;"], with_decls=False)
+    add_body(g, "reg-range-use-past-end", [".reg .b32 %x<2>;", "mov.b32 %x2, 1;"], with_decls=False)
+    add_body(g, "reg-range-use-base", [".reg .b32 %x<2>;", "mov.b32 %x, 1;"], with_decls=False)
     add_body(g, "dup-reg-nested-scope", [".reg .b32 %x;", "{", ".reg .b32 %x;", "mov.b32 %x, 1;", "}"], with_decls=False)
     add_body(g, "dup-reg-vs-param", [".reg .b32 %x;", ".param .b32 %x;"], with_decls=False)
     add(g, "dup-reg-vs-kernel-param", ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u32 a)\n{\n\t.reg .b32 a;\n\tret;\n}\n", MAIN)
@@ -464,7 +483,18 @@ def gen_setp():
         "setp.eq.u32 %p1,%ru1,%ru2;",
     ]
     for i, f in enumerate(forms):
-        add_body(g, "mods-" + f.split(" ")[0][5:], [f])
+        add_body(g, "mods-" + f.split(",")[0].replace(" ", "~"), [f])
+    # special registers and other operand kinds as sources
+    for sreg in ["%tid.x", "%ntid.y", "%ctaid.z", "%laneid", "%warpid", "%clock", "%clock64", "%globaltimer", "%tid", "%lanemask_lt"]:
+        for t in ["u32", "s32", "b32", "u64", "u16", "f32"]:
+            add_body(g, "sreg-%s-%s" % (sreg, t), [setp_insn("eq", t, a=sreg, b="0" if t != "f32" else "0f00000000")])
+    for nm, ins in [("addr-operand", "setp.eq.u32 %p1, [%rd1], %ru2;"), ("reg-plus-offset", "setp.eq.u32 %p1, %ru1+1, %ru2;"),
+                    ("symbol-u64", "setp.eq.u64 %p1, k, %rdu1;"), ("global-var-u64", "setp.eq.u64 %p1, gv, %rdu1;"),
+                    ("global-var-u32", "setp.eq.u32 %p1, gv, %ru1;"), ("vector-operand", "setp.eq.u32 %p1, {%ru1, %ru2}, %ru2;"),
+                    ("imm-expr", "setp.eq.u32 %p1, %ru1, 1+2;"), ("imm-paren", "setp.eq.u32 %p1, %ru1, (1);"),
+                    ("imm-neg-float", "setp.eq.f32 %p1, %f1, -1.5;"), ("imm-neg-hexfloat", "setp.eq.f32 %p1, %f1, -0f3F800000;"),
+                    ("imm-char", "setp.eq.u32 %p1, %ru1, 'a';")]:
+        add_body(g, "operand-" + nm, [ins], pre=".global .b32 gv;" if "gv" in ins else "")
     # (8) guards
     for gd in ["@%p1", "@!%p1", "@%p4", "@%r1", "@!%r1", "@%p9", "@1", "@_", "@!!%p1", "@%p1|%p2"]:
         add_body(g, "guard-%s" % gd, ["%s setp.lt.s32 %%p2, %%ri1, %%ri2;" % gd])
@@ -560,7 +590,7 @@ def gen_half():
               "setp.lt.f16.f16 %p1, %h1, %h2;", "setp.lt.f16.f32 %p1, %h1, %h2;", "setp.lt.f16x2.f16 %p1, %r1, %r2;",
               "setp.lt.bf16.f16 %p1, %rs1, %rs2;", "setp.lt.e4m3x2 %p1|%p2, %rs1, %rs2;", "setp.lt.f32x2 %p1|%p2, %rd1, %rd2;",
               "setp.lt.f64x2 %p1|%p2, %rd1, %rd2;", "setp.lt.tf32 %p1, %r1, %r2;", "setp.lt.bf16x4 %p1, %rd1, %rd2;"]:
-        add_body(g, "mods-" + f.split(" ")[0][5:], [f])
+        add_body(g, "mods-" + f.split(",")[0].replace(" ", "~"), [f])
     for gd in ["@%p1", "@!%p4"]:
         for t in HALF:
             add_body(g, "guard-%s-%s" % (gd, t), ["%s %s" % (gd, half_insn("lt", t, dest="%p2"))])
@@ -661,6 +691,10 @@ def gen_set():
         ("rn", "set.lt.rn.u32.f32 %r1, %f1, %f2;"), ("guard", "@%p1 set.lt.u32.s32 %r1, %ri1, %ri2;"),
         ("guard-not", "@!%p1 set.lt.and.f32.f64 %f1, %fd1, %fd2, !%p2;"),
         ("same-dest-as-src", "set.lt.s32.s32 %ri1, %ri1, %ri1;"),
+        ("c-imm-u32-bf16", "set.lt.and.u32.bf16 %r1, %rs1, %rs2, 1;"), ("c-imm-bf16-bf16", "set.lt.and.bf16.bf16 %rs1, %rs1, %rs2, 1;"),
+        ("c-imm-u32-bf16x2", "set.lt.and.u32.bf16x2 %r1, %r1, %r2, 1;"), ("c-imm-u32-f16", "set.lt.and.u32.f16 %r1, %h1, %h2, 1;"),
+        ("c-imm-f16-f16", "set.lt.and.f16.f16 %h1, %h1, %h2, 1;"), ("c-pred-u32-bf16", "set.lt.and.u32.bf16 %r1, %rs1, %rs2, %p1;"),
+        ("c-imm-f16x2-f16x2", "set.lt.and.f16x2.f16x2 %r1, %r1, %r2, !0;"),
     ]
     for n, ins in shp:
         add_body(g, n, [ins])
@@ -1038,7 +1072,7 @@ def gen_call():
             ptx += post + "\n"
         add(g, c[0], ptx, MAIN)
     # version / target straddling the indirect-call minimum (PTX 2.1, sm_20)
-    for vt in [("2.0", "sm_20"), ("2.1", "sm_13"), ("2.1", "sm_20"), ("2.3", "sm_20"), ("4.0", "sm_30"), ("6.0", "sm_70"),
+    for vt in [("1.4", "sm_13"), ("2.0", "sm_20"), ("2.1", "sm_13"), ("2.1", "sm_20"), ("2.3", "sm_20"), ("4.0", "sm_30"), ("6.0", "sm_70"),
                ("7.0", "sm_80"), ("9.5", "sm_120")]:
         fp = "%rd1" if vtuple(vt[0]) >= (2, 3) else "%r1"
         add(g, "vt-%s-%s-direct-noargs" % vt, module(["call f0;"], vt, pre=FALL), vt)
@@ -1046,6 +1080,10 @@ def gen_call():
         add(g, "vt-%s-%s-ind-calltargets" % vt, module(P + ["Ftgt: .calltargets f1;", "call (pr), %s, (pa), Ftgt;" % fp], vt, pre=FALL), vt)
         add(g, "vt-%s-%s-ind-proto" % vt, module(P + ["Fproto: .callprototype (.param .b32 _) _ (.param .b32 _);",
                                                       "call (pr), %s, (pa), Fproto;" % fp], vt, pre=FALL), vt)
+        # without any .param function parameters (sm_1x rejects .param formals)
+        add(g, "vt-%s-%s-ind-proto-void" % vt, module(["Fproto: .callprototype _ ();", "call %s, (), Fproto;" % fp], vt, pre=F0), vt)
+        add(g, "vt-%s-%s-ind-calltargets-void" % vt, module(["Ftgt: .calltargets f0;", "call %s, Ftgt;" % fp], vt, pre=F0), vt)
+        add(g, "vt-%s-%s-direct-void" % vt, module(["call f0;"], vt, pre=F0), vt)
 
 
 # ---------------------------------------------------------------- ret / exit
@@ -1098,7 +1136,7 @@ def gen_nanosleep():
                    ("neg-reg", "nanosleep.u32 -%ru1;")]:
         add_body(g, n, [ins])
     add(g, "in-func", module([], MAIN, pre=".func f()\n{\n\tnanosleep.u32 100;\n\tret;\n}"), MAIN)
-    for vt in [("6.2", "sm_70"), ("6.3", "sm_70"), ("6.3", "sm_62"), ("6.3", "sm_60"), ("6.3", "sm_72"), ("6.3", "sm_75"),
+    for vt in [("6.1", "sm_70"), ("6.2", "sm_70"), ("6.2", "sm_62"), ("6.3", "sm_70"), ("6.3", "sm_62"), ("6.3", "sm_60"), ("6.3", "sm_72"), ("6.3", "sm_75"),
                ("6.4", "sm_70"), ("7.0", "sm_60"), ("7.0", "sm_53"), ("7.0", "sm_80"), ("6.0", "sm_70"), ("9.0", "sm_90"),
                ("9.5", "sm_120"), ("9.5", "sm_100a")]:
         if vt == MAIN:
@@ -1144,6 +1182,8 @@ def run_case(args):
         f.write(case["ptx"])
     p = subprocess.run(["ptxas", "-arch=" + case["arch"], path, "-o", "/dev/null"], capture_output=True, text=True)
     os.unlink(path)
+    # keep the output deterministic: the temporary path can appear inside messages
+    p.stdout, p.stderr = (x.replace(path, "input.ptx") for x in (p.stdout, p.stderr))
     errors, warnings = [], []
     for line in (p.stdout + p.stderr).splitlines():
         if not line.strip():
@@ -1258,7 +1298,16 @@ def write_readme(outdir, results, version_lines):
         ok = [v for v in VALID_VERSIONS if pair.get((v, t))]
         lines.append("| %s | %s | %s |" % (t, ok[0] if ok else "never", arch_for(t)))
     lines.append("")
-    lines.append("Other version/target pairs used by instruction cases: " + ", ".join("(%s, %s)" % vt for vt in PAIRS_USED) + ".")
+    used = set()
+    for res in results:
+        if res["group"] == "module":
+            continue
+        m = re.match(r"^\.version (\S+)\n\.target ([^\n]+)\n", res["ptx"])
+        if m:
+            used.add((m.group(1), m.group(2)))
+    used = sorted(used, key=lambda vt: (vtuple(vt[0]), target_num(vt[1]), vt[1]))
+    lines.append("Version/target pairs used by the instruction cases (all groups but `module`): "
+                 + ", ".join("(%s, %s)" % vt for vt in used) + ".")
     lines.append("The main pair is (%s, %s).\n" % MAIN)
     with open(os.path.join(outdir, "README.md"), "w") as f:
         f.write("\n".join(lines))

@@ -37,7 +37,7 @@ fn operand_count(opcode: &str) -> Option<Option<(usize, usize)>> {
         "match" | "redux" => n(3, 3),
         "bar" | "barrier" => n(0, 3),
         "membar" | "trap" | "brkpt" | "pmevent" | "fence" | "griddepcontrol" | "elect" | "exit"
-        | "ret" => None.or(Some(None)),
+        | "ret" => Some(None),
         "setp" | "set" => n(3, 4),
         "selp" | "slct" => n(4, 4),
         "bra" | "nanosleep" => n(1, 1),

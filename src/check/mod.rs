@@ -66,7 +66,6 @@ pub struct Checker<'a> {
     /// `.version` as major*10+minor (0 when missing).
     version: u32,
     sm: Option<Sm>,
-    address_bits: u32,
     globals: Scope<'a>,
     funcs: Vec<FuncInfo>,
     scopes: Vec<Scope<'a>>,
@@ -91,7 +90,6 @@ impl<'a> Checker<'a> {
             diags: Vec::new(),
             version: 0,
             sm: None,
-            address_bits: 64,
             globals: Scope::default(),
             funcs: Vec::new(),
             scopes: Vec::new(),
@@ -149,14 +147,44 @@ impl<'a> Checker<'a> {
             self.error(Span::new(0, 0), "missing `.target` directive");
             return;
         };
+        if let Some(first) = m.targets.first()
+            && target::parse_sm(first.text).is_none()
+        {
+            self.error(
+                first.span,
+                format!(
+                    ".target: the first target must be an `sm_` architecture, not `{}`",
+                    first.text
+                ),
+            );
+        }
         for t in &m.targets {
             match t.text {
-                "texmode_unified" | "texmode_independent" | "debug" | "map_f64_to_f32" => {}
+                "texmode_unified" | "texmode_independent" => {}
+                "debug" => {
+                    let has_debug_info = m
+                        .items
+                        .iter()
+                        .any(|i| matches!(i, Item::Skipped(n) if n.text == ".section"));
+                    if !has_debug_info {
+                        self.error(t.span, ".target debug: the module has no debug information (`.section .debug_*`)");
+                    }
+                }
+                "map_f64_to_f32" => {
+                    if m.targets
+                        .iter()
+                        .filter_map(|t| target::parse_sm(t.text))
+                        .any(|sm| sm.number >= 13)
+                    {
+                        self.error(
+                            t.span,
+                            ".target map_f64_to_f32: not supported with sm_13 or higher",
+                        );
+                    }
+                }
                 name => match target::parse_sm(name) {
                     Some(sm) => {
-                        if self.sm.is_some() {
-                            self.error(t.span, ".target: more than one `sm_` target");
-                        }
+                        // Several targets may be named; like ptxas, the last one counts.
                         self.sm = Some(sm);
                         let need = target::min_version_for_sm(sm).unwrap_or(0);
                         if self.version != 0 && self.version < need {
@@ -180,10 +208,16 @@ impl<'a> Checker<'a> {
             self.error(tspan, ".target: no `sm_` architecture named");
         }
         if let Some((bits, span)) = m.address_size {
-            if bits != 32 && bits != 64 {
-                self.error(span, ".address_size: must be 32 or 64");
+            if self.version != 0 && self.version < 23 {
+                self.error(span, ".address_size: requires PTX ISA version 2.3 or later");
+            } else if bits == 32 {
+                self.error(
+                    span,
+                    ".address_size 32: 32-bit addressing is no longer supported (ptxas 13)",
+                );
+            } else if bits != 64 {
+                self.error(span, ".address_size: must be 64");
             }
-            self.address_bits = bits;
         }
     }
 
@@ -325,8 +359,29 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// Rules common to every declaration: alignment, vector width, register counts.
+    /// Types that ptxas accepts in a declaration, per version and target.
+    fn check_decl_type(&mut self, ty: Name<'a>) {
+        match ty.text {
+            ".bf16" | ".bf16x2" | ".tf32" => self.error(
+                ty.span,
+                format!(
+                    "{}: not a declarable type; hold such values in .b16 or .b32 variables",
+                    ty.text
+                ),
+            ),
+            ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2" => self.error(
+                ty.span,
+                format!("{}: may only be used as an instruction type", ty.text),
+            ),
+            ".b128" => self.require(ty.span, "type .b128", 83, 0),
+            ".f16x2" => self.require(ty.span, "packed type .f16x2", 0, 53),
+            _ => {}
+        }
+    }
+
+    /// Rules common to every declaration: type, alignment, vector width, register counts.
     fn check_decl_shape(&mut self, v: &VarDecl<'a>) {
+        self.check_decl_type(v.ty);
         if let Some(a) = v.align
             && (a == 0 || !a.is_power_of_two())
         {
@@ -441,6 +496,7 @@ impl<'a> Checker<'a> {
         self.collect_labels(&body.stmts);
         let mut params = Scope::default();
         for p in f.rets.iter().chain(&f.params) {
+            self.check_decl_type(p.ty);
             let Some(name) = p.name else {
                 self.error(p.span, "parameter needs a name");
                 continue;
@@ -475,12 +531,17 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+        // The body's outermost block shares its scope with the parameters: ptxas
+        // rejects a register named like a parameter.
         self.scopes.push(params);
-        self.block(body);
+        self.block_stmts(body);
         self.scopes.pop();
     }
 
+    /// Records the labels and target lists of a body. Labels are scoped by block:
+    /// the same label in two nested blocks is fine, twice in one block is not.
     fn collect_labels(&mut self, stmts: &[Stmt<'a>]) {
+        let mut here: HashMap<&'a str, Span> = HashMap::default();
         for s in stmts {
             let label = match s {
                 Stmt::Label(l) => *l,
@@ -516,19 +577,20 @@ impl<'a> Checker<'a> {
                 }
                 _ => continue,
             };
-            if self
-                .fn_state
-                .labels
-                .insert(label.text, label.span)
-                .is_some()
-            {
+            if here.insert(label.text, label.span).is_some() {
                 self.error(label.span, format!("`{}`: duplicate label", label.text));
             }
+            self.fn_state.labels.insert(label.text, label.span);
         }
     }
 
     fn block(&mut self, b: &Block<'a>) {
         self.scopes.push(Scope::default());
+        self.block_stmts(b);
+        self.scopes.pop();
+    }
+
+    fn block_stmts(&mut self, b: &Block<'a>) {
         for s in &b.stmts {
             match s {
                 Stmt::Var(v) => self.local_var(v),
@@ -577,7 +639,6 @@ impl<'a> Checker<'a> {
                 Stmt::Label(_) | Stmt::Skipped(_) => {}
             }
         }
-        self.scopes.pop();
     }
 
     fn local_var(&mut self, v: &VarDecl<'a>) {

@@ -54,6 +54,16 @@ impl<'a> Scope<'a> {
         if let Some((_, old)) = self.ranges.get(prefix) {
             return Err(*old);
         }
+        // A name declared alone earlier that falls inside the new range clashes too
+        // (names split as ptxas does: all trailing digits are the index).
+        for (name, old) in &self.names {
+            if let Some((p, n)) = split_index(name)
+                && p == prefix
+                && n < u64::from(count)
+            {
+                return Err(*old);
+            }
+        }
         self.ranges.insert(prefix, (count, def));
         Ok(())
     }
@@ -65,16 +75,19 @@ impl<'a> Scope<'a> {
         if self.ranges.is_empty() {
             return None;
         }
-        let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
-        if digits == 0 || digits == name.len() {
-            return None;
-        }
-        let (prefix, num) = name.split_at(name.len() - digits);
-        if num.len() > 1 && num.starts_with('0') {
-            return None;
-        }
+        let (prefix, n) = split_index(name)?;
         let (count, def) = self.ranges.get(prefix)?;
-        let n: u64 = num.parse().ok()?;
         (n < u64::from(*count)).then_some(*def)
     }
+}
+
+/// Splits `%r012` into (`%r`, 12): all trailing digits are the index, read as a
+/// number (ptxas reads `%r01` as `%r1`).
+fn split_index(name: &str) -> Option<(&str, u64)> {
+    let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits == name.len() {
+        return None;
+    }
+    let (prefix, num) = name.split_at(name.len() - digits);
+    Some((prefix, num.parse::<u64>().unwrap_or(u64::MAX)))
 }

@@ -14,8 +14,11 @@ pub fn parse_sm(name: &str) -> Option<Sm> {
     let rest = name
         .strip_prefix("sm_")
         .or_else(|| name.strip_prefix("compute_"))?;
+    // `a` (architecture) and `f` (family) suffixes have meaning; ptxas ignores any
+    // other single trailing letter (`sm_90x` is sm_90).
     let (digits, suffix) = match rest.chars().last()? {
         c @ ('a' | 'f') => (&rest[..rest.len() - 1], Some(c)),
+        c if c.is_ascii_lowercase() => (&rest[..rest.len() - 1], None),
         _ => (rest, None),
     };
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -26,9 +29,11 @@ pub fn parse_sm(name: &str) -> Option<Sm> {
 }
 
 /// The minimum `.version` (as major*10+minor) for a target, or `None` if unknown.
+/// Figures from ptxas 13.5 (tests/data/ptxas_matrix/README.md).
 pub fn min_version_for_sm(sm: Sm) -> Option<u32> {
     let base = match sm.number {
-        10..=13 => 10,
+        10 | 11 => 10,
+        12 | 13 => 12,
         20 | 21 => 20,
         30 => 30,
         32 => 40,
@@ -49,21 +54,22 @@ pub fn min_version_for_sm(sm: Sm) -> Option<u32> {
         90 => 78,
         100 | 101 => 86,
         103 => 88,
+        107 => 94,
         110 => 90,
         120 => 87,
         121 => 88,
         _ => return None,
     };
-    Some(match (sm.number, sm.suffix) {
-        (90, Some('a')) => 80,
-        (100 | 101 | 120, Some('a')) => base,
-        (_, Some('f')) => base.max(88),
-        (_, Some('a')) if sm.number < 90 => return None,
-        _ => base,
-    })
+    match (sm.number, sm.suffix) {
+        (_, None) => Some(base),
+        (90, Some('a')) => Some(80),
+        (n, Some(_)) if n < 100 => None,
+        (_, Some('a')) => Some(base),
+        (_, _) => Some(base.max(88)),
+    }
 }
 
-/// Is `major.minor` a released PTX ISA version?
+/// Is `major.minor` a released PTX ISA version (one ptxas 13.5 knows)?
 pub fn is_known_version(major: u32, minor: u32) -> bool {
     matches!(
         (major, minor),

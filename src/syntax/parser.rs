@@ -74,6 +74,8 @@ pub struct Parser<'a> {
     tok: Token,
     prev_end: u32,
     depth: usize,
+    /// Set once a header-order error is reported, so it is reported only once.
+    header_reported: bool,
     pool: Pool<'a>,
     pub errors: Vec<ParseError>,
 }
@@ -95,6 +97,7 @@ impl<'a> Parser<'a> {
             tok,
             prev_end: 0,
             depth: 0,
+            header_reported: false,
             pool: Pool::default(),
             errors: Vec::new(),
         }
@@ -301,14 +304,30 @@ impl<'a> Parser<'a> {
         }
         let t = self.tok;
         let word = self.text(t);
+        // ptxas requires `.version` first and `.target` right after it.
+        let order = match (word, m.version.is_some(), m.target_span.is_some()) {
+            (".version", false, _) | (_, true, true) | (".target", true, _) => None,
+            (".version", true, _) => Some("duplicate `.version` directive"),
+            (_, false, _) => Some("missing `.version` directive at the start of the module"),
+            (_, true, false) => Some("missing `.target` directive after `.version`"),
+        };
+        if let Some(message) = order {
+            if word == ".version" {
+                self.bump();
+                return err(t.span, message);
+            }
+            if !self.header_reported {
+                self.header_reported = true;
+                self.errors.push(ParseError {
+                    span: t.span,
+                    message: message.into(),
+                });
+            }
+        }
         match word {
             ".version" => {
                 self.bump();
-                let v = self.version(t.span)?;
-                if m.version.is_some() {
-                    return err(t.span, "duplicate `.version` directive");
-                }
-                m.version = Some(v);
+                m.version = Some(self.version(t.span)?);
             }
             ".target" => {
                 self.bump();
@@ -323,7 +342,10 @@ impl<'a> Parser<'a> {
             ".address_size" => {
                 self.bump();
                 let (v, s) = self.expect_int("32 or 64")?;
-                m.address_size = Some((v as u32, t.span.to(s)));
+                if m.address_size.is_some() {
+                    return err(t.span, "duplicate `.address_size` directive");
+                }
+                m.address_size = Some((v.min(u64::from(u32::MAX)) as u32, t.span.to(s)));
             }
             ".file" => {
                 self.bump();
@@ -374,10 +396,10 @@ impl<'a> Parser<'a> {
     fn version(&mut self, at: Span) -> PResult<Version> {
         let t = self.bump();
         let text = self.text(t);
-        let parts = text.split_once('.');
-        if let (Tok::Float, Some((a, b))) = (t.tok, parts)
+        // ptxas reads both parts as decimal numbers: `9.05` is 9.5, `9.10` is 9.10.
+        if let (Tok::Float, Some((a, b))) = (t.tok, text.split_once('.'))
             && let (Ok(major), Ok(minor)) = (a.parse::<u32>(), b.parse::<u32>())
-            && b.len() == 1
+            && b.bytes().all(|c| c.is_ascii_digit())
         {
             return Ok(Version {
                 major,

@@ -18,7 +18,6 @@ __device__ void unlock(int *mutex)
 
 __global__ void locked_accumulate(int *mutex, double *total, const double *vals, int n)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (threadIdx.x == 0) {
         double s = 0.0;
         for (int k = 0; k < blockDim.x && blockIdx.x * blockDim.x + k < n; ++k)
@@ -27,7 +26,6 @@ __global__ void locked_accumulate(int *mutex, double *total, const double *vals,
         *total += s;
         unlock(mutex);
     }
-    (void)i;
 }
 
 // Producer/consumer through a flag: block 0 publishes, others wait.
