@@ -6,6 +6,7 @@
 use super::Checker;
 use super::I;
 use super::types::{Class, Ty};
+use super::scope::{Def, Sym};
 use crate::syntax::ast::*;
 
 /// A comparison operator (PTX ISA 9.3.1, tables 22 to 25).
@@ -140,13 +141,7 @@ impl<'a> Checker<'a> {
                 c.span(),
                 format!("{instr}: operand c requires a boolean operator (.and, .or, .xor)"),
             ),
-            (Some(_), Some(c)) => match c {
-                Operand::Name(n) | Operand::Not(n) => self.pred_operand(*n, instr, "operand c"),
-                other => self.error(
-                    other.span(),
-                    format!("{instr}: operand c must be a predicate, optionally negated with `!`"),
-                ),
-            },
+            (Some(_), Some(c)) => self.pred_source(c, instr, "operand c"),
             (None, None) => {}
         }
         if i.operands.len() > ops + 1 {
@@ -345,13 +340,7 @@ impl<'a> Checker<'a> {
         self.typed_operand(&i.operands[0], ty, instr, "destination", false);
         self.typed_operand(&i.operands[1], ty, instr, "operand a", true);
         self.typed_operand(&i.operands[2], ty, instr, "operand b", true);
-        match &i.operands[3] {
-            Operand::Name(n) => self.pred_operand(*n, instr, "operand c"),
-            other => self.error(
-                other.span(),
-                format!("{instr}: operand c must be a .pred register"),
-            ),
-        }
+        self.pred_source(&i.operands[3], instr, "operand c");
     }
 
     pub(super) fn slct(&mut self, i: &I<'a>, instr: &str) {
@@ -396,28 +385,113 @@ impl<'a> Checker<'a> {
         self.typed_operand(&i.operands[3], cty, instr, "operand c", true);
     }
 
-    /// `and/or/xor/not/mov.pred` (PTX ISA 9.3.2).
-    pub(super) fn pred_logic(&mut self, i: &I<'a>, instr: &str) {
-        self.only_mods(i, instr, &[".pred"]);
-        let sources = if matches!(i.opcode.text, "not" | "mov") {
-            1
-        } else {
-            2
+    /// A predicate source: a `.pred` register, an integer immediate (non-zero is
+    /// true) or a symbol, optionally negated with `!`. ptxas also takes an `.f16x2`
+    /// register wherever a predicate goes (it shares the predicate's register
+    /// class); ptxvm follows ptxas (tools/ptxas_matrix_findings.md).
+    pub(super) fn pred_source(&mut self, op: &Operand<'a>, instr: &str, role: &str) {
+        match op {
+            Operand::Not(inner, _) => self.pred_source(inner, instr, role),
+            Operand::Int { .. } => {}
+            Operand::Name(n) => match self.resolve_value_name(*n, instr) {
+                Some(Def { sym: Sym::Reg { ty: Ty::Pred | Ty::F16x2, .. }, .. }) | None => {}
+                Some(Def { sym: Sym::Func(_) | Sym::Var { .. }, .. }) => {}
+                Some(Def { sym: Sym::Reg { ty, .. }, .. }) => self.error(
+                    n.span,
+                    format!("{instr}: {role} `{}` is a {} register, not a predicate", n.text, ty.word()),
+                ),
+            },
+            other => self.error(other.span(), format!("{instr}: {role} must be a predicate, optionally negated with `!`")),
+        }
+    }
+
+    /// A predicate destination of predicate logic: a `.pred` (or `.f16x2`) register;
+    /// ptxas refuses the sink `_` here ("Result discard mode is not allowed").
+    fn pred_logic_dest(&mut self, op: &Operand<'a>, instr: &str) {
+        match op {
+            Operand::Name(n) => match self.resolve_value_name(*n, instr) {
+                Some(Def { sym: Sym::Reg { ty: Ty::Pred | Ty::F16x2, .. }, .. }) | None => {}
+                Some(_) => self.error(n.span, format!("{instr}: destination `{}` is not a .pred register", n.text)),
+            },
+            Operand::Sink(s) => self.error(*s, format!("{instr}: the destination cannot be the sink `_`")),
+            other => self.error(other.span(), format!("{instr}: destination must be a .pred register")),
+        }
+    }
+
+    /// `and/or/xor/not/cnot` (PTX ISA 9.7.8, and 9.3.2 for `.pred`): one type among
+    /// `.b16 .b32 .b64` (and `.pred` except for `cnot`).
+    pub(super) fn logic(&mut self, i: &I<'a>, instr: &str) {
+        let [tname] = i.mods else {
+            self.error(i.opcode.span, format!("{instr}: needs exactly one type (.pred, .b16, .b32 or .b64)"));
+            return;
         };
+        let ty = Ty::from_word(tname.text);
+        let ok = match ty {
+            Some(Ty::B16 | Ty::B32 | Ty::B64) => true,
+            Some(Ty::Pred) => i.opcode.text != "cnot",
+            _ => false,
+        };
+        let Some(ty) = ty.filter(|_| ok) else {
+            self.error(tname.span, format!("{instr}: `{}` is not a type for {}", tname.text, i.opcode.text));
+            return;
+        };
+        let sources = if matches!(i.opcode.text, "not" | "cnot") { 1 } else { 2 };
         if !self.operand_count(i, instr, sources + 1, sources + 1) {
             return;
         }
-        self.pred_dest(&i.operands[0], instr, false);
-        for (k, op) in i.operands[1..].iter().enumerate() {
-            match op {
-                Operand::Name(n) => {
-                    self.pred_operand(*n, instr, if k == 0 { "operand a" } else { "operand b" })
-                }
-                other => self.error(
-                    other.span(),
-                    format!("{instr}: operands must be .pred registers"),
-                ),
+        let roles = ["operand a", "operand b"];
+        if ty == Ty::Pred {
+            self.pred_logic_dest(&i.operands[0], instr);
+            for (op, role) in i.operands[1..].iter().zip(roles) {
+                self.pred_source(op, instr, role);
             }
+        } else {
+            self.typed_operand(&i.operands[0], ty, instr, "destination", false);
+            for (op, role) in i.operands[1..].iter().zip(roles) {
+                self.typed_operand(op, ty, instr, role, true);
+            }
+        }
+    }
+
+    /// `mov.type d, a` with a register or immediate source; other forms (special
+    /// registers, symbol addresses, vectors) only need their names resolved.
+    pub(super) fn mov(&mut self, i: &I<'a>, instr: &str) {
+        let ty = match i.mods {
+            [m] => match Ty::from_word(m.text) {
+                Some(t) => t,
+                None => {
+                    self.error(m.span, format!("{instr}: `{}` is not a type for mov", m.text));
+                    return;
+                }
+            },
+            [] => {
+                self.error(i.opcode.span, format!("{instr}: needs a type such as .u32"));
+                return;
+            }
+            [_, extra, ..] => {
+                self.error(extra.span, format!("{instr}: unexpected modifier `{}`", extra.text));
+                return;
+            }
+        };
+        if !self.operand_count(i, instr, 2, 2) {
+            return;
+        }
+        if ty == Ty::Pred {
+            self.pred_logic_dest(&i.operands[0], instr);
+            self.pred_source(&i.operands[1], instr, "operand a");
+            return;
+        }
+        match &i.operands[0] {
+            Operand::Name(_) => {
+                self.typed_operand(&i.operands[0], ty, instr, "destination", false);
+            }
+            other => self.resolve_operand(other, instr),
+        }
+        match &i.operands[1] {
+            op @ Operand::Name(n) if matches!(self.lookup(n.text), Some(Def { sym: Sym::Reg { .. }, .. })) => {
+                self.typed_operand(op, ty, instr, "operand a", true);
+            }
+            other => self.resolve_operand(other, instr),
         }
     }
 }

@@ -161,9 +161,8 @@ impl<'a> Checker<'a> {
             "set" => self.set(i, name),
             "selp" => self.selp(i, name),
             "slct" => self.slct(i, name),
-            "and" | "or" | "xor" | "not" | "mov" if i.mods.iter().any(|m| m.text == ".pred") => {
-                self.pred_logic(i, name)
-            }
+            "and" | "or" | "xor" | "not" | "cnot" => self.logic(i, name),
+            "mov" => self.mov(i, name),
             "bra" => self.bra(i, name),
             "brx" => self.brx(i, name),
             "call" => self.call(i, name),
@@ -207,9 +206,10 @@ impl<'a> Checker<'a> {
     /// function or special register.
     pub(super) fn resolve_operand(&mut self, op: &Operand<'a>, instr: &str) {
         match op {
-            Operand::Name(n) | Operand::Not(n) => {
+            Operand::Name(n) => {
                 self.resolve_value_name(*n, instr);
             }
+            Operand::Not(inner, _) => self.resolve_operand(inner, instr),
             Operand::Component(base, comp) => {
                 if special_register(base.text) == Some(true) {
                     if !matches!(comp.text, ".x" | ".y" | ".z") {

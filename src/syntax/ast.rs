@@ -276,8 +276,8 @@ pub enum Operand<'a> {
     Component(Name<'a>, Name<'a>),
     /// The sink `_`.
     Sink(Span),
-    /// `!p`: a negated predicate source.
-    Not(Name<'a>),
+    /// `!p` (or `!1`): a negated predicate source.
+    Not(Box<Operand<'a>>, Span),
     /// `p|q`: the two predicate destinations of `setp` (either may be `_`).
     Pair(Box<Operand<'a>>, Box<Operand<'a>>),
     /// An integer immediate as 64 bits (negative values two's complement).
@@ -307,7 +307,8 @@ pub struct Address<'a> {
 impl Operand<'_> {
     pub fn span(&self) -> Span {
         match self {
-            Operand::Name(n) | Operand::Not(n) => n.span,
+            Operand::Name(n) => n.span,
+            Operand::Not(_, s) => *s,
             Operand::Component(a, b) => a.span.to(b.span),
             Operand::Sink(s) | Operand::Int { span: s, .. } | Operand::Float { span: s, .. } => *s,
             Operand::Vector(_, s) | Operand::List(_, s) => *s,

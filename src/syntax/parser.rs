@@ -953,8 +953,15 @@ impl<'a> Parser<'a> {
         match t.tok {
             Tok::Punct(b'!') => {
                 self.bump();
-                let n = self.expect_ident("a predicate after `!`")?;
-                Ok(Operand::Not(n))
+                let inner = match self.tok.tok {
+                    Tok::Ident | Tok::Int => self.operand_inner()?,
+                    _ => return self.unexpected("a predicate or number after `!`"),
+                };
+                if matches!(inner, Operand::Pair(..)) {
+                    return err(inner.span(), "`!` applies to one predicate, not a pair");
+                }
+                let span = t.span.to(inner.span());
+                Ok(Operand::Not(Box::new(inner), span))
             }
             Tok::Punct(b'-') => {
                 self.bump();
