@@ -46,10 +46,7 @@ fn sources() -> Vec<String> {
         .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
         .collect();
     files.sort();
-    files
-        .iter()
-        .filter_map(|p| std::fs::read_to_string(p).ok())
-        .collect()
+    files.iter().filter_map(|p| std::fs::read_to_string(p).ok()).collect()
 }
 
 fn build(target_bytes: usize) -> String {
@@ -69,16 +66,10 @@ fn build(target_bytes: usize) -> String {
             }
         }
         // Everything after `.address_size` is the body of the module.
-        let body = src
-            .split_once(".address_size 64")
-            .map_or(src.as_str(), |(_, b)| b)
-            .to_string();
+        let body = src.split_once(".address_size 64").map_or(src.as_str(), |(_, b)| b).to_string();
         parts.push((body, names));
     }
-    assert!(
-        !parts.is_empty(),
-        "no PTX found to build the benchmark module"
-    );
+    assert!(!parts.is_empty(), "no PTX found to build the benchmark module");
     let mut out = String::from(header);
     let mut copy = 0;
     while out.len() < target_bytes {
@@ -97,11 +88,7 @@ fn main() {
     let _ = std::fs::create_dir_all("target");
     let _ = std::fs::write("target/bench-big.ptx", &text);
     let diags = ptxvm::check_source(&text);
-    assert!(
-        diags.is_empty(),
-        "benchmark module must be valid: {}",
-        diags[0].message
-    );
+    assert!(diags.is_empty(), "benchmark module must be valid: {}", diags[0].message);
     let runs = if quick { 2 } else { 7 };
     let mut times = Vec::new();
     for _ in 0..runs {
@@ -125,11 +112,7 @@ fn main() {
     let parsed = ptxvm::syntax::parse(std::hint::black_box(&text));
     let parse = t.elapsed().as_secs_f64();
     std::hint::black_box(parsed);
-    println!(
-        "parse alone: {:.1} ms = {:.0} MB/s",
-        parse * 1e3,
-        mb / parse
-    );
+    println!("parse alone: {:.1} ms = {:.0} MB/s", parse * 1e3, mb / parse);
     println!(
         "parse+check: {mb:.1} MB in {:.1} ms (median of {runs}) = {:.0} MB/s",
         median * 1e3,

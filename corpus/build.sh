@@ -56,7 +56,7 @@ llvm_ptx_for() {
 }
 
 # Every .ll is built for sm_70 and sm_80; these ones also for sm_86.
-LLVM_SM86="atomics_rmw half_fcmp warp_vote fp_predicates"
+LLVM_SM86="atomics_rmw half_fcmp warp_vote fp_predicates inline_asm matmul_tiled"
 
 llvm_one() { # name cpu
     local name=$1 cpu=$2

@@ -13,10 +13,7 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn new(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic {
-            span,
-            message: message.into(),
-        }
+        Diagnostic { span, message: message.into() }
     }
 
     /// Renders the diagnostic against `src`, naming the file `file`.
@@ -49,13 +46,7 @@ impl Diagnostic {
         }
         let end = (self.span.end as usize).clamp(start, shown_to);
         let width = src[start..end].chars().count().max(1);
-        let _ = writeln!(
-            out,
-            "{:>gutter$} | {pad}{}",
-            "",
-            "^".repeat(width),
-            gutter = gutter
-        );
+        let _ = writeln!(out, "{:>gutter$} | {pad}{}", "", "^".repeat(width), gutter = gutter);
         out
     }
 }
@@ -74,10 +65,7 @@ mod tests {
     #[test]
     fn renders_file_line_col_and_caret() {
         let src = ".version 8.0\n\tsetp.lt.b32 %p1, %r1, %r2;\n";
-        let d = Diagnostic::new(
-            Span::new(14, 25),
-            "setp.lt.b32: ordering comparison on a bit-size type",
-        );
+        let d = Diagnostic::new(Span::new(14, 25), "setp.lt.b32: ordering comparison on a bit-size type");
         assert_eq!(
             d.render("k.ptx", src),
             "k.ptx:2:2: error: setp.lt.b32: ordering comparison on a bit-size type\n\

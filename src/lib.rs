@@ -16,10 +16,7 @@ pub fn check_source(src: &str) -> Vec<Diagnostic> {
     if !parse_errors.is_empty() {
         // Checking a partly parsed module would only repeat the syntax errors as
         // undefined names; report the syntax errors alone.
-        return parse_errors
-            .into_iter()
-            .map(|e| Diagnostic::new(e.span, e.message))
-            .collect();
+        return parse_errors.into_iter().map(|e| Diagnostic::new(e.span, e.message)).collect();
     }
     check::check(&module, src)
 }

@@ -60,9 +60,7 @@ fn check(file: &PathBuf) -> ExitCode {
             let good = e.utf8_error().valid_up_to();
             let text = String::from_utf8_lossy(&e.as_bytes()[..good]).into_owned();
             let (line, col) = ptxvm::syntax::span::line_col(&text, good as u32);
-            eprintln!(
-                "{shown}:{line}:{col}: error: the file is not valid UTF-8 text (PTX is ASCII)"
-            );
+            eprintln!("{shown}:{line}:{col}: error: the file is not valid UTF-8 text (PTX is ASCII)");
             return ExitCode::from(1);
         }
     };

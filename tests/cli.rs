@@ -4,10 +4,7 @@
 use std::process::{Command, Output};
 
 fn ptxvm(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ptxvm"))
-        .args(args)
-        .output()
-        .expect("ptxvm runs")
+    Command::new(env!("CARGO_BIN_EXE_ptxvm")).args(args).output().expect("ptxvm runs")
 }
 
 fn write_tmp(name: &str, bytes: &[u8]) -> String {
@@ -79,24 +76,14 @@ fn help_teaches_the_commands_and_exit_codes() {
     let out = ptxvm(&["--help"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        text.contains("check") && text.contains("Exit codes"),
-        "{text}"
-    );
+    assert!(text.contains("check") && text.contains("Exit codes"), "{text}");
     let out = ptxvm(&["check", "--help"]);
-    assert!(
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .contains("FILE:LINE:COL")
-    );
+    assert!(String::from_utf8(out.stdout).unwrap().contains("FILE:LINE:COL"));
 }
 
 #[test]
 fn binary_input_is_a_clean_error() {
-    let path = write_tmp(
-        "garbage.ptx",
-        &[0x7f, b'E', b'L', b'F', 0xff, 0xfe, 0, 1, 2],
-    );
+    let path = write_tmp("garbage.ptx", &[0x7f, b'E', b'L', b'F', 0xff, 0xfe, 0, 1, 2]);
     let out = ptxvm(&["check", &path]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();

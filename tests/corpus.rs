@@ -28,11 +28,7 @@ fn check_all(dir: &str) -> (usize, Vec<String>) {
         let diags = ptxvm::check_source(&src);
         if !diags.is_empty() {
             let shown = f.display().to_string();
-            failures.push(ptxvm::diag::render_all(
-                &diags[..diags.len().min(3)],
-                &shown,
-                &src,
-            ));
+            failures.push(ptxvm::diag::render_all(&diags[..diags.len().min(3)], &shown, &src));
         }
     }
     (files.len(), failures)
@@ -41,31 +37,15 @@ fn check_all(dir: &str) -> (usize, Vec<String>) {
 #[test]
 fn every_nvcc_file_passes_check() {
     let (n, failures) = check_all("corpus/cuda/ptx");
-    assert!(
-        n >= 90,
-        "expected at least 30 sources x 3 targets, found {n} files"
-    );
-    assert!(
-        failures.is_empty(),
-        "{} of {n} files rejected:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(n >= 90, "expected at least 30 sources x 3 targets, found {n} files");
+    assert!(failures.is_empty(), "{} of {n} files rejected:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
 fn every_llc_file_passes_check() {
     let (n, failures) = check_all("corpus/llvm/ptx");
-    assert!(
-        n >= 40,
-        "expected at least 20 IR files x 2 targets, found {n} files"
-    );
-    assert!(
-        failures.is_empty(),
-        "{} of {n} files rejected:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(n >= 40, "expected at least 20 IR files x 2 targets, found {n} files");
+    assert!(failures.is_empty(), "{} of {n} files rejected:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]

@@ -23,10 +23,7 @@ fn known_differences() -> BTreeMap<String, String> {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|l| {
             let (id, why) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
-            assert!(
-                !why.trim().is_empty(),
-                "known difference {id} needs a reason"
-            );
+            assert!(!why.trim().is_empty(), "known difference {id} needs a reason");
             (id.to_string(), why.trim().to_string())
         })
         .collect()
@@ -54,44 +51,22 @@ fn ptxvm_agrees_with_ptxas_on_every_case() {
                 stale.push(case.id.clone());
             }
         } else if !known.contains_key(&case.id) {
-            let ours = diags
-                .first()
-                .map_or("accepted".to_string(), |d| d.message.clone());
-            let theirs = if case.accept {
-                "accepted".to_string()
-            } else {
-                case.ptxas.clone()
-            };
+            let ours = diags.first().map_or("accepted".to_string(), |d| d.message.clone());
+            let theirs = if case.accept { "accepted".to_string() } else { case.ptxas.clone() };
             mismatches.push(format!("{}: ptxas: {theirs} | ptxvm: {ours}", case.id));
         }
     }
     // The full list, for whoever fixes them.
-    let _ = std::fs::write(
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/matrix_mismatches.txt"),
-        mismatches.join("\n"),
-    );
-    assert!(
-        total >= 3000,
-        "the matrix must hold at least 3,000 cases, found {total}"
-    );
-    let summary: Vec<String> = per_group
-        .iter()
-        .map(|(g, (n, ok))| format!("{g} {ok}/{n}"))
-        .collect();
+    let _ =
+        std::fs::write(concat!(env!("CARGO_TARGET_TMPDIR"), "/matrix_mismatches.txt"), mismatches.join("\n"));
+    assert!(total >= 3000, "the matrix must hold at least 3,000 cases, found {total}");
+    let summary: Vec<String> = per_group.iter().map(|(g, (n, ok))| format!("{g} {ok}/{n}")).collect();
     eprintln!("ptxas agreement: {}", summary.join(", "));
     assert!(
         mismatches.is_empty(),
         "{} of {total} cases disagree with ptxas (not in known_differences.txt):\n{}",
         mismatches.len(),
-        mismatches
-            .iter()
-            .take(60)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
+        mismatches.iter().take(60).cloned().collect::<Vec<_>>().join("\n")
     );
-    assert!(
-        stale.is_empty(),
-        "known differences that now agree (remove them): {stale:?}"
-    );
+    assert!(stale.is_empty(), "known differences that now agree (remove them): {stale:?}");
 }

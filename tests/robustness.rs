@@ -33,44 +33,28 @@ fn deep_brace_nesting_is_an_error_not_a_stack_overflow() {
         "}".repeat(200_000)
     );
     let diags = ptxvm::check_source(&src);
-    assert!(
-        diags
-            .iter()
-            .any(|d| d.message.contains("nested deeper than 64")),
-        "{:?}",
-        diags.first()
-    );
+    assert!(diags.iter().any(|d| d.message.contains("nested deeper than 64")), "{:?}", diags.first());
     let init = format!(
         ".version 8.0\n.target sm_80\n.address_size 64\n.global .u32 x[1] = {}1{};",
         "{".repeat(100_000),
         "}".repeat(100_000)
     );
     let diags = ptxvm::check_source(&init);
-    assert!(
-        diags
-            .iter()
-            .any(|d| d.message.contains("nested deeper than 64"))
-    );
+    assert!(diags.iter().any(|d| d.message.contains("nested deeper than 64")));
     for open in ["{", "("] {
         let ops = format!(
             ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k() {{ mov.u32 {};\n}}",
             open.repeat(100_000)
         );
         let diags = ptxvm::check_source(&ops);
-        assert!(
-            diags
-                .iter()
-                .any(|d| d.message.contains("nested deeper than 64")),
-            "{open}"
-        );
+        assert!(diags.iter().any(|d| d.message.contains("nested deeper than 64")), "{open}");
     }
 }
 
 #[test]
 fn a_100_mb_line_is_a_clean_error() {
-    let mut src = String::from(
-        ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k() { mov.u32 ",
-    );
+    let mut src =
+        String::from(".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k() { mov.u32 ");
     src.push_str(&"a".repeat(100 << 20));
     src.push_str(" }");
     let diags = ptxvm::check_source(&src);

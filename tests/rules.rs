@@ -45,10 +45,7 @@ fn parse_cases(text: &str) -> Vec<Case> {
                 expect: expect.strip_prefix("error: ").map(str::to_string),
                 body: Vec::new(),
             };
-            assert!(
-                expect == "ok" || case.expect.is_some(),
-                "bad verdict in {head}"
-            );
+            assert!(expect == "ok" || case.expect.is_some(), "bad verdict in {head}");
             for w in words {
                 match w.split_once('=') {
                     Some(("version", v)) => case.version = v.into(),
@@ -61,10 +58,7 @@ fn parse_cases(text: &str) -> Vec<Case> {
         } else if let Some(c) = cases.last_mut() {
             c.body.push(line.to_string());
         } else {
-            assert!(
-                line.trim().is_empty() || line.starts_with('#'),
-                "text before the first case: {line}"
-            );
+            assert!(line.trim().is_empty() || line.starts_with('#'), "text before the first case: {line}");
         }
     }
     cases
@@ -94,24 +88,14 @@ fn every_rule_has_its_verdict_and_message() {
         match (&c.expect, diags.first()) {
             (None, None) => {}
             (Some(want), Some(d)) if d.message.contains(want.as_str()) => {}
-            (None, Some(d)) => {
-                failures.push(format!("{}: expected ok, got `{}`", c.name, d.message))
+            (None, Some(d)) => failures.push(format!("{}: expected ok, got `{}`", c.name, d.message)),
+            (Some(want), None) => failures.push(format!("{}: expected error `{want}`, accepted", c.name)),
+            (Some(want), Some(d)) => {
+                failures.push(format!("{}: expected `{want}`, got `{}`", c.name, d.message))
             }
-            (Some(want), None) => {
-                failures.push(format!("{}: expected error `{want}`, accepted", c.name))
-            }
-            (Some(want), Some(d)) => failures.push(format!(
-                "{}: expected `{want}`, got `{}`",
-                c.name, d.message
-            )),
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} rule cases fail:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} rule cases fail:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
@@ -121,25 +105,10 @@ fn every_rule_name_has_a_passing_and_a_failing_case() {
     let mut seen: BTreeMap<String, (bool, bool)> = BTreeMap::new();
     for c in &cases {
         // Case names are `rule.ok` / `rule.bad` (optionally with a numeric suffix).
-        let rule = c
-            .name
-            .rsplit_once('.')
-            .map_or(c.name.as_str(), |(r, _)| r)
-            .to_string();
+        let rule = c.name.rsplit_once('.').map_or(c.name.as_str(), |(r, _)| r).to_string();
         let e = seen.entry(rule).or_default();
-        if c.expect.is_none() {
-            e.0 = true
-        } else {
-            e.1 = true
-        }
+        if c.expect.is_none() { e.0 = true } else { e.1 = true }
     }
-    let lonely: Vec<_> = seen
-        .iter()
-        .filter(|(_, (ok, bad))| !(ok & bad))
-        .map(|(r, _)| r.clone())
-        .collect();
-    assert!(
-        lonely.is_empty(),
-        "rules without both a passing and a failing case: {lonely:?}"
-    );
+    let lonely: Vec<_> = seen.iter().filter(|(_, (ok, bad))| !(ok & bad)).map(|(r, _)| r.clone()).collect();
+    assert!(lonely.is_empty(), "rules without both a passing and a failing case: {lonely:?}");
 }

@@ -5,8 +5,8 @@
 
 use super::Checker;
 use super::I;
-use super::types::{Class, Ty};
 use super::scope::{Def, Sym};
+use super::types::{Class, Ty};
 use crate::syntax::ast::*;
 
 /// A comparison operator (PTX ISA 9.3.1, tables 22 to 25).
@@ -65,12 +65,12 @@ impl CmpOp {
         let unsigned_only = matches!(self, Lo | Ls | Hi | Hs);
         let float_only = matches!(self, Equ | Neu | Ltu | Leu | Gtu | Geu | Num | Nan);
         match ty.class() {
-            Class::Bit if ordering || unsigned_only => {
-                Err("ordering comparison on a bit-size type")
-            }
+            Class::Bit if ordering || unsigned_only => Err("ordering comparison on a bit-size type"),
             Class::Bit | Class::Unsigned | Class::Signed if float_only => {
                 Err("unordered and NaN-testing comparisons are for floating-point types")
             }
+            // ISA 9.3.1.1 lists lo/ls/hi/hs for unsigned types only; ptxas agrees.
+            Class::Signed if unsigned_only => Err("unsigned comparison on a signed type"),
             Class::Float if unsigned_only => Err("unsigned comparison on a floating-point type"),
             _ => Ok(()),
         }
@@ -93,10 +93,7 @@ impl<'a> Checker<'a> {
         for &md in i.mods {
             if let (true, Some(op)) = (with_cmp, CmpOp::from_word(md.text)) {
                 if m.cmp.is_some() {
-                    self.error(
-                        md.span,
-                        format!("{instr}: more than one comparison operator"),
-                    );
+                    self.error(md.span, format!("{instr}: more than one comparison operator"));
                 }
                 m.cmp = Some((op, md));
             } else if with_cmp && matches!(md.text, ".and" | ".or" | ".xor") {
@@ -105,6 +102,7 @@ impl<'a> Checker<'a> {
                 }
                 m.boolop = Some(md);
             } else if md.text == ".ftz" {
+                self.require(md.span, instr, 14, 0);
                 if m.ftz.is_some() {
                     self.error(md.span, format!("{instr}: duplicate `.ftz`"));
                 }
@@ -112,17 +110,11 @@ impl<'a> Checker<'a> {
             } else if let Some(t) = Ty::from_word(md.text) {
                 m.types.push((t, md));
             } else {
-                self.error(
-                    md.span,
-                    format!("{instr}: unexpected modifier `{}`", md.text),
-                );
+                self.error(md.span, format!("{instr}: unexpected modifier `{}`", md.text));
             }
         }
         if with_cmp && m.cmp.is_none() {
-            self.error(
-                i.opcode.span,
-                format!("{instr}: missing comparison operator (.eq, .lt, ...)"),
-            );
+            self.error(i.opcode.span, format!("{instr}: missing comparison operator (.eq, .lt, ...)"));
         }
         m
     }
@@ -130,25 +122,15 @@ impl<'a> Checker<'a> {
     /// Checks the optional `c` operand against the presence of a BoolOp.
     fn boolop_operand(&mut self, i: &I<'a>, instr: &str, m: &CmpMods<'a>, ops: usize) {
         match (m.boolop, i.operands.get(ops)) {
-            (Some(b), None) => self.error(
-                b.span,
-                format!(
-                    "{instr}: boolean operator `{}` needs a predicate operand c",
-                    b.text
-                ),
-            ),
-            (None, Some(c)) => self.error(
-                c.span(),
-                format!("{instr}: operand c requires a boolean operator (.and, .or, .xor)"),
-            ),
+            (Some(b), None) => self
+                .error(b.span, format!("{instr}: boolean operator `{}` needs a predicate operand c", b.text)),
+            (None, Some(c)) => self
+                .error(c.span(), format!("{instr}: operand c requires a boolean operator (.and, .or, .xor)")),
             (Some(_), Some(c)) => self.pred_source(c, instr, "operand c"),
             (None, None) => {}
         }
         if i.operands.len() > ops + 1 {
-            self.error(
-                i.operands[ops + 1].span(),
-                format!("{instr}: too many operands"),
-            );
+            self.error(i.operands[ops + 1].span(), format!("{instr}: too many operands"));
         }
     }
 
@@ -158,31 +140,23 @@ impl<'a> Checker<'a> {
             Operand::Name(n) => self.pred_operand(*n, instr, "destination"),
             Operand::Pair(a, b) if pair => {
                 if matches!((&**a, &**b), (Operand::Sink(_), Operand::Sink(_))) {
-                    self.error(
-                        op.span(),
-                        format!("{instr}: at most one destination can be `_`"),
-                    );
+                    self.error(op.span(), format!("{instr}: at most one destination can be `_`"));
                 }
                 for side in [a, b] {
                     match &**side {
                         Operand::Name(n) => self.pred_operand(*n, instr, "destination"),
                         Operand::Sink(_) => {}
-                        other => self.error(
-                            other.span(),
-                            format!("{instr}: destination must be a predicate"),
-                        ),
+                        other => {
+                            self.error(other.span(), format!("{instr}: destination must be a predicate"))
+                        }
                     }
                 }
             }
-            Operand::Pair(..) => self.error(
-                op.span(),
-                format!("{instr}: this form has one destination predicate"),
-            ),
+            Operand::Pair(..) => {
+                self.error(op.span(), format!("{instr}: this form has one destination predicate"))
+            }
             Operand::Sink(_) => {}
-            other => self.error(
-                other.span(),
-                format!("{instr}: destination must be a .pred register"),
-            ),
+            other => self.error(other.span(), format!("{instr}: destination must be a .pred register")),
         }
     }
 
@@ -198,10 +172,7 @@ impl<'a> Checker<'a> {
             Ty::F16 | Ty::F16x2 => self.require(tname.span, instr, 42, 53),
             Ty::BF16 | Ty::BF16x2 => self.require(tname.span, instr, 78, 90),
             Ty::B8 | Ty::U8 | Ty::S8 | Ty::B128 | Ty::Pred | Ty::TF32 | Ty::Other => {
-                self.error(
-                    tname.span,
-                    format!("{instr}: setp does not compare {} values", ty.word()),
-                );
+                self.error(tname.span, format!("{instr}: setp does not compare {} values", ty.word()));
                 return;
             }
             _ => {}
@@ -214,18 +185,12 @@ impl<'a> Checker<'a> {
         if let Some(f) = m.ftz
             && !matches!(ty, Ty::F32 | Ty::F16 | Ty::F16x2)
         {
-            self.error(
-                f.span,
-                format!("{instr}: `.ftz` applies only to .f32, .f16 and .f16x2 comparisons"),
-            );
+            self.error(f.span, format!("{instr}: `.ftz` applies only to .f32, .f16 and .f16x2 comparisons"));
         }
         if i.operands.len() < 3 {
             self.error(
                 i.span,
-                format!(
-                    "{instr}: expects destination, a, b{}",
-                    if m.boolop.is_some() { ", c" } else { "" }
-                ),
+                format!("{instr}: expects destination, a, b{}", if m.boolop.is_some() { ", c" } else { "" }),
             );
             return;
         }
@@ -252,17 +217,11 @@ impl<'a> Checker<'a> {
     pub(super) fn set(&mut self, i: &I<'a>, instr: &str) {
         let m = self.cmp_mods(i, instr, true);
         let [(dty, dname), (sty, sname)] = m.types[..] else {
-            self.error(
-                i.opcode.span,
-                format!("{instr}: needs a destination type and a source type"),
-            );
+            self.error(i.opcode.span, format!("{instr}: needs a destination type and a source type"));
             return;
         };
         if !matches!(dty, Ty::U32 | Ty::S32 | Ty::F32) {
-            self.error(
-                dname.span,
-                format!("{instr}: destination type must be .u32, .s32 or .f32"),
-            );
+            self.error(dname.span, format!("{instr}: destination type must be .u32, .s32 or .f32"));
         }
         if matches!(
             sty,
@@ -278,13 +237,7 @@ impl<'a> Checker<'a> {
                 | Ty::BF16
                 | Ty::BF16x2
         ) {
-            self.error(
-                sname.span,
-                format!(
-                    "{instr}: source type {} is not comparable by set",
-                    sty.word()
-                ),
-            );
+            self.error(sname.span, format!("{instr}: source type {} is not comparable by set", sty.word()));
             return;
         }
         if let Some((op, n)) = m.cmp
@@ -295,18 +248,12 @@ impl<'a> Checker<'a> {
         if let Some(f) = m.ftz
             && sty != Ty::F32
         {
-            self.error(
-                f.span,
-                format!("{instr}: `.ftz` applies only to .f32 comparisons"),
-            );
+            self.error(f.span, format!("{instr}: `.ftz` applies only to .f32 comparisons"));
         }
         if i.operands.len() < 3 {
             self.error(
                 i.span,
-                format!(
-                    "{instr}: expects d, a, b{}",
-                    if m.boolop.is_some() { ", c" } else { "" }
-                ),
+                format!("{instr}: expects d, a, b{}", if m.boolop.is_some() { ", c" } else { "" }),
             );
             return;
         }
@@ -328,10 +275,7 @@ impl<'a> Checker<'a> {
         if !matches!(ty.bits(), 16 | 32 | 64)
             || matches!(ty, Ty::F16 | Ty::BF16 | Ty::F16x2 | Ty::BF16x2 | Ty::TF32)
         {
-            self.error(
-                tname.span,
-                format!("{instr}: selp does not select {} values", ty.word()),
-            );
+            self.error(tname.span, format!("{instr}: selp does not select {} values", ty.word()));
             return;
         }
         if !self.operand_count(i, instr, 4, 4) {
@@ -355,26 +299,17 @@ impl<'a> Checker<'a> {
         if !matches!(dty.bits(), 16 | 32 | 64)
             || matches!(dty, Ty::F16 | Ty::BF16 | Ty::F16x2 | Ty::BF16x2 | Ty::TF32)
         {
-            self.error(
-                dname.span,
-                format!("{instr}: slct does not select {} values", dty.word()),
-            );
+            self.error(dname.span, format!("{instr}: slct does not select {} values", dty.word()));
             return;
         }
         if !matches!(cty, Ty::S32 | Ty::F32) {
-            self.error(
-                cname.span,
-                format!("{instr}: selector type must be .s32 or .f32"),
-            );
+            self.error(cname.span, format!("{instr}: selector type must be .s32 or .f32"));
             return;
         }
         if let Some(f) = m.ftz
             && cty != Ty::F32
         {
-            self.error(
-                f.span,
-                format!("{instr}: `.ftz` applies only to an .f32 selector"),
-            );
+            self.error(f.span, format!("{instr}: `.ftz` applies only to an .f32 selector"));
         }
         if !self.operand_count(i, instr, 4, 4) {
             return;
@@ -401,7 +336,10 @@ impl<'a> Checker<'a> {
                     format!("{instr}: {role} `{}` is a {} register, not a predicate", n.text, ty.word()),
                 ),
             },
-            other => self.error(other.span(), format!("{instr}: {role} must be a predicate, optionally negated with `!`")),
+            other => self.error(
+                other.span(),
+                format!("{instr}: {role} must be a predicate, optionally negated with `!`"),
+            ),
         }
     }
 
@@ -411,7 +349,9 @@ impl<'a> Checker<'a> {
         match op {
             Operand::Name(n) => match self.resolve_value_name(*n, instr) {
                 Some(Def { sym: Sym::Reg { ty: Ty::Pred | Ty::F16x2, .. }, .. }) | None => {}
-                Some(_) => self.error(n.span, format!("{instr}: destination `{}` is not a .pred register", n.text)),
+                Some(_) => {
+                    self.error(n.span, format!("{instr}: destination `{}` is not a .pred register", n.text))
+                }
             },
             Operand::Sink(s) => self.error(*s, format!("{instr}: the destination cannot be the sink `_`")),
             other => self.error(other.span(), format!("{instr}: destination must be a .pred register")),
@@ -488,7 +428,9 @@ impl<'a> Checker<'a> {
             other => self.resolve_operand(other, instr),
         }
         match &i.operands[1] {
-            op @ Operand::Name(n) if matches!(self.lookup(n.text), Some(Def { sym: Sym::Reg { .. }, .. })) => {
+            op @ Operand::Name(n)
+                if matches!(self.lookup(n.text), Some(Def { sym: Sym::Reg { .. }, .. })) =>
+            {
                 self.typed_operand(op, ty, instr, "operand a", true);
             }
             other => self.resolve_operand(other, instr),

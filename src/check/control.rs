@@ -2,7 +2,7 @@
 //! `exit` and `nanosleep` (PTX ISA 9.7.13 "Control Flow Instructions").
 
 use super::I;
-use super::scope::{Def, Sym};
+use super::scope::{Def, Label, LabelKind, Sym};
 use super::types::Ty;
 use super::{Checker, ParamSig};
 use crate::syntax::ast::*;
@@ -14,77 +14,71 @@ impl<'a> Checker<'a> {
             return;
         }
         if let Some(n) = self.expect_name(&i.operands[0], instr, "a label") {
-            self.label_operand(n, instr);
-        }
-    }
-
-    fn label_operand(&mut self, n: Name<'a>, instr: &str) {
-        if !self.fn_state.labels.contains_key(n.text) {
-            let why = if self.lookup(n.text).is_some() {
-                "is not a label"
-            } else {
-                "is not a label in this function"
-            };
-            self.error(n.span, format!("{instr}: branch target `{}` {why}", n.text));
+            self.label_target(n, instr);
         }
     }
 
     pub(super) fn brx(&mut self, i: &I<'a>, instr: &str) {
         self.require(i.opcode.span, instr, 60, 30);
         if i.mods.first().map(|m| m.text) != Some(".idx") {
-            self.error(
-                i.opcode.span,
-                format!("{instr}: the indirect branch is written `brx.idx`"),
-            );
+            self.error(i.opcode.span, format!("{instr}: the indirect branch is written `brx.idx`"));
         }
         self.only_mods(i, instr, &[".idx", ".uni"]);
         if !self.operand_count(i, instr, 2, 2) {
             return;
         }
-        self.typed_operand(&i.operands[0], Ty::U32, instr, "index", false);
+        self.int32_operand(&i.operands[0], instr, "index");
         let Some(list) = self.expect_name(&i.operands[1], instr, "a `.branchtargets` label") else {
             return;
         };
-        match self.fn_state.branch_targets.get(list.text) {
-            Some(&(def, _)) if def.start < list.span.start => {}
-            Some(_) => self.error(
+        match self.lookup_label(list.text) {
+            Some(Label { kind: LabelKind::BranchTargets, span }) if span.start < list.span.start => {}
+            Some(Label { kind: LabelKind::BranchTargets, .. }) => self.error(
                 list.span,
-                format!(
-                    "{instr}: `.branchtargets` `{}` must be declared before its use",
-                    list.text
-                ),
+                format!("{instr}: `.branchtargets` `{}` must be declared before its use", list.text),
             ),
-            None => self.error(
+            _ => self.error(
                 list.span,
-                format!(
-                    "{instr}: `{}` is not a `.branchtargets` list in this function",
-                    list.text
-                ),
+                format!("{instr}: `{}` is not a `.branchtargets` list visible here", list.text),
             ),
         }
     }
 
+    /// A 32-bit integer operand: a `.b32`/`.u32`/`.s32` register or an integer
+    /// literal (ptxas, for `brx.idx` and `nanosleep`; not `.f16x2`, not symbols).
+    fn int32_operand(&mut self, op: &Operand<'a>, instr: &str, role: &str) {
+        match op {
+            Operand::Int { .. } => {}
+            Operand::Name(n) => match self.resolve_value_name(*n, instr) {
+                Some(Def { sym: Sym::Reg { ty: Ty::B32 | Ty::U32 | Ty::S32, .. }, .. }) | None => {}
+                Some(Def { sym: Sym::Reg { ty, .. }, .. }) => self.error(
+                    n.span,
+                    format!("{instr}: {role} `{}` is a {} register; it must be a 32-bit integer", n.text, ty.word()),
+                ),
+                Some(_) => self.error(n.span, format!("{instr}: {role} `{}` is not a register", n.text)),
+            },
+            other => {
+                self.resolve_operand(other, instr);
+                self.error(other.span(), format!("{instr}: {role} must be a 32-bit integer register or literal"));
+            }
+        }
+    }
+
     pub(super) fn ret_exit(&mut self, i: &I<'a>, instr: &str) {
-        let allowed: &[&str] = if i.opcode.text == "ret" {
-            &[".uni"]
-        } else {
-            &[]
-        };
+        let allowed: &[&str] = if i.opcode.text == "ret" { &[".uni"] } else { &[] };
         self.only_mods(i, instr, allowed);
         self.operand_count(i, instr, 0, 0);
     }
 
     pub(super) fn nanosleep(&mut self, i: &I<'a>, instr: &str) {
-        self.require(i.opcode.span, instr, 63, 70);
+        // ptxas 13.5 takes nanosleep from PTX 6.2 (the ISA text says 6.3).
+        self.require(i.opcode.span, instr, 62, 70);
         if i.mods.len() != 1 || i.mods[0].text != ".u32" {
-            self.error(
-                i.opcode.span,
-                format!("{instr}: the form is `nanosleep.u32 t`"),
-            );
+            self.error(i.opcode.span, format!("{instr}: the form is `nanosleep.u32 t`"));
             return;
         }
         if self.operand_count(i, instr, 1, 1) {
-            self.typed_operand(&i.operands[0], Ty::U32, instr, "operand t", true);
+            self.int32_operand(&i.operands[0], instr, "operand t");
         }
     }
 
@@ -92,7 +86,7 @@ impl<'a> Checker<'a> {
     /// a `.calltargets` list, a `.callprototype` or a jump-table variable.
     pub(super) fn call(&mut self, i: &I<'a>, instr: &str) {
         self.only_mods(i, instr, &[".uni"]);
-        let ops = &i.operands;
+        let ops = i.operands;
         let mut k = 0;
         let rets: &[Operand<'a>] = match ops.first() {
             Some(Operand::List(items, _)) => {
@@ -114,69 +108,49 @@ impl<'a> Checker<'a> {
             _ => &[],
         };
         let extra = ops.get(k);
-        if ops.len() > k + 1 {
-            self.error(ops[k + 1].span(), format!("{instr}: too many operands"));
+        if let Some(op) = ops.get(k + 1) {
+            self.error(op.span(), format!("{instr}: too many operands; the form is `call (r), f, (a, b)`"));
+            return;
         }
         for op in rets.iter().chain(args) {
             self.call_argument(op, instr);
         }
-        let Some(tname) = self.expect_name(
-            target,
-            instr,
-            "a function name or a register holding its address",
-        ) else {
+        let Some(tname) = self.expect_name(target, instr, "a function name or a register holding its address")
+        else {
             return;
         };
         match self.lookup(tname.text) {
-            Some(Def {
-                sym: Sym::Func(f), ..
-            }) => {
+            Some(Def { sym: Sym::Func(f), .. }) => {
                 if let Some(e) = extra {
-                    self.error(
-                        e.span(),
-                        format!("{instr}: a direct call takes no target list or prototype"),
-                    );
+                    self.error(e.span(), format!("{instr}: a direct call takes no target list or prototype"));
                 }
                 let info = self.funcs[f].clone();
                 if info.kind == FuncKind::Entry {
-                    self.error(
-                        tname.span,
-                        format!(
-                            "{instr}: `{}` is a kernel (.entry) and cannot be called",
-                            tname.text
-                        ),
-                    );
+                    let msg = format!("{instr}: `{}` is a kernel (.entry) and cannot be called", tname.text);
+                    self.error(tname.span, msg);
                     return;
+                }
+                if info.first_decl.start > i.span.start {
+                    let msg = format!("{instr}: `{}` is called before it is declared; declare it first", tname.text);
+                    self.error(tname.span, msg);
+                    return;
+                }
+                if !info.defined {
+                    let msg = format!("{instr}: `{}` is declared but never defined in this module", tname.text);
+                    self.error(tname.span, msg);
                 }
                 self.match_signature(i, instr, tname.text, &info.rets, &info.params, rets, args);
             }
-            Some(Def {
-                sym: Sym::Reg { ty, .. },
-                ..
-            }) => {
+            Some(Def { sym: Sym::Reg { ty, .. }, .. }) => {
                 self.require(tname.span, &format!("{instr} (indirect)"), 21, 20);
-                if !matches!(
-                    ty,
-                    Ty::B32 | Ty::U32 | Ty::S32 | Ty::B64 | Ty::U64 | Ty::S64
-                ) {
-                    self.error(
-                        tname.span,
-                        format!(
-                            "{instr}: function pointer `{}` must be an integer register",
-                            tname.text
-                        ),
-                    );
+                if !matches!(ty, Ty::B32 | Ty::U32 | Ty::S32 | Ty::B64 | Ty::U64 | Ty::S64) {
+                    let msg = format!("{instr}: function pointer `{}` must be an integer register", tname.text);
+                    self.error(tname.span, msg);
                 }
                 self.indirect_targets(i, instr, extra, rets, args);
             }
-            Some(_) => self.error(
-                tname.span,
-                format!("{instr}: `{}` is not a function or register", tname.text),
-            ),
-            None => self.error(
-                tname.span,
-                format!("{instr}: undefined function `{}`", tname.text),
-            ),
+            Some(_) => self.error(tname.span, format!("{instr}: `{}` is not a function or register", tname.text)),
+            None => self.error(tname.span, format!("{instr}: undefined function `{}`", tname.text)),
         }
     }
 
@@ -189,42 +163,56 @@ impl<'a> Checker<'a> {
         args: &[Operand<'a>],
     ) {
         let Some(extra) = extra else {
-            self.error(i.span, format!("{instr}: an indirect call needs a `.calltargets` list, a `.callprototype` or a jump table"));
+            let msg = format!(
+                "{instr}: an indirect call needs a `.calltargets` list, a `.callprototype` or a jump table"
+            );
+            self.error(i.span, msg);
             return;
         };
-        let Some(n) = self.expect_name(
-            extra,
-            instr,
-            "a `.calltargets` list, `.callprototype` or jump table",
-        ) else {
+        let Some(n) = self.expect_name(extra, instr, "a `.calltargets` list, `.callprototype` or jump table")
+        else {
             return;
         };
-        if let Some((_, r, p)) = self.fn_state.prototypes.get(n.text).cloned() {
-            self.match_signature(i, instr, n.text, &r, &p, rets, args);
-            return;
-        }
-        let targets: Vec<&'a str> = if let Some((_, t)) = self.fn_state.call_targets.get(n.text) {
-            t.clone()
-        } else if let Some(Def {
-            sym: Sym::Var {
-                func_table: true, ..
-            },
-            ..
-        }) = self.lookup(n.text)
-        {
-            return;
-        } else {
-            self.error(n.span, format!("{instr}: `{}` is not a `.calltargets` list, `.callprototype` or function table", n.text));
-            return;
-        };
-        for t in targets {
-            if let Some(Def {
-                sym: Sym::Func(f), ..
-            }) = self.globals.lookup(t)
-            {
-                let info = self.funcs[f].clone();
-                self.match_signature(i, instr, t, &info.rets, &info.params, rets, args);
+        let targets: Vec<usize> = match self.lookup_label(n.text) {
+            Some(Label { span, .. }) if span.start > n.span.start => {
+                self.error(n.span, format!("{instr}: `{}` must be declared before the call", n.text));
+                return;
             }
+            Some(Label { kind: LabelKind::Prototype { rets: r, params: p }, .. }) => {
+                self.match_signature(i, instr, n.text, &r, &p, rets, args);
+                return;
+            }
+            Some(Label { kind: LabelKind::CallTargets(names), .. }) => names
+                .iter()
+                .filter_map(|t| match self.globals.lookup(t) {
+                    Some(Def { sym: Sym::Func(f), .. }) => Some(f),
+                    _ => None,
+                })
+                .collect(),
+            Some(_) => {
+                self.error(n.span, format!("{instr}: `{}` is a code label, not a target list", n.text));
+                return;
+            }
+            None => match self.jump_tables.get(n.text) {
+                Some(Some(funcs)) => funcs.clone(),
+                Some(None) => {
+                    let msg = format!("{instr}: `{}` is not a table of function addresses", n.text);
+                    self.error(n.span, msg);
+                    return;
+                }
+                None => {
+                    let msg = format!(
+                        "{instr}: `{}` is not a `.calltargets` list, `.callprototype` or function table",
+                        n.text
+                    );
+                    self.error(n.span, msg);
+                    return;
+                }
+            },
+        };
+        for f in targets {
+            let info = self.funcs[f].clone();
+            self.match_signature(i, instr, n.text, &info.rets, &info.params, rets, args);
         }
     }
 
@@ -245,18 +233,12 @@ impl<'a> Checker<'a> {
     fn arg_sig(&self, op: &Operand<'a>) -> Option<ParamSig> {
         let Operand::Name(n) = op else { return None };
         match self.lookup(n.text)?.sym {
-            Sym::Reg { ty, .. } => Some(ParamSig {
-                space: Space::Reg,
-                ty,
-                bytes: u64::from(ty.bits().div_ceil(8)),
-            }),
-            Sym::Var {
-                space, ty, elems, ..
-            } => Some(ParamSig {
-                space,
-                ty,
-                bytes: u64::from(ty.bits().div_ceil(8)) * elems.max(1),
-            }),
+            Sym::Reg { ty, .. } => {
+                Some(ParamSig { space: Space::Reg, ty, bytes: u64::from(ty.bits().div_ceil(8)) })
+            }
+            Sym::Var { space, ty, elems, .. } => {
+                Some(ParamSig { space, ty, bytes: u64::from(ty.bits().div_ceil(8)) * elems.max(1) })
+            }
             Sym::Func(_) => None,
         }
     }

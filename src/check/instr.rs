@@ -13,16 +13,15 @@ use crate::syntax::ast::*;
 fn operand_count(opcode: &str) -> Option<Option<(usize, usize)>> {
     let n = |lo, hi| Some(Some((lo, hi)));
     match opcode {
-        "add" | "sub" | "mul" | "div" | "rem" | "and" | "or" | "xor" | "shl" | "shr" | "addc"
-        | "subc" | "mul24" | "copysign" => n(3, 3),
+        "add" | "sub" | "mul" | "div" | "rem" | "and" | "or" | "xor" | "shl" | "shr" | "addc" | "subc"
+        | "mul24" | "copysign" => n(3, 3),
         "min" | "max" => n(3, 4),
         "mad" | "fma" | "madc" | "mad24" | "sad" | "bfe" | "shf" | "dp4a" | "dp2a" => n(4, 4),
         "prmt" => n(3, 4),
         "bfi" => n(5, 5),
         "lop3" => n(5, 6),
-        "abs" | "neg" | "not" | "cnot" | "popc" | "clz" | "brev" | "bfind" | "rcp" | "sqrt"
-        | "rsqrt" | "sin" | "cos" | "lg2" | "ex2" | "tanh" | "mov" | "cvta" | "isspacep"
-        | "testp" | "ldu" => n(2, 2),
+        "abs" | "neg" | "not" | "cnot" | "popc" | "clz" | "brev" | "bfind" | "rcp" | "sqrt" | "rsqrt"
+        | "sin" | "cos" | "lg2" | "ex2" | "tanh" | "mov" | "cvta" | "isspacep" | "testp" | "ldu" => n(2, 2),
         "stacksave" | "stackrestore" => n(1, 1),
         "szext" | "bmsk" => n(3, 3),
         "fns" => n(4, 4),
@@ -36,8 +35,9 @@ fn operand_count(opcode: &str) -> Option<Option<(usize, usize)>> {
         "shfl" => n(4, 5),
         "match" | "redux" => n(3, 3),
         "bar" | "barrier" => n(0, 3),
-        "membar" | "trap" | "brkpt" | "pmevent" | "fence" | "griddepcontrol" | "elect" | "exit"
-        | "ret" => Some(None),
+        "membar" | "trap" | "brkpt" | "pmevent" | "fence" | "griddepcontrol" | "elect" | "exit" | "ret" => {
+            Some(None)
+        }
         "setp" | "set" => n(3, 4),
         "selp" | "slct" => n(4, 4),
         "bra" | "nanosleep" => n(1, 1),
@@ -104,8 +104,8 @@ fn operand_count(opcode: &str) -> Option<Option<(usize, usize)>> {
 /// Special registers (PTX ISA 10) and whether they have `.x/.y/.z` components.
 pub fn special_register(name: &str) -> Option<bool> {
     Some(match name {
-        "%tid" | "%ntid" | "%ctaid" | "%nctaid" | "%clusterid" | "%nclusterid"
-        | "%cluster_ctaid" | "%cluster_nctaid" => true,
+        "%tid" | "%ntid" | "%ctaid" | "%nctaid" | "%clusterid" | "%nclusterid" | "%cluster_ctaid"
+        | "%cluster_nctaid" => true,
         "%laneid"
         | "%warpid"
         | "%nwarpid"
@@ -137,10 +137,8 @@ pub fn special_register(name: &str) -> Option<bool> {
         | "%reserved_smem_offset_1"
         | "WARP_SZ" => false,
         _ => {
-            let n = name
-                .strip_prefix("%pm")
-                .or_else(|| name.strip_prefix("%envreg"))?
-                .trim_end_matches("_64");
+            let n =
+                name.strip_prefix("%pm").or_else(|| name.strip_prefix("%envreg"))?.trim_end_matches("_64");
             if n.parse::<u32>().is_ok_and(|v| v < 32) {
                 false
             } else {
@@ -175,25 +173,12 @@ impl<'a> Checker<'a> {
     fn generic(&mut self, i: &I<'a>, name: &str) {
         match operand_count(i.opcode.text) {
             None => {
-                self.error(
-                    i.opcode.span,
-                    format!("{name}: unknown instruction `{}`", i.opcode.text),
-                );
+                self.error(i.opcode.span, format!("{name}: unknown instruction `{}`", i.opcode.text));
                 return;
             }
             Some(Some((lo, hi))) if i.operands.len() < lo || i.operands.len() > hi => {
-                let want = if lo == hi {
-                    format!("{lo}")
-                } else {
-                    format!("{lo} to {hi}")
-                };
-                self.error(
-                    i.span,
-                    format!(
-                        "{name}: expects {want} operands, found {}",
-                        i.operands.len()
-                    ),
-                );
+                let want = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
+                self.error(i.span, format!("{name}: expects {want} operands, found {}", i.operands.len()));
             }
             _ => {}
         }
@@ -210,6 +195,9 @@ impl<'a> Checker<'a> {
                 self.resolve_value_name(*n, instr);
             }
             Operand::Not(inner, _) => self.resolve_operand(inner, instr),
+            Operand::Offset(n, _, _) => {
+                self.resolve_value_name(*n, instr);
+            }
             Operand::Component(base, comp) => {
                 if special_register(base.text) == Some(true) {
                     if !matches!(comp.text, ".x" | ".y" | ".z") {
@@ -221,22 +209,13 @@ impl<'a> Checker<'a> {
                             ),
                         );
                     }
-                } else if let Some(Def {
-                    sym:
-                        Sym::Reg {
-                            vector: Some(_), ..
-                        }
-                        | Sym::Var { .. },
-                    ..
-                }) = self.lookup(base.text)
+                } else if let Some(Def { sym: Sym::Reg { vector: Some(_), .. } | Sym::Var { .. }, .. }) =
+                    self.lookup(base.text)
                 {
                 } else {
                     self.error(
                         base.span,
-                        format!(
-                            "{instr}: `{}{}` is not a register component",
-                            base.text, comp.text
-                        ),
+                        format!("{instr}: `{}{}` is not a register component", base.text, comp.text),
                     );
                 }
             }
@@ -267,10 +246,7 @@ impl<'a> Checker<'a> {
             return None;
         }
         if self.fn_state.labels.contains_key(n.text) {
-            self.error(
-                n.span,
-                format!("{instr}: label `{}` cannot be used as a value", n.text),
-            );
+            self.error(n.span, format!("{instr}: label `{}` cannot be used as a value", n.text));
         } else {
             self.error(n.span, format!("{instr}: undefined name `{}`", n.text));
         }
@@ -280,15 +256,8 @@ impl<'a> Checker<'a> {
     /// A predicate source: a declared `.pred` register.
     pub(super) fn pred_operand(&mut self, n: Name<'a>, instr: &str, role: &str) {
         match self.resolve_value_name(n, instr) {
-            Some(Def {
-                sym: Sym::Reg { ty: Ty::Pred, .. },
-                ..
-            })
-            | None => {}
-            Some(_) => self.error(
-                n.span,
-                format!("{instr}: {role} `{}` is not a .pred register", n.text),
-            ),
+            Some(Def { sym: Sym::Reg { ty: Ty::Pred, .. }, .. }) | None => {}
+            Some(_) => self.error(n.span, format!("{instr}: {role} `{}` is not a .pred register", n.text)),
         }
     }
 
@@ -303,97 +272,108 @@ impl<'a> Checker<'a> {
         imm: bool,
     ) -> bool {
         match op {
-            Operand::Name(n) => match self.resolve_value_name(*n, instr) {
-                None => false,
-                Some(Def {
-                    sym: Sym::Reg { ty: rt, .. },
-                    ..
-                }) => {
-                    if compatible(ty, rt) {
-                        true
-                    } else {
+            Operand::Name(n) | Operand::Offset(n, _, _) => {
+                if special_register(n.text).is_some() && self.lookup(n.text).is_none() {
+                    self.error(
+                        n.span,
+                        format!(
+                            "{instr}: special register `{}` is not allowed here; read it with mov",
+                            n.text
+                        ),
+                    );
+                    return false;
+                }
+                match self.resolve_value_name(*n, instr) {
+                    None => false,
+                    Some(Def { sym: Sym::Reg { ty: rt, .. }, .. }) => {
+                        if compatible(ty, rt) {
+                            return true;
+                        }
+                        let msg = format!(
+                            "{instr}: {role} `{}` is a {} register, incompatible with {}",
+                            n.text,
+                            rt.word(),
+                            ty.word()
+                        );
+                        self.error(n.span, msg);
+                        false
+                    }
+                    // A function name stands for its address, like an immediate.
+                    Some(Def { sym: Sym::Func(_), .. }) if imm && matches!(op, Operand::Name(_)) => true,
+                    Some(Def { sym: Sym::Var { space, .. }, .. }) => {
+                        let msg = format!(
+                            "{instr}: {role} `{}` is a {} variable; this operand must be a register",
+                            n.text,
+                            space_word(space)
+                        );
+                        self.error(n.span, msg);
+                        false
+                    }
+                    Some(Def { sym: Sym::Func(_), .. }) => {
                         self.error(
                             n.span,
-                            format!(
-                                "{instr}: {role} `{}` is a {} register, incompatible with {}",
-                                n.text,
-                                rt.word(),
-                                ty.word()
-                            ),
+                            format!("{instr}: {role} `{}` is a function, not a register", n.text),
                         );
                         false
                     }
                 }
-                Some(Def {
-                    sym: Sym::Var { space, .. },
-                    ..
-                }) => {
-                    self.error(
-                        n.span,
-                        format!(
-                            "{instr}: {role} `{}` is a {} variable, not a register",
-                            n.text,
-                            space_word(space)
-                        ),
-                    );
-                    false
-                }
-                Some(Def {
-                    sym: Sym::Func(_), ..
-                }) => {
-                    self.error(
-                        n.span,
-                        format!("{instr}: {role} `{}` is a function, not a register", n.text),
-                    );
-                    false
-                }
-            },
+            }
+            Operand::Component(base, _) if special_register(base.text).is_some() => {
+                self.resolve_operand(op, instr);
+                self.error(
+                    op.span(),
+                    format!(
+                        "{instr}: special register `{}` is not allowed here; read it with mov",
+                        op.span().text(self.src)
+                    ),
+                );
+                false
+            }
             Operand::Int { span, .. } | Operand::Float { span, .. } => {
                 if imm && self.immediate_fits(op, ty) {
-                    true
-                } else {
-                    let why = if imm {
-                        format!("is not a valid {} immediate", ty.word())
-                    } else {
-                        "must be a register".to_string()
-                    };
-                    self.error(*span, format!("{instr}: {role} {why}"));
-                    false
+                    return true;
                 }
+                let why = if imm {
+                    format!("is not a valid {} immediate", ty.word())
+                } else {
+                    "must be a register".to_string()
+                };
+                self.error(*span, format!("{instr}: {role} {why}"));
+                false
+            }
+            Operand::Vector(..) => {
+                self.resolve_operand(op, instr);
+                self.error(op.span(), format!("{instr}: {role} cannot be a vector"));
+                false
             }
             other => {
                 self.resolve_operand(other, instr);
-                self.error(
-                    other.span(),
-                    format!(
-                        "{instr}: {role} must be a {} register{}",
-                        ty.word(),
-                        if imm { " or immediate" } else { "" }
-                    ),
-                );
+                let what = if imm { " or immediate" } else { "" };
+                self.error(other.span(), format!("{instr}: {role} must be a {} register{what}", ty.word()));
                 false
             }
         }
     }
 
-    /// Is this immediate acceptable for an operand of type `ty`?
+    /// Is this literal acceptable for an operand of type `ty`? (ptxas 13.5, see
+    /// tools/ptxas_matrix_findings.md): integer literals fit every integer and
+    /// bit-size type (any value, truncated) but no float type; a float literal fits
+    /// `.f32` and `.f64`, and the bit-size type of its own width (`0f` is 32-bit,
+    /// `0d` and decimal literals are 64-bit).
     fn immediate_fits(&self, op: &Operand<'a>, ty: Ty) -> bool {
+        use super::types::Class;
         match op {
-            Operand::Int { .. } => {
-                !matches!(ty, Ty::F16 | Ty::BF16 | Ty::F16x2 | Ty::BF16x2 | Ty::Pred)
+            Operand::Int { .. } => matches!(ty.class(), Class::Bit | Class::Unsigned | Class::Signed),
+            Operand::Float { is_f32_bits, .. } => {
+                matches!(ty, Ty::F32 | Ty::F64)
+                    || (ty.class() == Class::Bit && ty.bits() == if *is_f32_bits { 32 } else { 64 })
             }
-            Operand::Float { .. } => matches!(ty, Ty::F32 | Ty::F64),
             _ => false,
         }
     }
 
     /// The operand must be a name; reports otherwise.
-    pub(super) fn expect_name(
-        &mut self,
-        op: &Operand<'a>,
-        instr: &str,
-        what: &str,
-    ) -> Option<Name<'a>> {
+    pub(super) fn expect_name(&mut self, op: &Operand<'a>, instr: &str, what: &str) -> Option<Name<'a>> {
         match op {
             Operand::Name(n) => Some(*n),
             other => {
@@ -403,13 +383,11 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// Reports modifiers not in `allowed`, and duplicates.
+    /// Reports modifiers not in `allowed` (ptxas accepts a repeated `.uni`).
     pub(super) fn only_mods(&mut self, i: &I<'a>, instr: &str, allowed: &[&str]) {
-        for (k, m) in i.mods.iter().enumerate() {
+        for m in i.mods {
             if !allowed.contains(&m.text) {
                 self.error(m.span, format!("{instr}: unexpected modifier `{}`", m.text));
-            } else if i.mods[..k].iter().any(|p| p.text == m.text) {
-                self.error(m.span, format!("{instr}: duplicate modifier `{}`", m.text));
             }
         }
     }
@@ -417,15 +395,8 @@ impl<'a> Checker<'a> {
     pub(super) fn operand_count(&mut self, i: &I<'a>, instr: &str, lo: usize, hi: usize) -> bool {
         let n = i.operands.len();
         if n < lo || n > hi {
-            let want = if lo == hi {
-                format!("{lo}")
-            } else {
-                format!("{lo} or {hi}")
-            };
-            self.error(
-                i.span,
-                format!("{instr}: expects {want} operands, found {n}"),
-            );
+            let want = if lo == hi { format!("{lo}") } else { format!("{lo} or {hi}") };
+            self.error(i.span, format!("{instr}: expects {want} operands, found {n}"));
             return false;
         }
         true

@@ -18,7 +18,7 @@ use crate::diag::Diagnostic;
 use crate::syntax::Span;
 use crate::syntax::ast::*;
 use rustc_hash::FxHashMap as HashMap;
-use scope::{Def, Scope, Sym};
+use scope::{Def, Label, LabelKind, Scope, Sym};
 use target::Sm;
 use types::Ty;
 
@@ -44,16 +44,15 @@ pub struct FuncInfo {
     pub rets: Vec<ParamSig>,
     pub params: Vec<ParamSig>,
     pub defined: bool,
+    /// Where the function is first declared: calls must come after it.
+    pub first_decl: Span,
 }
 
-/// Per-function state: labels and the target lists declared in the body.
+/// Per-function state: every label of the body, whichever block declares it
+/// (for messages about labels that exist but are not visible).
 #[derive(Default)]
 struct FnState<'a> {
     labels: HashMap<&'a str, Span>,
-    /// `.branchtargets` label -> (where it is declared, its targets).
-    branch_targets: HashMap<&'a str, (Span, usize)>,
-    call_targets: HashMap<&'a str, (Span, Vec<&'a str>)>,
-    prototypes: HashMap<&'a str, (Span, Vec<ParamSig>, Vec<ParamSig>)>,
 }
 
 /// An instruction as the rules see it: modifiers and operands as slices.
@@ -68,6 +67,9 @@ pub struct Checker<'a> {
     sm: Option<Sm>,
     globals: Scope<'a>,
     funcs: Vec<FuncInfo>,
+    /// Module variables usable as call tables: the functions they hold, or `None`
+    /// when they hold something else (so a call through them is an error).
+    jump_tables: HashMap<&'a str, Option<Vec<usize>>>,
     scopes: Vec<Scope<'a>>,
     fn_state: FnState<'a>,
 }
@@ -75,11 +77,7 @@ pub struct Checker<'a> {
 pub(crate) fn param_sig(p: &Param<'_>) -> ParamSig {
     let ty = Ty::from_word(p.ty.text).unwrap_or(Ty::Other);
     let elems: u64 = p.array.iter().map(|d| d.unwrap_or(1)).product();
-    ParamSig {
-        space: p.space,
-        ty,
-        bytes: u64::from(ty.bits().div_ceil(8)).saturating_mul(elems),
-    }
+    ParamSig { space: p.space, ty, bytes: u64::from(ty.bits().div_ceil(8)).saturating_mul(elems) }
 }
 
 impl<'a> Checker<'a> {
@@ -92,6 +90,7 @@ impl<'a> Checker<'a> {
             sm: None,
             globals: Scope::default(),
             funcs: Vec::new(),
+            jump_tables: HashMap::default(),
             scopes: Vec::new(),
             fn_state: FnState::default(),
         }
@@ -126,18 +125,12 @@ impl<'a> Checker<'a> {
 
     fn header(&mut self, m: &Module<'a>) {
         match m.version {
-            None => self.error(
-                Span::new(0, 0),
-                "missing `.version` directive (it must come first)",
-            ),
+            None => self.error(Span::new(0, 0), "missing `.version` directive (it must come first)"),
             Some(v) => {
                 if !target::is_known_version(v.major, v.minor) {
                     self.error(
                         v.span,
-                        format!(
-                            ".version: unsupported PTX ISA version {}.{}",
-                            v.major, v.minor
-                        ),
+                        format!(".version: unsupported PTX ISA version {}.{}", v.major, v.minor),
                     );
                 }
                 self.version = v.number();
@@ -152,34 +145,25 @@ impl<'a> Checker<'a> {
         {
             self.error(
                 first.span,
-                format!(
-                    ".target: the first target must be an `sm_` architecture, not `{}`",
-                    first.text
-                ),
+                format!(".target: the first target must be an `sm_` architecture, not `{}`", first.text),
             );
         }
         for t in &m.targets {
             match t.text {
                 "texmode_unified" | "texmode_independent" => {}
                 "debug" => {
-                    let has_debug_info = m
-                        .items
-                        .iter()
-                        .any(|i| matches!(i, Item::Skipped(n) if n.text == ".section"));
+                    let has_debug_info =
+                        m.items.iter().any(|i| matches!(i, Item::Skipped(n) if n.text == ".section"));
                     if !has_debug_info {
-                        self.error(t.span, ".target debug: the module has no debug information (`.section .debug_*`)");
+                        self.error(
+                            t.span,
+                            ".target debug: the module has no debug information (`.section .debug_*`)",
+                        );
                     }
                 }
                 "map_f64_to_f32" => {
-                    if m.targets
-                        .iter()
-                        .filter_map(|t| target::parse_sm(t.text))
-                        .any(|sm| sm.number >= 13)
-                    {
-                        self.error(
-                            t.span,
-                            ".target map_f64_to_f32: not supported with sm_13 or higher",
-                        );
+                    if m.targets.iter().filter_map(|t| target::parse_sm(t.text)).any(|sm| sm.number >= 13) {
+                        self.error(t.span, ".target map_f64_to_f32: not supported with sm_13 or higher");
                     }
                 }
                 name => match target::parse_sm(name) {
@@ -211,10 +195,7 @@ impl<'a> Checker<'a> {
             if self.version != 0 && self.version < 23 {
                 self.error(span, ".address_size: requires PTX ISA version 2.3 or later");
             } else if bits == 32 {
-                self.error(
-                    span,
-                    ".address_size 32: 32-bit addressing is no longer supported (ptxas 13)",
-                );
+                self.error(span, ".address_size 32: 32-bit addressing is no longer supported (ptxas 13)");
             } else if bits != 64 {
                 self.error(span, ".address_size: must be 64");
             }
@@ -226,11 +207,7 @@ impl<'a> Checker<'a> {
         if self.version != 0 && self.version < version {
             self.error(
                 span,
-                format!(
-                    "{what}: requires PTX ISA version {}.{} or later",
-                    version / 10,
-                    version % 10
-                ),
+                format!("{what}: requires PTX ISA version {}.{} or later", version / 10, version % 10),
             );
         }
         if let Some(t) = self.sm
@@ -241,14 +218,16 @@ impl<'a> Checker<'a> {
     }
 
     fn declare_func(&mut self, f: &Function<'a>) {
+        if f.kind == FuncKind::Func && self.sm.is_some_and(|sm| sm.number < 20) {
+            for p in f.rets.iter().chain(&f.params).filter(|p| p.space == Space::Param) {
+                self.error(p.span, format!("`{}`: .param function parameters need sm_20 or higher", f.name.text));
+            }
+        }
         for (d, _) in &f.directives {
             if d.text == ".noreturn" && (f.kind == FuncKind::Entry || !f.rets.is_empty()) {
                 self.error(
                     d.span,
-                    format!(
-                        "`{}`: .noreturn applies only to a .func without return values",
-                        f.name.text
-                    ),
+                    format!("`{}`: .noreturn applies only to a .func without return values", f.name.text),
                 );
             }
         }
@@ -257,93 +236,47 @@ impl<'a> Checker<'a> {
             rets: f.rets.iter().map(param_sig).collect(),
             params: f.params.iter().map(param_sig).collect(),
             defined: f.body.is_some(),
+            first_decl: f.name.span,
         };
         if let Some(old) = self.globals.lookup(f.name.text) {
             match old.sym {
                 Sym::Func(i) => {
                     let prev = &self.funcs[i];
-                    if prev.rets != info.rets
-                        || prev.params != info.params
-                        || prev.kind != info.kind
-                    {
+                    if prev.rets != info.rets || prev.params != info.params || prev.kind != info.kind {
                         self.error(
                             f.name.span,
-                            format!(
-                                "`{}`: declaration does not match an earlier one",
-                                f.name.text
-                            ),
+                            format!("`{}`: declaration does not match an earlier one", f.name.text),
                         );
                     } else if prev.defined && info.defined {
-                        self.error(
-                            f.name.span,
-                            format!("`{}`: function defined twice", f.name.text),
-                        );
+                        self.error(f.name.span, format!("`{}`: function defined twice", f.name.text));
                     } else if info.defined {
                         self.funcs[i].defined = true;
                     }
                 }
-                _ => self.error(
-                    f.name.span,
-                    format!("`{}`: name already declared", f.name.text),
-                ),
+                _ => self.error(f.name.span, format!("`{}`: name already declared", f.name.text)),
             }
             return;
         }
         let idx = self.funcs.len();
         self.funcs.push(info);
-        let _ = self.globals.declare(
-            f.name.text,
-            Def {
-                sym: Sym::Func(idx),
-                span: f.name.span,
-            },
-        );
+        let _ = self.globals.declare(f.name.text, Def { sym: Sym::Func(idx), span: f.name.span });
     }
 
     fn var_def(&self, v: &VarDecl<'a>, d: &Declarator<'a>) -> Def {
         let ty = Ty::from_word(v.ty.text).unwrap_or(Ty::Other);
         let sym = if v.space == Space::Reg {
-            Sym::Reg {
-                ty,
-                vector: v.vector,
-            }
+            Sym::Reg { ty, vector: v.vector }
         } else {
-            let elems = d.array.iter().map(|n| n.unwrap_or(0)).product::<u64>()
-                * u64::from(v.vector.unwrap_or(1));
-            let func_table = d.init.as_ref().is_some_and(|i| self.init_names_function(i));
-            Sym::Var {
-                space: v.space,
-                ty,
-                elems,
-                func_table,
-            }
+            let elems =
+                d.array.iter().map(|n| n.unwrap_or(0)).product::<u64>() * u64::from(v.vector.unwrap_or(1));
+            Sym::Var { space: v.space, ty, elems }
         };
-        Def {
-            sym,
-            span: d.name.span,
-        }
-    }
-
-    fn init_names_function(&self, init: &Init<'a>) -> bool {
-        match init {
-            Init::List(items, _) => items.iter().any(|i| self.init_names_function(i)),
-            Init::Symbol { name, .. } => matches!(
-                self.globals.lookup(name.text),
-                Some(Def {
-                    sym: Sym::Func(_),
-                    ..
-                })
-            ),
-            _ => false,
-        }
+        Def { sym, span: d.name.span }
     }
 
     fn declare_global_var(&mut self, v: &VarDecl<'a>) {
         if matches!(v.space, Space::Reg | Space::Param | Space::Sreg) {
-            self.error(
-                v.span,
-                format!("{}: not allowed at module scope", space_word(v.space)),
-            );
+            self.error(v.span, format!("{}: not allowed at module scope", space_word(v.space)));
             return;
         }
         self.check_decl_shape(v);
@@ -351,10 +284,7 @@ impl<'a> Checker<'a> {
             let def = self.var_def(v, d);
             if let Err(old) = self.globals.declare(d.name.text, def) {
                 let _ = old;
-                self.error(
-                    d.name.span,
-                    format!("`{}`: duplicate declaration", d.name.text),
-                );
+                self.error(d.name.span, format!("`{}`: duplicate declaration", d.name.text));
             }
         }
     }
@@ -364,15 +294,11 @@ impl<'a> Checker<'a> {
         match ty.text {
             ".bf16" | ".bf16x2" | ".tf32" => self.error(
                 ty.span,
-                format!(
-                    "{}: not a declarable type; hold such values in .b16 or .b32 variables",
-                    ty.text
-                ),
+                format!("{}: not a declarable type; hold such values in .b16 or .b32 variables", ty.text),
             ),
-            ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2" => self.error(
-                ty.span,
-                format!("{}: may only be used as an instruction type", ty.text),
-            ),
+            ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2" => {
+                self.error(ty.span, format!("{}: may only be used as an instruction type", ty.text))
+            }
             ".b128" => self.require(ty.span, "type .b128", 83, 0),
             ".f16x2" => self.require(ty.span, "packed type .f16x2", 0, 53),
             _ => {}
@@ -385,10 +311,7 @@ impl<'a> Checker<'a> {
         if let Some(a) = v.align
             && (a == 0 || !a.is_power_of_two())
         {
-            self.error(
-                v.span,
-                format!(".align {a}: alignment must be a power of two"),
-            );
+            self.error(v.span, format!(".align {a}: alignment must be a power of two"));
         }
         if let Some(n) = v.vector
             && !matches!(n, 2 | 4 | 8)
@@ -399,19 +322,13 @@ impl<'a> Checker<'a> {
             if d.count.is_some() && v.space != Space::Reg {
                 self.error(
                     d.name.span,
-                    format!(
-                        "`{}<N>`: parameterised names are for registers only",
-                        d.name.text
-                    ),
+                    format!("`{}<N>`: parameterised names are for registers only", d.name.text),
                 );
             }
             if v.space == Space::Reg && (d.init.is_some() || !d.array.is_empty()) {
                 self.error(
                     d.name.span,
-                    format!(
-                        "`{}`: registers cannot be arrays or initialised",
-                        d.name.text
-                    ),
+                    format!("`{}`: registers cannot be arrays or initialised", d.name.text),
                 );
             }
         }
@@ -419,52 +336,49 @@ impl<'a> Checker<'a> {
 
     fn check_initialisers(&mut self, v: &VarDecl<'a>) {
         for d in &v.vars {
+            let mut funcs = Vec::new();
+            let mut only_funcs = d.init.is_some();
             if let Some(init) = &d.init {
                 if !matches!(v.space, Space::Global | Space::Const) {
-                    self.error(
-                        d.name.span,
-                        format!(
-                            "`{}`: only .global and .const variables take initialisers",
-                            d.name.text
-                        ),
-                    );
+                    let msg = format!("`{}`: only .global and .const variables take initialisers", d.name.text);
+                    self.error(d.name.span, msg);
                 }
-                self.check_init(init);
+                self.check_init(init, v.ty, &mut funcs, &mut only_funcs);
+            }
+            if matches!(v.space, Space::Global | Space::Const) {
+                self.jump_tables.insert(d.name.text, only_funcs.then_some(funcs));
             }
         }
     }
 
-    fn check_init(&mut self, init: &Init<'a>) {
+    /// Checks an initialiser; collects the functions it names into `funcs` and
+    /// clears `only_funcs` when it holds anything else.
+    fn check_init(&mut self, init: &Init<'a>, ty: Name<'a>, funcs: &mut Vec<usize>, only_funcs: &mut bool) {
         match init {
-            Init::List(items, _) => items.iter().for_each(|i| self.check_init(i)),
-            Init::Symbol { name, .. } => {
-                if self.globals.lookup(name.text).is_none() {
-                    self.error(
-                        name.span,
-                        format!(
-                            "initialiser: `{}` is not declared before this point",
-                            name.text
-                        ),
-                    );
+            Init::List(items, _) => items.iter().for_each(|i| self.check_init(i, ty, funcs, only_funcs)),
+            Init::Symbol { name, .. } => match self.globals.lookup(name.text) {
+                None => self.error(name.span, format!("initialiser: `{}` is not declared before this point", name.text)),
+                Some(Def { sym: Sym::Func(f), .. }) => {
+                    // ptxas: "Initial value type mismatch" unless the table is .u32/.u64.
+                    if !matches!(ty.text, ".u32" | ".u64") {
+                        let msg = format!(
+                            "initialiser: function address `{}` needs a .u32 or .u64 variable, not {}",
+                            name.text, ty.text
+                        );
+                        self.error(name.span, msg);
+                    }
+                    funcs.push(f);
                 }
-            }
-            Init::Int(..) | Init::Float(..) => {}
+                Some(_) => *only_funcs = false,
+            },
+            Init::Int(..) | Init::Float(..) => *only_funcs = false,
         }
     }
 
     fn check_alias(&mut self, alias: Name<'a>, aliasee: Name<'a>) {
         for n in [alias, aliasee] {
-            if !matches!(
-                self.globals.lookup(n.text),
-                Some(Def {
-                    sym: Sym::Func(_),
-                    ..
-                })
-            ) {
-                self.error(
-                    n.span,
-                    format!(".alias: `{}` is not a declared function", n.text),
-                );
+            if !matches!(self.globals.lookup(n.text), Some(Def { sym: Sym::Func(_), .. })) {
+                self.error(n.span, format!(".alias: `{}` is not a declared function", n.text));
             }
         }
     }
@@ -503,32 +417,16 @@ impl<'a> Checker<'a> {
             };
             let sig = param_sig(p);
             let sym = if p.space == Space::Reg {
-                Sym::Reg {
-                    ty: sig.ty,
-                    vector: None,
-                }
+                Sym::Reg { ty: sig.ty, vector: None }
             } else {
                 Sym::Var {
                     space: Space::Param,
                     ty: sig.ty,
                     elems: p.array.iter().map(|d| d.unwrap_or(1)).product(),
-                    func_table: false,
                 }
             };
-            if params
-                .declare(
-                    name.text,
-                    Def {
-                        sym,
-                        span: name.span,
-                    },
-                )
-                .is_err()
-            {
-                self.error(
-                    name.span,
-                    format!("`{}`: duplicate parameter name", name.text),
-                );
+            if params.declare(name.text, Def { sym, span: name.span }).is_err() {
+                self.error(name.span, format!("`{}`: duplicate parameter name", name.text));
             }
         }
         // The body's outermost block shares its scope with the parameters: ptxas
@@ -538,50 +436,52 @@ impl<'a> Checker<'a> {
         self.scopes.pop();
     }
 
-    /// Records the labels and target lists of a body. Labels are scoped by block:
-    /// the same label in two nested blocks is fine, twice in one block is not.
+    /// Records every label of a body, for messages only.
     fn collect_labels(&mut self, stmts: &[Stmt<'a>]) {
-        let mut here: HashMap<&'a str, Span> = HashMap::default();
         for s in stmts {
-            let label = match s {
-                Stmt::Label(l) => *l,
-                Stmt::Block(b) => {
-                    self.collect_labels(&b.stmts);
-                    continue;
+            match s {
+                Stmt::Label(l)
+                | Stmt::BranchTargets { label: l, .. }
+                | Stmt::CallTargets { label: l, .. }
+                | Stmt::CallPrototype { label: l, .. } => {
+                    self.fn_state.labels.insert(l.text, l.span);
                 }
-                Stmt::BranchTargets { label, targets } => {
-                    self.fn_state
-                        .branch_targets
-                        .insert(label.text, (label.span, targets.len()));
-                    *label
-                }
+                Stmt::Block(b) => self.collect_labels(&b.stmts),
+                _ => {}
+            }
+        }
+    }
+
+    /// Declares the labels of one block in the innermost scope. Labels are scoped by
+    /// block (ptxas: a label in a nested block is unknown outside it), visible from
+    /// the whole block, so forward branches resolve.
+    fn declare_labels(&mut self, stmts: &[Stmt<'a>]) {
+        for s in stmts {
+            let (name, kind) = match s {
+                Stmt::Label(l) => (*l, LabelKind::Plain),
+                Stmt::BranchTargets { label, .. } => (*label, LabelKind::BranchTargets),
                 Stmt::CallTargets { label, targets } => {
-                    let names = targets.iter().map(|t| t.text).collect();
-                    self.fn_state
-                        .call_targets
-                        .insert(label.text, (label.span, names));
-                    *label
+                    (*label, LabelKind::CallTargets(targets.iter().map(|t| t.text).collect()))
                 }
-                Stmt::CallPrototype {
-                    label,
-                    rets,
-                    params,
-                    ..
-                } => {
-                    let r = rets.iter().map(param_sig).collect();
-                    let p = params.iter().map(param_sig).collect();
-                    self.fn_state
-                        .prototypes
-                        .insert(label.text, (label.span, r, p));
-                    *label
-                }
+                Stmt::CallPrototype { label, rets, params, .. } => (
+                    *label,
+                    LabelKind::Prototype {
+                        rets: rets.iter().map(param_sig).collect(),
+                        params: params.iter().map(param_sig).collect(),
+                    },
+                ),
                 _ => continue,
             };
-            if here.insert(label.text, label.span).is_some() {
-                self.error(label.span, format!("`{}`: duplicate label", label.text));
+            let scope = self.scopes.last_mut().expect("a function body has a scope");
+            if scope.labels.insert(name.text, Label { kind, span: name.span }).is_some() {
+                self.error(name.span, format!("`{}`: duplicate label", name.text));
             }
-            self.fn_state.labels.insert(label.text, label.span);
         }
+    }
+
+    /// The label visible here with this name, innermost block first.
+    fn lookup_label(&self, name: &str) -> Option<Label<'a>> {
+        self.scopes.iter().rev().find_map(|s| s.labels.get(name).cloned())
     }
 
     fn block(&mut self, b: &Block<'a>) {
@@ -591,33 +491,21 @@ impl<'a> Checker<'a> {
     }
 
     fn block_stmts(&mut self, b: &Block<'a>) {
+        self.declare_labels(&b.stmts);
         for s in &b.stmts {
             match s {
                 Stmt::Var(v) => self.local_var(v),
                 Stmt::Block(inner) => self.block(inner),
                 Stmt::Instr(i) => self.instr(&self.pool.view(i)),
-                Stmt::BranchTargets { targets, .. } => {
+                Stmt::BranchTargets { label, targets } => {
+                    self.require(label.span, ".branchtargets", 60, 30);
                     for t in targets {
-                        if !self.fn_state.labels.contains_key(t.text) {
-                            self.error(
-                                t.span,
-                                format!(
-                                    ".branchtargets: `{}` is not a label in this function",
-                                    t.text
-                                ),
-                            );
-                        }
+                        self.label_target(*t, ".branchtargets");
                     }
                 }
                 Stmt::CallTargets { targets, .. } => {
                     for t in targets {
-                        if !matches!(
-                            self.globals.lookup(t.text),
-                            Some(Def {
-                                sym: Sym::Func(_),
-                                ..
-                            })
-                        ) {
+                        if !matches!(self.globals.lookup(t.text), Some(Def { sym: Sym::Func(_), .. })) {
                             self.error(
                                 t.span,
                                 format!(".calltargets: `{}` is not a declared function", t.text),
@@ -628,10 +516,7 @@ impl<'a> Checker<'a> {
                 Stmt::CallPrototype { rets, params, .. } => {
                     for p in rets.iter().chain(params) {
                         if p.space != Space::Param && p.space != Space::Reg {
-                            self.error(
-                                p.span,
-                                ".callprototype: parameters must be `.param` or `.reg`",
-                            );
+                            self.error(p.span, ".callprototype: parameters must be `.param` or `.reg`");
                         }
                     }
                 }
@@ -641,18 +526,35 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// A branch target: a plain label visible from here.
+    pub(crate) fn label_target(&mut self, n: Name<'a>, instr: &str) {
+        // Registers and variables shadow labels of the same name (ptxas: "Label expected").
+        if self.lookup(n.text).is_some() {
+            self.error(n.span, format!("{instr}: `{}` is a register or variable, not a label", n.text));
+            return;
+        }
+        match self.lookup_label(n.text) {
+            Some(Label { kind: LabelKind::Plain, .. }) => {}
+            Some(_) => {
+                self.error(n.span, format!("{instr}: `{}` names a target list, not a code label", n.text))
+            }
+            None if self.fn_state.labels.contains_key(n.text) => self.error(
+                n.span,
+                format!("{instr}: label `{}` is inside a nested block and not visible here", n.text),
+            ),
+            None => {
+                let what = if self.lookup(n.text).is_some() { "is not a label" } else { "is not a label in this function" };
+                self.error(n.span, format!("{instr}: `{}` {what}", n.text));
+            }
+        }
+    }
+
     fn local_var(&mut self, v: &VarDecl<'a>) {
         if v.linkage.is_some() {
-            self.error(
-                v.span,
-                "linkage directives are not allowed inside a function",
-            );
+            self.error(v.span, "linkage directives are not allowed inside a function");
         }
         if v.space == Space::Sreg || v.space == Space::Tex {
-            self.error(
-                v.span,
-                format!("{}: cannot be declared in a function", space_word(v.space)),
-            );
+            self.error(v.span, format!("{}: cannot be declared in a function", space_word(v.space)));
         }
         self.check_decl_shape(v);
         for d in &v.vars {
@@ -660,13 +562,10 @@ impl<'a> Checker<'a> {
                 if !matches!(v.space, Space::Global | Space::Const) {
                     self.error(
                         d.name.span,
-                        format!(
-                            "`{}`: only .global and .const variables take initialisers",
-                            d.name.text
-                        ),
+                        format!("`{}`: only .global and .const variables take initialisers", d.name.text),
                     );
                 }
-                self.check_init(init);
+                self.check_init(init, v.ty, &mut Vec::new(), &mut false);
             }
             let def = self.var_def(v, d);
             self.declare_local(d.name, d.count, def);

@@ -4,6 +4,7 @@
 //! Parameterised declarations (`.reg .b32 %r<100>;`) are stored once as a prefix and a
 //! count, never expanded, so a hostile `%r<4000000000>` costs nothing.
 
+use super::ParamSig;
 use super::types::Ty;
 use crate::syntax::Span;
 use crate::syntax::ast::Space;
@@ -15,12 +16,7 @@ pub enum Sym {
     /// A register (or `.param`/`.reg` function parameter) with its declared type.
     Reg { ty: Ty, vector: Option<u32> },
     /// A variable in an addressable state space (includes `.param` variables).
-    Var {
-        space: Space,
-        ty: Ty,
-        elems: u64,
-        func_table: bool,
-    },
+    Var { space: Space, ty: Ty, elems: u64 },
     /// A function; its index into the checker's function list.
     Func(usize),
 }
@@ -32,9 +28,26 @@ pub struct Def {
     pub span: Span,
 }
 
+/// What a label names: a place in the code, or one of the target-list directives.
+#[derive(Clone, Debug)]
+pub enum LabelKind<'a> {
+    Plain,
+    BranchTargets,
+    CallTargets(Vec<&'a str>),
+    Prototype { rets: Vec<ParamSig>, params: Vec<ParamSig> },
+}
+
+#[derive(Clone, Debug)]
+pub struct Label<'a> {
+    pub kind: LabelKind<'a>,
+    pub span: Span,
+}
+
 #[derive(Default)]
 pub struct Scope<'a> {
     names: HashMap<&'a str, Def>,
+    /// Labels declared directly in this block (visible in it and nested blocks).
+    pub labels: HashMap<&'a str, Label<'a>>,
     /// `%r<N>` declarations: prefix -> (count, definition).
     ranges: HashMap<&'a str, (u32, Def)>,
 }

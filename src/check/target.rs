@@ -11,9 +11,7 @@ pub struct Sm {
 
 /// Parses `sm_XY`, `sm_XYa`, `sm_XYf` (and `compute_XY` alike).
 pub fn parse_sm(name: &str) -> Option<Sm> {
-    let rest = name
-        .strip_prefix("sm_")
-        .or_else(|| name.strip_prefix("compute_"))?;
+    let rest = name.strip_prefix("sm_").or_else(|| name.strip_prefix("compute_"))?;
     // `a` (architecture) and `f` (family) suffixes have meaning; ptxas ignores any
     // other single trailing letter (`sm_90x` is sm_90).
     let (digits, suffix) = match rest.chars().last()? {
@@ -43,7 +41,7 @@ pub fn min_version_for_sm(sm: Sm) -> Option<u32> {
         52 => 41,
         53 => 42,
         60..=62 => 50,
-        70 => 60,
+        70 => 51,
         72 => 61,
         75 => 63,
         80 => 70,
@@ -77,7 +75,7 @@ pub fn is_known_version(major: u32, minor: u32) -> bool {
             | (2, 0..=3)
             | (3, 0..=2)
             | (4, 0..=3)
-            | (5, 0)
+            | (5, 0..=1)
             | (6, 0..=5)
             | (7, 0..=8)
             | (8, 0..=8)

@@ -66,9 +66,7 @@ impl Ty {
             ".f64" => F64,
             ".tf32" => TF32,
             ".pred" => Pred,
-            ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2" | ".texref" | ".samplerref" | ".surfref" => {
-                Other
-            }
+            ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2" | ".texref" | ".samplerref" | ".surfref" => Other,
             _ => return None,
         })
     }
@@ -152,6 +150,8 @@ pub fn compatible(instr: Ty, reg: Ty) -> bool {
     }
     match (instr.class(), reg.class()) {
         (Class::Bit, Class::Pred) | (Class::Pred, _) | (_, Class::Pred) => false,
+        // ptxas treats an .f16x2 register like a .b32 one for integer instructions.
+        (Class::Unsigned | Class::Signed, _) if reg == Ty::F16x2 => true,
         (Class::Bit, _) | (_, Class::Bit) => true,
         (Class::Unsigned | Class::Signed, Class::Unsigned | Class::Signed) => true,
         _ => false,

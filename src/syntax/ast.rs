@@ -260,10 +260,7 @@ pub struct InstrView<'p, 'a> {
 impl InstrView<'_, '_> {
     /// The whole `opcode.mod.mod` text, as diagnostics name the instruction.
     pub fn full_name<'s>(&self, src: &'s str) -> &'s str {
-        let end = self
-            .mods
-            .last()
-            .map_or(self.opcode.span.end, |m| m.span.end);
+        let end = self.mods.last().map_or(self.opcode.span.end, |m| m.span.end);
         Span::new(self.opcode.span.start, end).text(src)
     }
 }
@@ -276,6 +273,8 @@ pub enum Operand<'a> {
     Component(Name<'a>, Name<'a>),
     /// The sink `_`.
     Sink(Span),
+    /// `%r1+4`: a register plus a constant (ptxas folds it).
+    Offset(Name<'a>, i64, Span),
     /// `!p` (or `!1`): a negated predicate source.
     Not(Box<Operand<'a>>, Span),
     /// `p|q`: the two predicate destinations of `setp` (either may be `_`).
@@ -283,11 +282,7 @@ pub enum Operand<'a> {
     /// An integer immediate as 64 bits (negative values two's complement).
     Int { bits: u64, span: Span },
     /// A float immediate: `0fXXXXXXXX` (f32 bits), `0dXXXXXXXXXXXXXXXX` or decimal (f64).
-    Float {
-        bits: u64,
-        is_f32_bits: bool,
-        span: Span,
-    },
+    Float { bits: u64, is_f32_bits: bool, span: Span },
     /// `{a, b, c, d}`.
     Vector(Vec<Operand<'a>>, Span),
     /// `[base+offset]`.
@@ -308,7 +303,7 @@ impl Operand<'_> {
     pub fn span(&self) -> Span {
         match self {
             Operand::Name(n) => n.span,
-            Operand::Not(_, s) => *s,
+            Operand::Not(_, s) | Operand::Offset(_, _, s) => *s,
             Operand::Component(a, b) => a.span.to(b.span),
             Operand::Sink(s) | Operand::Int { span: s, .. } | Operand::Float { span: s, .. } => *s,
             Operand::Vector(_, s) | Operand::List(_, s) => *s,

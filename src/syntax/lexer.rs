@@ -51,10 +51,7 @@ fn is_ident_continue(b: u8) -> bool {
 
 impl<'a> Lexer<'a> {
     pub fn new(src: &'a str) -> Self {
-        Lexer {
-            src: src.as_bytes(),
-            pos: 0,
-        }
+        Lexer { src: src.as_bytes(), pos: 0 }
     }
 
     fn at(&self, i: usize) -> u8 {
@@ -95,10 +92,7 @@ impl<'a> Lexer<'a> {
         self.skip_trivia();
         let start = self.pos;
         let tok = self.lex_one();
-        Token {
-            tok,
-            span: Span::new(start as u32, self.pos as u32),
-        }
+        Token { tok, span: Span::new(start as u32, self.pos as u32) }
     }
 
     fn lex_one(&mut self) -> Tok {
@@ -148,10 +142,8 @@ impl<'a> Lexer<'a> {
         }
         self.pos += 1;
         match b {
-            b',' | b';' | b':' | b'{' | b'}' | b'(' | b')' | b'[' | b']' | b'<' | b'>' | b'+'
-            | b'-' | b'|' | b'!' | b'@' | b'=' | b'*' | b'/' | b'&' | b'~' | b'^' | b'?' => {
-                Tok::Punct(b)
-            }
+            b',' | b';' | b':' | b'{' | b'}' | b'(' | b')' | b'[' | b']' | b'<' | b'>' | b'+' | b'-'
+            | b'|' | b'!' | b'@' | b'=' | b'*' | b'/' | b'&' | b'~' | b'^' | b'?' => Tok::Punct(b),
             _ => {
                 // Skip the rest of a multi-byte UTF-8 character so spans stay on char boundaries.
                 while self.pos < self.src.len() && (self.src[self.pos] & 0xC0) == 0x80 {
@@ -225,9 +217,7 @@ mod tests {
     fn dotted_words_identifiers_and_numbers() {
         use Tok::*;
         assert_eq!(
-            kinds(
-                "@!%p1 ld.shared::cta.u32 %r<4>, [$L__x+0x10U]; // c\n 0f3F800000 1.5e-3 017 /* x */ _"
-            ),
+            kinds("@!%p1 ld.shared::cta.u32 %r<4>, [$L__x+0x10U]; // c\n 0f3F800000 1.5e-3 017 /* x */ _"),
             vec![
                 (Punct(b'@'), "@"),
                 (Punct(b'!'), "!"),
@@ -258,11 +248,7 @@ mod tests {
     fn unknown_bytes_and_unterminated_strings_are_error_tokens() {
         assert_eq!(
             kinds("é\u{1}\"abc"),
-            vec![
-                (Tok::Error, "é"),
-                (Tok::Error, "\u{1}"),
-                (Tok::Error, "\"abc")
-            ]
+            vec![(Tok::Error, "é"), (Tok::Error, "\u{1}"), (Tok::Error, "\"abc")]
         );
         assert_eq!(kinds("% $"), vec![(Tok::Error, "%"), (Tok::Error, "$")]);
     }

@@ -76,15 +76,14 @@ pub struct Parser<'a> {
     depth: usize,
     /// Set once a header-order error is reported, so it is reported only once.
     header_reported: bool,
+    /// Inside the operands of `call`, where `(1)` is an argument list.
+    in_call: bool,
     pool: Pool<'a>,
     pub errors: Vec<ParseError>,
 }
 
 fn err<T>(span: Span, message: impl Into<String>) -> PResult<T> {
-    Err(ParseError {
-        span,
-        message: message.into(),
-    })
+    Err(ParseError { span, message: message.into() })
 }
 
 impl<'a> Parser<'a> {
@@ -98,6 +97,7 @@ impl<'a> Parser<'a> {
             prev_end: 0,
             depth: 0,
             header_reported: false,
+            in_call: false,
             pool: Pool::default(),
             errors: Vec::new(),
         }
@@ -115,10 +115,7 @@ impl<'a> Parser<'a> {
     }
 
     fn name(&self, t: Token) -> Name<'a> {
-        Name {
-            text: self.text(t),
-            span: t.span,
-        }
+        Name { text: self.text(t), span: t.span }
     }
 
     fn at_punct(&self, c: u8) -> bool {
@@ -142,10 +139,7 @@ impl<'a> Parser<'a> {
     fn found(&self) -> String {
         match self.tok.tok {
             Tok::Eof => "end of file".to_string(),
-            Tok::Error => format!(
-                "unexpected character `{}`",
-                self.text(self.tok).escape_debug()
-            ),
+            Tok::Error => format!("unexpected character `{}`", self.text(self.tok).escape_debug()),
             _ => format!("`{}`", self.text(self.tok)),
         }
     }
@@ -153,25 +147,14 @@ impl<'a> Parser<'a> {
     fn unexpected<T>(&self, expected: &str) -> PResult<T> {
         if self.tok.tok == Tok::Error {
             let t = self.text(self.tok);
-            let what = if t.starts_with('"') {
-                "unterminated string".to_string()
-            } else {
-                self.found()
-            };
+            let what = if t.starts_with('"') { "unterminated string".to_string() } else { self.found() };
             return err(self.tok.span, format!("{what}; expected {expected}"));
         }
-        err(
-            self.tok.span,
-            format!("expected {expected}, found {}", self.found()),
-        )
+        err(self.tok.span, format!("expected {expected}, found {}", self.found()))
     }
 
     fn expect_punct(&mut self, c: u8, expected: &str) -> PResult<Span> {
-        if self.at_punct(c) {
-            Ok(self.bump().span)
-        } else {
-            self.unexpected(expected)
-        }
+        if self.at_punct(c) { Ok(self.bump().span) } else { self.unexpected(expected) }
     }
 
     fn expect_ident(&mut self, expected: &str) -> PResult<Name<'a>> {
@@ -206,10 +189,7 @@ impl<'a> Parser<'a> {
         };
         match parsed {
             Ok(v) => Ok(v),
-            Err(_) => err(
-                t.span,
-                format!("invalid integer literal `{text}` (PTX integers are 64-bit)"),
-            ),
+            Err(_) => err(t.span, format!("invalid integer literal `{text}` (PTX integers are 64-bit)")),
         }
     }
 
@@ -318,10 +298,7 @@ impl<'a> Parser<'a> {
             }
             if !self.header_reported {
                 self.header_reported = true;
-                self.errors.push(ParseError {
-                    span: t.span,
-                    message: message.into(),
-                });
+                self.errors.push(ParseError { span: t.span, message: message.into() });
             }
         }
         match word {
@@ -375,9 +352,7 @@ impl<'a> Parser<'a> {
                 if self.at_dot(".entry") || self.at_dot(".func") {
                     let f = self.function(linkage)?;
                     m.items.push(Item::Func(f));
-                } else if self.tok.tok == Tok::Dot
-                    && Space::from_directive(self.text(self.tok)).is_some()
-                {
+                } else if self.tok.tok == Tok::Dot && Space::from_directive(self.text(self.tok)).is_some() {
                     let v = self.var_decl(linkage)?;
                     self.expect_punct(b';', "`;` after the declaration")?;
                     m.items.push(Item::Var(v));
@@ -401,16 +376,9 @@ impl<'a> Parser<'a> {
             && let (Ok(major), Ok(minor)) = (a.parse::<u32>(), b.parse::<u32>())
             && b.bytes().all(|c| c.is_ascii_digit())
         {
-            return Ok(Version {
-                major,
-                minor,
-                span: at.to(t.span),
-            });
+            return Ok(Version { major, minor, span: at.to(t.span) });
         }
-        err(
-            t.span,
-            format!("`.version` expects `major.minor` such as `8.0`, found `{text}`"),
-        )
+        err(t.span, format!("`.version` expects `major.minor` such as `8.0`, found `{text}`"))
     }
 
     fn section(&mut self) -> PResult<()> {
@@ -468,11 +436,7 @@ impl<'a> Parser<'a> {
 
     fn function(&mut self, linkage: Option<Linkage>) -> PResult<Function<'a>> {
         let kw = self.bump();
-        let kind = if self.text(kw) == ".entry" {
-            FuncKind::Entry
-        } else {
-            FuncKind::Func
-        };
+        let kind = if self.text(kw) == ".entry" { FuncKind::Entry } else { FuncKind::Func };
         let mut rets = Vec::new();
         if kind == FuncKind::Func && self.at_punct(b'(') {
             rets = self.param_list()?;
@@ -507,16 +471,7 @@ impl<'a> Parser<'a> {
         } else {
             return self.unexpected("`{` opening the function body or `;`");
         };
-        Ok(Function {
-            linkage,
-            kind,
-            name,
-            rets,
-            params,
-            directives,
-            body,
-            span: kw.span.to(name.span),
-        })
+        Ok(Function { linkage, kind, name, rets, params, directives, body, span: kw.span.to(name.span) })
     }
 
     fn param_list(&mut self) -> PResult<Vec<Param<'a>>> {
@@ -567,14 +522,7 @@ impl<'a> Parser<'a> {
             return self.unexpected("the parameter name");
         };
         let array = self.array_dims()?;
-        Ok(Param {
-            space,
-            ty,
-            align,
-            name,
-            array,
-            span: start.to(Span::new(start.start, self.prev_end)),
-        })
+        Ok(Param { space, ty, align, name, array, span: start.to(Span::new(start.start, self.prev_end)) })
     }
 
     fn array_dims(&mut self) -> PResult<Vec<Option<u64>>> {
@@ -631,17 +579,8 @@ impl<'a> Parser<'a> {
                 self.expect_punct(b'>', "`>`")?;
             }
             let array = self.array_dims()?;
-            let init = if self.eat_punct(b'=') {
-                Some(self.init()?)
-            } else {
-                None
-            };
-            vars.push(Declarator {
-                name,
-                count,
-                array,
-                init,
-            });
+            let init = if self.eat_punct(b'=') { Some(self.init()?) } else { None };
+            vars.push(Declarator { name, count, array, init });
             if !self.eat_punct(b',') {
                 break;
             }
@@ -663,10 +602,7 @@ impl<'a> Parser<'a> {
             let open = self.bump().span;
             self.depth += 1;
             if self.depth > MAX_DEPTH {
-                return err(
-                    open,
-                    format!("initialiser nested deeper than {MAX_DEPTH} levels"),
-                );
+                return err(open, format!("initialiser nested deeper than {MAX_DEPTH} levels"));
             }
             let mut items = Vec::new();
             if !self.at_punct(b'}') {
@@ -691,11 +627,7 @@ impl<'a> Parser<'a> {
             Tok::Float => {
                 let t = self.bump();
                 let (bits, f32_bits) = self.float_value(t)?;
-                let v = if f32_bits {
-                    f32::from_bits(bits as u32) as f64
-                } else {
-                    f64::from_bits(bits)
-                };
+                let v = if f32_bits { f32::from_bits(bits as u32) as f64 } else { f64::from_bits(bits) };
                 Ok(Init::Float(if neg { -v } else { v }, t.span))
             }
             Tok::Ident if !neg => {
@@ -712,11 +644,7 @@ impl<'a> Parser<'a> {
                     let (v, _) = self.expect_int("an offset")?;
                     offset = v as i64;
                 }
-                Ok(Init::Symbol {
-                    name,
-                    generic,
-                    offset,
-                })
+                Ok(Init::Symbol { name, generic, offset })
             }
             _ => self.unexpected("an initial value"),
         }
@@ -728,10 +656,7 @@ impl<'a> Parser<'a> {
         let open = self.expect_punct(b'{', "`{`")?;
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return err(
-                open,
-                format!("blocks nested deeper than {MAX_DEPTH} levels"),
-            );
+            return err(open, format!("blocks nested deeper than {MAX_DEPTH} levels"));
         }
         let mut stmts = Vec::new();
         loop {
@@ -739,10 +664,7 @@ impl<'a> Parser<'a> {
                 Tok::Punct(b'}') => break,
                 Tok::Eof => {
                     self.depth -= 1;
-                    return err(
-                        self.tok.span,
-                        "unexpected end of file: missing `}` closing this block",
-                    );
+                    return err(self.tok.span, "unexpected end of file: missing `}` closing this block");
                 }
                 _ => {}
             }
@@ -763,10 +685,7 @@ impl<'a> Parser<'a> {
         }
         let close = self.bump().span;
         self.depth -= 1;
-        Ok(Block {
-            stmts,
-            span: open.to(close),
-        })
+        Ok(Block { stmts, span: open.to(close) })
     }
 
     fn stmt(&mut self) -> PResult<Option<Stmt<'a>>> {
@@ -852,19 +771,11 @@ impl<'a> Parser<'a> {
                     if self.text(d) == ".noreturn" {
                         noreturn = true;
                     } else {
-                        return err(
-                            d.span,
-                            format!("unexpected `{}` in `.callprototype`", self.text(d)),
-                        );
+                        return err(d.span, format!("unexpected `{}` in `.callprototype`", self.text(d)));
                     }
                 }
                 self.expect_punct(b';', "`;`")?;
-                Ok(Stmt::CallPrototype {
-                    label,
-                    rets,
-                    params,
-                    noreturn,
-                })
+                Ok(Stmt::CallPrototype { label, rets, params, noreturn })
             }
             _ => Ok(Stmt::Label(label)),
         }
@@ -880,11 +791,7 @@ impl<'a> Parser<'a> {
         Ok(i)
     }
 
-    fn instr_after_opcode(
-        &mut self,
-        guard: Option<Guard<'a>>,
-        opcode: Name<'a>,
-    ) -> PResult<Instr<'a>> {
+    fn instr_after_opcode(&mut self, guard: Option<Guard<'a>>, opcode: Name<'a>) -> PResult<Instr<'a>> {
         let mods_start = self.pool.mods.len();
         while self.tok.tok == Tok::Dot {
             let t = self.bump();
@@ -892,15 +799,12 @@ impl<'a> Parser<'a> {
             self.pool.mods.push(n);
         }
         let ops_start = self.pool.operands.len();
+        self.in_call = opcode.text == "call";
         let result = self.operand_list();
-        let mods = PoolRange {
-            start: mods_start as u32,
-            len: (self.pool.mods.len() - mods_start) as u32,
-        };
-        let operands = PoolRange {
-            start: ops_start as u32,
-            len: (self.pool.operands.len() - ops_start) as u32,
-        };
+        self.in_call = false;
+        let mods = PoolRange { start: mods_start as u32, len: (self.pool.mods.len() - mods_start) as u32 };
+        let operands =
+            PoolRange { start: ops_start as u32, len: (self.pool.operands.len() - ops_start) as u32 };
         if let Err(e) = result {
             self.pool.mods.truncate(mods_start);
             self.pool.operands.truncate(ops_start);
@@ -908,13 +812,7 @@ impl<'a> Parser<'a> {
         }
         let semi = self.tok.span;
         self.bump();
-        Ok(Instr {
-            guard,
-            opcode,
-            mods,
-            operands,
-            span: opcode.span.to(semi),
-        })
+        Ok(Instr { guard, opcode, mods, operands, span: opcode.span.to(semi) })
     }
 
     /// Operands up to and including the `;`, pushed onto the pool.
@@ -937,10 +835,7 @@ impl<'a> Parser<'a> {
     fn operand(&mut self) -> PResult<Operand<'a>> {
         self.depth += 1;
         let r = if self.depth > MAX_DEPTH {
-            err(
-                self.tok.span,
-                format!("operand nested deeper than {MAX_DEPTH} levels"),
-            )
+            err(self.tok.span, format!("operand nested deeper than {MAX_DEPTH} levels"))
         } else {
             self.operand_inner()
         };
@@ -966,23 +861,16 @@ impl<'a> Parser<'a> {
             Tok::Punct(b'-') => {
                 self.bump();
                 match self.tok.tok {
-                    Tok::Int => {
-                        let n = self.bump();
-                        let v = self.int_value(n)?;
-                        Ok(Operand::Int {
-                            bits: v.wrapping_neg(),
-                            span: t.span.to(n.span),
-                        })
+                    Tok::Int | Tok::Punct(b'(' | b'~' | b'-') => {
+                        let (v, u, span) = self.const_unary_full()?;
+                        let (v, _, span) =
+                            self.const_binary_rest((v.wrapping_neg(), u, t.span.to(span)), 0)?;
+                        Ok(Operand::Int { bits: v, span })
                     }
                     Tok::Float => {
                         let n = self.bump();
                         let (bits, f32b) = self.float_value(n)?;
-                        if self
-                            .text(n)
-                            .as_bytes()
-                            .get(1)
-                            .is_some_and(|b| b.is_ascii_alphabetic())
-                        {
+                        if self.text(n).as_bytes().get(1).is_some_and(|b| b.is_ascii_alphabetic()) {
                             // ptxas: a bit-pattern literal takes no sign.
                             return err(
                                 t.span.to(n.span),
@@ -990,30 +878,19 @@ impl<'a> Parser<'a> {
                             );
                         }
                         let sign = if f32b { 1u64 << 31 } else { 1u64 << 63 };
-                        Ok(Operand::Float {
-                            bits: bits ^ sign,
-                            is_f32_bits: f32b,
-                            span: t.span.to(n.span),
-                        })
+                        Ok(Operand::Float { bits: bits ^ sign, is_f32_bits: f32b, span: t.span.to(n.span) })
                     }
                     _ => self.unexpected("a number after `-`"),
                 }
             }
-            Tok::Int => {
-                self.bump();
-                Ok(Operand::Int {
-                    bits: self.int_value(t)?,
-                    span: t.span,
-                })
+            Tok::Int | Tok::Punct(b'~') => {
+                let (bits, span) = self.const_expr()?;
+                Ok(Operand::Int { bits, span })
             }
             Tok::Float => {
                 self.bump();
                 let (bits, is_f32_bits) = self.float_value(t)?;
-                Ok(Operand::Float {
-                    bits,
-                    is_f32_bits,
-                    span: t.span,
-                })
+                Ok(Operand::Float { bits, is_f32_bits, span: t.span })
             }
             Tok::Punct(b'{') => {
                 self.bump();
@@ -1029,6 +906,13 @@ impl<'a> Parser<'a> {
             }
             Tok::Punct(b'(') => {
                 self.bump();
+                if !self.in_call && matches!(self.tok.tok, Tok::Int | Tok::Punct(b'(' | b'-' | b'~')) {
+                    // A parenthesised constant expression, not an argument list.
+                    let inner = self.const_binary()?;
+                    let close = self.expect_punct(b')', "`)` closing the expression")?;
+                    let v = self.const_binary_rest((inner.0, inner.1, t.span.to(close)), 0)?;
+                    return Ok(Operand::Int { bits: v.0, span: v.2 });
+                }
                 let mut items = Vec::new();
                 if !self.at_punct(b')') {
                     loop {
@@ -1050,21 +934,151 @@ impl<'a> Parser<'a> {
                 } else if self.tok.tok == Tok::Dot && self.tok.span.start == n.span.end {
                     let c = self.bump();
                     Operand::Component(n, self.name(c))
+                } else if (self.at_punct(b'+') || self.at_punct(b'-')) && n.text.starts_with('%') {
+                    // `%r1+4`: ptxas takes a register plus a constant offset.
+                    let minus = self.bump().tok == Tok::Punct(b'-');
+                    let (v, span) = self.const_expr()?;
+                    let offset = if minus { (v as i64).wrapping_neg() } else { v as i64 };
+                    Operand::Offset(n, offset, n.span.to(span))
                 } else {
                     Operand::Name(n)
                 };
                 if self.eat_punct(b'|') {
                     let second = self.expect_ident("a predicate or `_` after `|`")?;
-                    let second = if second.text == "_" {
-                        Operand::Sink(second.span)
-                    } else {
-                        Operand::Name(second)
-                    };
+                    let second =
+                        if second.text == "_" { Operand::Sink(second.span) } else { Operand::Name(second) };
                     return Ok(Operand::Pair(Box::new(first), Box::new(second)));
                 }
                 Ok(first)
             }
             _ => self.unexpected("an operand"),
+        }
+    }
+
+    /// A constant integer expression (PTX ISA 4.6): C operators `* / % + - << >> & ^ |`
+    /// and unary `- ~ !` over 64-bit integers; unsigned when any literal has `U`.
+    fn const_expr(&mut self) -> PResult<(u64, Span)> {
+        let (v, _, span) = self.const_binary()?;
+        Ok((v, span))
+    }
+
+    fn const_binary(&mut self) -> PResult<(u64, bool, Span)> {
+        let first = self.const_unary_full()?;
+        self.const_binary_rest(first, 0)
+    }
+
+    /// The binary operator at the cursor with its precedence and token count.
+    fn binary_op(&self) -> Option<(u8, u8)> {
+        let Tok::Punct(c) = self.tok.tok else { return None };
+        let prec = match c {
+            b'*' | b'/' | b'%' => 5,
+            b'+' | b'-' => 4,
+            b'<' | b'>' => {
+                // Only `<<` and `>>` (two adjacent tokens) are operators here.
+                let src = self.src.as_bytes();
+                let next = src.get(self.tok.span.end as usize).copied();
+                if next != Some(c) {
+                    return None;
+                }
+                3
+            }
+            b'&' => 2,
+            b'^' => 1,
+            b'|' => 0,
+            _ => return None,
+        };
+        Some((c, prec))
+    }
+
+    fn const_binary_rest(&mut self, lhs: (u64, bool, Span), min_prec: u8) -> PResult<(u64, bool, Span)> {
+        let (mut v, mut unsigned, mut span) = lhs;
+        while let Some((op, prec)) = self.binary_op() {
+            if prec < min_prec {
+                break;
+            }
+            let op_span = self.bump().span;
+            if op == b'<' || op == b'>' {
+                self.bump();
+            }
+            let mut rhs = self.const_unary_full()?;
+            while let Some((_, p)) = self.binary_op() {
+                if p <= prec {
+                    break;
+                }
+                rhs = self.const_binary_rest(rhs, p)?;
+            }
+            unsigned |= rhs.1;
+            let r = rhs.0;
+            v = match op {
+                b'*' => v.wrapping_mul(r),
+                b'+' => v.wrapping_add(r),
+                b'-' => v.wrapping_sub(r),
+                b'&' => v & r,
+                b'^' => v ^ r,
+                b'|' => v | r,
+                b'<' => v.wrapping_shl(r.min(64) as u32).min(if r >= 64 { 0 } else { u64::MAX }),
+                b'>' if unsigned => {
+                    if r >= 64 {
+                        0
+                    } else {
+                        v >> r
+                    }
+                }
+                b'>' => ((v as i64) >> r.min(63)) as u64,
+                b'/' | b'%' => {
+                    if r == 0 {
+                        return err(op_span, "division by zero in a constant expression");
+                    }
+                    match (op, unsigned) {
+                        (b'/', true) => v / r,
+                        (b'/', false) => (v as i64).wrapping_div(r as i64) as u64,
+                        (_, true) => v % r,
+                        (_, false) => (v as i64).wrapping_rem(r as i64) as u64,
+                    }
+                }
+                _ => v,
+            };
+            span = span.to(rhs.2);
+        }
+        Ok((v, unsigned, span))
+    }
+
+    fn const_unary_full(&mut self) -> PResult<(u64, bool, Span)> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.depth -= 1;
+            return err(self.tok.span, format!("expression nested deeper than {MAX_DEPTH} levels"));
+        }
+        let r = self.const_atom();
+        self.depth -= 1;
+        r
+    }
+
+    fn const_atom(&mut self) -> PResult<(u64, bool, Span)> {
+        let t = self.tok;
+        match t.tok {
+            Tok::Int => {
+                self.bump();
+                let v = self.int_value(t)?;
+                Ok((v, self.text(t).ends_with('U'), t.span))
+            }
+            Tok::Punct(c @ (b'-' | b'~' | b'!')) => {
+                self.bump();
+                let (v, u, s) = self.const_unary_full()?;
+                let v = match c {
+                    b'-' => v.wrapping_neg(),
+                    b'~' => !v,
+                    _ => u64::from(v == 0),
+                };
+                Ok((v, u, t.span.to(s)))
+            }
+            Tok::Punct(b'(') => {
+                self.bump();
+                let inner = self.const_binary()?;
+                let close = self.expect_punct(b')', "`)` closing the expression")?;
+                Ok((inner.0, inner.1, t.span.to(close)))
+            }
+            _ => self.unexpected("a number in the constant expression"),
         }
     }
 
@@ -1080,29 +1094,17 @@ impl<'a> Parser<'a> {
                     let minus = self.bump().tok == Tok::Punct(b'-');
                     let neg = self.eat_punct(b'-') ^ minus;
                     let (v, _) = self.expect_int("an offset")?;
-                    offset = if neg {
-                        (v as i64).wrapping_neg()
-                    } else {
-                        v as i64
-                    };
+                    offset = if neg { (v as i64).wrapping_neg() } else { v as i64 };
                 }
             }
             Tok::Int | Tok::Punct(b'-') => {
                 let neg = self.eat_punct(b'-');
                 let (v, _) = self.expect_int("an address")?;
-                offset = if neg {
-                    (v as i64).wrapping_neg()
-                } else {
-                    v as i64
-                };
+                offset = if neg { (v as i64).wrapping_neg() } else { v as i64 };
             }
             _ => return self.unexpected("a register, variable or number in the address"),
         }
         let close = self.expect_punct(b']', "`]` closing the address")?;
-        Ok(Operand::Addr(Address {
-            base,
-            offset,
-            span: open.to(close),
-        }))
+        Ok(Operand::Addr(Address { base, offset, span: open.to(close) }))
     }
 }

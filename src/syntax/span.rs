@@ -20,8 +20,7 @@ impl Span {
 
     /// The text this span covers (empty when it is out of range).
     pub fn text(self, src: &str) -> &str {
-        src.get(self.start as usize..self.end as usize)
-            .unwrap_or("")
+        src.get(self.start as usize..self.end as usize).unwrap_or("")
     }
 }
 
@@ -30,14 +29,8 @@ pub fn line_col(src: &str, pos: u32) -> (usize, usize) {
     let pos = (pos as usize).min(src.len());
     let before = &src.as_bytes()[..pos];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let col = String::from_utf8_lossy(&before[line_start..])
-        .chars()
-        .count()
-        + 1;
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let col = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
     (line, col)
 }
 
@@ -45,19 +38,9 @@ pub fn line_col(src: &str, pos: u32) -> (usize, usize) {
 pub fn line_bounds(src: &str, pos: u32) -> (usize, usize) {
     let bytes = src.as_bytes();
     let pos = (pos as usize).min(bytes.len());
-    let start = bytes[..pos]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let end = bytes[pos..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |i| pos + i);
-    let end = if end > start && bytes[end - 1] == b'\r' {
-        end - 1
-    } else {
-        end
-    };
+    let start = bytes[..pos].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let end = bytes[pos..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| pos + i);
+    let end = if end > start && bytes[end - 1] == b'\r' { end - 1 } else { end };
     (start, end.max(start))
 }
 
