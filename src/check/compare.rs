@@ -120,13 +120,21 @@ impl<'a> Checker<'a> {
     }
 
     /// Checks the optional `c` operand against the presence of a BoolOp.
-    fn boolop_operand(&mut self, i: &I<'a>, instr: &str, m: &CmpMods<'a>, ops: usize) {
+    fn boolop_operand(&mut self, i: &I<'a>, instr: &str, m: &CmpMods<'a>, ops: usize, reg_only: bool) {
         match (m.boolop, i.operands.get(ops)) {
             (Some(b), None) => self
                 .error(b.span, format!("{instr}: boolean operator `{}` needs a predicate operand c", b.text)),
             (None, Some(c)) => self
                 .error(c.span(), format!("{instr}: operand c requires a boolean operator (.and, .or, .xor)")),
-            (Some(_), Some(c)) => self.pred_source(c, instr, "operand c"),
+            (Some(_), Some(c)) => {
+                // ptxas: for .bf16/.bf16x2 comparisons c must be a predicate register.
+                let inner = if let Operand::Not(x, _) = c { &**x } else { c };
+                if reg_only && !matches!(inner, Operand::Name(_)) {
+                    self.error(c.span(), format!("{instr}: operand c must be a predicate register"));
+                } else {
+                    self.pred_source(c, instr, "operand c");
+                }
+            }
             (None, None) => {}
         }
         if i.operands.len() > ops + 1 {
@@ -167,16 +175,12 @@ impl<'a> Checker<'a> {
             self.error(at, format!("{instr}: needs exactly one type"));
             return;
         };
-        let half = matches!(ty, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2);
-        match ty {
-            Ty::F16 | Ty::F16x2 => self.require(tname.span, instr, 42, 53),
-            Ty::BF16 | Ty::BF16x2 => self.require(tname.span, instr, 78, 90),
-            Ty::B8 | Ty::U8 | Ty::S8 | Ty::B128 | Ty::Pred | Ty::TF32 | Ty::Other => {
-                self.error(tname.span, format!("{instr}: setp does not compare {} values", ty.word()));
-                return;
-            }
-            _ => {}
+        let half = is_half(ty);
+        if !half && !is_standard(ty) {
+            self.error(tname.span, format!("{instr}: setp does not compare {} values", ty.word()));
+            return;
         }
+        self.half_requirements(tname, ty, instr);
         if let Some((op, n)) = m.cmp
             && let Err(why) = op.allowed_for(ty)
         {
@@ -188,57 +192,65 @@ impl<'a> Checker<'a> {
             self.error(f.span, format!("{instr}: `.ftz` applies only to .f32, .f16 and .f16x2 comparisons"));
         }
         if i.operands.len() < 3 {
-            self.error(
-                i.span,
-                format!("{instr}: expects destination, a, b{}", if m.boolop.is_some() { ", c" } else { "" }),
-            );
+            let c = if m.boolop.is_some() { ", c" } else { "" };
+            self.error(i.span, format!("{instr}: expects destination, a, b{c}"));
             return;
         }
-        let packed = matches!(ty, Ty::F16x2 | Ty::BF16x2);
-        self.pred_dest(&i.operands[0], instr, !half || packed);
-        if packed && !matches!(i.operands[0], Operand::Pair(..)) {
-            self.error(
-                i.operands[0].span(),
-                format!("{instr}: packed comparison writes two predicates `p|q`"),
-            );
-        }
-        // Half-precision operands are held in .b16 (.b32 packed) registers.
-        let operand_ty = match ty {
-            Ty::BF16 => Ty::B16,
-            Ty::BF16x2 | Ty::F16x2 => Ty::B32,
-            t => t,
-        };
+        self.setp_dest(&i.operands[0], instr, ty);
+        // ptxas takes no immediates for the half types.
         for (k, role) in [(1, "operand a"), (2, "operand b")] {
-            self.typed_operand(&i.operands[k], operand_ty, instr, role, !half);
+            self.typed_operand(&i.operands[k], ty, instr, role, !half);
         }
-        self.boolop_operand(i, instr, &m, 3);
+        self.boolop_operand(i, instr, &m, 3, matches!(ty, Ty::BF16 | Ty::BF16x2));
     }
 
+    /// Minimum version and target of the half-precision forms.
+    fn half_requirements(&mut self, tname: Name<'a>, ty: Ty, instr: &str) {
+        match ty {
+            Ty::F16 | Ty::F16x2 => self.require(tname.span, instr, 42, 53),
+            Ty::BF16 | Ty::BF16x2 => self.require(tname.span, instr, 78, 90),
+            _ => {}
+        }
+    }
+
+    /// `setp` destinations (ptxas): `p`, `_`, `p|q`, `_|q`, `p|_`, `p|p` for every
+    /// type except `.f16`/`.bf16`, which write one predicate: `p`, `_` or `p|_`.
+    fn setp_dest(&mut self, op: &Operand<'a>, instr: &str, ty: Ty) {
+        let single = matches!(ty, Ty::F16 | Ty::BF16);
+        if single
+            && let Operand::Pair(_, q) = op
+            && !matches!(**q, Operand::Sink(_))
+        {
+            self.error(op.span(), format!("{instr}: {} comparison writes one predicate", ty.word()));
+            return;
+        }
+        self.pred_dest(op, instr, true);
+    }
+
+    /// `set` (PTX ISA 9.7.6.1, and the half-precision `set` of 9.7.7.1 that ptxas
+    /// also accepts): the first type is the destination's, the second the sources'.
     pub(super) fn set(&mut self, i: &I<'a>, instr: &str) {
         let m = self.cmp_mods(i, instr, true);
         let [(dty, dname), (sty, sname)] = m.types[..] else {
             self.error(i.opcode.span, format!("{instr}: needs a destination type and a source type"));
             return;
         };
-        if !matches!(dty, Ty::U32 | Ty::S32 | Ty::F32) {
-            self.error(dname.span, format!("{instr}: destination type must be .u32, .s32 or .f32"));
-        }
-        if matches!(
-            sty,
-            Ty::B8
-                | Ty::U8
-                | Ty::S8
-                | Ty::B128
-                | Ty::Pred
-                | Ty::TF32
-                | Ty::Other
-                | Ty::F16
-                | Ty::F16x2
-                | Ty::BF16
-                | Ty::BF16x2
-        ) {
+        if !is_standard(sty) && !is_half(sty) {
             self.error(sname.span, format!("{instr}: source type {} is not comparable by set", sty.word()));
             return;
+        }
+        if !set_types_allowed(dty, sty) {
+            let msg = format!("{instr}: set cannot write {} from {} comparisons", dty.word(), sty.word());
+            self.error(dname.span, msg);
+            return;
+        }
+        let bf16 = matches!(dty, Ty::BF16 | Ty::BF16x2) || matches!(sty, Ty::BF16 | Ty::BF16x2);
+        if bf16 {
+            self.require(sname.span, instr, 78, 90);
+        } else if matches!(sty, Ty::F16 | Ty::F16x2) && matches!(dty, Ty::U16 | Ty::S16 | Ty::U32 | Ty::S32) {
+            self.require(sname.span, &format!("{instr} (integer result of a half comparison)"), 65, 53);
+        } else if dty == Ty::F16 || sty == Ty::F16x2 || sty == Ty::F16 {
+            self.require(sname.span, instr, 42, 53);
         }
         if let Some((op, n)) = m.cmp
             && let Err(why) = op.allowed_for(sty)
@@ -246,21 +258,27 @@ impl<'a> Checker<'a> {
             self.error(n.span, format!("{instr}: {why}"));
         }
         if let Some(f) = m.ftz
-            && sty != Ty::F32
+            && (bf16 || !matches!(sty, Ty::F32 | Ty::F16 | Ty::F16x2))
         {
-            self.error(f.span, format!("{instr}: `.ftz` applies only to .f32 comparisons"));
+            self.error(f.span, format!("{instr}: `.ftz` applies only to .f32, .f16 and .f16x2 comparisons"));
         }
         if i.operands.len() < 3 {
-            self.error(
-                i.span,
-                format!("{instr}: expects d, a, b{}", if m.boolop.is_some() { ", c" } else { "" }),
-            );
+            let c = if m.boolop.is_some() { ", c" } else { "" };
+            self.error(i.span, format!("{instr}: expects d, a, b{c}"));
             return;
         }
-        self.typed_operand(&i.operands[0], dty, instr, "destination", false);
-        self.typed_operand(&i.operands[1], sty, instr, "operand a", true);
-        self.typed_operand(&i.operands[2], sty, instr, "operand b", true);
-        self.boolop_operand(i, instr, &m, 3);
+        match &i.operands[0] {
+            Operand::Pair(..) | Operand::Sink(_) => {
+                self.error(i.operands[0].span(), format!("{instr}: the destination is one register"));
+            }
+            d => {
+                self.typed_operand(d, dty, instr, "destination", false);
+            }
+        }
+        let half = is_half(sty);
+        self.typed_operand(&i.operands[1], sty, instr, "operand a", !half);
+        self.typed_operand(&i.operands[2], sty, instr, "operand b", !half);
+        self.boolop_operand(i, instr, &m, 3, bf16);
     }
 
     pub(super) fn selp(&mut self, i: &I<'a>, instr: &str) {
@@ -435,5 +453,42 @@ impl<'a> Checker<'a> {
             }
             other => self.resolve_operand(other, instr),
         }
+    }
+}
+
+/// The eleven types of the integer and single/double `setp`/`set`/`selp` forms.
+fn is_standard(ty: Ty) -> bool {
+    matches!(
+        ty,
+        Ty::B16
+            | Ty::B32
+            | Ty::B64
+            | Ty::U16
+            | Ty::U32
+            | Ty::U64
+            | Ty::S16
+            | Ty::S32
+            | Ty::S64
+            | Ty::F32
+            | Ty::F64
+    )
+}
+
+fn is_half(ty: Ty) -> bool {
+    matches!(ty, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2)
+}
+
+/// The destination/source type pairs of `set` that ptxas 13.5 accepts
+/// (tools/ptxas_matrix_findings.md, section 4).
+fn set_types_allowed(d: Ty, s: Ty) -> bool {
+    match d {
+        Ty::U32 | Ty::S32 => true,
+        Ty::F32 => is_standard(s),
+        Ty::U16 | Ty::S16 => matches!(s, Ty::F16 | Ty::BF16),
+        Ty::F16 => is_standard(s) || s == Ty::F16,
+        Ty::BF16 => is_standard(s) || matches!(s, Ty::F16 | Ty::BF16),
+        Ty::F16x2 => s == Ty::F16x2,
+        Ty::BF16x2 => s == Ty::BF16x2,
+        _ => false,
     }
 }

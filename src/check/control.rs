@@ -53,13 +53,20 @@ impl<'a> Checker<'a> {
                 Some(Def { sym: Sym::Reg { ty: Ty::B32 | Ty::U32 | Ty::S32, .. }, .. }) | None => {}
                 Some(Def { sym: Sym::Reg { ty, .. }, .. }) => self.error(
                     n.span,
-                    format!("{instr}: {role} `{}` is a {} register; it must be a 32-bit integer", n.text, ty.word()),
+                    format!(
+                        "{instr}: {role} `{}` is a {} register; it must be a 32-bit integer",
+                        n.text,
+                        ty.word()
+                    ),
                 ),
                 Some(_) => self.error(n.span, format!("{instr}: {role} `{}` is not a register", n.text)),
             },
             other => {
                 self.resolve_operand(other, instr);
-                self.error(other.span(), format!("{instr}: {role} must be a 32-bit integer register or literal"));
+                self.error(
+                    other.span(),
+                    format!("{instr}: {role} must be a 32-bit integer register or literal"),
+                );
             }
         }
     }
@@ -115,7 +122,8 @@ impl<'a> Checker<'a> {
         for op in rets.iter().chain(args) {
             self.call_argument(op, instr);
         }
-        let Some(tname) = self.expect_name(target, instr, "a function name or a register holding its address")
+        let Some(tname) =
+            self.expect_name(target, instr, "a function name or a register holding its address")
         else {
             return;
         };
@@ -131,12 +139,16 @@ impl<'a> Checker<'a> {
                     return;
                 }
                 if info.first_decl.start > i.span.start {
-                    let msg = format!("{instr}: `{}` is called before it is declared; declare it first", tname.text);
+                    let msg = format!(
+                        "{instr}: `{}` is called before it is declared; declare it first",
+                        tname.text
+                    );
                     self.error(tname.span, msg);
                     return;
                 }
                 if !info.defined {
-                    let msg = format!("{instr}: `{}` is declared but never defined in this module", tname.text);
+                    let msg =
+                        format!("{instr}: `{}` is declared but never defined in this module", tname.text);
                     self.error(tname.span, msg);
                 }
                 self.match_signature(i, instr, tname.text, &info.rets, &info.params, rets, args);
@@ -144,12 +156,15 @@ impl<'a> Checker<'a> {
             Some(Def { sym: Sym::Reg { ty, .. }, .. }) => {
                 self.require(tname.span, &format!("{instr} (indirect)"), 21, 20);
                 if !matches!(ty, Ty::B32 | Ty::U32 | Ty::S32 | Ty::B64 | Ty::U64 | Ty::S64) {
-                    let msg = format!("{instr}: function pointer `{}` must be an integer register", tname.text);
+                    let msg =
+                        format!("{instr}: function pointer `{}` must be an integer register", tname.text);
                     self.error(tname.span, msg);
                 }
                 self.indirect_targets(i, instr, extra, rets, args);
             }
-            Some(_) => self.error(tname.span, format!("{instr}: `{}` is not a function or register", tname.text)),
+            Some(_) => {
+                self.error(tname.span, format!("{instr}: `{}` is not a function or register", tname.text))
+            }
             None => self.error(tname.span, format!("{instr}: undefined function `{}`", tname.text)),
         }
     }

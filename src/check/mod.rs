@@ -220,7 +220,10 @@ impl<'a> Checker<'a> {
     fn declare_func(&mut self, f: &Function<'a>) {
         if f.kind == FuncKind::Func && self.sm.is_some_and(|sm| sm.number < 20) {
             for p in f.rets.iter().chain(&f.params).filter(|p| p.space == Space::Param) {
-                self.error(p.span, format!("`{}`: .param function parameters need sm_20 or higher", f.name.text));
+                self.error(
+                    p.span,
+                    format!("`{}`: .param function parameters need sm_20 or higher", f.name.text),
+                );
             }
         }
         for (d, _) in &f.directives {
@@ -340,7 +343,8 @@ impl<'a> Checker<'a> {
             let mut only_funcs = d.init.is_some();
             if let Some(init) = &d.init {
                 if !matches!(v.space, Space::Global | Space::Const) {
-                    let msg = format!("`{}`: only .global and .const variables take initialisers", d.name.text);
+                    let msg =
+                        format!("`{}`: only .global and .const variables take initialisers", d.name.text);
                     self.error(d.name.span, msg);
                 }
                 self.check_init(init, v.ty, &mut funcs, &mut only_funcs);
@@ -357,7 +361,10 @@ impl<'a> Checker<'a> {
         match init {
             Init::List(items, _) => items.iter().for_each(|i| self.check_init(i, ty, funcs, only_funcs)),
             Init::Symbol { name, .. } => match self.globals.lookup(name.text) {
-                None => self.error(name.span, format!("initialiser: `{}` is not declared before this point", name.text)),
+                None => self.error(
+                    name.span,
+                    format!("initialiser: `{}` is not declared before this point", name.text),
+                ),
                 Some(Def { sym: Sym::Func(f), .. }) => {
                     // ptxas: "Initial value type mismatch" unless the table is .u32/.u64.
                     if !matches!(ty.text, ".u32" | ".u64") {
@@ -543,7 +550,11 @@ impl<'a> Checker<'a> {
                 format!("{instr}: label `{}` is inside a nested block and not visible here", n.text),
             ),
             None => {
-                let what = if self.lookup(n.text).is_some() { "is not a label" } else { "is not a label in this function" };
+                let what = if self.lookup(n.text).is_some() {
+                    "is not a label"
+                } else {
+                    "is not a label in this function"
+                };
                 self.error(n.span, format!("{instr}: `{}` {what}", n.text));
             }
         }
