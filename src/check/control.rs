@@ -146,7 +146,9 @@ impl<'a> Checker<'a> {
                     self.error(tname.span, msg);
                     return;
                 }
-                if !info.defined {
+                // An `.extern` function is defined by another module (nvcc -rdc output);
+                // ptxas accepts that with -c, and only whole-program ptxas rejects it.
+                if !info.defined && !info.external {
                     let msg =
                         format!("{instr}: `{}` is declared but never defined in this module", tname.text);
                     self.error(tname.span, msg);

@@ -198,7 +198,8 @@ impl<'a> Checker<'a> {
             Operand::Offset(n, _, _) => {
                 self.resolve_value_name(*n, instr);
             }
-            Operand::Component(base, comp) => {
+            Operand::Component(base, comp_span) => {
+                let comp = Name { text: comp_span.text(self.src), span: *comp_span };
                 if special_register(base.text) == Some(true) {
                     if !matches!(comp.text, ".x" | ".y" | ".z") {
                         self.error(

@@ -44,6 +44,8 @@ pub struct FuncInfo {
     pub rets: Vec<ParamSig>,
     pub params: Vec<ParamSig>,
     pub defined: bool,
+    /// Declared `.extern`: defined in another module (separate compilation).
+    pub external: bool,
     /// Where the function is first declared: calls must come after it.
     pub first_decl: Span,
 }
@@ -240,6 +242,7 @@ impl<'a> Checker<'a> {
             params: f.params.iter().map(param_sig).collect(),
             defined: f.body.is_some(),
             first_decl: f.name.span,
+            external: f.linkage == Some(Linkage::Extern),
         };
         if let Some(old) = self.globals.lookup(f.name.text) {
             match old.sym {

@@ -82,25 +82,31 @@ impl<'a> Scope<'a> {
     }
 
     pub fn lookup(&self, name: &str) -> Option<Def> {
-        if let Some(d) = self.names.get(name) {
-            return Some(*d);
+        // Compilers declare registers as ranges (`%r<42>`), so try those first; a
+        // name found both ways was reported as a duplicate when declared.
+        if !self.ranges.is_empty()
+            && let Some((prefix, n)) = split_index(name)
+            && let Some((count, def)) = self.ranges.get(prefix)
+            && n < u64::from(*count)
+        {
+            return Some(*def);
         }
-        if self.ranges.is_empty() {
+        if self.names.is_empty() {
             return None;
         }
-        let (prefix, n) = split_index(name)?;
-        let (count, def) = self.ranges.get(prefix)?;
-        (n < u64::from(*count)).then_some(*def)
+        self.names.get(name).copied()
     }
 }
 
 /// Splits `%r012` into (`%r`, 12): all trailing digits are the index, read as a
 /// number (ptxas reads `%r01` as `%r1`).
 fn split_index(name: &str) -> Option<(&str, u64)> {
-    let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
-    if digits == 0 || digits == name.len() {
+    let bytes = name.as_bytes();
+    let digits = bytes.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits == bytes.len() {
         return None;
     }
-    let (prefix, num) = name.split_at(name.len() - digits);
-    Some((prefix, num.parse::<u64>().unwrap_or(u64::MAX)))
+    let split = bytes.len() - digits;
+    let n = bytes[split..].iter().fold(0u64, |n, &d| n.saturating_mul(10).saturating_add(u64::from(d - b'0')));
+    Some((&name[..split], n))
 }

@@ -270,7 +270,7 @@ pub enum Operand<'a> {
     /// A register, variable, label or function name.
     Name(Name<'a>),
     /// A special register with a component: `%tid.x`.
-    Component(Name<'a>, Name<'a>),
+    Component(Name<'a>, Span),
     /// The sink `_`.
     Sink(Span),
     /// `%r1+4`: a register plus a constant (ptxas folds it).
@@ -304,7 +304,7 @@ impl Operand<'_> {
         match self {
             Operand::Name(n) => n.span,
             Operand::Not(_, s) | Operand::Offset(_, _, s) => *s,
-            Operand::Component(a, b) => a.span.to(b.span),
+            Operand::Component(a, b) => a.span.to(*b),
             Operand::Sink(s) | Operand::Int { span: s, .. } | Operand::Float { span: s, .. } => *s,
             Operand::Vector(_, s) | Operand::List(_, s) => *s,
             Operand::Pair(a, b) => a.span().to(b.span()),

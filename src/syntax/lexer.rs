@@ -41,12 +41,38 @@ pub struct Lexer<'a> {
     pos: usize,
 }
 
+/// Byte classes, looked up once per byte on the hot path.
+const SPACE: u8 = 1;
+const IDENT_START: u8 = 2;
+const IDENT_CONT: u8 = 4;
+
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        let mut k = 0;
+        if c.is_ascii_whitespace() || c == 0x0b {
+            k |= SPACE;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' || c == b'$' || c == b'%' {
+            k |= IDENT_START;
+        }
+        if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' {
+            k |= IDENT_CONT;
+        }
+        t[b] = k;
+        b += 1;
+    }
+    t
+};
+
 fn is_ident_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b == b'%'
+    CLASS[b as usize] & IDENT_START != 0
 }
 
 fn is_ident_continue(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+    CLASS[b as usize] & IDENT_CONT != 0
 }
 
 impl<'a> Lexer<'a> {
@@ -61,24 +87,33 @@ impl<'a> Lexer<'a> {
     /// Skips whitespace and comments; an unterminated block comment runs to the end.
     fn skip_trivia(&mut self) {
         loop {
-            while self.pos < self.src.len() && self.src[self.pos].is_ascii_whitespace() {
-                self.pos += 1;
-            }
-            if self.at(self.pos) == b'/' && self.at(self.pos + 1) == b'/' {
-                match self.src[self.pos..].iter().position(|&b| b == b'\n') {
-                    Some(n) => self.pos += n,
-                    None => self.pos = self.src.len(),
-                }
-            } else if self.at(self.pos) == b'/' && self.at(self.pos + 1) == b'*' {
-                let rest = &self.src[self.pos + 2..];
-                match rest.windows(2).position(|w| w == b"*/") {
-                    Some(n) => self.pos += n + 4,
-                    None => self.pos = self.src.len(),
-                }
-            } else {
+            let rest = &self.src[self.pos.min(self.src.len())..];
+            let n = rest.iter().position(|&b| CLASS[b as usize] & SPACE == 0).unwrap_or(rest.len());
+            self.pos += n;
+            if self.at(self.pos) != b'/' {
                 return;
             }
+            match self.at(self.pos + 1) {
+                b'/' => match self.src[self.pos..].iter().position(|&b| b == b'\n') {
+                    Some(n) => self.pos += n,
+                    None => self.pos = self.src.len(),
+                },
+                b'*' => {
+                    let rest = &self.src[self.pos + 2..];
+                    match rest.windows(2).position(|w| w == b"*/") {
+                        Some(n) => self.pos += n + 4,
+                        None => self.pos = self.src.len(),
+                    }
+                }
+                _ => return,
+            }
         }
+    }
+
+    /// Advances past bytes of class `class`.
+    fn eat_class(&mut self, class: u8) {
+        let rest = &self.src[self.pos.min(self.src.len())..];
+        self.pos += rest.iter().position(|&b| CLASS[b as usize] & class == 0).unwrap_or(rest.len());
     }
 
     fn eat_while(&mut self, f: impl Fn(u8) -> bool) {
@@ -102,7 +137,7 @@ impl<'a> Lexer<'a> {
         if is_ident_start(b) {
             let start = self.pos;
             self.pos += 1;
-            self.eat_while(is_ident_continue);
+            self.eat_class(IDENT_CONT);
             // `%` or `$` alone is not a name.
             if (b == b'%' || b == b'$') && self.pos == start + 1 {
                 return Tok::Error;
@@ -111,13 +146,13 @@ impl<'a> Lexer<'a> {
         }
         if b == b'.' && (is_ident_continue(self.at(self.pos + 1))) {
             self.pos += 1;
-            self.eat_while(is_ident_continue);
+            self.eat_class(IDENT_CONT);
             while self.at(self.pos) == b':'
                 && self.at(self.pos + 1) == b':'
                 && is_ident_continue(self.at(self.pos + 2))
             {
                 self.pos += 2;
-                self.eat_while(is_ident_continue);
+                self.eat_class(IDENT_CONT);
             }
             return Tok::Dot;
         }
