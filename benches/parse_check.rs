@@ -40,7 +40,8 @@ fn main() {
     });
     let (module, _) = ptxvm::syntax::parse(&text);
     println!(
-        "module: {mb:.1} MB, {} operands, {} modifiers, {} top-level items",
+        "module: {mb:.1} MB, {} statements, {} operands, {} modifiers, {} top-level items",
+        module.pool.stmts.len(),
         module.pool.operands.len(),
         module.pool.mods.len(),
         module.items.len()

@@ -246,7 +246,7 @@ impl<'a> Checker<'a> {
         if special_register(n.text).is_some() {
             return None;
         }
-        if self.fn_state.labels.contains_key(n.text) {
+        if self.label_in_body(n.text) {
             self.error(n.span, format!("{instr}: label `{}` cannot be used as a value", n.text));
         } else {
             self.error(n.span, format!("{instr}: undefined name `{}`", n.text));

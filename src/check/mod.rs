@@ -50,13 +50,6 @@ pub struct FuncInfo {
     pub first_decl: Span,
 }
 
-/// Per-function state: every label of the body, whichever block declares it
-/// (for messages about labels that exist but are not visible).
-#[derive(Default)]
-struct FnState<'a> {
-    labels: HashMap<&'a str, Span>,
-}
-
 /// An instruction as the rules see it: modifiers and operands as slices.
 type I<'a> = InstrView<'a, 'a>;
 
@@ -73,7 +66,8 @@ pub struct Checker<'a> {
     /// when they hold something else (so a call through them is an error).
     jump_tables: HashMap<&'a str, Option<Vec<usize>>>,
     scopes: Vec<Scope<'a>>,
-    fn_state: FnState<'a>,
+    /// The body being checked, searched for labels only when a message needs it.
+    body: Option<&'a Block>,
 }
 
 pub(crate) fn param_sig(p: &Param<'_>) -> ParamSig {
@@ -94,7 +88,7 @@ impl<'a> Checker<'a> {
             funcs: Vec::new(),
             jump_tables: HashMap::default(),
             scopes: Vec::new(),
-            fn_state: FnState::default(),
+            body: None,
         }
     }
 
@@ -102,7 +96,7 @@ impl<'a> Checker<'a> {
         self.diags.push(Diagnostic::new(span, message));
     }
 
-    fn module(&mut self, m: &Module<'a>) {
+    fn module(&mut self, m: &'a Module<'a>) {
         self.header(m);
         // Module-level names are visible from their declaration on: ptxas rejects an
         // initialiser or alias naming a symbol declared further down.
@@ -414,10 +408,9 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn function(&mut self, f: &Function<'a>) {
+    fn function(&mut self, f: &'a Function<'a>) {
         let Some(body) = &f.body else { return };
-        self.fn_state = FnState::default();
-        self.collect_labels(&body.stmts);
+        self.body = Some(body);
         let mut params = Scope::default();
         for p in f.rets.iter().chain(&f.params) {
             self.check_decl_type(p.ty);
@@ -446,20 +439,20 @@ impl<'a> Checker<'a> {
         self.scopes.pop();
     }
 
-    /// Records every label of a body, for messages only.
-    fn collect_labels(&mut self, stmts: &[Stmt<'a>]) {
-        for s in stmts {
-            match s {
+    /// Is `name` a label anywhere in the current body, visible here or not? (For
+    /// messages only, so it walks the body on demand.)
+    pub(crate) fn label_in_body(&self, name: &str) -> bool {
+        fn walk(pool: &Pool<'_>, stmts: &[Stmt<'_>], name: &str) -> bool {
+            stmts.iter().any(|s| match s {
                 Stmt::Label(l)
                 | Stmt::BranchTargets { label: l, .. }
                 | Stmt::CallTargets { label: l, .. }
-                | Stmt::CallPrototype { label: l, .. } => {
-                    self.fn_state.labels.insert(l.text, l.span);
-                }
-                Stmt::Block(b) => self.collect_labels(&b.stmts),
-                _ => {}
-            }
+                | Stmt::CallPrototype { label: l, .. } => l.text == name,
+                Stmt::Block(b) => walk(pool, pool.stmts(b), name),
+                _ => false,
+            })
         }
+        self.body.is_some_and(|b| walk(self.pool, self.pool.stmts(b), name))
     }
 
     /// Declares the labels of one block in the innermost scope. Labels are scoped by
@@ -494,15 +487,16 @@ impl<'a> Checker<'a> {
         self.scopes.iter().rev().find_map(|s| s.labels.get(name).cloned())
     }
 
-    fn block(&mut self, b: &Block<'a>) {
+    fn block(&mut self, b: &Block) {
         self.scopes.push(Scope::default());
         self.block_stmts(b);
         self.scopes.pop();
     }
 
-    fn block_stmts(&mut self, b: &Block<'a>) {
-        self.declare_labels(&b.stmts);
-        for s in &b.stmts {
+    fn block_stmts(&mut self, b: &Block) {
+        let stmts = self.pool.stmts(b);
+        self.declare_labels(stmts);
+        for s in stmts {
             match s {
                 Stmt::Var(v) => self.local_var(v),
                 Stmt::Block(inner) => self.block(inner),
@@ -548,7 +542,7 @@ impl<'a> Checker<'a> {
             Some(_) => {
                 self.error(n.span, format!("{instr}: `{}` names a target list, not a code label", n.text))
             }
-            None if self.fn_state.labels.contains_key(n.text) => self.error(
+            None if self.label_in_body(n.text) => self.error(
                 n.span,
                 format!("{instr}: label `{}` is inside a nested block and not visible here", n.text),
             ),

@@ -107,6 +107,7 @@ fn split_index(name: &str) -> Option<(&str, u64)> {
         return None;
     }
     let split = bytes.len() - digits;
-    let n = bytes[split..].iter().fold(0u64, |n, &d| n.saturating_mul(10).saturating_add(u64::from(d - b'0')));
+    let n =
+        bytes[split..].iter().fold(0u64, |n, &d| n.saturating_mul(10).saturating_add(u64::from(d - b'0')));
     Some((&name[..split], n))
 }

@@ -29,8 +29,11 @@ type PResult<T> = Result<T, ParseError>;
 /// Parses a whole module, returning it together with every syntax error found.
 pub fn parse(src: &str) -> (Module<'_>, Vec<ParseError>) {
     let mut p = Parser::new(src);
-    // nvcc's PTX has about one operand per 17 bytes and one modifier per 30: reserving
-    // up front avoids copying the pools over and over as they grow.
+    // Reserve the pools once, from upper bounds counted in the text (a statement ends
+    // in `;` or is a label, an operand is followed by `,` or `;`, a modifier starts
+    // with `.`), so they never grow by copying: growth was the costliest part of
+    // parsing large modules.
+    p.pool.stmts.reserve(src.len() / 24);
     p.pool.operands.reserve(src.len() / 16);
     p.pool.mods.reserve(src.len() / 28);
     let module = p.module();
@@ -83,6 +86,8 @@ pub struct Parser<'a> {
     /// Inside the operands of `call`, where `(1)` is an argument list.
     in_call: bool,
     pool: Pool<'a>,
+    /// Statements of the blocks being parsed, innermost last.
+    scratch: Vec<Stmt<'a>>,
     pub errors: Vec<ParseError>,
 }
 
@@ -103,6 +108,7 @@ impl<'a> Parser<'a> {
             header_reported: false,
             in_call: false,
             pool: Pool::default(),
+            scratch: Vec::new(),
             errors: Vec::new(),
         }
     }
@@ -656,40 +662,47 @@ impl<'a> Parser<'a> {
 
     // ---- function bodies ------------------------------------------------------------
 
-    fn block(&mut self) -> PResult<Block<'a>> {
+    fn block(&mut self) -> PResult<Block> {
         let open = self.expect_punct(b'{', "`{`")?;
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
+        if self.depth >= MAX_DEPTH {
             return err(open, format!("blocks nested deeper than {MAX_DEPTH} levels"));
         }
-        let mut stmts = Vec::new();
+        self.depth += 1;
+        // Statements collect on the scratch stack (nested blocks above ours) and move
+        // to the pool together once the block is complete.
+        let base = self.scratch.len();
+        let result = self.block_body(open);
+        self.depth -= 1;
+        let start = self.pool.stmts.len();
+        self.pool.stmts.extend(self.scratch.drain(base..));
+        let stmts = PoolRange { start: start as u32, len: (self.pool.stmts.len() - start) as u32 };
+        result.map(|close| Block { stmts, span: open.to(close) })
+    }
+
+    /// The statements of a block up to and including its `}`.
+    fn block_body(&mut self, open: Span) -> PResult<Span> {
         loop {
             match self.tok.tok {
-                Tok::Punct(b'}') => break,
+                Tok::Punct(b'}') => return Ok(self.bump().span),
                 Tok::Eof => {
-                    self.depth -= 1;
                     return err(self.tok.span, "unexpected end of file: missing `}` closing this block");
                 }
                 _ => {}
             }
             match self.stmt() {
-                Ok(Some(s)) => stmts.push(s),
+                Ok(Some(s)) => self.scratch.push(s),
                 Ok(None) => {}
                 Err(e) => {
                     // Nesting overflow is fatal for the block: do not dig deeper.
                     let fatal = e.message.contains("nested deeper");
                     self.errors.push(e);
                     if fatal {
-                        self.depth -= 1;
                         return err(open, "function body abandoned after the nesting error");
                     }
                     self.recover();
                 }
             }
         }
-        let close = self.bump().span;
-        self.depth -= 1;
-        Ok(Block { stmts, span: open.to(close) })
     }
 
     fn stmt(&mut self) -> PResult<Option<Stmt<'a>>> {
@@ -710,7 +723,7 @@ impl<'a> Parser<'a> {
                 if Space::from_directive(word).is_some() {
                     let v = self.var_decl(None)?;
                     self.expect_punct(b';', "`;` after the declaration")?;
-                    return Ok(Some(Stmt::Var(v)));
+                    return Ok(Some(Stmt::Var(Box::new(v))));
                 }
                 self.bump();
                 match word {
