@@ -79,38 +79,38 @@ impl CmpOp {
 
 /// The dotted modifiers of a comparison, sorted into their roles.
 #[derive(Default)]
-struct CmpMods<'a> {
-    cmp: Option<(CmpOp, Name<'a>)>,
-    boolop: Option<Name<'a>>,
-    ftz: Option<Name<'a>>,
-    types: Vec<(Ty, Name<'a>)>,
+struct CmpMods {
+    cmp: Option<(CmpOp, Name)>,
+    boolop: Option<Name>,
+    ftz: Option<Name>,
+    types: Vec<(Ty, Name)>,
 }
 
 impl<'a> Checker<'a> {
     /// Sorts modifiers into CmpOp, BoolOp, `.ftz` and types; reports unknown or repeated ones.
-    fn cmp_mods(&mut self, i: &I<'a>, instr: &str, with_cmp: bool) -> CmpMods<'a> {
+    fn cmp_mods(&mut self, i: &I<'a>, instr: &str, with_cmp: bool) -> CmpMods {
         let mut m = CmpMods::default();
         for &md in i.mods {
-            if let (true, Some(op)) = (with_cmp, CmpOp::from_word(md.text)) {
+            if let (true, Some(op)) = (with_cmp, CmpOp::from_word(md.text(self.src))) {
                 if m.cmp.is_some() {
                     self.error(md.span, format!("{instr}: more than one comparison operator"));
                 }
                 m.cmp = Some((op, md));
-            } else if with_cmp && matches!(md.text, ".and" | ".or" | ".xor") {
+            } else if with_cmp && matches!(md.text(self.src), ".and" | ".or" | ".xor") {
                 if m.boolop.is_some() {
                     self.error(md.span, format!("{instr}: more than one boolean operator"));
                 }
                 m.boolop = Some(md);
-            } else if md.text == ".ftz" {
+            } else if md.text(self.src) == ".ftz" {
                 self.require(md.span, instr, 14, 0);
                 if m.ftz.is_some() {
                     self.error(md.span, format!("{instr}: duplicate `.ftz`"));
                 }
                 m.ftz = Some(md);
-            } else if let Some(t) = Ty::from_word(md.text) {
+            } else if let Some(t) = Ty::from_word(md.text(self.src)) {
                 m.types.push((t, md));
             } else {
-                self.error(md.span, format!("{instr}: unexpected modifier `{}`", md.text));
+                self.error(md.span, format!("{instr}: unexpected modifier `{}`", md.text(self.src)));
             }
         }
         if with_cmp && m.cmp.is_none() {
@@ -120,10 +120,12 @@ impl<'a> Checker<'a> {
     }
 
     /// Checks the optional `c` operand against the presence of a BoolOp.
-    fn boolop_operand(&mut self, i: &I<'a>, instr: &str, m: &CmpMods<'a>, ops: usize, reg_only: bool) {
+    fn boolop_operand(&mut self, i: &I<'a>, instr: &str, m: &CmpMods, ops: usize, reg_only: bool) {
         match (m.boolop, i.operands.get(ops)) {
-            (Some(b), None) => self
-                .error(b.span, format!("{instr}: boolean operator `{}` needs a predicate operand c", b.text)),
+            (Some(b), None) => self.error(
+                b.span,
+                format!("{instr}: boolean operator `{}` needs a predicate operand c", b.text(self.src)),
+            ),
             (None, Some(c)) => self
                 .error(c.span(), format!("{instr}: operand c requires a boolean operator (.and, .or, .xor)")),
             (Some(_), Some(c)) => {
@@ -143,7 +145,7 @@ impl<'a> Checker<'a> {
     }
 
     /// A predicate destination: `p`, or `p|q` (with `_` for either) when `pair` is allowed.
-    fn pred_dest(&mut self, op: &Operand<'a>, instr: &str, pair: bool) {
+    fn pred_dest(&mut self, op: &Operand, instr: &str, pair: bool) {
         match op {
             Operand::Name(n) => self.pred_operand(*n, instr, "destination"),
             Operand::Pair(a, b) if pair => {
@@ -205,7 +207,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Minimum version and target of the half-precision forms.
-    fn half_requirements(&mut self, tname: Name<'a>, ty: Ty, instr: &str) {
+    fn half_requirements(&mut self, tname: Name, ty: Ty, instr: &str) {
         match ty {
             Ty::F16 | Ty::F16x2 => self.require(tname.span, instr, 42, 53),
             Ty::BF16 | Ty::BF16x2 => self.require(tname.span, instr, 78, 90),
@@ -215,7 +217,7 @@ impl<'a> Checker<'a> {
 
     /// `setp` destinations (ptxas): `p`, `_`, `p|q`, `_|q`, `p|_`, `p|p` for every
     /// type except `.f16`/`.bf16`, which write one predicate: `p`, `_` or `p|_`.
-    fn setp_dest(&mut self, op: &Operand<'a>, instr: &str, ty: Ty) {
+    fn setp_dest(&mut self, op: &Operand, instr: &str, ty: Ty) {
         let single = matches!(ty, Ty::F16 | Ty::BF16);
         if single
             && let Operand::Pair(_, q) = op
@@ -342,7 +344,7 @@ impl<'a> Checker<'a> {
     /// true) or a symbol, optionally negated with `!`. ptxas also takes an `.f16x2`
     /// register wherever a predicate goes (it shares the predicate's register
     /// class); ptxvm follows ptxas (tools/ptxas_matrix_findings.md).
-    pub(super) fn pred_source(&mut self, op: &Operand<'a>, instr: &str, role: &str) {
+    pub(super) fn pred_source(&mut self, op: &Operand, instr: &str, role: &str) {
         match op {
             Operand::Not(inner, _) => self.pred_source(inner, instr, role),
             Operand::Int { .. } => {}
@@ -351,7 +353,11 @@ impl<'a> Checker<'a> {
                 Some(Def { sym: Sym::Func(_) | Sym::Var { .. }, .. }) => {}
                 Some(Def { sym: Sym::Reg { ty, .. }, .. }) => self.error(
                     n.span,
-                    format!("{instr}: {role} `{}` is a {} register, not a predicate", n.text, ty.word()),
+                    format!(
+                        "{instr}: {role} `{}` is a {} register, not a predicate",
+                        n.text(self.src),
+                        ty.word()
+                    ),
                 ),
             },
             other => self.error(
@@ -363,13 +369,14 @@ impl<'a> Checker<'a> {
 
     /// A predicate destination of predicate logic: a `.pred` (or `.f16x2`) register;
     /// ptxas refuses the sink `_` here ("Result discard mode is not allowed").
-    fn pred_logic_dest(&mut self, op: &Operand<'a>, instr: &str) {
+    fn pred_logic_dest(&mut self, op: &Operand, instr: &str) {
         match op {
             Operand::Name(n) => match self.resolve_value_name(*n, instr) {
                 Some(Def { sym: Sym::Reg { ty: Ty::Pred | Ty::F16x2, .. }, .. }) | None => {}
-                Some(_) => {
-                    self.error(n.span, format!("{instr}: destination `{}` is not a .pred register", n.text))
-                }
+                Some(_) => self.error(
+                    n.span,
+                    format!("{instr}: destination `{}` is not a .pred register", n.text(self.src)),
+                ),
             },
             Operand::Sink(s) => self.error(*s, format!("{instr}: the destination cannot be the sink `_`")),
             other => self.error(other.span(), format!("{instr}: destination must be a .pred register")),
@@ -383,17 +390,20 @@ impl<'a> Checker<'a> {
             self.error(i.opcode.span, format!("{instr}: needs exactly one type (.pred, .b16, .b32 or .b64)"));
             return;
         };
-        let ty = Ty::from_word(tname.text);
+        let ty = Ty::from_word(tname.text(self.src));
         let ok = match ty {
             Some(Ty::B16 | Ty::B32 | Ty::B64) => true,
-            Some(Ty::Pred) => i.opcode.text != "cnot",
+            Some(Ty::Pred) => i.opcode.text(self.src) != "cnot",
             _ => false,
         };
         let Some(ty) = ty.filter(|_| ok) else {
-            self.error(tname.span, format!("{instr}: `{}` is not a type for {}", tname.text, i.opcode.text));
+            self.error(
+                tname.span,
+                format!("{instr}: `{}` is not a type for {}", tname.text(self.src), i.opcode.text(self.src)),
+            );
             return;
         };
-        let sources = if matches!(i.opcode.text, "not" | "cnot") { 1 } else { 2 };
+        let sources = if matches!(i.opcode.text(self.src), "not" | "cnot") { 1 } else { 2 };
         if !self.operand_count(i, instr, sources + 1, sources + 1) {
             return;
         }
@@ -415,10 +425,10 @@ impl<'a> Checker<'a> {
     /// registers, symbol addresses, vectors) only need their names resolved.
     pub(super) fn mov(&mut self, i: &I<'a>, instr: &str) {
         let ty = match i.mods {
-            [m] => match Ty::from_word(m.text) {
+            [m] => match Ty::from_word(m.text(self.src)) {
                 Some(t) => t,
                 None => {
-                    self.error(m.span, format!("{instr}: `{}` is not a type for mov", m.text));
+                    self.error(m.span, format!("{instr}: `{}` is not a type for mov", m.text(self.src)));
                     return;
                 }
             },
@@ -427,7 +437,7 @@ impl<'a> Checker<'a> {
                 return;
             }
             [_, extra, ..] => {
-                self.error(extra.span, format!("{instr}: unexpected modifier `{}`", extra.text));
+                self.error(extra.span, format!("{instr}: unexpected modifier `{}`", extra.text(self.src)));
                 return;
             }
         };
@@ -447,7 +457,7 @@ impl<'a> Checker<'a> {
         }
         match &i.operands[1] {
             op @ Operand::Name(n)
-                if matches!(self.lookup(n.text), Some(Def { sym: Sym::Reg { .. }, .. })) =>
+                if matches!(self.lookup(n.text(self.src)), Some(Def { sym: Sym::Reg { .. }, .. })) =>
             {
                 self.typed_operand(op, ty, instr, "operand a", true);
             }

@@ -20,7 +20,7 @@ impl<'a> Checker<'a> {
 
     pub(super) fn brx(&mut self, i: &I<'a>, instr: &str) {
         self.require(i.opcode.span, instr, 60, 30);
-        if i.mods.first().map(|m| m.text) != Some(".idx") {
+        if i.mods.first().map(|m| m.text(self.src)) != Some(".idx") {
             self.error(i.opcode.span, format!("{instr}: the indirect branch is written `brx.idx`"));
         }
         self.only_mods(i, instr, &[".idx", ".uni"]);
@@ -31,22 +31,25 @@ impl<'a> Checker<'a> {
         let Some(list) = self.expect_name(&i.operands[1], instr, "a `.branchtargets` label") else {
             return;
         };
-        match self.lookup_label(list.text) {
+        match self.lookup_label(list.text(self.src)) {
             Some(Label { kind: LabelKind::BranchTargets, span }) if span.start < list.span.start => {}
             Some(Label { kind: LabelKind::BranchTargets, .. }) => self.error(
                 list.span,
-                format!("{instr}: `.branchtargets` `{}` must be declared before its use", list.text),
+                format!(
+                    "{instr}: `.branchtargets` `{}` must be declared before its use",
+                    list.text(self.src)
+                ),
             ),
             _ => self.error(
                 list.span,
-                format!("{instr}: `{}` is not a `.branchtargets` list visible here", list.text),
+                format!("{instr}: `{}` is not a `.branchtargets` list visible here", list.text(self.src)),
             ),
         }
     }
 
     /// A 32-bit integer operand: a `.b32`/`.u32`/`.s32` register or an integer
     /// literal (ptxas, for `brx.idx` and `nanosleep`; not `.f16x2`, not symbols).
-    fn int32_operand(&mut self, op: &Operand<'a>, instr: &str, role: &str) {
+    fn int32_operand(&mut self, op: &Operand, instr: &str, role: &str) {
         match op {
             Operand::Int { .. } => {}
             Operand::Name(n) => match self.resolve_value_name(*n, instr) {
@@ -55,11 +58,13 @@ impl<'a> Checker<'a> {
                     n.span,
                     format!(
                         "{instr}: {role} `{}` is a {} register; it must be a 32-bit integer",
-                        n.text,
+                        n.text(self.src),
                         ty.word()
                     ),
                 ),
-                Some(_) => self.error(n.span, format!("{instr}: {role} `{}` is not a register", n.text)),
+                Some(_) => {
+                    self.error(n.span, format!("{instr}: {role} `{}` is not a register", n.text(self.src)))
+                }
             },
             other => {
                 self.resolve_operand(other, instr);
@@ -72,7 +77,7 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn ret_exit(&mut self, i: &I<'a>, instr: &str) {
-        let allowed: &[&str] = if i.opcode.text == "ret" { &[".uni"] } else { &[] };
+        let allowed: &[&str] = if i.opcode.text(self.src) == "ret" { &[".uni"] } else { &[] };
         self.only_mods(i, instr, allowed);
         self.operand_count(i, instr, 0, 0);
     }
@@ -80,7 +85,7 @@ impl<'a> Checker<'a> {
     pub(super) fn nanosleep(&mut self, i: &I<'a>, instr: &str) {
         // ptxas 13.5 takes nanosleep from PTX 6.2 (the ISA text says 6.3).
         self.require(i.opcode.span, instr, 62, 70);
-        if i.mods.len() != 1 || i.mods[0].text != ".u32" {
+        if i.mods.len() != 1 || i.mods[0].text(self.src) != ".u32" {
             self.error(i.opcode.span, format!("{instr}: the form is `nanosleep.u32 t`"));
             return;
         }
@@ -95,7 +100,7 @@ impl<'a> Checker<'a> {
         self.only_mods(i, instr, &[".uni"]);
         let ops = i.operands;
         let mut k = 0;
-        let rets: &[Operand<'a>] = match ops.first() {
+        let rets: &[Operand] = match ops.first() {
             Some(Operand::List(items, _)) => {
                 k = 1;
                 items
@@ -107,7 +112,7 @@ impl<'a> Checker<'a> {
             return;
         };
         k += 1;
-        let args: &[Operand<'a>] = match ops.get(k) {
+        let args: &[Operand] = match ops.get(k) {
             Some(Operand::List(items, _)) => {
                 k += 1;
                 items
@@ -127,21 +132,24 @@ impl<'a> Checker<'a> {
         else {
             return;
         };
-        match self.lookup(tname.text) {
+        match self.lookup(tname.text(self.src)) {
             Some(Def { sym: Sym::Func(f), .. }) => {
                 if let Some(e) = extra {
                     self.error(e.span(), format!("{instr}: a direct call takes no target list or prototype"));
                 }
                 let info = self.funcs[f].clone();
                 if info.kind == FuncKind::Entry {
-                    let msg = format!("{instr}: `{}` is a kernel (.entry) and cannot be called", tname.text);
+                    let msg = format!(
+                        "{instr}: `{}` is a kernel (.entry) and cannot be called",
+                        tname.text(self.src)
+                    );
                     self.error(tname.span, msg);
                     return;
                 }
                 if info.first_decl.start > i.span.start {
                     let msg = format!(
                         "{instr}: `{}` is called before it is declared; declare it first",
-                        tname.text
+                        tname.text(self.src)
                     );
                     self.error(tname.span, msg);
                     return;
@@ -149,25 +157,30 @@ impl<'a> Checker<'a> {
                 // An `.extern` function is defined by another module (nvcc -rdc output);
                 // ptxas accepts that with -c, and only whole-program ptxas rejects it.
                 if !info.defined && !info.external {
-                    let msg =
-                        format!("{instr}: `{}` is declared but never defined in this module", tname.text);
+                    let msg = format!(
+                        "{instr}: `{}` is declared but never defined in this module",
+                        tname.text(self.src)
+                    );
                     self.error(tname.span, msg);
                 }
-                self.match_signature(i, instr, tname.text, &info.rets, &info.params, rets, args);
+                self.match_signature(i, instr, tname.text(self.src), &info.rets, &info.params, rets, args);
             }
             Some(Def { sym: Sym::Reg { ty, .. }, .. }) => {
                 self.require(tname.span, &format!("{instr} (indirect)"), 21, 20);
                 if !matches!(ty, Ty::B32 | Ty::U32 | Ty::S32 | Ty::B64 | Ty::U64 | Ty::S64) {
-                    let msg =
-                        format!("{instr}: function pointer `{}` must be an integer register", tname.text);
+                    let msg = format!(
+                        "{instr}: function pointer `{}` must be an integer register",
+                        tname.text(self.src)
+                    );
                     self.error(tname.span, msg);
                 }
                 self.indirect_targets(i, instr, extra, rets, args);
             }
-            Some(_) => {
-                self.error(tname.span, format!("{instr}: `{}` is not a function or register", tname.text))
-            }
-            None => self.error(tname.span, format!("{instr}: undefined function `{}`", tname.text)),
+            Some(_) => self.error(
+                tname.span,
+                format!("{instr}: `{}` is not a function or register", tname.text(self.src)),
+            ),
+            None => self.error(tname.span, format!("{instr}: undefined function `{}`", tname.text(self.src))),
         }
     }
 
@@ -175,9 +188,9 @@ impl<'a> Checker<'a> {
         &mut self,
         i: &I<'a>,
         instr: &str,
-        extra: Option<&Operand<'a>>,
-        rets: &[Operand<'a>],
-        args: &[Operand<'a>],
+        extra: Option<&Operand>,
+        rets: &[Operand],
+        args: &[Operand],
     ) {
         let Some(extra) = extra else {
             let msg = format!(
@@ -190,13 +203,16 @@ impl<'a> Checker<'a> {
         else {
             return;
         };
-        let targets: Vec<usize> = match self.lookup_label(n.text) {
+        let targets: Vec<usize> = match self.lookup_label(n.text(self.src)) {
             Some(Label { span, .. }) if span.start > n.span.start => {
-                self.error(n.span, format!("{instr}: `{}` must be declared before the call", n.text));
+                self.error(
+                    n.span,
+                    format!("{instr}: `{}` must be declared before the call", n.text(self.src)),
+                );
                 return;
             }
             Some(Label { kind: LabelKind::Prototype { rets: r, params: p }, .. }) => {
-                self.match_signature(i, instr, n.text, &r, &p, rets, args);
+                self.match_signature(i, instr, n.text(self.src), &r, &p, rets, args);
                 return;
             }
             Some(Label { kind: LabelKind::CallTargets(names), .. }) => names
@@ -207,20 +223,23 @@ impl<'a> Checker<'a> {
                 })
                 .collect(),
             Some(_) => {
-                self.error(n.span, format!("{instr}: `{}` is a code label, not a target list", n.text));
+                self.error(
+                    n.span,
+                    format!("{instr}: `{}` is a code label, not a target list", n.text(self.src)),
+                );
                 return;
             }
-            None => match self.jump_tables.get(n.text) {
+            None => match self.jump_tables.get(n.text(self.src)) {
                 Some(Some(funcs)) => funcs.clone(),
                 Some(None) => {
-                    let msg = format!("{instr}: `{}` is not a table of function addresses", n.text);
+                    let msg = format!("{instr}: `{}` is not a table of function addresses", n.text(self.src));
                     self.error(n.span, msg);
                     return;
                 }
                 None => {
                     let msg = format!(
                         "{instr}: `{}` is not a `.calltargets` list, `.callprototype` or function table",
-                        n.text
+                        n.text(self.src)
                     );
                     self.error(n.span, msg);
                     return;
@@ -229,12 +248,12 @@ impl<'a> Checker<'a> {
         };
         for f in targets {
             let info = self.funcs[f].clone();
-            self.match_signature(i, instr, n.text, &info.rets, &info.params, rets, args);
+            self.match_signature(i, instr, n.text(self.src), &info.rets, &info.params, rets, args);
         }
     }
 
     /// An argument or return of `call`: a `.param` variable, a register or an immediate.
-    fn call_argument(&mut self, op: &Operand<'a>, instr: &str) {
+    fn call_argument(&mut self, op: &Operand, instr: &str) {
         match op {
             Operand::Name(n) => {
                 self.resolve_value_name(*n, instr);
@@ -247,9 +266,9 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn arg_sig(&self, op: &Operand<'a>) -> Option<ParamSig> {
+    fn arg_sig(&self, op: &Operand) -> Option<ParamSig> {
         let Operand::Name(n) = op else { return None };
-        match self.lookup(n.text)?.sym {
+        match self.lookup(n.text(self.src))?.sym {
             Sym::Reg { ty, .. } => {
                 Some(ParamSig { space: Space::Reg, ty, bytes: u64::from(ty.bits().div_ceil(8)) })
             }
@@ -268,8 +287,8 @@ impl<'a> Checker<'a> {
         callee: &str,
         want_rets: &[ParamSig],
         want_args: &[ParamSig],
-        rets: &[Operand<'a>],
-        args: &[Operand<'a>],
+        rets: &[Operand],
+        args: &[Operand],
     ) {
         if rets.len() != want_rets.len() {
             self.error(

@@ -154,7 +154,7 @@ impl<'a> Checker<'a> {
         if let Some(g) = i.guard {
             self.pred_operand(g.pred, name, "guard");
         }
-        match i.opcode.text {
+        match i.opcode.text(self.src) {
             "setp" => self.setp(i, name),
             "set" => self.set(i, name),
             "selp" => self.selp(i, name),
@@ -171,9 +171,12 @@ impl<'a> Checker<'a> {
     }
 
     fn generic(&mut self, i: &I<'a>, name: &str) {
-        match operand_count(i.opcode.text) {
+        match operand_count(i.opcode.text(self.src)) {
             None => {
-                self.error(i.opcode.span, format!("{name}: unknown instruction `{}`", i.opcode.text));
+                self.error(
+                    i.opcode.span,
+                    format!("{name}: unknown instruction `{}`", i.opcode.text(self.src)),
+                );
                 return;
             }
             Some(Some((lo, hi))) if i.operands.len() < lo || i.operands.len() > hi => {
@@ -189,7 +192,7 @@ impl<'a> Checker<'a> {
 
     /// Checks that every name inside an operand resolves to a register, variable,
     /// function or special register.
-    pub(super) fn resolve_operand(&mut self, op: &Operand<'a>, instr: &str) {
+    pub(super) fn resolve_operand(&mut self, op: &Operand, instr: &str) {
         match op {
             Operand::Name(n) => {
                 self.resolve_value_name(*n, instr);
@@ -199,24 +202,29 @@ impl<'a> Checker<'a> {
                 self.resolve_value_name(*n, instr);
             }
             Operand::Component(base, comp_span) => {
-                let comp = Name { text: comp_span.text(self.src), span: *comp_span };
-                if special_register(base.text) == Some(true) {
-                    if !matches!(comp.text, ".x" | ".y" | ".z") {
+                let comp = Name { span: *comp_span };
+                if special_register(base.text(self.src)) == Some(true) {
+                    if !matches!(comp.text(self.src), ".x" | ".y" | ".z") {
                         self.error(
                             comp.span,
                             format!(
                                 "{instr}: `{}` has components .x, .y, .z, not `{}`",
-                                base.text, comp.text
+                                base.text(self.src),
+                                comp.text(self.src)
                             ),
                         );
                     }
                 } else if let Some(Def { sym: Sym::Reg { vector: Some(_), .. } | Sym::Var { .. }, .. }) =
-                    self.lookup(base.text)
+                    self.lookup(base.text(self.src))
                 {
                 } else {
                     self.error(
                         base.span,
-                        format!("{instr}: `{}{}` is not a register component", base.text, comp.text),
+                        format!(
+                            "{instr}: `{}{}` is not a register component",
+                            base.text(self.src),
+                            comp.text(self.src)
+                        ),
                     );
                 }
             }
@@ -239,47 +247,42 @@ impl<'a> Checker<'a> {
     }
 
     /// Resolves a name used as a value; reports it when undefined or a label.
-    pub(super) fn resolve_value_name(&mut self, n: Name<'a>, instr: &str) -> Option<Def> {
-        if let Some(d) = self.lookup(n.text) {
+    pub(super) fn resolve_value_name(&mut self, n: Name, instr: &str) -> Option<Def> {
+        if let Some(d) = self.lookup(n.text(self.src)) {
             return Some(d);
         }
-        if special_register(n.text).is_some() {
+        if special_register(n.text(self.src)).is_some() {
             return None;
         }
-        if self.label_in_body(n.text) {
-            self.error(n.span, format!("{instr}: label `{}` cannot be used as a value", n.text));
+        if self.label_in_body(n.text(self.src)) {
+            self.error(n.span, format!("{instr}: label `{}` cannot be used as a value", n.text(self.src)));
         } else {
-            self.error(n.span, format!("{instr}: undefined name `{}`", n.text));
+            self.error(n.span, format!("{instr}: undefined name `{}`", n.text(self.src)));
         }
         None
     }
 
     /// A predicate source: a declared `.pred` register.
-    pub(super) fn pred_operand(&mut self, n: Name<'a>, instr: &str, role: &str) {
+    pub(super) fn pred_operand(&mut self, n: Name, instr: &str, role: &str) {
         match self.resolve_value_name(n, instr) {
             Some(Def { sym: Sym::Reg { ty: Ty::Pred, .. }, .. }) | None => {}
-            Some(_) => self.error(n.span, format!("{instr}: {role} `{}` is not a .pred register", n.text)),
+            Some(_) => {
+                self.error(n.span, format!("{instr}: {role} `{}` is not a .pred register", n.text(self.src)))
+            }
         }
     }
 
     /// A value operand of type `ty`: a compatible register, or an immediate when
     /// `imm` allows it. Returns false after reporting an error.
-    pub(super) fn typed_operand(
-        &mut self,
-        op: &Operand<'a>,
-        ty: Ty,
-        instr: &str,
-        role: &str,
-        imm: bool,
-    ) -> bool {
+    pub(super) fn typed_operand(&mut self, op: &Operand, ty: Ty, instr: &str, role: &str, imm: bool) -> bool {
         match op {
             Operand::Name(n) | Operand::Offset(n, _, _) => {
-                if special_register(n.text).is_some() && self.lookup(n.text).is_none() {
+                if special_register(n.text(self.src)).is_some() && self.lookup(n.text(self.src)).is_none() {
                     self.error(
                         n.span,
                         format!(
                             "{instr}: special register `{}` is not allowed here; read it with mov",
-                            n.text
+                            n.text(self.src)
                         ),
                     );
                     return false;
@@ -292,7 +295,7 @@ impl<'a> Checker<'a> {
                         }
                         let msg = format!(
                             "{instr}: {role} `{}` is a {} register, incompatible with {}",
-                            n.text,
+                            n.text(self.src),
                             rt.word(),
                             ty.word()
                         );
@@ -304,7 +307,7 @@ impl<'a> Checker<'a> {
                     Some(Def { sym: Sym::Var { space, .. }, .. }) => {
                         let msg = format!(
                             "{instr}: {role} `{}` is a {} variable; this operand must be a register",
-                            n.text,
+                            n.text(self.src),
                             space_word(space)
                         );
                         self.error(n.span, msg);
@@ -313,13 +316,13 @@ impl<'a> Checker<'a> {
                     Some(Def { sym: Sym::Func(_), .. }) => {
                         self.error(
                             n.span,
-                            format!("{instr}: {role} `{}` is a function, not a register", n.text),
+                            format!("{instr}: {role} `{}` is a function, not a register", n.text(self.src)),
                         );
                         false
                     }
                 }
             }
-            Operand::Component(base, _) if special_register(base.text).is_some() => {
+            Operand::Component(base, _) if special_register(base.text(self.src)).is_some() => {
                 self.resolve_operand(op, instr);
                 self.error(
                     op.span(),
@@ -361,7 +364,7 @@ impl<'a> Checker<'a> {
     /// bit-size type (any value, truncated) but no float type; a float literal fits
     /// `.f32` and `.f64`, and the bit-size type of its own width (`0f` is 32-bit,
     /// `0d` and decimal literals are 64-bit).
-    fn immediate_fits(&self, op: &Operand<'a>, ty: Ty) -> bool {
+    fn immediate_fits(&self, op: &Operand, ty: Ty) -> bool {
         use super::types::Class;
         match op {
             Operand::Int { .. } => matches!(ty.class(), Class::Bit | Class::Unsigned | Class::Signed),
@@ -374,7 +377,7 @@ impl<'a> Checker<'a> {
     }
 
     /// The operand must be a name; reports otherwise.
-    pub(super) fn expect_name(&mut self, op: &Operand<'a>, instr: &str, what: &str) -> Option<Name<'a>> {
+    pub(super) fn expect_name(&mut self, op: &Operand, instr: &str, what: &str) -> Option<Name> {
         match op {
             Operand::Name(n) => Some(*n),
             other => {
@@ -387,8 +390,8 @@ impl<'a> Checker<'a> {
     /// Reports modifiers not in `allowed` (ptxas accepts a repeated `.uni`).
     pub(super) fn only_mods(&mut self, i: &I<'a>, instr: &str, allowed: &[&str]) {
         for m in i.mods {
-            if !allowed.contains(&m.text) {
-                self.error(m.span, format!("{instr}: unexpected modifier `{}`", m.text));
+            if !allowed.contains(&m.text(self.src)) {
+                self.error(m.span, format!("{instr}: unexpected modifier `{}`", m.text(self.src)));
             }
         }
     }

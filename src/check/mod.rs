@@ -23,7 +23,7 @@ use target::Sm;
 use types::Ty;
 
 /// Validates `module` (parsed from `src`); returns every diagnostic, empty if valid.
-pub fn check<'a>(module: &'a Module<'a>, src: &'a str) -> Vec<Diagnostic> {
+pub fn check<'a>(module: &'a Module, src: &'a str) -> Vec<Diagnostic> {
     let mut c = Checker::new(src, &module.pool);
     c.module(module);
     c.diags
@@ -51,11 +51,11 @@ pub struct FuncInfo {
 }
 
 /// An instruction as the rules see it: modifiers and operands as slices.
-type I<'a> = InstrView<'a, 'a>;
+type I<'a> = InstrView<'a>;
 
 pub struct Checker<'a> {
     src: &'a str,
-    pool: &'a Pool<'a>,
+    pool: &'a Pool,
     pub diags: Vec<Diagnostic>,
     /// `.version` as major*10+minor (0 when missing).
     version: u32,
@@ -70,14 +70,14 @@ pub struct Checker<'a> {
     body: Option<&'a Block>,
 }
 
-pub(crate) fn param_sig(p: &Param<'_>) -> ParamSig {
-    let ty = Ty::from_word(p.ty.text).unwrap_or(Ty::Other);
+pub(crate) fn param_sig(p: &Param, src: &str) -> ParamSig {
+    let ty = Ty::from_word(p.ty.text(src)).unwrap_or(Ty::Other);
     let elems: u64 = p.array.iter().map(|d| d.unwrap_or(1)).product();
     ParamSig { space: p.space, ty, bytes: u64::from(ty.bits().div_ceil(8)).saturating_mul(elems) }
 }
 
 impl<'a> Checker<'a> {
-    fn new(src: &'a str, pool: &'a Pool<'a>) -> Self {
+    fn new(src: &'a str, pool: &'a Pool) -> Self {
         Checker {
             src,
             pool,
@@ -96,7 +96,7 @@ impl<'a> Checker<'a> {
         self.diags.push(Diagnostic::new(span, message));
     }
 
-    fn module(&mut self, m: &'a Module<'a>) {
+    fn module(&mut self, m: &'a Module) {
         self.header(m);
         // Module-level names are visible from their declaration on: ptxas rejects an
         // initialiser or alias naming a symbol declared further down.
@@ -108,7 +108,7 @@ impl<'a> Checker<'a> {
                     self.declare_global_var(v);
                 }
                 Item::Alias { alias, aliasee } => self.check_alias(*alias, *aliasee),
-                Item::Unknown(n) => self.error(n.span, format!("unknown directive `{}`", n.text)),
+                Item::Unknown(n) => self.error(n.span, format!("unknown directive `{}`", n.text(self.src))),
                 Item::Skipped(_) => {}
             }
         }
@@ -119,7 +119,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn header(&mut self, m: &Module<'a>) {
+    fn header(&mut self, m: &Module) {
         match m.version {
             None => self.error(Span::new(0, 0), "missing `.version` directive (it must come first)"),
             Some(v) => {
@@ -137,19 +137,24 @@ impl<'a> Checker<'a> {
             return;
         };
         if let Some(first) = m.targets.first()
-            && target::parse_sm(first.text).is_none()
+            && target::parse_sm(first.text(self.src)).is_none()
         {
             self.error(
                 first.span,
-                format!(".target: the first target must be an `sm_` architecture, not `{}`", first.text),
+                format!(
+                    ".target: the first target must be an `sm_` architecture, not `{}`",
+                    first.text(self.src)
+                ),
             );
         }
         for t in &m.targets {
-            match t.text {
+            match t.text(self.src) {
                 "texmode_unified" | "texmode_independent" => {}
                 "debug" => {
-                    let has_debug_info =
-                        m.items.iter().any(|i| matches!(i, Item::Skipped(n) if n.text == ".section"));
+                    let has_debug_info = m
+                        .items
+                        .iter()
+                        .any(|i| matches!(i, Item::Skipped(n) if n.text(self.src) == ".section"));
                     if !has_debug_info {
                         self.error(
                             t.span,
@@ -158,7 +163,11 @@ impl<'a> Checker<'a> {
                     }
                 }
                 "map_f64_to_f32" => {
-                    if m.targets.iter().filter_map(|t| target::parse_sm(t.text)).any(|sm| sm.number >= 13) {
+                    if m.targets
+                        .iter()
+                        .filter_map(|t| target::parse_sm(t.text(self.src)))
+                        .any(|sm| sm.number >= 13)
+                    {
                         self.error(t.span, ".target map_f64_to_f32: not supported with sm_13 or higher");
                     }
                 }
@@ -213,57 +222,63 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn declare_func(&mut self, f: &Function<'a>) {
+    fn declare_func(&mut self, f: &Function) {
         if f.kind == FuncKind::Func && self.sm.is_some_and(|sm| sm.number < 20) {
             for p in f.rets.iter().chain(&f.params).filter(|p| p.space == Space::Param) {
                 self.error(
                     p.span,
-                    format!("`{}`: .param function parameters need sm_20 or higher", f.name.text),
+                    format!("`{}`: .param function parameters need sm_20 or higher", f.name.text(self.src)),
                 );
             }
         }
         for (d, _) in &f.directives {
-            if d.text == ".noreturn" && (f.kind == FuncKind::Entry || !f.rets.is_empty()) {
+            if d.text(self.src) == ".noreturn" && (f.kind == FuncKind::Entry || !f.rets.is_empty()) {
                 self.error(
                     d.span,
-                    format!("`{}`: .noreturn applies only to a .func without return values", f.name.text),
+                    format!(
+                        "`{}`: .noreturn applies only to a .func without return values",
+                        f.name.text(self.src)
+                    ),
                 );
             }
         }
         let info = FuncInfo {
             kind: f.kind,
-            rets: f.rets.iter().map(param_sig).collect(),
-            params: f.params.iter().map(param_sig).collect(),
+            rets: f.rets.iter().map(|p| param_sig(p, self.src)).collect(),
+            params: f.params.iter().map(|p| param_sig(p, self.src)).collect(),
             defined: f.body.is_some(),
             first_decl: f.name.span,
             external: f.linkage == Some(Linkage::Extern),
         };
-        if let Some(old) = self.globals.lookup(f.name.text) {
+        if let Some(old) = self.globals.lookup(f.name.text(self.src)) {
             match old.sym {
                 Sym::Func(i) => {
                     let prev = &self.funcs[i];
                     if prev.rets != info.rets || prev.params != info.params || prev.kind != info.kind {
                         self.error(
                             f.name.span,
-                            format!("`{}`: declaration does not match an earlier one", f.name.text),
+                            format!("`{}`: declaration does not match an earlier one", f.name.text(self.src)),
                         );
                     } else if prev.defined && info.defined {
-                        self.error(f.name.span, format!("`{}`: function defined twice", f.name.text));
+                        self.error(
+                            f.name.span,
+                            format!("`{}`: function defined twice", f.name.text(self.src)),
+                        );
                     } else if info.defined {
                         self.funcs[i].defined = true;
                     }
                 }
-                _ => self.error(f.name.span, format!("`{}`: name already declared", f.name.text)),
+                _ => self.error(f.name.span, format!("`{}`: name already declared", f.name.text(self.src))),
             }
             return;
         }
         let idx = self.funcs.len();
         self.funcs.push(info);
-        let _ = self.globals.declare(f.name.text, Def { sym: Sym::Func(idx), span: f.name.span });
+        let _ = self.globals.declare(f.name.text(self.src), Def { sym: Sym::Func(idx), span: f.name.span });
     }
 
-    fn var_def(&self, v: &VarDecl<'a>, d: &Declarator<'a>) -> Def {
-        let ty = Ty::from_word(v.ty.text).unwrap_or(Ty::Other);
+    fn var_def(&self, v: &VarDecl, d: &Declarator) -> Def {
+        let ty = Ty::from_word(v.ty.text(self.src)).unwrap_or(Ty::Other);
         let sym = if v.space == Space::Reg {
             Sym::Reg { ty, vector: v.vector }
         } else {
@@ -274,7 +289,7 @@ impl<'a> Checker<'a> {
         Def { sym, span: d.name.span }
     }
 
-    fn declare_global_var(&mut self, v: &VarDecl<'a>) {
+    fn declare_global_var(&mut self, v: &VarDecl) {
         if matches!(v.space, Space::Reg | Space::Param | Space::Sreg) {
             self.error(v.span, format!("{}: not allowed at module scope", space_word(v.space)));
             return;
@@ -282,22 +297,25 @@ impl<'a> Checker<'a> {
         self.check_decl_shape(v);
         for d in &v.vars {
             let def = self.var_def(v, d);
-            if let Err(old) = self.globals.declare(d.name.text, def) {
+            if let Err(old) = self.globals.declare(d.name.text(self.src), def) {
                 let _ = old;
-                self.error(d.name.span, format!("`{}`: duplicate declaration", d.name.text));
+                self.error(d.name.span, format!("`{}`: duplicate declaration", d.name.text(self.src)));
             }
         }
     }
 
     /// Types that ptxas accepts in a declaration, per version and target.
-    fn check_decl_type(&mut self, ty: Name<'a>) {
-        match ty.text {
+    fn check_decl_type(&mut self, ty: Name) {
+        match ty.text(self.src) {
             ".bf16" | ".bf16x2" | ".tf32" => self.error(
                 ty.span,
-                format!("{}: not a declarable type; hold such values in .b16 or .b32 variables", ty.text),
+                format!(
+                    "{}: not a declarable type; hold such values in .b16 or .b32 variables",
+                    ty.text(self.src)
+                ),
             ),
             ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2" => {
-                self.error(ty.span, format!("{}: may only be used as an instruction type", ty.text))
+                self.error(ty.span, format!("{}: may only be used as an instruction type", ty.text(self.src)))
             }
             ".b128" => self.require(ty.span, "type .b128", 83, 0),
             ".f16x2" => self.require(ty.span, "packed type .f16x2", 0, 53),
@@ -306,7 +324,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Rules common to every declaration: type, alignment, vector width, register counts.
-    fn check_decl_shape(&mut self, v: &VarDecl<'a>) {
+    fn check_decl_shape(&mut self, v: &VarDecl) {
         self.check_decl_type(v.ty);
         if let Some(a) = v.align
             && (a == 0 || !a.is_power_of_two())
@@ -322,52 +340,55 @@ impl<'a> Checker<'a> {
             if d.count.is_some() && v.space != Space::Reg {
                 self.error(
                     d.name.span,
-                    format!("`{}<N>`: parameterised names are for registers only", d.name.text),
+                    format!("`{}<N>`: parameterised names are for registers only", d.name.text(self.src)),
                 );
             }
             if v.space == Space::Reg && (d.init.is_some() || !d.array.is_empty()) {
                 self.error(
                     d.name.span,
-                    format!("`{}`: registers cannot be arrays or initialised", d.name.text),
+                    format!("`{}`: registers cannot be arrays or initialised", d.name.text(self.src)),
                 );
             }
         }
     }
 
-    fn check_initialisers(&mut self, v: &VarDecl<'a>) {
+    fn check_initialisers(&mut self, v: &VarDecl) {
         for d in &v.vars {
             let mut funcs = Vec::new();
             let mut only_funcs = d.init.is_some();
             if let Some(init) = &d.init {
                 if !matches!(v.space, Space::Global | Space::Const) {
-                    let msg =
-                        format!("`{}`: only .global and .const variables take initialisers", d.name.text);
+                    let msg = format!(
+                        "`{}`: only .global and .const variables take initialisers",
+                        d.name.text(self.src)
+                    );
                     self.error(d.name.span, msg);
                 }
                 self.check_init(init, v.ty, &mut funcs, &mut only_funcs);
             }
             if matches!(v.space, Space::Global | Space::Const) {
-                self.jump_tables.insert(d.name.text, only_funcs.then_some(funcs));
+                self.jump_tables.insert(d.name.text(self.src), only_funcs.then_some(funcs));
             }
         }
     }
 
     /// Checks an initialiser; collects the functions it names into `funcs` and
     /// clears `only_funcs` when it holds anything else.
-    fn check_init(&mut self, init: &Init<'a>, ty: Name<'a>, funcs: &mut Vec<usize>, only_funcs: &mut bool) {
+    fn check_init(&mut self, init: &Init, ty: Name, funcs: &mut Vec<usize>, only_funcs: &mut bool) {
         match init {
             Init::List(items, _) => items.iter().for_each(|i| self.check_init(i, ty, funcs, only_funcs)),
-            Init::Symbol { name, .. } => match self.globals.lookup(name.text) {
+            Init::Symbol { name, .. } => match self.globals.lookup(name.text(self.src)) {
                 None => self.error(
                     name.span,
-                    format!("initialiser: `{}` is not declared before this point", name.text),
+                    format!("initialiser: `{}` is not declared before this point", name.text(self.src)),
                 ),
                 Some(Def { sym: Sym::Func(f), .. }) => {
                     // ptxas: "Initial value type mismatch" unless the table is .u32/.u64.
-                    if !matches!(ty.text, ".u32" | ".u64") {
+                    if !matches!(ty.text(self.src), ".u32" | ".u64") {
                         let msg = format!(
                             "initialiser: function address `{}` needs a .u32 or .u64 variable, not {}",
-                            name.text, ty.text
+                            name.text(self.src),
+                            ty.text(self.src)
                         );
                         self.error(name.span, msg);
                     }
@@ -379,10 +400,10 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn check_alias(&mut self, alias: Name<'a>, aliasee: Name<'a>) {
+    fn check_alias(&mut self, alias: Name, aliasee: Name) {
         for n in [alias, aliasee] {
-            if !matches!(self.globals.lookup(n.text), Some(Def { sym: Sym::Func(_), .. })) {
-                self.error(n.span, format!(".alias: `{}` is not a declared function", n.text));
+            if !matches!(self.globals.lookup(n.text(self.src)), Some(Def { sym: Sym::Func(_), .. })) {
+                self.error(n.span, format!(".alias: `{}` is not a declared function", n.text(self.src)));
             }
         }
     }
@@ -397,18 +418,18 @@ impl<'a> Checker<'a> {
         self.globals.lookup(name)
     }
 
-    fn declare_local(&mut self, name: Name<'a>, count: Option<u32>, def: Def) {
+    fn declare_local(&mut self, name: Name, count: Option<u32>, def: Def) {
         let scope = self.scopes.last_mut().expect("a function body has a scope");
         let res = match count {
-            Some(n) => scope.declare_range(name.text, n, def),
-            None => scope.declare(name.text, def),
+            Some(n) => scope.declare_range(name.text(self.src), n, def),
+            None => scope.declare(name.text(self.src), def),
         };
         if res.is_err() {
-            self.error(name.span, format!("`{}`: duplicate declaration", name.text));
+            self.error(name.span, format!("`{}`: duplicate declaration", name.text(self.src)));
         }
     }
 
-    fn function(&mut self, f: &'a Function<'a>) {
+    fn function(&mut self, f: &'a Function) {
         let Some(body) = &f.body else { return };
         self.body = Some(body);
         let mut params = Scope::default();
@@ -418,7 +439,7 @@ impl<'a> Checker<'a> {
                 self.error(p.span, "parameter needs a name");
                 continue;
             };
-            let sig = param_sig(p);
+            let sig = param_sig(p, self.src);
             let sym = if p.space == Space::Reg {
                 Sym::Reg { ty: sig.ty, vector: None }
             } else {
@@ -428,8 +449,8 @@ impl<'a> Checker<'a> {
                     elems: p.array.iter().map(|d| d.unwrap_or(1)).product(),
                 }
             };
-            if params.declare(name.text, Def { sym, span: name.span }).is_err() {
-                self.error(name.span, format!("`{}`: duplicate parameter name", name.text));
+            if params.declare(name.text(self.src), Def { sym, span: name.span }).is_err() {
+                self.error(name.span, format!("`{}`: duplicate parameter name", name.text(self.src)));
             }
         }
         // The body's outermost block shares its scope with the parameters: ptxas
@@ -442,42 +463,42 @@ impl<'a> Checker<'a> {
     /// Is `name` a label anywhere in the current body, visible here or not? (For
     /// messages only, so it walks the body on demand.)
     pub(crate) fn label_in_body(&self, name: &str) -> bool {
-        fn walk(pool: &Pool<'_>, stmts: &[Stmt<'_>], name: &str) -> bool {
+        fn walk(src: &str, pool: &Pool, stmts: &[Stmt], name: &str) -> bool {
             stmts.iter().any(|s| match s {
                 Stmt::Label(l)
                 | Stmt::BranchTargets { label: l, .. }
                 | Stmt::CallTargets { label: l, .. }
-                | Stmt::CallPrototype { label: l, .. } => l.text == name,
-                Stmt::Block(b) => walk(pool, pool.stmts(b), name),
+                | Stmt::CallPrototype { label: l, .. } => l.text(src) == name,
+                Stmt::Block(b) => walk(src, pool, pool.stmts(b), name),
                 _ => false,
             })
         }
-        self.body.is_some_and(|b| walk(self.pool, self.pool.stmts(b), name))
+        self.body.is_some_and(|b| walk(self.src, self.pool, self.pool.stmts(b), name))
     }
 
     /// Declares the labels of one block in the innermost scope. Labels are scoped by
     /// block (ptxas: a label in a nested block is unknown outside it), visible from
     /// the whole block, so forward branches resolve.
-    fn declare_labels(&mut self, stmts: &[Stmt<'a>]) {
+    fn declare_labels(&mut self, stmts: &[Stmt]) {
         for s in stmts {
             let (name, kind) = match s {
                 Stmt::Label(l) => (*l, LabelKind::Plain),
                 Stmt::BranchTargets { label, .. } => (*label, LabelKind::BranchTargets),
                 Stmt::CallTargets { label, targets } => {
-                    (*label, LabelKind::CallTargets(targets.iter().map(|t| t.text).collect()))
+                    (*label, LabelKind::CallTargets(targets.iter().map(|t| t.text(self.src)).collect()))
                 }
-                Stmt::CallPrototype { label, rets, params, .. } => (
+                Stmt::CallPrototype { label, proto } => (
                     *label,
                     LabelKind::Prototype {
-                        rets: rets.iter().map(param_sig).collect(),
-                        params: params.iter().map(param_sig).collect(),
+                        rets: proto.rets.iter().map(|p| param_sig(p, self.src)).collect(),
+                        params: proto.params.iter().map(|p| param_sig(p, self.src)).collect(),
                     },
                 ),
                 _ => continue,
             };
             let scope = self.scopes.last_mut().expect("a function body has a scope");
-            if scope.labels.insert(name.text, Label { kind, span: name.span }).is_some() {
-                self.error(name.span, format!("`{}`: duplicate label", name.text));
+            if scope.labels.insert(name.text(self.src), Label { kind, span: name.span }).is_some() {
+                self.error(name.span, format!("`{}`: duplicate label", name.text(self.src)));
             }
         }
     }
@@ -509,55 +530,65 @@ impl<'a> Checker<'a> {
                 }
                 Stmt::CallTargets { targets, .. } => {
                     for t in targets {
-                        if !matches!(self.globals.lookup(t.text), Some(Def { sym: Sym::Func(_), .. })) {
+                        if !matches!(
+                            self.globals.lookup(t.text(self.src)),
+                            Some(Def { sym: Sym::Func(_), .. })
+                        ) {
                             self.error(
                                 t.span,
-                                format!(".calltargets: `{}` is not a declared function", t.text),
+                                format!(".calltargets: `{}` is not a declared function", t.text(self.src)),
                             );
                         }
                     }
                 }
-                Stmt::CallPrototype { rets, params, .. } => {
-                    for p in rets.iter().chain(params) {
+                Stmt::CallPrototype { proto, .. } => {
+                    for p in proto.rets.iter().chain(&proto.params) {
                         if p.space != Space::Param && p.space != Space::Reg {
                             self.error(p.span, ".callprototype: parameters must be `.param` or `.reg`");
                         }
                     }
                 }
-                Stmt::Unknown(n) => self.error(n.span, format!("unknown directive `{}`", n.text)),
+                Stmt::Unknown(n) => self.error(n.span, format!("unknown directive `{}`", n.text(self.src))),
                 Stmt::Label(_) | Stmt::Skipped(_) => {}
             }
         }
     }
 
     /// A branch target: a plain label visible from here.
-    pub(crate) fn label_target(&mut self, n: Name<'a>, instr: &str) {
+    pub(crate) fn label_target(&mut self, n: Name, instr: &str) {
         // Registers and variables shadow labels of the same name (ptxas: "Label expected").
-        if self.lookup(n.text).is_some() {
-            self.error(n.span, format!("{instr}: `{}` is a register or variable, not a label", n.text));
+        if self.lookup(n.text(self.src)).is_some() {
+            self.error(
+                n.span,
+                format!("{instr}: `{}` is a register or variable, not a label", n.text(self.src)),
+            );
             return;
         }
-        match self.lookup_label(n.text) {
+        match self.lookup_label(n.text(self.src)) {
             Some(Label { kind: LabelKind::Plain, .. }) => {}
-            Some(_) => {
-                self.error(n.span, format!("{instr}: `{}` names a target list, not a code label", n.text))
-            }
-            None if self.label_in_body(n.text) => self.error(
+            Some(_) => self.error(
                 n.span,
-                format!("{instr}: label `{}` is inside a nested block and not visible here", n.text),
+                format!("{instr}: `{}` names a target list, not a code label", n.text(self.src)),
+            ),
+            None if self.label_in_body(n.text(self.src)) => self.error(
+                n.span,
+                format!(
+                    "{instr}: label `{}` is inside a nested block and not visible here",
+                    n.text(self.src)
+                ),
             ),
             None => {
-                let what = if self.lookup(n.text).is_some() {
+                let what = if self.lookup(n.text(self.src)).is_some() {
                     "is not a label"
                 } else {
                     "is not a label in this function"
                 };
-                self.error(n.span, format!("{instr}: `{}` {what}", n.text));
+                self.error(n.span, format!("{instr}: `{}` {what}", n.text(self.src)));
             }
         }
     }
 
-    fn local_var(&mut self, v: &VarDecl<'a>) {
+    fn local_var(&mut self, v: &VarDecl) {
         if v.linkage.is_some() {
             self.error(v.span, "linkage directives are not allowed inside a function");
         }
@@ -570,7 +601,10 @@ impl<'a> Checker<'a> {
                 if !matches!(v.space, Space::Global | Space::Const) {
                     self.error(
                         d.name.span,
-                        format!("`{}`: only .global and .const variables take initialisers", d.name.text),
+                        format!(
+                            "`{}`: only .global and .const variables take initialisers",
+                            d.name.text(self.src)
+                        ),
                     );
                 }
                 self.check_init(init, v.ty, &mut Vec::new(), &mut false);

@@ -1,5 +1,7 @@
-//! The PTX abstract syntax tree. Names borrow from the source (`&'a str`) and every node
-//! carries a [`Span`], so later stages can point at the text without keeping it parsed.
+//! The PTX abstract syntax tree. Every node carries a [`Span`] into the source; a
+//! [`Name`] is only its span (8 bytes), read back with [`Name::text`], so the tree
+//! holds no borrowed strings and stays compact (a 13 MB module makes about a million
+//! nodes).
 //!
 //! The tree is deliberately generic about instructions: an [`Instr`] is a guard, an
 //! opcode, its dotted modifiers and operands. Which combinations are valid is the
@@ -7,33 +9,39 @@
 
 use super::span::Span;
 
-/// A name (identifier, dotted word, opcode) as written, with its place in the source.
+/// A name (identifier, dotted word, opcode) by its place in the source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Name<'a> {
-    pub text: &'a str,
+pub struct Name {
     pub span: Span,
 }
 
+impl Name {
+    /// The name as written in `src` (the text the module was parsed from).
+    pub fn text(self, src: &str) -> &str {
+        self.span.text(src)
+    }
+}
+
 #[derive(Debug, Default)]
-pub struct Module<'a> {
+pub struct Module {
     pub version: Option<Version>,
-    pub targets: Vec<Name<'a>>,
+    pub targets: Vec<Name>,
     pub target_span: Option<Span>,
     pub address_size: Option<(u32, Span)>,
-    pub items: Vec<Item<'a>>,
+    pub items: Vec<Item>,
     /// The modifiers and operands of every instruction, stored flat (see [`Pool`]).
-    pub pool: Pool<'a>,
+    pub pool: Pool,
 }
 
 /// Modifiers and operands of all instructions, and the statements of all blocks, in
 /// flat vectors: an [`Instr`] or [`Block`] holds ranges into them, so parsing does
 /// not allocate per instruction or block and the tree stays compact. [`Pool::view`] gives an instruction with its slices.
 #[derive(Debug, Default)]
-pub struct Pool<'a> {
-    pub mods: Vec<Name<'a>>,
-    pub operands: Vec<Operand<'a>>,
+pub struct Pool {
+    pub mods: Vec<Name>,
+    pub operands: Vec<Operand>,
     /// Statements of all blocks; each block's are contiguous.
-    pub stmts: Vec<Stmt<'a>>,
+    pub stmts: Vec<Stmt>,
 }
 
 /// A range `start..start+len` into one of the [`Pool`] vectors.
@@ -49,14 +57,14 @@ impl PoolRange {
     }
 }
 
-impl<'a> Pool<'a> {
+impl Pool {
     /// The statements of a block, in order.
-    pub fn stmts(&self, b: &Block) -> &[Stmt<'a>] {
+    pub fn stmts(&self, b: &Block) -> &[Stmt] {
         self.stmts.get(b.stmts.range()).unwrap_or(&[])
     }
 
     /// The instruction with its modifiers and operands as slices.
-    pub fn view<'p>(&'p self, i: &Instr<'a>) -> InstrView<'p, 'a> {
+    pub fn view<'p>(&'p self, i: &Instr) -> InstrView<'p> {
         InstrView {
             guard: i.guard,
             opcode: i.opcode,
@@ -83,18 +91,18 @@ impl Version {
 }
 
 #[derive(Debug)]
-pub enum Item<'a> {
-    Func(Function<'a>),
-    Var(VarDecl<'a>),
+pub enum Item {
+    Func(Function),
+    Var(VarDecl),
     /// `.alias alias, aliasee;`
     Alias {
-        alias: Name<'a>,
-        aliasee: Name<'a>,
+        alias: Name,
+        aliasee: Name,
     },
     /// A directive that carries no semantics for ptxvm (`.file`, `.section`, `.pragma`, ...).
-    Skipped(Name<'a>),
+    Skipped(Name),
     /// A directive the parser does not know; `check` reports it.
-    Unknown(Name<'a>),
+    Unknown(Name),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,14 +120,14 @@ pub enum FuncKind {
 }
 
 #[derive(Debug)]
-pub struct Function<'a> {
+pub struct Function {
     pub linkage: Option<Linkage>,
     pub kind: FuncKind,
-    pub name: Name<'a>,
-    pub rets: Vec<Param<'a>>,
-    pub params: Vec<Param<'a>>,
+    pub name: Name,
+    pub rets: Vec<Param>,
+    pub params: Vec<Param>,
     /// Performance and attribute directives: `.maxntid 256,1,1`, `.noreturn`, ...
-    pub directives: Vec<(Name<'a>, Vec<u64>)>,
+    pub directives: Vec<(Name, Vec<u64>)>,
     /// `None` for a declaration (prototype) without a body.
     pub body: Option<Block>,
     pub span: Span,
@@ -127,12 +135,12 @@ pub struct Function<'a> {
 
 /// A parameter of a function, kernel or call prototype: `.param .align 8 .b8 x[16]`.
 #[derive(Debug, Clone)]
-pub struct Param<'a> {
+pub struct Param {
     pub space: Space,
-    pub ty: Name<'a>,
+    pub ty: Name,
     pub align: Option<u32>,
     /// `None` for the `_` placeholder of a `.callprototype`.
-    pub name: Option<Name<'a>>,
+    pub name: Option<Name>,
     pub array: Vec<Option<u64>>,
     pub span: Span,
 }
@@ -166,37 +174,37 @@ impl Space {
 }
 
 #[derive(Debug)]
-pub struct VarDecl<'a> {
+pub struct VarDecl {
     pub linkage: Option<Linkage>,
     pub space: Space,
     pub align: Option<u32>,
     /// `.v2`, `.v4` (or `.v8`): the element count of a vector variable.
     pub vector: Option<u32>,
-    pub ty: Name<'a>,
+    pub ty: Name,
     /// Further attributes such as `.ptr` in kernel parameters.
-    pub attrs: Vec<Name<'a>>,
-    pub vars: Vec<Declarator<'a>>,
+    pub attrs: Vec<Name>,
+    pub vars: Vec<Declarator>,
     pub span: Span,
 }
 
 #[derive(Debug)]
-pub struct Declarator<'a> {
-    pub name: Name<'a>,
+pub struct Declarator {
+    pub name: Name,
     /// `%r<10>`: declares `%r0` .. `%r9`.
     pub count: Option<u32>,
     /// Array dimensions; `None` for `[]` (size from the initialiser or external).
     pub array: Vec<Option<u64>>,
-    pub init: Option<Init<'a>>,
+    pub init: Option<Init>,
 }
 
 #[derive(Debug)]
-pub enum Init<'a> {
-    List(Vec<Init<'a>>, Span),
+pub enum Init {
+    List(Vec<Init>, Span),
     Int(u64, Span),
     Float(f64, Span),
     /// A symbol address: `name`, `name+8`, `generic(name)`, `generic(name)+8`.
     Symbol {
-        name: Name<'a>,
+        name: Name,
         generic: bool,
         offset: i64,
     },
@@ -210,46 +218,52 @@ pub struct Block {
 }
 
 #[derive(Debug)]
-pub enum Stmt<'a> {
-    Label(Name<'a>),
-    Instr(Instr<'a>),
+pub enum Stmt {
+    Label(Name),
+    Instr(Instr),
     /// Boxed: declarations are rare in bodies and would make every statement larger.
-    Var(Box<VarDecl<'a>>),
+    Var(Box<VarDecl>),
     Block(Block),
     /// `label: .branchtargets L1, L2;`
     BranchTargets {
-        label: Name<'a>,
-        targets: Vec<Name<'a>>,
+        label: Name,
+        targets: Vec<Name>,
     },
     /// `label: .calltargets f, g;`
     CallTargets {
-        label: Name<'a>,
-        targets: Vec<Name<'a>>,
+        label: Name,
+        targets: Vec<Name>,
     },
-    /// `label: .callprototype (.param .b32 _) _ (.param .b32 _);`
+    /// `label: .callprototype (.param .b32 _) _ (.param .b32 _);` (boxed: rare and large)
     CallPrototype {
-        label: Name<'a>,
-        rets: Vec<Param<'a>>,
-        params: Vec<Param<'a>>,
-        noreturn: bool,
+        label: Name,
+        proto: Box<Prototype>,
     },
     /// `.loc`, `.pragma` and other directives without semantics for ptxvm.
-    Skipped(Name<'a>),
-    Unknown(Name<'a>),
+    Skipped(Name),
+    Unknown(Name),
+}
+
+/// The signature a `.callprototype` declares.
+#[derive(Debug)]
+pub struct Prototype {
+    pub rets: Vec<Param>,
+    pub params: Vec<Param>,
+    pub noreturn: bool,
 }
 
 /// A guard predicate `@p` or `@!p`.
 #[derive(Clone, Copy, Debug)]
-pub struct Guard<'a> {
+pub struct Guard {
     pub negated: bool,
-    pub pred: Name<'a>,
+    pub pred: Name,
 }
 
 /// An instruction as stored in the tree; [`Pool::view`] resolves its ranges.
 #[derive(Debug)]
-pub struct Instr<'a> {
-    pub guard: Option<Guard<'a>>,
-    pub opcode: Name<'a>,
+pub struct Instr {
+    pub guard: Option<Guard>,
+    pub opcode: Name,
     pub mods: PoolRange,
     pub operands: PoolRange,
     pub span: Span,
@@ -257,16 +271,16 @@ pub struct Instr<'a> {
 
 /// An instruction with its modifiers and operands.
 #[derive(Debug, Clone, Copy)]
-pub struct InstrView<'p, 'a> {
-    pub guard: Option<Guard<'a>>,
-    pub opcode: Name<'a>,
+pub struct InstrView<'p> {
+    pub guard: Option<Guard>,
+    pub opcode: Name,
     /// The dotted modifiers in order: `setp.lt.and.f32` has `.lt`, `.and`, `.f32`.
-    pub mods: &'p [Name<'a>],
-    pub operands: &'p [Operand<'a>],
+    pub mods: &'p [Name],
+    pub operands: &'p [Operand],
     pub span: Span,
 }
 
-impl InstrView<'_, '_> {
+impl InstrView<'_> {
     /// The whole `opcode.mod.mod` text, as diagnostics name the instruction.
     pub fn full_name<'s>(&self, src: &'s str) -> &'s str {
         let end = self.mods.last().map_or(self.opcode.span.end, |m| m.span.end);
@@ -275,40 +289,40 @@ impl InstrView<'_, '_> {
 }
 
 #[derive(Debug, Clone)]
-pub enum Operand<'a> {
+pub enum Operand {
     /// A register, variable, label or function name.
-    Name(Name<'a>),
+    Name(Name),
     /// A special register with a component: `%tid.x`.
-    Component(Name<'a>, Span),
+    Component(Name, Span),
     /// The sink `_`.
     Sink(Span),
     /// `%r1+4`: a register plus a constant (ptxas folds it).
-    Offset(Name<'a>, i64, Span),
+    Offset(Name, i64, Span),
     /// `!p` (or `!1`): a negated predicate source.
-    Not(Box<Operand<'a>>, Span),
+    Not(Box<Operand>, Span),
     /// `p|q`: the two predicate destinations of `setp` (either may be `_`).
-    Pair(Box<Operand<'a>>, Box<Operand<'a>>),
+    Pair(Box<Operand>, Box<Operand>),
     /// An integer immediate as 64 bits (negative values two's complement).
     Int { bits: u64, span: Span },
     /// A float immediate: `0fXXXXXXXX` (f32 bits), `0dXXXXXXXXXXXXXXXX` or decimal (f64).
     Float { bits: u64, is_f32_bits: bool, span: Span },
     /// `{a, b, c, d}`.
-    Vector(Vec<Operand<'a>>, Span),
+    Vector(Vec<Operand>, Span),
     /// `[base+offset]`.
-    Addr(Address<'a>),
+    Addr(Address),
     /// `(a, b)`: the argument and return lists of `call`.
-    List(Vec<Operand<'a>>, Span),
+    List(Vec<Operand>, Span),
 }
 
 #[derive(Debug, Clone)]
-pub struct Address<'a> {
+pub struct Address {
     /// A register or variable name; `None` for an absolute `[imm]`.
-    pub base: Option<Name<'a>>,
+    pub base: Option<Name>,
     pub offset: i64,
     pub span: Span,
 }
 
-impl Operand<'_> {
+impl Operand {
     pub fn span(&self) -> Span {
         match self {
             Operand::Name(n) => n.span,
@@ -328,8 +342,8 @@ mod size_tests {
     /// 100 MB for 13 MB of nvcc output); keep them from growing by accident.
     #[test]
     fn node_sizes_stay_small() {
-        assert!(size_of::<super::Operand>() <= 48, "Operand is {} bytes", size_of::<super::Operand>());
-        assert!(size_of::<super::Stmt>() <= 88, "Stmt is {} bytes", size_of::<super::Stmt>());
-        assert!(size_of::<super::Name>() <= 24);
+        assert!(size_of::<super::Operand>() <= 40, "Operand is {} bytes", size_of::<super::Operand>());
+        assert!(size_of::<super::Stmt>() <= 48, "Stmt is {} bytes", size_of::<super::Stmt>());
+        assert!(size_of::<super::Name>() <= 8);
     }
 }

@@ -27,7 +27,7 @@ pub struct ParseError {
 type PResult<T> = Result<T, ParseError>;
 
 /// Parses a whole module, returning it together with every syntax error found.
-pub fn parse(src: &str) -> (Module<'_>, Vec<ParseError>) {
+pub fn parse(src: &str) -> (Module, Vec<ParseError>) {
     let mut p = Parser::new(src);
     // Reserve the pools once, from upper bounds counted in the text (a statement ends
     // in `;` or is a label, an operand is followed by `,` or `;`, a modifier starts
@@ -85,9 +85,9 @@ pub struct Parser<'a> {
     header_reported: bool,
     /// Inside the operands of `call`, where `(1)` is an argument list.
     in_call: bool,
-    pool: Pool<'a>,
+    pool: Pool,
     /// Statements of the blocks being parsed, innermost last.
-    scratch: Vec<Stmt<'a>>,
+    scratch: Vec<Stmt>,
     pub errors: Vec<ParseError>,
 }
 
@@ -124,8 +124,8 @@ impl<'a> Parser<'a> {
         t.span.text(self.src)
     }
 
-    fn name(&self, t: Token) -> Name<'a> {
-        Name { text: self.text(t), span: t.span }
+    fn name(&self, t: Token) -> Name {
+        Name { span: t.span }
     }
 
     fn at_punct(&self, c: u8) -> bool {
@@ -167,7 +167,7 @@ impl<'a> Parser<'a> {
         if self.at_punct(c) { Ok(self.bump().span) } else { self.unexpected(expected) }
     }
 
-    fn expect_ident(&mut self, expected: &str) -> PResult<Name<'a>> {
+    fn expect_ident(&mut self, expected: &str) -> PResult<Name> {
         if self.tok.tok == Tok::Ident {
             let t = self.bump();
             Ok(self.name(t))
@@ -272,7 +272,7 @@ impl<'a> Parser<'a> {
 
     // ---- module level -------------------------------------------------------------
 
-    fn module(&mut self) -> Module<'a> {
+    fn module(&mut self) -> Module {
         let mut m = Module::default();
         while self.tok.tok != Tok::Eof {
             if let Err(e) = self.module_item(&mut m) {
@@ -288,7 +288,7 @@ impl<'a> Parser<'a> {
         m
     }
 
-    fn module_item(&mut self, m: &mut Module<'a>) -> PResult<()> {
+    fn module_item(&mut self, m: &mut Module) -> PResult<()> {
         if self.tok.tok != Tok::Dot {
             return self.unexpected("a directive such as `.version`, `.entry` or `.global`");
         }
@@ -444,7 +444,7 @@ impl<'a> Parser<'a> {
         Some(l)
     }
 
-    fn function(&mut self, linkage: Option<Linkage>) -> PResult<Function<'a>> {
+    fn function(&mut self, linkage: Option<Linkage>) -> PResult<Function> {
         let kw = self.bump();
         let kind = if self.text(kw) == ".entry" { FuncKind::Entry } else { FuncKind::Func };
         let mut rets = Vec::new();
@@ -460,7 +460,7 @@ impl<'a> Parser<'a> {
         while self.tok.tok == Tok::Dot {
             let d = self.bump();
             let dname = self.name(d);
-            if dname.text == ".pragma" {
+            if dname.text(self.src) == ".pragma" {
                 self.pragma()?;
                 directives.push((dname, Vec::new()));
                 continue;
@@ -484,7 +484,7 @@ impl<'a> Parser<'a> {
         Ok(Function { linkage, kind, name, rets, params, directives, body, span: kw.span.to(name.span) })
     }
 
-    fn param_list(&mut self) -> PResult<Vec<Param<'a>>> {
+    fn param_list(&mut self) -> PResult<Vec<Param>> {
         self.expect_punct(b'(', "`(`")?;
         let mut out = Vec::new();
         if self.eat_punct(b')') {
@@ -499,7 +499,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn param(&mut self) -> PResult<Param<'a>> {
+    fn param(&mut self) -> PResult<Param> {
         let start = self.tok.span;
         let space = match Space::from_directive(self.text(self.tok)) {
             Some(s @ (Space::Param | Space::Reg)) if self.tok.tok == Tok::Dot => s,
@@ -527,7 +527,7 @@ impl<'a> Parser<'a> {
         let name = if self.tok.tok == Tok::Ident {
             let t = self.bump();
             let n = self.name(t);
-            if n.text == "_" { None } else { Some(n) }
+            if n.text(self.src) == "_" { None } else { Some(n) }
         } else {
             return self.unexpected("the parameter name");
         };
@@ -550,7 +550,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `space [.align N] [.vN] .type [attrs] name[<N>][dims][= init] {, ...}` (no `;`).
-    fn var_decl(&mut self, linkage: Option<Linkage>) -> PResult<VarDecl<'a>> {
+    fn var_decl(&mut self, linkage: Option<Linkage>) -> PResult<VarDecl> {
         let sp = self.bump();
         let space = Space::from_directive(self.text(sp)).unwrap_or(Space::Global);
         let mut align = None;
@@ -607,7 +607,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn init(&mut self) -> PResult<Init<'a>> {
+    fn init(&mut self) -> PResult<Init> {
         if self.at_punct(b'{') {
             let open = self.bump().span;
             self.depth += 1;
@@ -644,7 +644,7 @@ impl<'a> Parser<'a> {
                 let t = self.bump();
                 let mut name = self.name(t);
                 let mut generic = false;
-                if name.text == "generic" && self.eat_punct(b'(') {
+                if name.text(self.src) == "generic" && self.eat_punct(b'(') {
                     generic = true;
                     name = self.expect_ident("a symbol inside `generic(...)`")?;
                     self.expect_punct(b')', "`)`")?;
@@ -705,7 +705,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn stmt(&mut self) -> PResult<Option<Stmt<'a>>> {
+    fn stmt(&mut self) -> PResult<Option<Stmt>> {
         let t = self.tok;
         match t.tok {
             Tok::Punct(b'{') => Ok(Some(Stmt::Block(self.block()?))),
@@ -749,7 +749,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn after_label(&mut self, label: Name<'a>) -> PResult<Stmt<'a>> {
+    fn after_label(&mut self, label: Name) -> PResult<Stmt> {
         if self.tok.tok != Tok::Dot {
             return Ok(Stmt::Label(label));
         }
@@ -775,7 +775,7 @@ impl<'a> Parser<'a> {
                     rets = self.param_list()?;
                 }
                 let placeholder = self.expect_ident("`_` in the prototype")?;
-                if placeholder.text != "_" {
+                if placeholder.text(self.src) != "_" {
                     return err(placeholder.span, "`.callprototype` names its function `_`");
                 }
                 let mut params = Vec::new();
@@ -792,13 +792,13 @@ impl<'a> Parser<'a> {
                     }
                 }
                 self.expect_punct(b';', "`;`")?;
-                Ok(Stmt::CallPrototype { label, rets, params, noreturn })
+                Ok(Stmt::CallPrototype { label, proto: Box::new(Prototype { rets, params, noreturn }) })
             }
             _ => Ok(Stmt::Label(label)),
         }
     }
 
-    fn instr(&mut self) -> PResult<Instr<'a>> {
+    fn instr(&mut self) -> PResult<Instr> {
         let at = self.expect_punct(b'@', "`@`")?;
         let negated = self.eat_punct(b'!');
         let pred = self.expect_ident("a predicate register after `@`")?;
@@ -808,7 +808,7 @@ impl<'a> Parser<'a> {
         Ok(i)
     }
 
-    fn instr_after_opcode(&mut self, guard: Option<Guard<'a>>, opcode: Name<'a>) -> PResult<Instr<'a>> {
+    fn instr_after_opcode(&mut self, guard: Option<Guard>, opcode: Name) -> PResult<Instr> {
         let mods_start = self.pool.mods.len();
         while self.tok.tok == Tok::Dot {
             let t = self.bump();
@@ -816,7 +816,7 @@ impl<'a> Parser<'a> {
             self.pool.mods.push(n);
         }
         let ops_start = self.pool.operands.len();
-        self.in_call = opcode.text == "call";
+        self.in_call = opcode.text(self.src) == "call";
         let result = self.operand_list();
         self.in_call = false;
         let mods = PoolRange { start: mods_start as u32, len: (self.pool.mods.len() - mods_start) as u32 };
@@ -849,7 +849,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn operand(&mut self) -> PResult<Operand<'a>> {
+    fn operand(&mut self) -> PResult<Operand> {
         self.depth += 1;
         let r = if self.depth > MAX_DEPTH {
             err(self.tok.span, format!("operand nested deeper than {MAX_DEPTH} levels"))
@@ -860,7 +860,7 @@ impl<'a> Parser<'a> {
         r
     }
 
-    fn operand_inner(&mut self) -> PResult<Operand<'a>> {
+    fn operand_inner(&mut self) -> PResult<Operand> {
         let t = self.tok;
         match t.tok {
             Tok::Punct(b'!') => {
@@ -946,12 +946,12 @@ impl<'a> Parser<'a> {
             Tok::Ident => {
                 self.bump();
                 let n = self.name(t);
-                let first = if n.text == "_" {
+                let first = if n.text(self.src) == "_" {
                     Operand::Sink(n.span)
                 } else if self.tok.tok == Tok::Dot && self.tok.span.start == n.span.end {
                     let c = self.bump();
                     Operand::Component(n, c.span)
-                } else if (self.at_punct(b'+') || self.at_punct(b'-')) && n.text.starts_with('%') {
+                } else if (self.at_punct(b'+') || self.at_punct(b'-')) && n.text(self.src).starts_with('%') {
                     // `%r1+4`: ptxas takes a register plus a constant offset.
                     let minus = self.bump().tok == Tok::Punct(b'-');
                     let (v, span) = self.const_expr()?;
@@ -962,8 +962,11 @@ impl<'a> Parser<'a> {
                 };
                 if self.eat_punct(b'|') {
                     let second = self.expect_ident("a predicate or `_` after `|`")?;
-                    let second =
-                        if second.text == "_" { Operand::Sink(second.span) } else { Operand::Name(second) };
+                    let second = if second.text(self.src) == "_" {
+                        Operand::Sink(second.span)
+                    } else {
+                        Operand::Name(second)
+                    };
                     return Ok(Operand::Pair(Box::new(first), Box::new(second)));
                 }
                 Ok(first)
@@ -1099,7 +1102,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn address(&mut self) -> PResult<Operand<'a>> {
+    fn address(&mut self) -> PResult<Operand> {
         let open = self.expect_punct(b'[', "`[`")?;
         let mut base = None;
         let mut offset = 0i64;
