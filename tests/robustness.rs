@@ -6,6 +6,14 @@ use proptest::prelude::*;
 
 const ALL_FORMS: &str = include_str!("data/syntax/all_forms.ptx");
 const CLASSIFY: &str = include_str!("../examples/classify.ptx");
+/// Real compiler output with calls, function pointers, debug sections and inline PTX.
+const CORPUS: &[&str] = &[
+    include_str!("../corpus/cuda/ptx/sm_90/funcptr.ptx"),
+    include_str!("../corpus/cuda/ptx/sm_90/lineinfo.ptx"),
+    include_str!("../corpus/cuda/ptx/sm_90/inline_asm.ptx"),
+    include_str!("../corpus/cuda/ptx/sm_90/half_ops.ptx"),
+    include_str!("../corpus/llvm/ptx/fp_predicates.sm_80.ptx"),
+];
 
 #[test]
 fn every_truncation_of_a_real_module_is_handled() {
@@ -177,8 +185,12 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
     #[test]
-    fn mutated_real_ptx_never_panics(muts in proptest::collection::vec(mutation(), 1..8), which in 0..2usize) {
-        let base = if which == 0 { ALL_FORMS } else { CLASSIFY };
+    fn mutated_real_ptx_never_panics(muts in proptest::collection::vec(mutation(), 1..8), which in 0..7usize) {
+        let base = match which {
+            0 => ALL_FORMS,
+            1 => CLASSIFY,
+            k => CORPUS[k - 2],
+        };
         let text = apply(base, &muts);
         let diags = ptxvm::check_source(&text);
         for d in &diags {
