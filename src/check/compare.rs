@@ -91,26 +91,26 @@ impl<'a> Checker<'a> {
     fn cmp_mods(&mut self, i: &I<'a>, instr: &str, with_cmp: bool) -> CmpMods {
         let mut m = CmpMods::default();
         for &md in i.mods {
-            if let (true, Some(op)) = (with_cmp, CmpOp::from_word(md.text(self.src))) {
+            if let (true, Some(op)) = (with_cmp, CmpOp::from_word(self.t(md))) {
                 if m.cmp.is_some() {
                     self.error(md.span, format!("{instr}: more than one comparison operator"));
                 }
                 m.cmp = Some((op, md));
-            } else if with_cmp && matches!(md.text(self.src), ".and" | ".or" | ".xor") {
+            } else if with_cmp && matches!(self.t(md), ".and" | ".or" | ".xor") {
                 if m.boolop.is_some() {
                     self.error(md.span, format!("{instr}: more than one boolean operator"));
                 }
                 m.boolop = Some(md);
-            } else if md.text(self.src) == ".ftz" {
+            } else if self.t(md) == ".ftz" {
                 self.require(md.span, instr, 14, 0);
                 if m.ftz.is_some() {
                     self.error(md.span, format!("{instr}: duplicate `.ftz`"));
                 }
                 m.ftz = Some(md);
-            } else if let Some(t) = Ty::from_word(md.text(self.src)) {
+            } else if let Some(t) = Ty::from_word(self.t(md)) {
                 m.types.push((t, md));
             } else {
-                self.error(md.span, format!("{instr}: unexpected modifier `{}`", md.text(self.src)));
+                self.error(md.span, format!("{instr}: unexpected modifier `{}`", self.t(md)));
             }
         }
         if with_cmp && m.cmp.is_none() {
@@ -124,7 +124,7 @@ impl<'a> Checker<'a> {
         match (m.boolop, i.operands.get(ops)) {
             (Some(b), None) => self.error(
                 b.span,
-                format!("{instr}: boolean operator `{}` needs a predicate operand c", b.text(self.src)),
+                format!("{instr}: boolean operator `{}` needs a predicate operand c", self.t(b)),
             ),
             (None, Some(c)) => self
                 .error(c.span(), format!("{instr}: operand c requires a boolean operator (.and, .or, .xor)")),
@@ -353,11 +353,7 @@ impl<'a> Checker<'a> {
                 Some(Def { sym: Sym::Func(_) | Sym::Var { .. }, .. }) => {}
                 Some(Def { sym: Sym::Reg { ty, .. }, .. }) => self.error(
                     n.span,
-                    format!(
-                        "{instr}: {role} `{}` is a {} register, not a predicate",
-                        n.text(self.src),
-                        ty.word()
-                    ),
+                    format!("{instr}: {role} `{}` is a {} register, not a predicate", self.t(n), ty.word()),
                 ),
             },
             other => self.error(
@@ -373,10 +369,8 @@ impl<'a> Checker<'a> {
         match op {
             Operand::Name(n) => match self.resolve_value_name(*n, instr) {
                 Some(Def { sym: Sym::Reg { ty: Ty::Pred | Ty::F16x2, .. }, .. }) | None => {}
-                Some(_) => self.error(
-                    n.span,
-                    format!("{instr}: destination `{}` is not a .pred register", n.text(self.src)),
-                ),
+                Some(_) => self
+                    .error(n.span, format!("{instr}: destination `{}` is not a .pred register", self.t(n))),
             },
             Operand::Sink(s) => self.error(*s, format!("{instr}: the destination cannot be the sink `_`")),
             other => self.error(other.span(), format!("{instr}: destination must be a .pred register")),
@@ -390,20 +384,20 @@ impl<'a> Checker<'a> {
             self.error(i.opcode.span, format!("{instr}: needs exactly one type (.pred, .b16, .b32 or .b64)"));
             return;
         };
-        let ty = Ty::from_word(tname.text(self.src));
+        let ty = Ty::from_word(self.t(tname));
         let ok = match ty {
             Some(Ty::B16 | Ty::B32 | Ty::B64) => true,
-            Some(Ty::Pred) => i.opcode.text(self.src) != "cnot",
+            Some(Ty::Pred) => self.t(i.opcode) != "cnot",
             _ => false,
         };
         let Some(ty) = ty.filter(|_| ok) else {
             self.error(
                 tname.span,
-                format!("{instr}: `{}` is not a type for {}", tname.text(self.src), i.opcode.text(self.src)),
+                format!("{instr}: `{}` is not a type for {}", self.t(tname), self.t(i.opcode)),
             );
             return;
         };
-        let sources = if matches!(i.opcode.text(self.src), "not" | "cnot") { 1 } else { 2 };
+        let sources = if matches!(self.t(i.opcode), "not" | "cnot") { 1 } else { 2 };
         if !self.operand_count(i, instr, sources + 1, sources + 1) {
             return;
         }
@@ -425,10 +419,10 @@ impl<'a> Checker<'a> {
     /// registers, symbol addresses, vectors) only need their names resolved.
     pub(super) fn mov(&mut self, i: &I<'a>, instr: &str) {
         let ty = match i.mods {
-            [m] => match Ty::from_word(m.text(self.src)) {
+            [m] => match Ty::from_word(self.t(m)) {
                 Some(t) => t,
                 None => {
-                    self.error(m.span, format!("{instr}: `{}` is not a type for mov", m.text(self.src)));
+                    self.error(m.span, format!("{instr}: `{}` is not a type for mov", self.t(m)));
                     return;
                 }
             },
@@ -437,7 +431,7 @@ impl<'a> Checker<'a> {
                 return;
             }
             [_, extra, ..] => {
-                self.error(extra.span, format!("{instr}: unexpected modifier `{}`", extra.text(self.src)));
+                self.error(extra.span, format!("{instr}: unexpected modifier `{}`", self.t(extra)));
                 return;
             }
         };
@@ -457,7 +451,7 @@ impl<'a> Checker<'a> {
         }
         match &i.operands[1] {
             op @ Operand::Name(n)
-                if matches!(self.lookup(n.text(self.src)), Some(Def { sym: Sym::Reg { .. }, .. })) =>
+                if matches!(self.lookup(self.t(n)), Some(Def { sym: Sym::Reg { .. }, .. })) =>
             {
                 self.typed_operand(op, ty, instr, "operand a", true);
             }

@@ -20,7 +20,7 @@ impl<'a> Checker<'a> {
 
     pub(super) fn brx(&mut self, i: &I<'a>, instr: &str) {
         self.require(i.opcode.span, instr, 60, 30);
-        if i.mods.first().map(|m| m.text(self.src)) != Some(".idx") {
+        if i.mods.first().map(|m| self.t(m)) != Some(".idx") {
             self.error(i.opcode.span, format!("{instr}: the indirect branch is written `brx.idx`"));
         }
         self.only_mods(i, instr, &[".idx", ".uni"]);
@@ -31,18 +31,15 @@ impl<'a> Checker<'a> {
         let Some(list) = self.expect_name(&i.operands[1], instr, "a `.branchtargets` label") else {
             return;
         };
-        match self.lookup_label(list.text(self.src)) {
+        match self.lookup_label(self.t(list)) {
             Some(Label { kind: LabelKind::BranchTargets, span }) if span.start < list.span.start => {}
             Some(Label { kind: LabelKind::BranchTargets, .. }) => self.error(
                 list.span,
-                format!(
-                    "{instr}: `.branchtargets` `{}` must be declared before its use",
-                    list.text(self.src)
-                ),
+                format!("{instr}: `.branchtargets` `{}` must be declared before its use", self.t(list)),
             ),
             _ => self.error(
                 list.span,
-                format!("{instr}: `{}` is not a `.branchtargets` list visible here", list.text(self.src)),
+                format!("{instr}: `{}` is not a `.branchtargets` list visible here", self.t(list)),
             ),
         }
     }
@@ -58,13 +55,11 @@ impl<'a> Checker<'a> {
                     n.span,
                     format!(
                         "{instr}: {role} `{}` is a {} register; it must be a 32-bit integer",
-                        n.text(self.src),
+                        self.t(n),
                         ty.word()
                     ),
                 ),
-                Some(_) => {
-                    self.error(n.span, format!("{instr}: {role} `{}` is not a register", n.text(self.src)))
-                }
+                Some(_) => self.error(n.span, format!("{instr}: {role} `{}` is not a register", self.t(n))),
             },
             other => {
                 self.resolve_operand(other, instr);
@@ -77,7 +72,7 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn ret_exit(&mut self, i: &I<'a>, instr: &str) {
-        let allowed: &[&str] = if i.opcode.text(self.src) == "ret" { &[".uni"] } else { &[] };
+        let allowed: &[&str] = if self.t(i.opcode) == "ret" { &[".uni"] } else { &[] };
         self.only_mods(i, instr, allowed);
         self.operand_count(i, instr, 0, 0);
     }
@@ -85,7 +80,7 @@ impl<'a> Checker<'a> {
     pub(super) fn nanosleep(&mut self, i: &I<'a>, instr: &str) {
         // ptxas 13.5 takes nanosleep from PTX 6.2 (the ISA text says 6.3).
         self.require(i.opcode.span, instr, 62, 70);
-        if i.mods.len() != 1 || i.mods[0].text(self.src) != ".u32" {
+        if i.mods.len() != 1 || self.t(i.mods[0]) != ".u32" {
             self.error(i.opcode.span, format!("{instr}: the form is `nanosleep.u32 t`"));
             return;
         }
@@ -132,24 +127,22 @@ impl<'a> Checker<'a> {
         else {
             return;
         };
-        match self.lookup(tname.text(self.src)) {
+        match self.lookup(self.t(tname)) {
             Some(Def { sym: Sym::Func(f), .. }) => {
                 if let Some(e) = extra {
                     self.error(e.span(), format!("{instr}: a direct call takes no target list or prototype"));
                 }
                 let info = self.funcs[f].clone();
                 if info.kind == FuncKind::Entry {
-                    let msg = format!(
-                        "{instr}: `{}` is a kernel (.entry) and cannot be called",
-                        tname.text(self.src)
-                    );
+                    let msg =
+                        format!("{instr}: `{}` is a kernel (.entry) and cannot be called", self.t(tname));
                     self.error(tname.span, msg);
                     return;
                 }
                 if info.first_decl.start > i.span.start {
                     let msg = format!(
                         "{instr}: `{}` is called before it is declared; declare it first",
-                        tname.text(self.src)
+                        self.t(tname)
                     );
                     self.error(tname.span, msg);
                     return;
@@ -157,30 +150,25 @@ impl<'a> Checker<'a> {
                 // An `.extern` function is defined by another module (nvcc -rdc output);
                 // ptxas accepts that with -c, and only whole-program ptxas rejects it.
                 if !info.defined && !info.external {
-                    let msg = format!(
-                        "{instr}: `{}` is declared but never defined in this module",
-                        tname.text(self.src)
-                    );
+                    let msg =
+                        format!("{instr}: `{}` is declared but never defined in this module", self.t(tname));
                     self.error(tname.span, msg);
                 }
-                self.match_signature(i, instr, tname.text(self.src), &info.rets, &info.params, rets, args);
+                self.match_signature(i, instr, self.t(tname), &info.rets, &info.params, rets, args);
             }
             Some(Def { sym: Sym::Reg { ty, .. }, .. }) => {
                 self.require(tname.span, &format!("{instr} (indirect)"), 21, 20);
                 if !matches!(ty, Ty::B32 | Ty::U32 | Ty::S32 | Ty::B64 | Ty::U64 | Ty::S64) {
-                    let msg = format!(
-                        "{instr}: function pointer `{}` must be an integer register",
-                        tname.text(self.src)
-                    );
+                    let msg =
+                        format!("{instr}: function pointer `{}` must be an integer register", self.t(tname));
                     self.error(tname.span, msg);
                 }
                 self.indirect_targets(i, instr, extra, rets, args);
             }
-            Some(_) => self.error(
-                tname.span,
-                format!("{instr}: `{}` is not a function or register", tname.text(self.src)),
-            ),
-            None => self.error(tname.span, format!("{instr}: undefined function `{}`", tname.text(self.src))),
+            Some(_) => {
+                self.error(tname.span, format!("{instr}: `{}` is not a function or register", self.t(tname)))
+            }
+            None => self.error(tname.span, format!("{instr}: undefined function `{}`", self.t(tname))),
         }
     }
 
@@ -203,16 +191,13 @@ impl<'a> Checker<'a> {
         else {
             return;
         };
-        let targets: Vec<usize> = match self.lookup_label(n.text(self.src)) {
+        let targets: Vec<usize> = match self.lookup_label(self.t(n)) {
             Some(Label { span, .. }) if span.start > n.span.start => {
-                self.error(
-                    n.span,
-                    format!("{instr}: `{}` must be declared before the call", n.text(self.src)),
-                );
+                self.error(n.span, format!("{instr}: `{}` must be declared before the call", self.t(n)));
                 return;
             }
             Some(Label { kind: LabelKind::Prototype { rets: r, params: p }, .. }) => {
-                self.match_signature(i, instr, n.text(self.src), &r, &p, rets, args);
+                self.match_signature(i, instr, self.t(n), &r, &p, rets, args);
                 return;
             }
             Some(Label { kind: LabelKind::CallTargets(names), .. }) => names
@@ -223,23 +208,20 @@ impl<'a> Checker<'a> {
                 })
                 .collect(),
             Some(_) => {
-                self.error(
-                    n.span,
-                    format!("{instr}: `{}` is a code label, not a target list", n.text(self.src)),
-                );
+                self.error(n.span, format!("{instr}: `{}` is a code label, not a target list", self.t(n)));
                 return;
             }
-            None => match self.jump_tables.get(n.text(self.src)) {
+            None => match self.jump_tables.get(self.t(n)) {
                 Some(Some(funcs)) => funcs.clone(),
                 Some(None) => {
-                    let msg = format!("{instr}: `{}` is not a table of function addresses", n.text(self.src));
+                    let msg = format!("{instr}: `{}` is not a table of function addresses", self.t(n));
                     self.error(n.span, msg);
                     return;
                 }
                 None => {
                     let msg = format!(
                         "{instr}: `{}` is not a `.calltargets` list, `.callprototype` or function table",
-                        n.text(self.src)
+                        self.t(n)
                     );
                     self.error(n.span, msg);
                     return;
@@ -248,7 +230,7 @@ impl<'a> Checker<'a> {
         };
         for f in targets {
             let info = self.funcs[f].clone();
-            self.match_signature(i, instr, n.text(self.src), &info.rets, &info.params, rets, args);
+            self.match_signature(i, instr, self.t(n), &info.rets, &info.params, rets, args);
         }
     }
 
@@ -268,7 +250,7 @@ impl<'a> Checker<'a> {
 
     fn arg_sig(&self, op: &Operand) -> Option<ParamSig> {
         let Operand::Name(n) = op else { return None };
-        match self.lookup(n.text(self.src))?.sym {
+        match self.lookup(self.t(n))?.sym {
             Sym::Reg { ty, .. } => {
                 Some(ParamSig { space: Space::Reg, ty, bytes: u64::from(ty.bits().div_ceil(8)) })
             }

@@ -154,7 +154,7 @@ impl<'a> Checker<'a> {
         if let Some(g) = i.guard {
             self.pred_operand(g.pred, name, "guard");
         }
-        match i.opcode.text(self.src) {
+        match self.t(i.opcode) {
             "setp" => self.setp(i, name),
             "set" => self.set(i, name),
             "selp" => self.selp(i, name),
@@ -171,12 +171,9 @@ impl<'a> Checker<'a> {
     }
 
     fn generic(&mut self, i: &I<'a>, name: &str) {
-        match operand_count(i.opcode.text(self.src)) {
+        match operand_count(self.t(i.opcode)) {
             None => {
-                self.error(
-                    i.opcode.span,
-                    format!("{name}: unknown instruction `{}`", i.opcode.text(self.src)),
-                );
+                self.error(i.opcode.span, format!("{name}: unknown instruction `{}`", self.t(i.opcode)));
                 return;
             }
             Some(Some((lo, hi))) if i.operands.len() < lo || i.operands.len() > hi => {
@@ -203,28 +200,24 @@ impl<'a> Checker<'a> {
             }
             Operand::Component(base, comp_span) => {
                 let comp = Name { span: *comp_span };
-                if special_register(base.text(self.src)) == Some(true) {
-                    if !matches!(comp.text(self.src), ".x" | ".y" | ".z") {
+                if special_register(self.t(base)) == Some(true) {
+                    if !matches!(self.t(comp), ".x" | ".y" | ".z") {
                         self.error(
                             comp.span,
                             format!(
                                 "{instr}: `{}` has components .x, .y, .z, not `{}`",
-                                base.text(self.src),
-                                comp.text(self.src)
+                                self.t(base),
+                                self.t(comp)
                             ),
                         );
                     }
                 } else if let Some(Def { sym: Sym::Reg { vector: Some(_), .. } | Sym::Var { .. }, .. }) =
-                    self.lookup(base.text(self.src))
+                    self.lookup(self.t(base))
                 {
                 } else {
                     self.error(
                         base.span,
-                        format!(
-                            "{instr}: `{}{}` is not a register component",
-                            base.text(self.src),
-                            comp.text(self.src)
-                        ),
+                        format!("{instr}: `{}{}` is not a register component", self.t(base), self.t(comp)),
                     );
                 }
             }
@@ -248,16 +241,16 @@ impl<'a> Checker<'a> {
 
     /// Resolves a name used as a value; reports it when undefined or a label.
     pub(super) fn resolve_value_name(&mut self, n: Name, instr: &str) -> Option<Def> {
-        if let Some(d) = self.lookup(n.text(self.src)) {
+        if let Some(d) = self.lookup(self.t(n)) {
             return Some(d);
         }
-        if special_register(n.text(self.src)).is_some() {
+        if special_register(self.t(n)).is_some() {
             return None;
         }
-        if self.label_in_body(n.text(self.src)) {
-            self.error(n.span, format!("{instr}: label `{}` cannot be used as a value", n.text(self.src)));
+        if self.label_in_body(self.t(n)) {
+            self.error(n.span, format!("{instr}: label `{}` cannot be used as a value", self.t(n)));
         } else {
-            self.error(n.span, format!("{instr}: undefined name `{}`", n.text(self.src)));
+            self.error(n.span, format!("{instr}: undefined name `{}`", self.t(n)));
         }
         None
     }
@@ -266,9 +259,7 @@ impl<'a> Checker<'a> {
     pub(super) fn pred_operand(&mut self, n: Name, instr: &str, role: &str) {
         match self.resolve_value_name(n, instr) {
             Some(Def { sym: Sym::Reg { ty: Ty::Pred, .. }, .. }) | None => {}
-            Some(_) => {
-                self.error(n.span, format!("{instr}: {role} `{}` is not a .pred register", n.text(self.src)))
-            }
+            Some(_) => self.error(n.span, format!("{instr}: {role} `{}` is not a .pred register", self.t(n))),
         }
     }
 
@@ -277,12 +268,12 @@ impl<'a> Checker<'a> {
     pub(super) fn typed_operand(&mut self, op: &Operand, ty: Ty, instr: &str, role: &str, imm: bool) -> bool {
         match op {
             Operand::Name(n) | Operand::Offset(n, _, _) => {
-                if special_register(n.text(self.src)).is_some() && self.lookup(n.text(self.src)).is_none() {
+                if special_register(self.t(n)).is_some() && self.lookup(self.t(n)).is_none() {
                     self.error(
                         n.span,
                         format!(
                             "{instr}: special register `{}` is not allowed here; read it with mov",
-                            n.text(self.src)
+                            self.t(n)
                         ),
                     );
                     return false;
@@ -295,7 +286,7 @@ impl<'a> Checker<'a> {
                         }
                         let msg = format!(
                             "{instr}: {role} `{}` is a {} register, incompatible with {}",
-                            n.text(self.src),
+                            self.t(n),
                             rt.word(),
                             ty.word()
                         );
@@ -307,7 +298,7 @@ impl<'a> Checker<'a> {
                     Some(Def { sym: Sym::Var { space, .. }, .. }) => {
                         let msg = format!(
                             "{instr}: {role} `{}` is a {} variable; this operand must be a register",
-                            n.text(self.src),
+                            self.t(n),
                             space_word(space)
                         );
                         self.error(n.span, msg);
@@ -316,13 +307,13 @@ impl<'a> Checker<'a> {
                     Some(Def { sym: Sym::Func(_), .. }) => {
                         self.error(
                             n.span,
-                            format!("{instr}: {role} `{}` is a function, not a register", n.text(self.src)),
+                            format!("{instr}: {role} `{}` is a function, not a register", self.t(n)),
                         );
                         false
                     }
                 }
             }
-            Operand::Component(base, _) if special_register(base.text(self.src)).is_some() => {
+            Operand::Component(base, _) if special_register(self.t(base)).is_some() => {
                 self.resolve_operand(op, instr);
                 self.error(
                     op.span(),
@@ -390,8 +381,8 @@ impl<'a> Checker<'a> {
     /// Reports modifiers not in `allowed` (ptxas accepts a repeated `.uni`).
     pub(super) fn only_mods(&mut self, i: &I<'a>, instr: &str, allowed: &[&str]) {
         for m in i.mods {
-            if !allowed.contains(&m.text(self.src)) {
-                self.error(m.span, format!("{instr}: unexpected modifier `{}`", m.text(self.src)));
+            if !allowed.contains(&self.t(m)) {
+                self.error(m.span, format!("{instr}: unexpected modifier `{}`", self.t(m)));
             }
         }
     }

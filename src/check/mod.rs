@@ -92,6 +92,11 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// The text of a name in the module's source.
+    fn t(&self, n: impl std::borrow::Borrow<Name>) -> &'a str {
+        n.borrow().span.text(self.src)
+    }
+
     fn error(&mut self, span: Span, message: impl Into<String>) {
         self.diags.push(Diagnostic::new(span, message));
     }
@@ -108,7 +113,7 @@ impl<'a> Checker<'a> {
                     self.declare_global_var(v);
                 }
                 Item::Alias { alias, aliasee } => self.check_alias(*alias, *aliasee),
-                Item::Unknown(n) => self.error(n.span, format!("unknown directive `{}`", n.text(self.src))),
+                Item::Unknown(n) => self.error(n.span, format!("unknown directive `{}`", self.t(n))),
                 Item::Skipped(_) => {}
             }
         }
@@ -137,24 +142,19 @@ impl<'a> Checker<'a> {
             return;
         };
         if let Some(first) = m.targets.first()
-            && target::parse_sm(first.text(self.src)).is_none()
+            && target::parse_sm(self.t(first)).is_none()
         {
             self.error(
                 first.span,
-                format!(
-                    ".target: the first target must be an `sm_` architecture, not `{}`",
-                    first.text(self.src)
-                ),
+                format!(".target: the first target must be an `sm_` architecture, not `{}`", self.t(first)),
             );
         }
         for t in &m.targets {
-            match t.text(self.src) {
+            match self.t(t) {
                 "texmode_unified" | "texmode_independent" => {}
                 "debug" => {
-                    let has_debug_info = m
-                        .items
-                        .iter()
-                        .any(|i| matches!(i, Item::Skipped(n) if n.text(self.src) == ".section"));
+                    let has_debug_info =
+                        m.items.iter().any(|i| matches!(i, Item::Skipped(n) if self.t(n) == ".section"));
                     if !has_debug_info {
                         self.error(
                             t.span,
@@ -163,10 +163,7 @@ impl<'a> Checker<'a> {
                     }
                 }
                 "map_f64_to_f32" => {
-                    if m.targets
-                        .iter()
-                        .filter_map(|t| target::parse_sm(t.text(self.src)))
-                        .any(|sm| sm.number >= 13)
+                    if m.targets.iter().filter_map(|t| target::parse_sm(self.t(t))).any(|sm| sm.number >= 13)
                     {
                         self.error(t.span, ".target map_f64_to_f32: not supported with sm_13 or higher");
                     }
@@ -227,18 +224,15 @@ impl<'a> Checker<'a> {
             for p in f.rets.iter().chain(&f.params).filter(|p| p.space == Space::Param) {
                 self.error(
                     p.span,
-                    format!("`{}`: .param function parameters need sm_20 or higher", f.name.text(self.src)),
+                    format!("`{}`: .param function parameters need sm_20 or higher", self.t(f.name)),
                 );
             }
         }
         for (d, _) in &f.directives {
-            if d.text(self.src) == ".noreturn" && (f.kind == FuncKind::Entry || !f.rets.is_empty()) {
+            if self.t(d) == ".noreturn" && (f.kind == FuncKind::Entry || !f.rets.is_empty()) {
                 self.error(
                     d.span,
-                    format!(
-                        "`{}`: .noreturn applies only to a .func without return values",
-                        f.name.text(self.src)
-                    ),
+                    format!("`{}`: .noreturn applies only to a .func without return values", self.t(f.name)),
                 );
             }
         }
@@ -250,35 +244,32 @@ impl<'a> Checker<'a> {
             first_decl: f.name.span,
             external: f.linkage == Some(Linkage::Extern),
         };
-        if let Some(old) = self.globals.lookup(f.name.text(self.src)) {
+        if let Some(old) = self.globals.lookup(self.t(f.name)) {
             match old.sym {
                 Sym::Func(i) => {
                     let prev = &self.funcs[i];
                     if prev.rets != info.rets || prev.params != info.params || prev.kind != info.kind {
                         self.error(
                             f.name.span,
-                            format!("`{}`: declaration does not match an earlier one", f.name.text(self.src)),
+                            format!("`{}`: declaration does not match an earlier one", self.t(f.name)),
                         );
                     } else if prev.defined && info.defined {
-                        self.error(
-                            f.name.span,
-                            format!("`{}`: function defined twice", f.name.text(self.src)),
-                        );
+                        self.error(f.name.span, format!("`{}`: function defined twice", self.t(f.name)));
                     } else if info.defined {
                         self.funcs[i].defined = true;
                     }
                 }
-                _ => self.error(f.name.span, format!("`{}`: name already declared", f.name.text(self.src))),
+                _ => self.error(f.name.span, format!("`{}`: name already declared", self.t(f.name))),
             }
             return;
         }
         let idx = self.funcs.len();
         self.funcs.push(info);
-        let _ = self.globals.declare(f.name.text(self.src), Def { sym: Sym::Func(idx), span: f.name.span });
+        let _ = self.globals.declare(self.t(f.name), Def { sym: Sym::Func(idx), span: f.name.span });
     }
 
     fn var_def(&self, v: &VarDecl, d: &Declarator) -> Def {
-        let ty = Ty::from_word(v.ty.text(self.src)).unwrap_or(Ty::Other);
+        let ty = Ty::from_word(self.t(v.ty)).unwrap_or(Ty::Other);
         let sym = if v.space == Space::Reg {
             Sym::Reg { ty, vector: v.vector }
         } else {
@@ -297,25 +288,21 @@ impl<'a> Checker<'a> {
         self.check_decl_shape(v);
         for d in &v.vars {
             let def = self.var_def(v, d);
-            if let Err(old) = self.globals.declare(d.name.text(self.src), def) {
-                let _ = old;
-                self.error(d.name.span, format!("`{}`: duplicate declaration", d.name.text(self.src)));
+            if self.globals.declare(self.t(d.name), def).is_err() {
+                self.error(d.name.span, format!("`{}`: duplicate declaration", self.t(d.name)));
             }
         }
     }
 
     /// Types that ptxas accepts in a declaration, per version and target.
     fn check_decl_type(&mut self, ty: Name) {
-        match ty.text(self.src) {
+        match self.t(ty) {
             ".bf16" | ".bf16x2" | ".tf32" => self.error(
                 ty.span,
-                format!(
-                    "{}: not a declarable type; hold such values in .b16 or .b32 variables",
-                    ty.text(self.src)
-                ),
+                format!("{}: not a declarable type; hold such values in .b16 or .b32 variables", self.t(ty)),
             ),
             ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2" => {
-                self.error(ty.span, format!("{}: may only be used as an instruction type", ty.text(self.src)))
+                self.error(ty.span, format!("{}: may only be used as an instruction type", self.t(ty)))
             }
             ".b128" => self.require(ty.span, "type .b128", 83, 0),
             ".f16x2" => self.require(ty.span, "packed type .f16x2", 0, 53),
@@ -340,13 +327,13 @@ impl<'a> Checker<'a> {
             if d.count.is_some() && v.space != Space::Reg {
                 self.error(
                     d.name.span,
-                    format!("`{}<N>`: parameterised names are for registers only", d.name.text(self.src)),
+                    format!("`{}<N>`: parameterised names are for registers only", self.t(d.name)),
                 );
             }
             if v.space == Space::Reg && (d.init.is_some() || !d.array.is_empty()) {
                 self.error(
                     d.name.span,
-                    format!("`{}`: registers cannot be arrays or initialised", d.name.text(self.src)),
+                    format!("`{}`: registers cannot be arrays or initialised", self.t(d.name)),
                 );
             }
         }
@@ -358,16 +345,14 @@ impl<'a> Checker<'a> {
             let mut only_funcs = d.init.is_some();
             if let Some(init) = &d.init {
                 if !matches!(v.space, Space::Global | Space::Const) {
-                    let msg = format!(
-                        "`{}`: only .global and .const variables take initialisers",
-                        d.name.text(self.src)
-                    );
+                    let msg =
+                        format!("`{}`: only .global and .const variables take initialisers", self.t(d.name));
                     self.error(d.name.span, msg);
                 }
                 self.check_init(init, v.ty, &mut funcs, &mut only_funcs);
             }
             if matches!(v.space, Space::Global | Space::Const) {
-                self.jump_tables.insert(d.name.text(self.src), only_funcs.then_some(funcs));
+                self.jump_tables.insert(self.t(d.name), only_funcs.then_some(funcs));
             }
         }
     }
@@ -377,18 +362,18 @@ impl<'a> Checker<'a> {
     fn check_init(&mut self, init: &Init, ty: Name, funcs: &mut Vec<usize>, only_funcs: &mut bool) {
         match init {
             Init::List(items, _) => items.iter().for_each(|i| self.check_init(i, ty, funcs, only_funcs)),
-            Init::Symbol { name, .. } => match self.globals.lookup(name.text(self.src)) {
+            Init::Symbol { name, .. } => match self.globals.lookup(self.t(name)) {
                 None => self.error(
                     name.span,
-                    format!("initialiser: `{}` is not declared before this point", name.text(self.src)),
+                    format!("initialiser: `{}` is not declared before this point", self.t(name)),
                 ),
                 Some(Def { sym: Sym::Func(f), .. }) => {
                     // ptxas: "Initial value type mismatch" unless the table is .u32/.u64.
-                    if !matches!(ty.text(self.src), ".u32" | ".u64") {
+                    if !matches!(self.t(ty), ".u32" | ".u64") {
                         let msg = format!(
                             "initialiser: function address `{}` needs a .u32 or .u64 variable, not {}",
-                            name.text(self.src),
-                            ty.text(self.src)
+                            self.t(name),
+                            self.t(ty)
                         );
                         self.error(name.span, msg);
                     }
@@ -402,8 +387,8 @@ impl<'a> Checker<'a> {
 
     fn check_alias(&mut self, alias: Name, aliasee: Name) {
         for n in [alias, aliasee] {
-            if !matches!(self.globals.lookup(n.text(self.src)), Some(Def { sym: Sym::Func(_), .. })) {
-                self.error(n.span, format!(".alias: `{}` is not a declared function", n.text(self.src)));
+            if !matches!(self.globals.lookup(self.t(n)), Some(Def { sym: Sym::Func(_), .. })) {
+                self.error(n.span, format!(".alias: `{}` is not a declared function", self.t(n)));
             }
         }
     }
@@ -419,13 +404,14 @@ impl<'a> Checker<'a> {
     }
 
     fn declare_local(&mut self, name: Name, count: Option<u32>, def: Def) {
+        let text = self.t(name);
         let scope = self.scopes.last_mut().expect("a function body has a scope");
         let res = match count {
-            Some(n) => scope.declare_range(name.text(self.src), n, def),
-            None => scope.declare(name.text(self.src), def),
+            Some(n) => scope.declare_range(text, n, def),
+            None => scope.declare(text, def),
         };
         if res.is_err() {
-            self.error(name.span, format!("`{}`: duplicate declaration", name.text(self.src)));
+            self.error(name.span, format!("`{}`: duplicate declaration", self.t(name)));
         }
     }
 
@@ -449,8 +435,8 @@ impl<'a> Checker<'a> {
                     elems: p.array.iter().map(|d| d.unwrap_or(1)).product(),
                 }
             };
-            if params.declare(name.text(self.src), Def { sym, span: name.span }).is_err() {
-                self.error(name.span, format!("`{}`: duplicate parameter name", name.text(self.src)));
+            if params.declare(self.t(name), Def { sym, span: name.span }).is_err() {
+                self.error(name.span, format!("`{}`: duplicate parameter name", self.t(name)));
             }
         }
         // The body's outermost block shares its scope with the parameters: ptxas
@@ -485,7 +471,7 @@ impl<'a> Checker<'a> {
                 Stmt::Label(l) => (*l, LabelKind::Plain),
                 Stmt::BranchTargets { label, .. } => (*label, LabelKind::BranchTargets),
                 Stmt::CallTargets { label, targets } => {
-                    (*label, LabelKind::CallTargets(targets.iter().map(|t| t.text(self.src)).collect()))
+                    (*label, LabelKind::CallTargets(targets.iter().map(|t| self.t(t)).collect()))
                 }
                 Stmt::CallPrototype { label, proto } => (
                     *label,
@@ -496,9 +482,10 @@ impl<'a> Checker<'a> {
                 ),
                 _ => continue,
             };
+            let text = self.t(name);
             let scope = self.scopes.last_mut().expect("a function body has a scope");
-            if scope.labels.insert(name.text(self.src), Label { kind, span: name.span }).is_some() {
-                self.error(name.span, format!("`{}`: duplicate label", name.text(self.src)));
+            if scope.labels.insert(text, Label { kind, span: name.span }).is_some() {
+                self.error(name.span, format!("`{}`: duplicate label", self.t(name)));
             }
         }
     }
@@ -530,13 +517,10 @@ impl<'a> Checker<'a> {
                 }
                 Stmt::CallTargets { targets, .. } => {
                     for t in targets {
-                        if !matches!(
-                            self.globals.lookup(t.text(self.src)),
-                            Some(Def { sym: Sym::Func(_), .. })
-                        ) {
+                        if !matches!(self.globals.lookup(self.t(t)), Some(Def { sym: Sym::Func(_), .. })) {
                             self.error(
                                 t.span,
-                                format!(".calltargets: `{}` is not a declared function", t.text(self.src)),
+                                format!(".calltargets: `{}` is not a declared function", self.t(t)),
                             );
                         }
                     }
@@ -548,7 +532,7 @@ impl<'a> Checker<'a> {
                         }
                     }
                 }
-                Stmt::Unknown(n) => self.error(n.span, format!("unknown directive `{}`", n.text(self.src))),
+                Stmt::Unknown(n) => self.error(n.span, format!("unknown directive `{}`", self.t(n))),
                 Stmt::Label(_) | Stmt::Skipped(_) => {}
             }
         }
@@ -557,33 +541,26 @@ impl<'a> Checker<'a> {
     /// A branch target: a plain label visible from here.
     pub(crate) fn label_target(&mut self, n: Name, instr: &str) {
         // Registers and variables shadow labels of the same name (ptxas: "Label expected").
-        if self.lookup(n.text(self.src)).is_some() {
-            self.error(
-                n.span,
-                format!("{instr}: `{}` is a register or variable, not a label", n.text(self.src)),
-            );
+        if self.lookup(self.t(n)).is_some() {
+            self.error(n.span, format!("{instr}: `{}` is a register or variable, not a label", self.t(n)));
             return;
         }
-        match self.lookup_label(n.text(self.src)) {
+        match self.lookup_label(self.t(n)) {
             Some(Label { kind: LabelKind::Plain, .. }) => {}
-            Some(_) => self.error(
+            Some(_) => {
+                self.error(n.span, format!("{instr}: `{}` names a target list, not a code label", self.t(n)))
+            }
+            None if self.label_in_body(self.t(n)) => self.error(
                 n.span,
-                format!("{instr}: `{}` names a target list, not a code label", n.text(self.src)),
-            ),
-            None if self.label_in_body(n.text(self.src)) => self.error(
-                n.span,
-                format!(
-                    "{instr}: label `{}` is inside a nested block and not visible here",
-                    n.text(self.src)
-                ),
+                format!("{instr}: label `{}` is inside a nested block and not visible here", self.t(n)),
             ),
             None => {
-                let what = if self.lookup(n.text(self.src)).is_some() {
+                let what = if self.lookup(self.t(n)).is_some() {
                     "is not a label"
                 } else {
                     "is not a label in this function"
                 };
-                self.error(n.span, format!("{instr}: `{}` {what}", n.text(self.src)));
+                self.error(n.span, format!("{instr}: `{}` {what}", self.t(n)));
             }
         }
     }
@@ -601,10 +578,7 @@ impl<'a> Checker<'a> {
                 if !matches!(v.space, Space::Global | Space::Const) {
                     self.error(
                         d.name.span,
-                        format!(
-                            "`{}`: only .global and .const variables take initialisers",
-                            d.name.text(self.src)
-                        ),
+                        format!("`{}`: only .global and .const variables take initialisers", self.t(d.name)),
                     );
                 }
                 self.check_init(init, v.ty, &mut Vec::new(), &mut false);
