@@ -1,0 +1,187 @@
+//! Module-level declarations: functions (prototypes, definitions, `.noreturn`),
+//! variables in every state space, their types per version and target, initialisers
+//! (declared-before-use, function-address tables) and `.alias`.
+
+use super::*;
+
+impl<'a> Checker<'a> {
+    pub(super) fn declare_func(&mut self, f: &Function) {
+        if f.kind == FuncKind::Func && self.sm.is_some_and(|sm| sm.number < 20) {
+            for p in f.rets.iter().chain(&f.params).filter(|p| p.space == Space::Param) {
+                self.error(
+                    p.span,
+                    format!("`{}`: .param function parameters need sm_20 or higher", self.t(f.name)),
+                );
+            }
+        }
+        for (d, _) in &f.directives {
+            if self.t(d) == ".noreturn" && (f.kind == FuncKind::Entry || !f.rets.is_empty()) {
+                self.error(
+                    d.span,
+                    format!("`{}`: .noreturn applies only to a .func without return values", self.t(f.name)),
+                );
+            }
+        }
+        let info = FuncInfo {
+            kind: f.kind,
+            rets: f.rets.iter().map(|p| param_sig(p, self.src)).collect(),
+            params: f.params.iter().map(|p| param_sig(p, self.src)).collect(),
+            defined: f.body.is_some(),
+            first_decl: f.name.span,
+            external: f.linkage == Some(Linkage::Extern),
+        };
+        if let Some(old) = self.globals.lookup(self.t(f.name)) {
+            match old.sym {
+                Sym::Func(i) => {
+                    let prev = &self.funcs[i];
+                    if prev.rets != info.rets || prev.params != info.params || prev.kind != info.kind {
+                        self.error(
+                            f.name.span,
+                            format!("`{}`: declaration does not match an earlier one", self.t(f.name)),
+                        );
+                    } else if prev.defined && info.defined {
+                        self.error(f.name.span, format!("`{}`: function defined twice", self.t(f.name)));
+                    } else if info.defined {
+                        self.funcs[i].defined = true;
+                    }
+                }
+                _ => self.error(f.name.span, format!("`{}`: name already declared", self.t(f.name))),
+            }
+            return;
+        }
+        let idx = self.funcs.len();
+        self.funcs.push(info);
+        let _ = self.globals.declare(self.t(f.name), Def { sym: Sym::Func(idx), span: f.name.span });
+    }
+
+    pub(super) fn var_def(&self, v: &VarDecl, d: &Declarator) -> Def {
+        let ty = Ty::from_word(self.t(v.ty)).unwrap_or(Ty::Other);
+        let sym = if v.space == Space::Reg {
+            Sym::Reg { ty, vector: v.vector }
+        } else {
+            let elems =
+                d.array.iter().map(|n| n.unwrap_or(0)).product::<u64>() * u64::from(v.vector.unwrap_or(1));
+            Sym::Var { space: v.space, ty, elems }
+        };
+        Def { sym, span: d.name.span }
+    }
+
+    pub(super) fn declare_global_var(&mut self, v: &VarDecl) {
+        if matches!(v.space, Space::Reg | Space::Param | Space::Sreg) {
+            self.error(v.span, format!("{}: not allowed at module scope", space_word(v.space)));
+            return;
+        }
+        self.check_decl_shape(v);
+        for d in &v.vars {
+            let def = self.var_def(v, d);
+            if self.globals.declare(self.t(d.name), def).is_err() {
+                self.error(d.name.span, format!("`{}`: duplicate declaration", self.t(d.name)));
+            }
+        }
+    }
+
+    /// Types that ptxas accepts in a declaration, per version and target.
+    pub(super) fn check_decl_type(&mut self, ty: Name) {
+        match self.t(ty) {
+            ".bf16" | ".bf16x2" | ".tf32" => self.error(
+                ty.span,
+                format!("{}: not a declarable type; hold such values in .b16 or .b32 variables", self.t(ty)),
+            ),
+            ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2" => {
+                self.error(ty.span, format!("{}: may only be used as an instruction type", self.t(ty)))
+            }
+            ".b128" => self.require(ty.span, "type .b128", 83, 0),
+            ".f16x2" => self.require(ty.span, "packed type .f16x2", 0, 53),
+            _ => {}
+        }
+    }
+
+    /// Rules common to every declaration: type, alignment, vector width, register counts.
+    pub(super) fn check_decl_shape(&mut self, v: &VarDecl) {
+        self.check_decl_type(v.ty);
+        if let Some(a) = v.align
+            && (a == 0 || !a.is_power_of_two())
+        {
+            self.error(v.span, format!(".align {a}: alignment must be a power of two"));
+        }
+        if let Some(n) = v.vector
+            && !matches!(n, 2 | 4 | 8)
+        {
+            self.error(v.span, format!(".v{n}: vectors have 2, 4 or 8 elements"));
+        }
+        for d in &v.vars {
+            if d.count.is_some() && v.space != Space::Reg {
+                self.error(
+                    d.name.span,
+                    format!("`{}<N>`: parameterised names are for registers only", self.t(d.name)),
+                );
+            }
+            if v.space == Space::Reg && (d.init.is_some() || !d.array.is_empty()) {
+                self.error(
+                    d.name.span,
+                    format!("`{}`: registers cannot be arrays or initialised", self.t(d.name)),
+                );
+            }
+        }
+    }
+
+    pub(super) fn check_initialisers(&mut self, v: &VarDecl) {
+        for d in &v.vars {
+            let mut funcs = Vec::new();
+            let mut only_funcs = d.init.is_some();
+            if let Some(init) = &d.init {
+                if !matches!(v.space, Space::Global | Space::Const) {
+                    let msg =
+                        format!("`{}`: only .global and .const variables take initialisers", self.t(d.name));
+                    self.error(d.name.span, msg);
+                }
+                self.check_init(init, v.ty, &mut funcs, &mut only_funcs);
+            }
+            if matches!(v.space, Space::Global | Space::Const) {
+                self.jump_tables.insert(self.t(d.name), only_funcs.then_some(funcs));
+            }
+        }
+    }
+
+    /// Checks an initialiser; collects the functions it names into `funcs` and
+    /// clears `only_funcs` when it holds anything else.
+    pub(super) fn check_init(
+        &mut self,
+        init: &Init,
+        ty: Name,
+        funcs: &mut Vec<usize>,
+        only_funcs: &mut bool,
+    ) {
+        match init {
+            Init::List(items, _) => items.iter().for_each(|i| self.check_init(i, ty, funcs, only_funcs)),
+            Init::Symbol { name, .. } => match self.globals.lookup(self.t(name)) {
+                None => self.error(
+                    name.span,
+                    format!("initialiser: `{}` is not declared before this point", self.t(name)),
+                ),
+                Some(Def { sym: Sym::Func(f), .. }) => {
+                    // ptxas: "Initial value type mismatch" unless the table is .u32/.u64.
+                    if !matches!(self.t(ty), ".u32" | ".u64") {
+                        let msg = format!(
+                            "initialiser: function address `{}` needs a .u32 or .u64 variable, not {}",
+                            self.t(name),
+                            self.t(ty)
+                        );
+                        self.error(name.span, msg);
+                    }
+                    funcs.push(f);
+                }
+                Some(_) => *only_funcs = false,
+            },
+            Init::Int(..) | Init::Float(..) => *only_funcs = false,
+        }
+    }
+
+    pub(super) fn check_alias(&mut self, alias: Name, aliasee: Name) {
+        for n in [alias, aliasee] {
+            if !matches!(self.globals.lookup(self.t(n)), Some(Def { sym: Sym::Func(_), .. })) {
+                self.error(n.span, format!(".alias: `{}` is not a declared function", self.t(n)));
+            }
+        }
+    }
+}
