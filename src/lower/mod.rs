@@ -3,3 +3,4 @@
 //! branches.
 
 pub mod cfg;
+pub mod flow;
