@@ -32,11 +32,12 @@ def parse_cases(text):
     cases, cur = [], None
     for line in text.splitlines():
         if line.startswith("== "):
-            m = re.match(r"== (\S+)((?: \w+=\S+| module)*) => (ok|error: .*)$", line)
+            m = re.match(r"== (\S+)((?: \w+=\S+| module| deliberate)*) => (ok|error: .*)$", line)
             if not m:
                 sys.exit(f"bad case header: {line}")
             opts = dict(o.split("=") for o in m.group(2).split() if "=" in o)
-            cur = {"name": m.group(1), "module": " module" in m.group(2), "opts": opts,
+            cur = {"name": m.group(1), "module": " module" in m.group(2),
+                   "deliberate": " deliberate" in m.group(2), "opts": opts,
                    "expect": m.group(3), "body": []}
             cases.append(cur)
         elif cur is not None:
@@ -82,6 +83,8 @@ def main():
                                capture_output=True, text=True)
             ok = r.returncode == 0
             want = c["expect"] == "ok"
+            if c["deliberate"]:
+                want = not want  # ptxvm differs from ptxas on purpose
             if ok != want:
                 bad += 1
                 print(f"{c['name']}: ptxas says {'ok' if ok else 'error'}, case expects {c['expect']}")

@@ -43,7 +43,9 @@ impl<'a> Checker<'a> {
                 Sym::Var {
                     space: Space::Param,
                     ty: sig.ty,
-                    elems: p.array.iter().map(|d| d.unwrap_or(1)).product(),
+                    elems: sig.elems,
+                    array: sig.array,
+                    align: sig.align,
                 }
             };
             if params.declare(self.t(name), Def { sym, span: name.span }).is_err() {
@@ -126,7 +128,8 @@ impl<'a> Checker<'a> {
                         self.label_target(*t, ".branchtargets");
                     }
                 }
-                Stmt::CallTargets { targets, .. } => {
+                Stmt::CallTargets { label, targets } => {
+                    self.require(label.span, ".calltargets", 21, 20);
                     for t in targets {
                         if !matches!(self.globals.lookup(self.t(t)), Some(Def { sym: Sym::Func(_), .. })) {
                             self.error(
@@ -136,11 +139,12 @@ impl<'a> Checker<'a> {
                         }
                     }
                 }
-                Stmt::CallPrototype { proto, .. } => {
-                    for p in proto.rets.iter().chain(&proto.params) {
-                        if p.space != Space::Param && p.space != Space::Reg {
-                            self.error(p.span, ".callprototype: parameters must be `.param` or `.reg`");
-                        }
+                Stmt::CallPrototype { label, proto } => {
+                    self.require(label.span, ".callprototype", 21, 20);
+                    if proto.noreturn && !proto.rets.is_empty() {
+                        let msg =
+                            ".callprototype: .noreturn applies only to a prototype without return values";
+                        self.error(label.span, msg);
                     }
                 }
                 Stmt::Unknown(n) => self.error(n.span, format!("unknown directive `{}`", self.t(n))),
@@ -151,8 +155,9 @@ impl<'a> Checker<'a> {
 
     /// A branch target: a plain label visible from here.
     pub(crate) fn label_target(&mut self, n: Name, instr: &str) {
-        // Registers and variables shadow labels of the same name (ptxas: "Label expected").
-        if self.lookup(self.t(n)).is_some() {
+        // Registers and variables shadow labels of the same name (ptxas: "Label
+        // expected"); a function name does not.
+        if self.lookup(self.t(n)).is_some_and(|d| !matches!(d.sym, Sym::Func(_))) {
             self.error(n.span, format!("{instr}: `{}` is a register or variable, not a label", self.t(n)));
             return;
         }

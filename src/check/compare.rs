@@ -134,7 +134,7 @@ impl<'a> Checker<'a> {
                 if reg_only && !matches!(inner, Operand::Name(_)) {
                     self.error(c.span(), format!("{instr}: operand c must be a predicate register"));
                 } else {
-                    self.pred_source(c, instr, "operand c");
+                    self.pred_operand_of(c, instr, "operand c", false);
                 }
             }
             (None, None) => {}
@@ -304,7 +304,7 @@ impl<'a> Checker<'a> {
         self.typed_operand(&i.operands[0], ty, instr, "destination", false);
         self.typed_operand(&i.operands[1], ty, instr, "operand a", true);
         self.typed_operand(&i.operands[2], ty, instr, "operand b", true);
-        self.pred_source(&i.operands[3], instr, "operand c");
+        self.pred_operand_of(&i.operands[3], instr, "operand c", false);
     }
 
     pub(super) fn slct(&mut self, i: &I<'a>, instr: &str) {
@@ -345,12 +345,22 @@ impl<'a> Checker<'a> {
     /// register wherever a predicate goes (it shares the predicate's register
     /// class); ptxvm follows ptxas (tools/ptxas_matrix_findings.md).
     pub(super) fn pred_source(&mut self, op: &Operand, instr: &str, role: &str) {
+        self.pred_operand_of(op, instr, role, true)
+    }
+
+    /// A predicate source that may (`symbols`) or may not be a function address;
+    /// ptxas takes a function name as a source of `and/or/xor/not/mov.pred` but not
+    /// as the `c` operand of `setp`, `set` or `selp`, and never a variable.
+    pub(super) fn pred_operand_of(&mut self, op: &Operand, instr: &str, role: &str, symbols: bool) {
         match op {
-            Operand::Not(inner, _) => self.pred_source(inner, instr, role),
+            Operand::Not(inner, _) => self.pred_operand_of(inner, instr, role, symbols),
             Operand::Int { .. } => {}
             Operand::Name(n) => match self.resolve_value_name(*n, instr) {
                 Some(Def { sym: Sym::Reg { ty: Ty::Pred | Ty::F16x2, .. }, .. }) | None => {}
-                Some(Def { sym: Sym::Func(_) | Sym::Var { .. }, .. }) => {}
+                Some(Def { sym: Sym::Func(_), .. }) if symbols => {}
+                Some(Def { sym: Sym::Func(_) | Sym::Var { .. }, .. }) => {
+                    self.error(n.span, format!("{instr}: {role} `{}` is not a predicate register", self.t(n)))
+                }
                 Some(Def { sym: Sym::Reg { ty, .. }, .. }) => self.error(
                     n.span,
                     format!("{instr}: {role} `{}` is a {} register, not a predicate", self.t(n), ty.word()),
@@ -453,6 +463,9 @@ impl<'a> Checker<'a> {
             op @ Operand::Name(n)
                 if matches!(self.lookup(self.t(n)), Some(Def { sym: Sym::Reg { .. }, .. })) =>
             {
+                self.typed_operand(op, ty, instr, "operand a", true);
+            }
+            op @ (Operand::Int { .. } | Operand::Float { .. }) => {
                 self.typed_operand(op, ty, instr, "operand a", true);
             }
             other => self.resolve_operand(other, instr),

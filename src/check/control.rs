@@ -3,7 +3,7 @@
 
 use super::I;
 use super::scope::{Def, Label, LabelKind, Sym};
-use super::types::Ty;
+use super::types::{Ty, compatible};
 use super::{Checker, ParamSig};
 use crate::syntax::ast::*;
 
@@ -234,12 +234,21 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// An argument or return of `call`: a `.param` variable, a register or an immediate.
+    /// An argument or return of `call`: a register, a `.param` variable of the calling
+    /// function or an immediate (ptxas: any other variable or a function name has an
+    /// "illegal state space").
     fn call_argument(&mut self, op: &Operand, instr: &str) {
         match op {
-            Operand::Name(n) => {
-                self.resolve_value_name(*n, instr);
-            }
+            Operand::Name(n) => match self.resolve_value_name(*n, instr) {
+                Some(Def { sym: Sym::Reg { .. } | Sym::Var { space: Space::Param, .. }, .. }) | None => {}
+                Some(_) => {
+                    let msg = format!(
+                        "{instr}: `{}` cannot be passed; use a register or a .param variable",
+                        self.t(n)
+                    );
+                    self.error(n.span, msg);
+                }
+            },
             Operand::Int { .. } | Operand::Float { .. } => {}
             other => self.error(
                 other.span(),
@@ -248,17 +257,48 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// The signature of a register or `.param` variable passed to a call.
     fn arg_sig(&self, op: &Operand) -> Option<ParamSig> {
         let Operand::Name(n) = op else { return None };
         match self.lookup(self.t(n))?.sym {
             Sym::Reg { ty, .. } => {
-                Some(ParamSig { space: Space::Reg, ty, bytes: u64::from(ty.bits().div_ceil(8)) })
+                Some(ParamSig { space: Space::Reg, ty, elems: 1, array: false, align: ty.bits().div_ceil(8) })
             }
-            Sym::Var { space, ty, elems, .. } => {
-                Some(ParamSig { space, ty, bytes: u64::from(ty.bits().div_ceil(8)) * elems.max(1) })
-            }
+            Sym::Var { space, ty, elems, array, align } => Some(ParamSig { space, ty, elems, array, align }),
             Sym::Func(_) => None,
         }
+    }
+
+    /// Does an argument fit a formal parameter (ptxas's rules: scalars by operand
+    /// type compatibility, arrays by element type, count and alignment)?
+    fn argument_fits(&self, op: &Operand, want: &ParamSig) -> Result<(), String> {
+        if want.space == Space::Reg && (want.ty == Ty::Pred || want.ty.bits() == 8) {
+            return Err(format!(
+                "{} parameters cannot be passed (the ABI passes no predicate, 8-bit or 16-bit .reg values)",
+                want.ty.word()
+            ));
+        }
+        if let Operand::Int { .. } | Operand::Float { .. } = op {
+            return if !want.array && self.immediate_fits(op, want.ty) {
+                Ok(())
+            } else {
+                Err(format!("does not fit a {} parameter", want.ty.word()))
+            };
+        }
+        let Some(got) = self.arg_sig(op) else { return Ok(()) };
+        let describe = |s: &ParamSig| {
+            if s.array {
+                format!("{}[{}] (align {})", s.ty.word(), s.elems, s.align)
+            } else {
+                s.ty.word().to_string()
+            }
+        };
+        let fits = if want.array || got.array {
+            want.array == got.array && want.ty == got.ty && want.elems == got.elems && want.align == got.align
+        } else {
+            compatible(want.ty, got.ty)
+        };
+        if fits { Ok(()) } else { Err(format!("is {}, the parameter is {}", describe(&got), describe(want))) }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -294,18 +334,9 @@ impl<'a> Checker<'a> {
             return;
         }
         for (op, want) in rets.iter().zip(want_rets).chain(args.iter().zip(want_args)) {
-            if let Some(got) = self.arg_sig(op)
-                && got.bytes != want.bytes
-            {
-                self.error(
-                    op.span(),
-                    format!(
-                        "{instr}: argument `{}` has {} bytes, `{callee}` expects {}",
-                        op.span().text(self.src),
-                        got.bytes,
-                        want.bytes
-                    ),
-                );
+            if let Err(why) = self.argument_fits(op, want) {
+                let msg = format!("{instr}: argument `{}` of `{callee}` {why}", op.span().text(self.src));
+                self.error(op.span(), msg);
             }
         }
     }

@@ -14,7 +14,16 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+        if f.kind == FuncKind::Entry {
+            for p in f.params.iter().filter(|p| p.space != Space::Param) {
+                let name = p.name.map_or("_", |n| self.t(n));
+                self.error(p.span, format!("`{name}`: kernel parameters must be in the .param state space"));
+            }
+        }
         for (d, _) in &f.directives {
+            if self.t(d) == ".noreturn" {
+                self.require(d.span, ".noreturn", 64, 0);
+            }
             if self.t(d) == ".noreturn" && (f.kind == FuncKind::Entry || !f.rets.is_empty()) {
                 self.error(
                     d.span,
@@ -39,8 +48,10 @@ impl<'a> Checker<'a> {
                             f.name.span,
                             format!("`{}`: declaration does not match an earlier one", self.t(f.name)),
                         );
-                    } else if prev.defined && info.defined {
-                        self.error(f.name.span, format!("`{}`: function defined twice", self.t(f.name)));
+                    } else if prev.defined {
+                        // ptxas: a second definition, or a declaration after the
+                        // definition, is a duplicate definition.
+                        self.error(f.name.span, format!("`{}`: function already defined", self.t(f.name)));
                     } else if info.defined {
                         self.funcs[i].defined = true;
                     }
@@ -61,20 +72,26 @@ impl<'a> Checker<'a> {
         } else {
             let elems =
                 d.array.iter().map(|n| n.unwrap_or(0)).product::<u64>() * u64::from(v.vector.unwrap_or(1));
-            Sym::Var { space: v.space, ty, elems }
+            let align = v.align.unwrap_or(ty.bits().div_ceil(8));
+            Sym::Var { space: v.space, ty, elems, array: !d.array.is_empty(), align }
         };
         Def { sym, span: d.name.span }
     }
 
     pub(super) fn declare_global_var(&mut self, v: &VarDecl) {
-        if matches!(v.space, Space::Reg | Space::Param | Space::Sreg) {
+        // ptxas: no module-scope .local under the ABI, and .tex is gone since PTX 1.5.
+        if matches!(v.space, Space::Reg | Space::Param | Space::Sreg | Space::Local | Space::Tex) {
             self.error(v.span, format!("{}: not allowed at module scope", space_word(v.space)));
             return;
         }
         self.check_decl_shape(v);
         for d in &v.vars {
             let def = self.var_def(v, d);
-            if self.globals.declare(self.t(d.name), def).is_err() {
+            let res = match d.count {
+                Some(n) => self.globals.declare_range(self.t(d.name), n, def),
+                None => self.globals.declare(self.t(d.name), def),
+            };
+            if res.is_err() {
                 self.error(d.name.span, format!("`{}`: duplicate declaration", self.t(d.name)));
             }
         }
@@ -104,18 +121,17 @@ impl<'a> Checker<'a> {
         {
             self.error(v.span, format!(".align {a}: alignment must be a power of two"));
         }
-        if let Some(n) = v.vector
-            && !matches!(n, 2 | 4 | 8)
-        {
-            self.error(v.span, format!(".v{n}: vectors have 2, 4 or 8 elements"));
+        if let Some(n) = v.vector {
+            let ty = Ty::from_word(self.t(v.ty)).unwrap_or(Ty::Other);
+            if !matches!(n, 2 | 4) {
+                self.error(v.span, format!(".v{n}: declared vectors have 2 or 4 elements"));
+            } else if ty == Ty::Pred {
+                self.error(v.span, ".pred: predicates are scalar; no vector of .pred");
+            } else if ty.bits() * n > 128 {
+                self.error(v.span, format!(".v{n} {}: vectors hold at most 128 bits", self.t(v.ty)));
+            }
         }
         for d in &v.vars {
-            if d.count.is_some() && v.space != Space::Reg {
-                self.error(
-                    d.name.span,
-                    format!("`{}<N>`: parameterised names are for registers only", self.t(d.name)),
-                );
-            }
             if v.space == Space::Reg && (d.init.is_some() || !d.array.is_empty()) {
                 self.error(
                     d.name.span,
@@ -154,33 +170,79 @@ impl<'a> Checker<'a> {
     ) {
         match init {
             Init::List(items, _) => items.iter().for_each(|i| self.check_init(i, ty, funcs, only_funcs)),
-            Init::Symbol { name, .. } => match self.globals.lookup(self.t(name)) {
-                None => self.error(
-                    name.span,
-                    format!("initialiser: `{}` is not declared before this point", self.t(name)),
-                ),
-                Some(Def { sym: Sym::Func(f), .. }) => {
-                    // ptxas: "Initial value type mismatch" unless the table is .u32/.u64.
-                    if !matches!(self.t(ty), ".u32" | ".u64") {
-                        let msg = format!(
-                            "initialiser: function address `{}` needs a .u32 or .u64 variable, not {}",
-                            self.t(name),
-                            self.t(ty)
-                        );
-                        self.error(name.span, msg);
-                    }
-                    funcs.push(f);
+            Init::Symbol { name, .. } => {
+                let Some(def) = self.globals.lookup(self.t(name)) else {
+                    let msg = format!("initialiser: `{}` is not declared before this point", self.t(name));
+                    self.error(name.span, msg);
+                    return;
+                };
+                // ptxas: "Initial value type mismatch" unless the variable is .u32/.u64.
+                if !matches!(self.t(ty), ".u32" | ".u64") {
+                    let msg = format!(
+                        "initialiser: the address of `{}` needs a .u32 or .u64 variable, not {}",
+                        self.t(name),
+                        self.t(ty)
+                    );
+                    self.error(name.span, msg);
                 }
-                Some(_) => *only_funcs = false,
-            },
+                match def.sym {
+                    Sym::Func(f) => funcs.push(f),
+                    _ => *only_funcs = false,
+                }
+            }
             Init::Int(..) | Init::Float(..) => *only_funcs = false,
         }
     }
 
+    /// `.alias a, f;` (PTX ISA 11.x, ptxas): `a` is a declared prototype without a
+    /// body, `f` a defined `.func` with the same signature; afterwards `a` is defined.
     pub(super) fn check_alias(&mut self, alias: Name, aliasee: Name) {
-        for n in [alias, aliasee] {
-            if !matches!(self.globals.lookup(self.t(n)), Some(Def { sym: Sym::Func(_), .. })) {
-                self.error(n.span, format!(".alias: `{}` is not a declared function", self.t(n)));
+        self.require(alias.span, ".alias", 63, 30);
+        let func = |c: &Self, n: Name| match c.globals.lookup(c.t(n)) {
+            Some(Def { sym: Sym::Func(i), .. }) => Some(i),
+            _ => None,
+        };
+        let (Some(a), Some(f)) = (func(self, alias), func(self, aliasee)) else {
+            for n in [alias, aliasee] {
+                if func(self, n).is_none() {
+                    self.error(n.span, format!(".alias: `{}` is not a declared function", self.t(n)));
+                }
+            }
+            return;
+        };
+        let (ai, fi) = (&self.funcs[a], &self.funcs[f]);
+        let problem = if fi.kind == FuncKind::Entry {
+            Some(format!("`{}` is a kernel; only a .func can be aliased", self.t(aliasee)))
+        } else if ai.defined {
+            Some(format!("`{}` already has a body", self.t(alias)))
+        } else if !fi.defined {
+            Some(format!("`{}` is not defined in this module", self.t(aliasee)))
+        } else if ai.rets != fi.rets || ai.params != fi.params || ai.kind != fi.kind {
+            Some(format!("the prototypes of `{}` and `{}` differ", self.t(alias), self.t(aliasee)))
+        } else {
+            None
+        };
+        match problem {
+            Some(p) => self.error(alias.span, format!(".alias: {p}")),
+            None => self.funcs[a].defined = true,
+        }
+    }
+
+    /// Every `.func` declared without `.extern` must be defined in the module (ptxas
+    /// reports "Unresolved extern function" even when compiling separately).
+    pub(super) fn check_definitions(&mut self, m: &Module) {
+        for item in &m.items {
+            if let Item::Func(f) = item
+                && f.linkage != Some(Linkage::Extern)
+                && let Some(Def { sym: Sym::Func(i), .. }) = self.globals.lookup(self.t(f.name))
+                && !self.funcs[i].defined
+                && self.funcs[i].first_decl == f.name.span
+            {
+                let msg = format!(
+                    "`{}` is declared but never defined (declare it .extern if another module defines it)",
+                    self.t(f.name)
+                );
+                self.error(f.name.span, msg);
             }
         }
     }

@@ -4,7 +4,7 @@
 
 use super::I;
 use super::scope::{Def, Sym};
-use super::types::{Ty, compatible};
+use super::types::{Class, Ty, compatible};
 use super::{Checker, space_word};
 use crate::syntax::ast::*;
 
@@ -201,7 +201,8 @@ impl<'a> Checker<'a> {
             Operand::Component(base, comp_span) => {
                 let comp = Name { span: *comp_span };
                 if special_register(self.t(base)) == Some(true) {
-                    if !matches!(self.t(comp), ".x" | ".y" | ".z") {
+                    // ptxas also takes `.w` and the colour names `.r .g .b .a`.
+                    if !matches!(self.t(comp), ".x" | ".y" | ".z" | ".w" | ".r" | ".g" | ".b" | ".a") {
                         self.error(
                             comp.span,
                             format!(
@@ -281,7 +282,10 @@ impl<'a> Checker<'a> {
                 match self.resolve_value_name(*n, instr) {
                     None => false,
                     Some(Def { sym: Sym::Reg { ty: rt, .. }, .. }) => {
-                        if compatible(ty, rt) {
+                        // ptxas folds `%r+imm` to a constant of the instruction's size:
+                        // only the register's class must fit, not its width.
+                        let offset = matches!(op, Operand::Offset(..));
+                        if compatible(ty, rt) || (offset && same_class(ty, rt)) {
                             return true;
                         }
                         let msg = format!(
@@ -355,7 +359,7 @@ impl<'a> Checker<'a> {
     /// bit-size type (any value, truncated) but no float type; a float literal fits
     /// `.f32` and `.f64`, and the bit-size type of its own width (`0f` is 32-bit,
     /// `0d` and decimal literals are 64-bit).
-    fn immediate_fits(&self, op: &Operand, ty: Ty) -> bool {
+    pub(super) fn immediate_fits(&self, op: &Operand, ty: Ty) -> bool {
         use super::types::Class;
         match op {
             Operand::Int { .. } => matches!(ty.class(), Class::Bit | Class::Unsigned | Class::Signed),
@@ -396,4 +400,11 @@ impl<'a> Checker<'a> {
         }
         true
     }
+}
+
+/// Do two types hold the same kind of value, whatever their widths? (Bit-size types
+/// and the two integer classes mix, as in [`compatible`].)
+fn same_class(a: Ty, b: Ty) -> bool {
+    let int = |c: Class| matches!(c, Class::Bit | Class::Unsigned | Class::Signed);
+    a.class() == b.class() || (int(a.class()) && int(b.class()))
 }

@@ -36,8 +36,11 @@ pub fn check<'a>(module: &'a Module, src: &'a str) -> Vec<Diagnostic> {
 pub struct ParamSig {
     pub space: Space,
     pub ty: Ty,
-    /// Total size in bytes, arrays included.
-    pub bytes: u64,
+    /// Element count (1 for a scalar).
+    pub elems: u64,
+    pub array: bool,
+    /// Alignment in bytes (`.align N`, else the element size).
+    pub align: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -75,7 +78,8 @@ pub struct Checker<'a> {
 pub(crate) fn param_sig(p: &Param, src: &str) -> ParamSig {
     let ty = Ty::from_word(p.ty.text(src)).unwrap_or(Ty::Other);
     let elems: u64 = p.array.iter().map(|d| d.unwrap_or(1)).product();
-    ParamSig { space: p.space, ty, bytes: u64::from(ty.bits().div_ceil(8)).saturating_mul(elems) }
+    let align = p.align.unwrap_or(ty.bits().div_ceil(8));
+    ParamSig { space: p.space, ty, elems, array: !p.array.is_empty(), align }
 }
 
 impl<'a> Checker<'a> {
@@ -119,6 +123,7 @@ impl<'a> Checker<'a> {
                 Item::Skipped(_) => {}
             }
         }
+        self.check_definitions(m);
         for item in &m.items {
             if let Item::Func(f) = item {
                 self.function(f);

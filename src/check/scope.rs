@@ -15,8 +15,9 @@ use rustc_hash::FxHashMap as HashMap;
 pub enum Sym {
     /// A register (or `.param`/`.reg` function parameter) with its declared type.
     Reg { ty: Ty, vector: Option<u32> },
-    /// A variable in an addressable state space (includes `.param` variables).
-    Var { space: Space, ty: Ty, elems: u64 },
+    /// A variable in an addressable state space (includes `.param` variables):
+    /// its element type, element count, whether it is an array and its alignment.
+    Var { space: Space, ty: Ty, elems: u64, array: bool, align: u32 },
     /// A function; its index into the checker's function list.
     Func(usize),
 }
