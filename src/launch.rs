@@ -1,0 +1,546 @@
+//! The launch spec and result JSON of the command-line contract
+//! (`../shared/launch-contract.md`): which kernel, the grid and block shape, dynamic
+//! shared memory, and one argument per kernel parameter (a scalar or a global-memory
+//! buffer), with values given as JSON numbers or exact bit patterns. Values are
+//! converted here once, to the bits the kernel will see; results are printed back
+//! as integers or the shortest decimal that round-trips in the element's own type.
+
+use serde_json::Value;
+use std::fmt::Write;
+
+/// An error in a launch spec, naming where in the JSON it is.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct SpecError {
+    pub path: String,
+    pub message: String,
+}
+
+fn err<T>(path: &str, message: impl Into<String>) -> Result<T, SpecError> {
+    Err(SpecError { path: path.to_string(), message: message.into() })
+}
+
+/// The element type of a scalar argument or a buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ElemType {
+    U8,
+    S8,
+    U16,
+    S16,
+    U32,
+    S32,
+    U64,
+    S64,
+    B8,
+    B16,
+    B32,
+    B64,
+    F16,
+    BF16,
+    F32,
+    F64,
+}
+
+impl ElemType {
+    pub fn from_name(s: &str) -> Option<ElemType> {
+        use ElemType::*;
+        Some(match s {
+            "u8" => U8,
+            "s8" => S8,
+            "u16" => U16,
+            "s16" => S16,
+            "u32" => U32,
+            "s32" => S32,
+            "u64" => U64,
+            "s64" => S64,
+            "b8" => B8,
+            "b16" => B16,
+            "b32" => B32,
+            "b64" => B64,
+            "f16" => F16,
+            "bf16" => BF16,
+            "f32" => F32,
+            "f64" => F64,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        use ElemType::*;
+        match self {
+            U8 => "u8",
+            S8 => "s8",
+            U16 => "u16",
+            S16 => "s16",
+            U32 => "u32",
+            S32 => "s32",
+            U64 => "u64",
+            S64 => "s64",
+            B8 => "b8",
+            B16 => "b16",
+            B32 => "b32",
+            B64 => "b64",
+            F16 => "f16",
+            BF16 => "bf16",
+            F32 => "f32",
+            F64 => "f64",
+        }
+    }
+
+    pub fn bytes(self) -> usize {
+        use ElemType::*;
+        match self {
+            U8 | S8 | B8 => 1,
+            U16 | S16 | B16 | F16 | BF16 => 2,
+            U32 | S32 | B32 | F32 => 4,
+            U64 | S64 | B64 | F64 => 8,
+        }
+    }
+
+    fn bits(self) -> u32 {
+        self.bytes() as u32 * 8
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, ElemType::F16 | ElemType::BF16 | ElemType::F32 | ElemType::F64)
+    }
+
+    fn is_signed(self) -> bool {
+        matches!(self, ElemType::S8 | ElemType::S16 | ElemType::S32 | ElemType::S64)
+    }
+
+    /// Bit-size types take any value of their width, signed or not.
+    fn is_bits(self) -> bool {
+        matches!(self, ElemType::B8 | ElemType::B16 | ElemType::B32 | ElemType::B64)
+    }
+}
+
+/// A grid or block shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dim3 {
+    pub x: u32,
+    pub y: u32,
+    pub z: u32,
+}
+
+impl Dim3 {
+    pub fn count(self) -> u64 {
+        u64::from(self.x) * u64::from(self.y) * u64::from(self.z)
+    }
+}
+
+/// One kernel argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// A value passed in the parameter itself, as its bits.
+    Scalar { ty: ElemType, bits: u64 },
+    /// A buffer in global memory (its device address is passed), as little-endian bytes.
+    Buffer { elem: ElemType, bytes: Vec<u8> },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaunchSpec {
+    pub kernel: Option<String>,
+    pub grid: Dim3,
+    pub block: Dim3,
+    pub dynamic_shared_bytes: u32,
+    pub args: Vec<Arg>,
+}
+
+/// CUDA's limits for compute capability 9.0 (CUDA C++ Programming Guide, table
+/// "Technical Specifications per Compute Capability").
+pub const MAX_BLOCK_THREADS: u64 = 1024;
+pub const MAX_BLOCK: Dim3 = Dim3 { x: 1024, y: 1024, z: 64 };
+pub const MAX_GRID: Dim3 = Dim3 { x: i32::MAX as u32, y: 65535, z: 65535 };
+pub const MAX_DYNAMIC_SHARED: u64 = 227 * 1024;
+/// Largest single buffer ptxvm allocates (a guard against typos, not a CUDA limit).
+pub const MAX_BUFFER_BYTES: u64 = 4 << 30;
+
+/// Parses and validates a launch spec.
+///
+/// # Errors
+/// A [`SpecError`] naming the offending field for malformed JSON, unknown fields,
+/// shapes outside CUDA's limits, unknown types and values that do not fit.
+pub fn parse_spec(json: &str) -> Result<LaunchSpec, SpecError> {
+    let v: Value = serde_json::from_str(json)
+        .map_err(|e| SpecError { path: "spec".into(), message: format!("not valid JSON: {e}") })?;
+    let Value::Object(obj) = &v else { return err("spec", "must be a JSON object") };
+    for k in obj.keys() {
+        if !matches!(k.as_str(), "kernel" | "grid" | "block" | "dynamic_shared_bytes" | "args") {
+            return err(k, "unknown field (expected kernel, grid, block, dynamic_shared_bytes, args)");
+        }
+    }
+    let kernel = match obj.get("kernel") {
+        None => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => return err("kernel", "must be a string"),
+    };
+    let grid = dim3(obj.get("grid"), "grid", MAX_GRID)?;
+    let block = dim3(obj.get("block"), "block", MAX_BLOCK)?;
+    if block.count() > MAX_BLOCK_THREADS {
+        return err(
+            "block",
+            format!("{} threads per block; CUDA allows at most {MAX_BLOCK_THREADS}", block.count()),
+        );
+    }
+    let dynamic_shared_bytes = match obj.get("dynamic_shared_bytes") {
+        None => 0,
+        Some(v) => match v.as_u64() {
+            Some(n) if n <= MAX_DYNAMIC_SHARED => n as u32,
+            Some(n) => {
+                return err(
+                    "dynamic_shared_bytes",
+                    format!("{n} bytes; at most {MAX_DYNAMIC_SHARED} per block"),
+                );
+            }
+            None => return err("dynamic_shared_bytes", "must be a non-negative integer"),
+        },
+    };
+    let args = match obj.get("args") {
+        None => Vec::new(),
+        Some(Value::Array(items)) => {
+            items.iter().enumerate().map(|(i, a)| arg(a, &format!("args[{i}]"))).collect::<Result<_, _>>()?
+        }
+        Some(_) => return err("args", "must be a list"),
+    };
+    Ok(LaunchSpec { kernel, grid, block, dynamic_shared_bytes, args })
+}
+
+fn dim3(v: Option<&Value>, path: &str, max: Dim3) -> Result<Dim3, SpecError> {
+    let Some(v) = v else { return err(path, "missing (a number or a list of 1 to 3 numbers)") };
+    let nums: Vec<&Value> = match v {
+        Value::Array(items) if (1..=3).contains(&items.len()) => items.iter().collect(),
+        Value::Array(_) => return err(path, "must list 1 to 3 numbers"),
+        other => vec![other],
+    };
+    let mut d = [1u32; 3];
+    let limits = [max.x, max.y, max.z];
+    for (k, n) in nums.iter().enumerate() {
+        let axis = ["x", "y", "z"][k];
+        match n.as_u64() {
+            Some(0) => return err(path, format!("{axis} is 0; every dimension is at least 1")),
+            Some(x) if x <= u64::from(limits[k]) => d[k] = x as u32,
+            Some(x) => return err(path, format!("{axis} is {x}; CUDA allows at most {}", limits[k])),
+            None => return err(path, format!("{axis} must be a positive integer")),
+        }
+    }
+    Ok(Dim3 { x: d[0], y: d[1], z: d[2] })
+}
+
+fn arg(v: &Value, path: &str) -> Result<Arg, SpecError> {
+    let Value::Object(o) = v else {
+        return err(path, "must be an object: {\"type\", \"value\"} or {\"buffer\", ...}");
+    };
+    if let Some(t) = o.get("type") {
+        if let Some(k) = o.keys().find(|k| !matches!(k.as_str(), "type" | "value")) {
+            return err(&format!("{path}.{k}"), "unknown field of a scalar argument");
+        }
+        let ty = elem_type(t, &format!("{path}.type"), true)?;
+        let Some(value) = o.get("value") else { return err(path, "scalar argument needs a \"value\"") };
+        let bits = encode(ty, value, &format!("{path}.value"))?;
+        return Ok(Arg::Scalar { ty, bits });
+    }
+    let Some(b) = o.get("buffer") else {
+        return err(path, "needs \"type\" (a scalar) or \"buffer\" (global memory)");
+    };
+    if let Some(k) = o.keys().find(|k| !matches!(k.as_str(), "buffer" | "data" | "len")) {
+        return err(&format!("{path}.{k}"), "unknown field of a buffer argument");
+    }
+    let elem = elem_type(b, &format!("{path}.buffer"), false)?;
+    let bytes = match (o.get("data"), o.get("len")) {
+        (Some(_), Some(_)) => return err(path, "give either \"data\" or \"len\", not both"),
+        (Some(Value::Array(items)), None) => {
+            let total = items.len() as u64 * elem.bytes() as u64;
+            if total > MAX_BUFFER_BYTES {
+                return err(
+                    path,
+                    format!("{total} bytes; ptxvm allocates at most {MAX_BUFFER_BYTES} per buffer"),
+                );
+            }
+            let mut bytes = Vec::with_capacity(total as usize);
+            for (i, item) in items.iter().enumerate() {
+                let bits = encode(elem, item, &format!("{path}.data[{i}]"))?;
+                bytes.extend_from_slice(&bits.to_le_bytes()[..elem.bytes()]);
+            }
+            bytes
+        }
+        (Some(_), None) => return err(&format!("{path}.data"), "must be a list of values"),
+        (None, Some(n)) => match n.as_u64() {
+            Some(n) if n.saturating_mul(elem.bytes() as u64) <= MAX_BUFFER_BYTES => {
+                vec![0u8; n as usize * elem.bytes()]
+            }
+            Some(n) => {
+                return err(&format!("{path}.len"), format!("{n} elements exceed {MAX_BUFFER_BYTES} bytes"));
+            }
+            None => return err(&format!("{path}.len"), "must be a non-negative integer"),
+        },
+        (None, None) => return err(path, "a buffer needs \"data\" or \"len\""),
+    };
+    Ok(Arg::Buffer { elem, bytes })
+}
+
+fn elem_type(v: &Value, path: &str, scalar: bool) -> Result<ElemType, SpecError> {
+    let name = v.as_str().unwrap_or("");
+    match ElemType::from_name(name) {
+        Some(t) if scalar || !t.is_bits() => Ok(t),
+        _ if scalar => err(
+            path,
+            format!("unknown type {v}; one of u8 s8 u16 s16 u32 s32 u64 s64 b8 b16 b32 b64 f16 bf16 f32 f64"),
+        ),
+        _ => err(
+            path,
+            format!("unknown buffer type {v}; one of u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64"),
+        ),
+    }
+}
+
+/// The bits of value `v` as an element of type `ty`: a JSON number (floats rounded to
+/// nearest even; integers exact and in range), `"0x..."` (the exact bits), or
+/// `"nan"`, `"inf"`, `"-inf"` for float types.
+///
+/// # Errors
+/// A [`SpecError`] at `path` when the value does not fit the type.
+pub fn encode(ty: ElemType, v: &Value, path: &str) -> Result<u64, SpecError> {
+    let width = ty.bits();
+    let mask = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
+    match v {
+        Value::String(s) => {
+            if let Some(hex) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+                return match u64::from_str_radix(hex, 16) {
+                    Ok(bits) if bits <= mask => Ok(bits),
+                    Ok(_) => err(path, format!("\"{s}\" has more than {width} bits")),
+                    Err(_) => err(path, format!("\"{s}\" is not a hexadecimal bit pattern")),
+                };
+            }
+            let special = match s.as_str() {
+                "nan" => f64::NAN,
+                "inf" => f64::INFINITY,
+                "-inf" => f64::NEG_INFINITY,
+                _ => {
+                    return err(
+                        path,
+                        format!("\"{s}\": strings are \"0x...\" bits, \"nan\", \"inf\" or \"-inf\""),
+                    );
+                }
+            };
+            if !ty.is_float() {
+                return err(path, format!("\"{s}\" is only for float types, not {}", ty.name()));
+            }
+            Ok(float_bits(ty, special))
+        }
+        Value::Number(n) if ty.is_float() => match n.as_f64() {
+            Some(x) => Ok(float_bits(ty, x)),
+            None => err(path, format!("{n} is not representable")),
+        },
+        Value::Number(n) => {
+            let value: i128 = if let Some(u) = n.as_u64() {
+                i128::from(u)
+            } else if let Some(i) = n.as_i64() {
+                i128::from(i)
+            } else {
+                match n.as_f64() {
+                    Some(f) if f.fract() == 0.0 && f.abs() < 1.8e19 => f as i128,
+                    _ => return err(path, format!("{n} is not an integer, as {} requires", ty.name())),
+                }
+            };
+            let (lo, hi): (i128, i128) = if ty.is_signed() {
+                (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1)
+            } else if ty.is_bits() {
+                (-(1i128 << (width - 1)), (1i128 << width) - 1)
+            } else {
+                (0, (1i128 << width) - 1)
+            };
+            if value < lo || value > hi {
+                return err(path, format!("{value} does not fit {} ({lo}..={hi})", ty.name()));
+            }
+            Ok((value as u64) & mask)
+        }
+        other => err(path, format!("{other} is not a number or a string")),
+    }
+}
+
+fn float_bits(ty: ElemType, x: f64) -> u64 {
+    match ty {
+        ElemType::F16 => u64::from(half::f16::from_f64(x).to_bits()),
+        ElemType::BF16 => u64::from(half::bf16::from_f64(x).to_bits()),
+        ElemType::F32 => u64::from((x as f32).to_bits()),
+        _ => x.to_bits(),
+    }
+}
+
+/// The JSON text of one element: an integer, or for floats the shortest decimal that
+/// reads back to the same value of the element's type, or `"nan"`, `"inf"`, `"-inf"`.
+pub fn decode(ty: ElemType, bits: u64) -> String {
+    let value = match ty {
+        ElemType::F16 => f64::from(half::f16::from_bits(bits as u16)),
+        ElemType::BF16 => f64::from(half::bf16::from_bits(bits as u16)),
+        ElemType::F32 => f64::from(f32::from_bits(bits as u32)),
+        ElemType::F64 => f64::from_bits(bits),
+        t if t.is_signed() => {
+            let shift = 64 - t.bits();
+            return (((bits << shift) as i64) >> shift).to_string();
+        }
+        _ => return bits.to_string(),
+    };
+    if value.is_nan() {
+        return "\"nan\"".into();
+    }
+    if value.is_infinite() {
+        return if value > 0.0 { "\"inf\"".into() } else { "\"-inf\"".into() };
+    }
+    // The fewest significant digits that round back to the same bits of `ty`.
+    for digits in 1..=17 {
+        let text = format!("{:.*e}", digits - 1, value);
+        let back: f64 = text.parse().unwrap_or(f64::NAN);
+        let mask = if ty.bytes() == 8 { u64::MAX } else { (1 << ty.bits()) - 1 };
+        if float_bits(ty, back) == bits & mask {
+            return json_number(&text);
+        }
+    }
+    json_number(&format!("{value:e}"))
+}
+
+/// Writes scientific `d.ddde±x` as a JSON number: plain decimal for exponents -5..=15
+/// (`0.1`, `65504`), exponent form otherwise (`1e20`, `-2.5e-7`); zeros keep a point
+/// and their sign (`0.0`, `-0.0`) so they still read as floats.
+fn json_number(sci: &str) -> String {
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let neg = mantissa.starts_with('-');
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let sign = if neg { "-" } else { "" };
+    if digits.bytes().all(|d| d == b'0') {
+        return format!("{sign}0.0");
+    }
+    if !(-5..=15).contains(&exp) {
+        return format!("{mantissa}e{exp}");
+    }
+    let point = exp + 1;
+    let body = if point <= 0 {
+        format!("0.{}{digits}", "0".repeat((-point) as usize))
+    } else if point as usize >= digits.len() {
+        format!("{digits}{}", "0".repeat(point as usize - digits.len()))
+    } else {
+        format!("{}.{}", &digits[..point as usize], &digits[point as usize..])
+    };
+    format!("{sign}{body}")
+}
+
+/// The result JSON: one entry per buffer argument, in argument order.
+pub fn result_json(kernel: &str, buffers: &[(usize, ElemType, &[u8])]) -> String {
+    let mut out = String::new();
+    let _ = write!(out, "{{\"kernel\": {}, \"buffers\": [", Value::String(kernel.into()));
+    for (k, (arg, elem, bytes)) in buffers.iter().enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "{{\"arg\": {arg}, \"buffer\": \"{}\", \"data\": [", elem.name());
+        for (i, chunk) in bytes.chunks_exact(elem.bytes()).enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            out.push_str(&decode(*elem, u64::from_le_bytes(b)));
+        }
+        out.push_str("]}");
+    }
+    out.push_str("]}");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(json: &str) -> Result<LaunchSpec, SpecError> {
+        parse_spec(json)
+    }
+
+    #[test]
+    fn shapes_default_and_follow_cuda_limits() {
+        let s = spec(r#"{"grid": 4, "block": [32, 2], "args": []}"#).unwrap();
+        assert_eq!((s.grid, s.block), (Dim3 { x: 4, y: 1, z: 1 }, Dim3 { x: 32, y: 2, z: 1 }));
+        assert_eq!(s.kernel, None);
+        assert!(spec(r#"{"grid": 1, "block": [1024, 2]}"#).unwrap_err().message.contains("2048 threads"));
+        assert!(spec(r#"{"grid": [1, 1, 1, 1], "block": 1}"#).unwrap_err().message.contains("1 to 3"));
+        assert!(spec(r#"{"grid": 0, "block": 1}"#).unwrap_err().message.contains("x is 0"));
+        assert!(spec(r#"{"grid": [1, 70000], "block": 1}"#).unwrap_err().message.contains("65535"));
+        assert_eq!(spec(r#"{"grid": 1, "block": 1, "blok": 2}"#).unwrap_err().path, "blok");
+        assert!(spec("{\"grid\": 1,").unwrap_err().message.contains("not valid JSON"));
+    }
+
+    #[test]
+    fn integers_are_exact_and_in_range() {
+        let v = |t, j: &str| encode(t, &serde_json::from_str(j).unwrap(), "v");
+        assert_eq!(v(ElemType::U8, "255"), Ok(255));
+        assert!(v(ElemType::U8, "256").is_err());
+        assert!(v(ElemType::U32, "-1").is_err());
+        assert_eq!(v(ElemType::S8, "-128"), Ok(0x80));
+        assert!(v(ElemType::S8, "128").is_err());
+        assert_eq!(v(ElemType::B32, "-1"), Ok(0xffff_ffff));
+        assert_eq!(v(ElemType::U64, "18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(v(ElemType::S64, "-9223372036854775808"), Ok(1 << 63));
+        assert!(v(ElemType::S32, "1.5").is_err());
+        assert_eq!(v(ElemType::U32, "\"0xdeadbeef\""), Ok(0xdead_beef));
+        assert!(v(ElemType::U16, "\"0x10000\"").is_err());
+        assert!(v(ElemType::U32, "\"nan\"").is_err());
+    }
+
+    #[test]
+    fn floats_round_to_nearest_even_and_name_specials() {
+        let v = |t, j: &str| encode(t, &serde_json::from_str(j).unwrap(), "v").unwrap();
+        // IEEE 754 encodings, from the formats' definitions.
+        assert_eq!(v(ElemType::F32, "0.1"), 0x3dcc_cccd);
+        assert_eq!(v(ElemType::F32, "\"nan\""), 0x7fc0_0000);
+        assert_eq!(v(ElemType::F32, "\"-inf\""), 0xff80_0000);
+        assert_eq!(v(ElemType::F64, "1"), 0x3ff0_0000_0000_0000);
+        assert_eq!(v(ElemType::F16, "0.1"), 0x2e66);
+        assert_eq!(v(ElemType::F16, "65504"), 0x7bff);
+        assert_eq!(v(ElemType::F16, "65520"), 0x7c00, "rounds to infinity");
+        assert_eq!(v(ElemType::BF16, "1"), 0x3f80);
+        assert_eq!(v(ElemType::F32, "\"0x7fa00001\""), 0x7fa0_0001, "exact bits keep a signalling payload");
+    }
+
+    #[test]
+    fn results_print_the_shortest_round_trip_decimal() {
+        assert_eq!(decode(ElemType::F32, 0x3dcc_cccd), "0.1");
+        assert_eq!(decode(ElemType::F32, f32::to_bits(1.0 / 3.0) as u64), "0.33333334");
+        assert_eq!(decode(ElemType::F64, 0.1f64.to_bits()), "0.1");
+        assert_eq!(decode(ElemType::F64, 1e20f64.to_bits()), "1e20");
+        assert_eq!(decode(ElemType::F32, 1), "1e-45");
+        assert_eq!(decode(ElemType::F16, 0x2e66), "0.1");
+        // numpy agrees: np.float16(65504) prints as 65500.0, the shortest round trip.
+        assert_eq!(decode(ElemType::F16, 0x7bff), "65500");
+        assert_eq!(decode(ElemType::BF16, 0x3f80), "1");
+        assert_eq!(decode(ElemType::F32, 0x8000_0000), "-0.0");
+        assert_eq!(decode(ElemType::F32, 0x7fc0_0001), "\"nan\"");
+        assert_eq!(decode(ElemType::F64, f64::NEG_INFINITY.to_bits()), "\"-inf\"");
+        assert_eq!(decode(ElemType::S16, 0xffff), "-1");
+        assert_eq!(decode(ElemType::U64, u64::MAX), "18446744073709551615");
+        assert_eq!(decode(ElemType::F32, 2.5e-7f32.to_bits() as u64), "2.5e-7");
+    }
+
+    #[test]
+    fn buffers_and_scalars() {
+        let s = spec(
+            r#"{"grid": 1, "block": 1, "args": [
+            {"type": "f32", "value": 2.0},
+            {"buffer": "u16", "data": [1, "0xffff"]},
+            {"buffer": "f64", "len": 3}]}"#,
+        )
+        .unwrap();
+        assert_eq!(s.args[0], Arg::Scalar { ty: ElemType::F32, bits: 0x4000_0000 });
+        assert_eq!(s.args[1], Arg::Buffer { elem: ElemType::U16, bytes: vec![1, 0, 0xff, 0xff] });
+        assert_eq!(s.args[2], Arg::Buffer { elem: ElemType::F64, bytes: vec![0; 24] });
+        let e = spec(r#"{"grid": 1, "block": 1, "args": [{"buffer": "b32", "len": 1}]}"#).unwrap_err();
+        assert_eq!(e.path, "args[0].buffer");
+        let e = spec(r#"{"grid": 1, "block": 1, "args": [{"buffer": "u8", "data": [1, 300]}]}"#).unwrap_err();
+        assert_eq!(e.path, "args[0].data[1]");
+        let e = spec(r#"{"grid": 1, "block": 1, "args": [{"buffer": "u64", "len": 1000000000000}]}"#)
+            .unwrap_err();
+        assert!(e.message.contains("exceed"));
+        let json = result_json("k", &[(1, ElemType::U16, &[1, 0, 0xff, 0xff])]);
+        assert_eq!(json, r#"{"kernel": "k", "buffers": [{"arg": 1, "buffer": "u16", "data": [1, 65535]}]}"#);
+    }
+}
