@@ -5,21 +5,8 @@
 //! way as [`module_text`] here; this test asserts ptxvm's verdict and that its first
 //! diagnostic contains the expected words (messages are ptxvm's own design).
 
-const DECLS: &str = "\t.reg .pred %p<4>;
-\t.reg .b16 %rs<4>;
-\t.reg .u16 %us<4>;
-\t.reg .s16 %ss<4>;
-\t.reg .f16 %h<4>;
-\t.reg .f16x2 %hh<4>;
-\t.reg .b32 %r<4>;
-\t.reg .u32 %u<4>;
-\t.reg .s32 %s<4>;
-\t.reg .f32 %f<4>;
-\t.reg .b64 %rd<4>;
-\t.reg .u64 %ud<4>;
-\t.reg .s64 %sd<4>;
-\t.reg .f64 %fd<4>;
-";
+/// The registers every kernel-body case may use (shared with tools/verify_rules.py).
+const DECLS: &str = include_str!("data/rules_decls.ptx");
 
 struct Case {
     name: String,

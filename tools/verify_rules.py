@@ -12,21 +12,7 @@ import os, subprocess, sys, tempfile, re
 HERE = os.path.dirname(os.path.abspath(__file__))
 RULES = os.path.join(HERE, "..", "tests", "data", "rules.ptxt")
 
-DECLS = """\t.reg .pred %p<4>;
-\t.reg .b16 %rs<4>;
-\t.reg .u16 %us<4>;
-\t.reg .s16 %ss<4>;
-\t.reg .f16 %h<4>;
-\t.reg .f16x2 %hh<4>;
-\t.reg .b32 %r<4>;
-\t.reg .u32 %u<4>;
-\t.reg .s32 %s<4>;
-\t.reg .f32 %f<4>;
-\t.reg .b64 %rd<4>;
-\t.reg .u64 %ud<4>;
-\t.reg .s64 %sd<4>;
-\t.reg .f64 %fd<4>;
-"""
+DECLS = open(os.path.join(HERE, "..", "tests", "data", "rules_decls.ptx")).read()
 
 def parse_cases(text):
     cases, cur = [], None
