@@ -6,6 +6,7 @@
 
 pub mod check;
 pub mod diag;
+pub mod exec;
 pub mod launch;
 pub mod lower;
 pub mod syntax;

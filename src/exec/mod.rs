@@ -1,0 +1,3 @@
+//! `exec`: running kernels (in progress, issue 3). So far: global memory.
+
+pub mod memory;
