@@ -232,6 +232,28 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Items separated by commas up to and including the `close` byte (the opening
+    /// bracket is already consumed); `may_be_empty` allows `()` and `{}`.
+    fn list_until<T>(
+        &mut self,
+        close: u8,
+        may_be_empty: bool,
+        expected: &str,
+        mut item: impl FnMut(&mut Self) -> PResult<T>,
+    ) -> PResult<(Vec<T>, Span)> {
+        let mut items = Vec::new();
+        if !(may_be_empty && self.at_punct(close)) {
+            loop {
+                items.push(item(self)?);
+                if !self.eat_punct(b',') {
+                    break;
+                }
+            }
+        }
+        let end = self.expect_punct(close, expected)?;
+        Ok((items, end))
+    }
+
     /// Skips to just after the next `;` at this nesting level, or to a `}` that would
     /// close the enclosing block (left in place), after an error.
     fn recover(&mut self) {

@@ -346,16 +346,7 @@ impl Parser<'_> {
             if self.depth > MAX_DEPTH {
                 return err(open, format!("initialiser nested deeper than {MAX_DEPTH} levels"));
             }
-            let mut items = Vec::new();
-            if !self.at_punct(b'}') {
-                loop {
-                    items.push(self.init()?);
-                    if !self.eat_punct(b',') {
-                        break;
-                    }
-                }
-            }
-            let close = self.expect_punct(b'}', "`,` or `}` in the initialiser")?;
+            let (items, close) = self.list_until(b'}', true, "`,` or `}` in the initialiser", Self::init)?;
             self.depth -= 1;
             return Ok(Init::List(items, open.to(close)));
         }

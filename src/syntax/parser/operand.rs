@@ -67,14 +67,8 @@ impl Parser<'_> {
             }
             Tok::Punct(b'{') => {
                 self.bump();
-                let mut items = Vec::new();
-                loop {
-                    items.push(self.operand()?);
-                    if !self.eat_punct(b',') {
-                        break;
-                    }
-                }
-                let close = self.expect_punct(b'}', "`,` or `}` in the vector operand")?;
+                let (items, close) =
+                    self.list_until(b'}', false, "`,` or `}` in the vector operand", Self::operand)?;
                 Ok(Operand::Vector(items, t.span.to(close)))
             }
             Tok::Punct(b'(') => {
@@ -86,16 +80,7 @@ impl Parser<'_> {
                     let v = self.const_binary_rest((inner.0, inner.1, t.span.to(close)), 0)?;
                     return Ok(Operand::Int { bits: v.0, span: v.2 });
                 }
-                let mut items = Vec::new();
-                if !self.at_punct(b')') {
-                    loop {
-                        items.push(self.operand()?);
-                        if !self.eat_punct(b',') {
-                            break;
-                        }
-                    }
-                }
-                let close = self.expect_punct(b')', "`,` or `)` in the list")?;
+                let (items, close) = self.list_until(b')', true, "`,` or `)` in the list", Self::operand)?;
                 Ok(Operand::List(items, t.span.to(close)))
             }
             Tok::Punct(b'[') => self.address(),
