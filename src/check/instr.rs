@@ -8,20 +8,22 @@ use super::types::{Class, Ty, compatible};
 use super::{Checker, space_word};
 use crate::syntax::ast::*;
 
-/// Known PTX opcodes (PTX ISA 9.x) and how many operands their forms take.
-/// `None` means the count depends on modifiers beyond what ptxvm validates.
+/// Known PTX opcodes (PTX ISA 9.x) other than the seed instructions (which have
+/// rules of their own), and how many operands their forms take. `Some(None)` means
+/// the count depends on modifiers beyond what ptxvm validates; `None`, unknown.
 fn operand_count(opcode: &str) -> Option<Option<(usize, usize)>> {
     let n = |lo, hi| Some(Some((lo, hi)));
     match opcode {
-        "add" | "sub" | "mul" | "div" | "rem" | "and" | "or" | "xor" | "shl" | "shr" | "addc" | "subc"
-        | "mul24" | "copysign" => n(3, 3),
+        "add" | "sub" | "mul" | "div" | "rem" | "shl" | "shr" | "addc" | "subc" | "mul24" | "copysign" => {
+            n(3, 3)
+        }
         "min" | "max" => n(3, 4),
         "mad" | "fma" | "madc" | "mad24" | "sad" | "bfe" | "shf" | "dp4a" | "dp2a" => n(4, 4),
         "prmt" => n(3, 4),
         "bfi" => n(5, 5),
         "lop3" => n(5, 6),
-        "abs" | "neg" | "not" | "cnot" | "popc" | "clz" | "brev" | "bfind" | "rcp" | "sqrt" | "rsqrt"
-        | "sin" | "cos" | "lg2" | "ex2" | "tanh" | "mov" | "cvta" | "isspacep" | "testp" | "ldu" => n(2, 2),
+        "abs" | "neg" | "popc" | "clz" | "brev" | "bfind" | "rcp" | "sqrt" | "rsqrt" | "sin" | "cos"
+        | "lg2" | "ex2" | "tanh" | "cvta" | "isspacep" | "testp" | "ldu" => n(2, 2),
         "stacksave" | "stackrestore" => n(1, 1),
         "szext" | "bmsk" => n(3, 3),
         "fns" => n(4, 4),
@@ -35,14 +37,7 @@ fn operand_count(opcode: &str) -> Option<Option<(usize, usize)>> {
         "shfl" => n(4, 5),
         "match" | "redux" => n(3, 3),
         "bar" | "barrier" => n(0, 3),
-        "membar" | "trap" | "brkpt" | "pmevent" | "fence" | "griddepcontrol" | "elect" | "exit" | "ret" => {
-            Some(None)
-        }
-        "setp" | "set" => n(3, 4),
-        "selp" | "slct" => n(4, 4),
-        "bra" | "nanosleep" => n(1, 1),
-        "brx" => n(2, 2),
-        "call" => n(1, 4),
+        "membar" | "trap" | "brkpt" | "pmevent" | "fence" | "griddepcontrol" | "elect" => Some(None),
         "prefetch"
         | "prefetchu"
         | "applypriority"
@@ -93,10 +88,7 @@ fn operand_count(opcode: &str) -> Option<Option<(usize, usize)>> {
         | "vabsdiff4"
         | "vmin4"
         | "vmax4"
-        | "vset4"
-        | "cvt.pack"
-        | "st.async"
-        | "red.async" => Some(None),
+        | "vset4" => Some(None),
         _ => None,
     }
 }
