@@ -24,6 +24,11 @@ use scope::{Def, Label, LabelKind, Scope, Sym};
 use target::Sm;
 use types::Ty;
 
+/// Is `name` one of PTX's special registers (`%tid`, `%laneid`, `%clock64`, ...)?
+pub fn is_special_register(name: &str) -> bool {
+    instr::special_register(name).is_some()
+}
+
 /// Validates `module` (parsed from `src`); returns every diagnostic, empty if valid.
 pub fn check<'a>(module: &'a Module, src: &'a str) -> Vec<Diagnostic> {
     let mut c = Checker::new(src, &module.pool);

@@ -4,3 +4,4 @@
 
 pub mod cfg;
 pub mod flow;
+pub mod regs;
