@@ -4,16 +4,18 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Load, validate and run NVIDIA PTX on the CPU.
+/// Load and validate NVIDIA PTX without a GPU.
 ///
-/// ptxvm reads a PTX module (as emitted by nvcc, clang/LLVM or Triton), checks it the
-/// way NVIDIA's assembler `ptxas` does, and reports every problem with its file, line
-/// and column.
+/// ptxvm reads a PTX module as nvcc, clang/LLVM or Triton emit it, checks it the way
+/// NVIDIA's assembler `ptxas` does, and reports every problem with its file, line and
+/// column. (Running kernels is being built.)
 #[derive(Parser)]
-#[command(name = "ptxvm", version, about, long_about = None)]
-#[command(
-    after_help = "Examples:\n  ptxvm check examples/saxpy.ptx\n\nExit codes: 0 valid, 1 invalid PTX or bad command line."
-)]
+#[command(name = "ptxvm", version, about, long_about)]
+#[command(after_help = "Examples:
+  ptxvm check examples/saxpy.ptx
+  nvcc -ptx -arch=sm_90 kernel.cu -o kernel.ptx && ptxvm check kernel.ptx
+
+Exit codes: 0 valid, 1 invalid PTX or bad command line.")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -23,8 +25,17 @@ struct Cli {
 enum Command {
     /// Parse and validate a PTX module; prints nothing when it is valid.
     ///
-    /// Every error is printed to stderr as `FILE:LINE:COL: error: MESSAGE` followed by
-    /// the source line and a caret. Exit code 0 when valid, 1 when invalid.
+    /// Checks the module syntax, the .version/.target rules, names and scopes, and
+    /// the forms of comparison, selection and control-flow instructions as ptxas 13.5
+    /// does. Every error goes to stderr, in source order, as FILE:LINE:COL: error:
+    /// MESSAGE, the source line and a caret:
+    ///
+    ///   kernel.ptx:12:6: error: setp.lt.b32: ordering comparison on a bit-size type
+    ///   12 |     setp.lt.b32 %p1, %r1, %r2;
+    ///      |         ^^^
+    ///
+    /// Exit code 0 when valid, 1 when invalid.
+    #[command(verbatim_doc_comment)]
     Check {
         /// The PTX file to validate.
         file: PathBuf,
