@@ -116,7 +116,7 @@ impl ElemType {
 }
 
 /// A grid or block shape.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Dim3 {
     pub x: u32,
     pub y: u32,

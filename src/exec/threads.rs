@@ -1,0 +1,93 @@
+//! Threads of a CTA cut into warps, and the special registers each lane reads
+//! (PTX ISA 10, "Special Registers"; DESIGN.md, "SIMT model"): threads are
+//! linearised `x + y*nx + z*nx*ny` and cut into warps of 32, the last one possibly
+//! partial.
+
+use crate::launch::Dim3;
+
+pub const WARP_SIZE: u32 = 32;
+
+/// The shape of a launch as the special registers see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub grid: Dim3,
+    pub block: Dim3,
+}
+
+impl Shape {
+    /// Warps per CTA (the last may be partial).
+    pub fn warps_per_cta(&self) -> u32 {
+        (self.block.count() as u32).div_ceil(WARP_SIZE)
+    }
+
+    /// The lanes of warp `w` that hold threads.
+    pub fn warp_mask(&self, w: u32) -> u32 {
+        let threads = self.block.count() as u32;
+        let first = w * WARP_SIZE;
+        match threads.saturating_sub(first) {
+            0 => 0,
+            n if n >= WARP_SIZE => u32::MAX,
+            n => (1u32 << n) - 1,
+        }
+    }
+
+    /// `%tid` of lane `lane` of warp `w`.
+    pub fn tid(&self, w: u32, lane: u32) -> Dim3 {
+        let linear = w * WARP_SIZE + lane;
+        let (nx, ny) = (self.block.x, self.block.y);
+        Dim3 { x: linear % nx, y: linear / nx % ny, z: linear / (nx * ny) }
+    }
+
+    /// The CTA id of the `n`-th CTA in launch order (x fastest).
+    pub fn ctaid(&self, n: u64) -> Dim3 {
+        let (gx, gy) = (u64::from(self.grid.x), u64::from(self.grid.y));
+        Dim3 { x: (n % gx) as u32, y: (n / gx % gy) as u32, z: (n / (gx * gy)) as u32 }
+    }
+}
+
+/// `%lanemask_eq/le/lt/ge/gt` of a lane.
+pub fn lanemask(lane: u32) -> [u32; 5] {
+    let eq = 1u32 << lane;
+    let lt = eq - 1;
+    [eq, lt | eq, lt, !lt, !(lt | eq)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(block: (u32, u32, u32)) -> Shape {
+        Shape { grid: Dim3 { x: 3, y: 2, z: 2 }, block: Dim3 { x: block.0, y: block.1, z: block.2 } }
+    }
+
+    #[test]
+    fn threads_are_linearised_x_fastest_and_cut_into_warps() {
+        let s = shape((10, 4, 2)); // 80 threads: warps of 32, 32, 16
+        assert_eq!(s.warps_per_cta(), 3);
+        assert_eq!((s.warp_mask(0), s.warp_mask(2), s.warp_mask(3)), (u32::MAX, 0xffff, 0));
+        assert_eq!(s.tid(0, 0), Dim3 { x: 0, y: 0, z: 0 });
+        assert_eq!(s.tid(0, 11), Dim3 { x: 1, y: 1, z: 0 });
+        // Thread 45 = 5 + 0*10 + 1*40: x 5, y 0, z 1.
+        assert_eq!(s.tid(1, 13), Dim3 { x: 5, y: 0, z: 1 });
+        assert_eq!(s.tid(2, 15), Dim3 { x: 9, y: 3, z: 1 });
+        // Every thread of the block appears exactly once.
+        let mut seen = std::collections::HashSet::new();
+        for w in 0..3 {
+            for lane in (0..32).filter(|l| s.warp_mask(w) >> l & 1 == 1) {
+                assert!(seen.insert(s.tid(w, lane)));
+            }
+        }
+        assert_eq!(seen.len(), 80);
+    }
+
+    #[test]
+    fn ctas_in_launch_order_and_lane_masks() {
+        let s = shape((32, 1, 1));
+        assert_eq!(s.ctaid(0), Dim3 { x: 0, y: 0, z: 0 });
+        assert_eq!(s.ctaid(4), Dim3 { x: 1, y: 1, z: 0 });
+        assert_eq!(s.ctaid(11), Dim3 { x: 2, y: 1, z: 1 });
+        assert_eq!(lanemask(0), [1, 1, 0, u32::MAX, u32::MAX - 1]);
+        assert_eq!(lanemask(31), [1 << 31, u32::MAX, u32::MAX >> 1, 1 << 31, 0]);
+        assert_eq!(lanemask(5), [0x20, 0x3f, 0x1f, !0x1f, !0x3f]);
+    }
+}
