@@ -9,6 +9,7 @@ pub mod diag;
 pub mod exec;
 pub mod launch;
 pub mod lower;
+pub mod sem;
 pub mod syntax;
 
 pub use diag::Diagnostic;

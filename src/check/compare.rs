@@ -7,32 +7,13 @@ use super::Checker;
 use super::I;
 use super::scope::{Def, Sym};
 use super::types::{Class, Ty};
+use crate::sem::compare::CmpOp;
 use crate::syntax::ast::*;
 
-/// A comparison operator (PTX ISA 9.3.1, tables 22 to 25).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CmpOp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Lo,
-    Ls,
-    Hi,
-    Hs,
-    Equ,
-    Neu,
-    Ltu,
-    Leu,
-    Gtu,
-    Geu,
-    Num,
-    Nan,
-}
-
+// `CmpOp` is the semantics' type (`sem::compare`); `check` adds how it is spelled and
+// which types it is valid for.
 impl CmpOp {
+    /// The operator a modifier such as `.lt` names.
     pub fn from_word(w: &str) -> Option<CmpOp> {
         use CmpOp::*;
         Some(match w {

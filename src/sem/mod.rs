@@ -1,0 +1,8 @@
+//! `sem`: the semantics of PTX instructions as pure functions of bits, with no warps,
+//! memory or text, each tested alone against an independent reference (DESIGN.md,
+//! principle 3). So far: comparisons (issue 3).
+
+pub mod compare;
+
+#[cfg(test)]
+mod compare_tests;
