@@ -1,0 +1,224 @@
+//! Integer arithmetic (PTX ISA 9.7.1 "Integer Arithmetic Instructions") on values of
+//! 8, 16, 32 or 64 bits held in the low bits of a `u64`. Results are truncated to the
+//! width (two's complement wrap-around), except where an instruction says otherwise:
+//! `.hi` and `.wide` products, `.sat`, and shifts clamped to the width. Division or
+//! remainder by zero is undefined in PTX; these functions return `None` so the
+//! executor can report it as a fault.
+
+/// The width of an integer operation in bits: 8, 16, 32 or 64.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Width(pub u32);
+
+impl Width {
+    pub fn mask(self) -> u64 {
+        if self.0 >= 64 { u64::MAX } else { (1u64 << self.0) - 1 }
+    }
+
+    /// The value as a signed integer (sign-extended from the width).
+    pub fn signed(self, v: u64) -> i128 {
+        let shift = 64 - self.0;
+        i128::from(((v << shift) as i64) >> shift)
+    }
+
+    /// The value as an unsigned integer.
+    pub fn unsigned(self, v: u64) -> i128 {
+        i128::from(v & self.mask())
+    }
+
+    fn value(self, v: u64, signed: bool) -> i128 {
+        if signed { self.signed(v) } else { self.unsigned(v) }
+    }
+
+    fn wrap(self, v: i128) -> u64 {
+        (v as u64) & self.mask()
+    }
+}
+
+pub fn add(w: Width, a: u64, b: u64) -> u64 {
+    w.wrap(w.unsigned(a) + w.unsigned(b))
+}
+
+pub fn sub(w: Width, a: u64, b: u64) -> u64 {
+    w.wrap(w.unsigned(a) - w.unsigned(b))
+}
+
+/// `add.sat.s32` / `sub.sat.s32`: clamped to the signed 32-bit range.
+pub fn add_sat_s32(a: u64, b: u64, subtract: bool) -> u64 {
+    let w = Width(32);
+    let (x, y) = (w.signed(a), w.signed(b));
+    let r = if subtract { x - y } else { x + y };
+    w.wrap(r.clamp(i128::from(i32::MIN), i128::from(i32::MAX)))
+}
+
+/// Which part of a `mul`/`mad` product is kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Lo,
+    Hi,
+    /// The whole product, twice the width (16- and 32-bit operands only).
+    Wide,
+}
+
+/// `mul.{lo,hi,wide}.{u,s}N`: the kept part of the full 2N-bit product.
+pub fn mul(w: Width, part: Part, signed: bool, a: u64, b: u64) -> u64 {
+    let p = w.value(a, signed) * w.value(b, signed);
+    match part {
+        Part::Lo => w.wrap(p),
+        Part::Hi => w.wrap(p >> w.0),
+        Part::Wide => Width(w.0 * 2).wrap(p),
+    }
+}
+
+/// `mad.{lo,hi,wide}.{u,s}N`: `c` plus the kept part of `a*b` (`c` is 2N bits wide
+/// for `.wide`).
+pub fn mad(w: Width, part: Part, signed: bool, a: u64, b: u64, c: u64) -> u64 {
+    let m = mul(w, part, signed, a, b);
+    let out = if part == Part::Wide { Width(w.0 * 2) } else { w };
+    out.wrap(out.unsigned(m) + out.unsigned(c))
+}
+
+/// `div.{u,s}N`: truncates toward zero; `None` when dividing by zero. The signed
+/// overflow `MIN / -1` wraps to `MIN`.
+pub fn div(w: Width, signed: bool, a: u64, b: u64) -> Option<u64> {
+    let (x, y) = (w.value(a, signed), w.value(b, signed));
+    (y != 0).then(|| w.wrap(x / y))
+}
+
+/// `rem.{u,s}N`: the remainder with the sign of the dividend; `None` for zero.
+pub fn rem(w: Width, signed: bool, a: u64, b: u64) -> Option<u64> {
+    let (x, y) = (w.value(a, signed), w.value(b, signed));
+    (y != 0).then(|| w.wrap(x % y))
+}
+
+/// `shl.bN`: shift amounts of N or more give 0 (the ISA clamps them to N).
+pub fn shl(w: Width, a: u64, amount: u32) -> u64 {
+    if amount >= w.0 { 0 } else { w.wrap(i128::from(a << amount)) }
+}
+
+/// `shr.{u,s,b}N`: logical for unsigned and bit-size types, arithmetic for signed;
+/// amounts of N or more are clamped to N (all zeros or all sign bits).
+pub fn shr(w: Width, signed: bool, a: u64, amount: u32) -> u64 {
+    w.wrap(w.value(a, signed) >> amount.min(w.0))
+}
+
+pub fn min(w: Width, signed: bool, a: u64, b: u64) -> u64 {
+    if w.value(a, signed) <= w.value(b, signed) { a & w.mask() } else { b & w.mask() }
+}
+
+pub fn max(w: Width, signed: bool, a: u64, b: u64) -> u64 {
+    if w.value(a, signed) >= w.value(b, signed) { a & w.mask() } else { b & w.mask() }
+}
+
+/// `abs.sN`: `MIN` stays `MIN`, as two's complement wraps.
+pub fn abs(w: Width, a: u64) -> u64 {
+    w.wrap(w.signed(a).abs())
+}
+
+pub fn neg(w: Width, a: u64) -> u64 {
+    w.wrap(-w.signed(a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WIDTHS: [u32; 4] = [8, 16, 32, 64];
+
+    /// Boundary values of a width, as raw bits.
+    fn values(w: u32) -> Vec<u64> {
+        let m = Width(w).mask();
+        let half = 1u64 << (w - 1);
+        vec![0, 1, 2, 3, 7, half - 1, half, half + 1, m - 1, m, m / 3, 0x5a5a_5a5a_5a5a_5a5a & m]
+    }
+
+    /// The reference: ordinary integer arithmetic in i128 (wide enough for every
+    /// product), then the ISA's truncation to N bits written out as a remainder.
+    fn trunc(v: i128, bits: u32) -> u64 {
+        v.rem_euclid(1i128 << bits) as u64
+    }
+
+    fn sx(v: u64, bits: u32) -> i128 {
+        let v = i128::from(v);
+        if v >= 1i128 << (bits - 1) { v - (1i128 << bits) } else { v }
+    }
+
+    #[test]
+    fn add_sub_mul_mad_match_wide_arithmetic() {
+        for bits in WIDTHS {
+            let w = Width(bits);
+            for &a in &values(bits) {
+                for &b in &values(bits) {
+                    let (ua, ub) = (i128::from(a), i128::from(b));
+                    let (sa, sb) = (sx(a, bits), sx(b, bits));
+                    assert_eq!(add(w, a, b), trunc(ua + ub, bits));
+                    assert_eq!(sub(w, a, b), trunc(ua - ub, bits));
+                    assert_eq!(mul(w, Part::Lo, false, a, b), trunc(ua * ub, bits));
+                    assert_eq!(mul(w, Part::Hi, false, a, b), trunc((ua * ub) >> bits, bits));
+                    assert_eq!(
+                        mul(w, Part::Hi, true, a, b),
+                        trunc((sa * sb).div_euclid(1i128 << bits), bits)
+                    );
+                    if bits <= 32 {
+                        assert_eq!(mul(w, Part::Wide, false, a, b), trunc(ua * ub, 2 * bits));
+                        assert_eq!(mul(w, Part::Wide, true, a, b), trunc(sa * sb, 2 * bits));
+                        assert_eq!(mad(w, Part::Wide, true, a, b, 5), trunc(sa * sb + 5, 2 * bits));
+                    }
+                    assert_eq!(mad(w, Part::Lo, true, a, b, a), trunc(sa * sb + sa, bits));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn division_truncates_toward_zero_and_zero_divisors_are_reported() {
+        for bits in WIDTHS {
+            let w = Width(bits);
+            for &a in &values(bits) {
+                for &b in &values(bits) {
+                    if b == 0 {
+                        assert_eq!(div(w, true, a, b), None);
+                        assert_eq!(rem(w, false, a, b), None);
+                        continue;
+                    }
+                    let (ua, ub) = (i128::from(a), i128::from(b));
+                    let (sa, sb) = (sx(a, bits), sx(b, bits));
+                    assert_eq!(div(w, false, a, b), Some(trunc(ua / ub, bits)));
+                    assert_eq!(rem(w, false, a, b), Some(trunc(ua % ub, bits)));
+                    // Rust's i128 `/` and `%` truncate toward zero, as C and PTX do.
+                    assert_eq!(div(w, true, a, b), Some(trunc(sa / sb, bits)));
+                    assert_eq!(rem(w, true, a, b), Some(trunc(sa % sb, bits)));
+                }
+            }
+        }
+        assert_eq!(div(Width(32), true, 0x8000_0000, 0xffff_ffff), Some(0x8000_0000));
+        assert_eq!(rem(Width(32), true, (-7i32) as u32 as u64, 2), Some((-1i32) as u32 as u64));
+    }
+
+    #[test]
+    fn shifts_clamp_to_the_width() {
+        assert_eq!(shl(Width(32), 1, 31), 0x8000_0000);
+        assert_eq!(shl(Width(32), 1, 32), 0);
+        assert_eq!(shl(Width(32), 1, 1000), 0);
+        assert_eq!(shr(Width(32), false, 0x8000_0000, 31), 1);
+        assert_eq!(shr(Width(32), false, 0x8000_0000, 40), 0);
+        assert_eq!(shr(Width(32), true, 0x8000_0000, 31), 0xffff_ffff);
+        assert_eq!(shr(Width(32), true, 0x8000_0000, 40), 0xffff_ffff);
+        assert_eq!(shr(Width(16), true, 0x4000, 99), 0);
+        assert_eq!(shr(Width(64), true, 1 << 63, 64), u64::MAX);
+        assert_eq!(shl(Width(8), 0xff, 4), 0xf0);
+    }
+
+    #[test]
+    fn min_max_abs_neg_and_saturation() {
+        let w = Width(32);
+        assert_eq!(min(w, true, 0xffff_ffff, 1), 0xffff_ffff);
+        assert_eq!(min(w, false, 0xffff_ffff, 1), 1);
+        assert_eq!(max(w, true, 0xffff_ffff, 1), 1);
+        assert_eq!(abs(w, 0x8000_0000), 0x8000_0000);
+        assert_eq!(abs(w, 0xffff_fffb), 5);
+        assert_eq!(neg(w, 5), 0xffff_fffb);
+        assert_eq!(add_sat_s32(0x7fff_ffff, 1, false), 0x7fff_ffff);
+        assert_eq!(add_sat_s32(0x8000_0000, 1, true), 0x8000_0000);
+        assert_eq!(add_sat_s32(5, 7, true), 0xffff_fffe);
+    }
+}
