@@ -1,8 +1,9 @@
 //! `sem`: the semantics of PTX instructions as pure functions of bits, with no warps,
 //! memory or text, each tested alone against an independent reference (DESIGN.md,
-//! principle 3). So far: comparisons, selection and integer arithmetic (issue 3).
+//! principle 3). So far: comparisons, selection, integer and floating-point arithmetic (issue 3).
 
 pub mod compare;
+pub mod float;
 pub mod int;
 pub mod select;
 
