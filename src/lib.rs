@@ -4,6 +4,7 @@
 //! [`syntax`] (text to AST with spans) then [`check`] (the rules of the PTX ISA and of
 //! `ptxas`, with diagnostics). See README.md for the picture.
 
+pub mod api;
 pub mod check;
 pub mod diag;
 pub mod exec;

@@ -1,21 +1,25 @@
 //! The `ptxvm` command line: a thin shell over the library (see launch-contract.md).
 
+mod run;
+
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Load and validate NVIDIA PTX without a GPU.
+/// Load, validate and run NVIDIA PTX without a GPU.
 ///
 /// ptxvm reads a PTX module as nvcc, clang/LLVM or Triton emit it, checks it the way
-/// NVIDIA's assembler `ptxas` does, and reports every problem with its file, line and
-/// column. (Running kernels is being built.)
+/// NVIDIA's assembler `ptxas` does, reports every problem with its file, line and
+/// column, and runs kernels warp by warp with the semantics of the PTX ISA (a first
+/// part of the instruction set so far).
 #[derive(Parser)]
 #[command(name = "ptxvm", version, about, long_about)]
 #[command(after_help = "Examples:
   ptxvm check examples/saxpy.ptx
+  ptxvm run examples/saxpy.ptx --launch examples/saxpy.json
   nvcc -ptx -arch=sm_90 kernel.cu -o kernel.ptx && ptxvm check kernel.ptx
 
-Exit codes: 0 valid, 1 invalid PTX or bad command line.")]
+Exit codes: 0 success, 1 invalid PTX, launch spec or command line, 2 runtime fault.")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -40,6 +44,30 @@ enum Command {
         /// The PTX file to validate.
         file: PathBuf,
     },
+    /// Run one kernel of a PTX module as a launch spec says; print its buffers as JSON.
+    ///
+    /// The spec (JSON) names the kernel, the grid and block shape, dynamic shared
+    /// memory and one argument per kernel parameter: {"type": T, "value": V} for a
+    /// scalar, {"buffer": E, "data": [...]} or {"buffer": E, "len": N} for global memory.
+    /// The result lists every buffer after the kernel ran (also after a fault, with
+    /// what was written before it).
+    ///
+    /// Exit code 0 when the kernel ran, 1 for invalid PTX, a bad spec or an instruction
+    /// ptxvm cannot run yet, 2 for a runtime fault (named with the thread and line).
+    #[command(verbatim_doc_comment)]
+    Run {
+        /// The PTX file.
+        file: PathBuf,
+        /// The launch spec (JSON).
+        #[arg(long, value_name = "SPEC.json")]
+        launch: PathBuf,
+        /// Write the result JSON here instead of stdout.
+        #[arg(long, value_name = "OUT.json")]
+        out: Option<PathBuf>,
+        /// Bound on the dynamic warp instructions of the launch.
+        #[arg(long, value_name = "N", default_value_t = ptxvm::api::DEFAULT_MAX_STEPS)]
+        max_steps: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -53,27 +81,31 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check { file } => check(&file),
+        Command::Run { file, launch, out, max_steps } => run::run(&file, &launch, out.as_deref(), max_steps),
     }
 }
 
-fn check(file: &PathBuf) -> ExitCode {
+/// Reads a PTX file as text, reporting unreadable or non-UTF-8 files.
+fn read_ptx(file: &std::path::Path) -> Result<String, ExitCode> {
     let shown = file.display().to_string();
-    let bytes = match std::fs::read(file) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("ptxvm: cannot read {shown}: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    let src = match String::from_utf8(bytes) {
+    let bytes = std::fs::read(file).map_err(|e| {
+        eprintln!("ptxvm: cannot read {shown}: {e}");
+        ExitCode::from(1)
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        let good = e.utf8_error().valid_up_to();
+        let text = String::from_utf8_lossy(&e.as_bytes()[..good]).into_owned();
+        let (line, col) = ptxvm::syntax::span::line_col(&text, good as u32);
+        eprintln!("{shown}:{line}:{col}: error: the file is not valid UTF-8 text (PTX is ASCII)");
+        ExitCode::from(1)
+    })
+}
+
+fn check(file: &std::path::Path) -> ExitCode {
+    let shown = file.display().to_string();
+    let src = match read_ptx(file) {
         Ok(s) => s,
-        Err(e) => {
-            let good = e.utf8_error().valid_up_to();
-            let text = String::from_utf8_lossy(&e.as_bytes()[..good]).into_owned();
-            let (line, col) = ptxvm::syntax::span::line_col(&text, good as u32);
-            eprintln!("{shown}:{line}:{col}: error: the file is not valid UTF-8 text (PTX is ASCII)");
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     let diags = ptxvm::check_source(&src);
     if diags.is_empty() {

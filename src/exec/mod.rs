@@ -4,3 +4,4 @@
 pub mod memory;
 pub mod simt;
 pub mod threads;
+pub mod warp;

@@ -4,4 +4,5 @@
 
 pub mod cfg;
 pub mod flow;
+pub mod program;
 pub mod regs;

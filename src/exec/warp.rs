@@ -1,0 +1,278 @@
+//! Running a decoded kernel, one CTA at a time and one warp instruction at a time
+//! (DESIGN.md, principle 2): registers live per warp in rows of 32 lanes, a guard is a
+//! lane mask, and the SIMT stack decides which lanes run.
+
+use super::memory::{GlobalMemory, MemFault};
+use super::simt::{NEVER, SimtStack};
+use super::threads::{Shape, WARP_SIZE};
+use crate::launch::Dim3;
+use crate::lower::flow::EXIT;
+use crate::lower::program::{CmpKind, Inst, IntOp, Kernel, Op, Pred, Special, Src};
+use crate::lower::regs::{RegFile, Slot};
+use crate::sem::{compare, float, int, select};
+use crate::syntax::Span;
+
+/// Why a launch stopped: the cause, and the thread and instruction that met it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault {
+    pub cause: String,
+    pub ctaid: Dim3,
+    pub tid: Dim3,
+    pub span: Span,
+}
+
+/// One warp's registers and SIMT stack.
+struct Warp {
+    index: u32,
+    r32: Vec<[u32; 32]>,
+    r64: Vec<[u64; 32]>,
+    pred: Vec<u32>,
+    stack: SimtStack,
+}
+
+/// What a CTA needs to run.
+pub struct Cta<'a> {
+    pub kernel: &'a Kernel,
+    pub shape: Shape,
+    pub params: &'a [u8],
+    pub memory: &'a GlobalMemory,
+}
+
+impl Cta<'_> {
+    /// Runs CTA number `n` (launch order) to completion, counting executed warp
+    /// instructions against `budget`.
+    ///
+    /// # Errors
+    /// The first [`Fault`] met.
+    pub fn run(&self, n: u64, budget: &mut u64) -> Result<(), Fault> {
+        let (r32, r64, pred) = self.kernel.rows;
+        for w in 0..self.shape.warps_per_cta() {
+            let mut warp = Warp {
+                index: w,
+                r32: vec![[0; 32]; r32 as usize],
+                r64: vec![[0; 32]; r64 as usize],
+                pred: vec![0; pred as usize],
+                stack: SimtStack::new(0, self.shape.warp_mask(w)),
+            };
+            while let Some(top) = warp.stack.top() {
+                let pc = top.pc;
+                let Some(inst) = self.kernel.insts.get(pc as usize) else {
+                    // Falling off the end of the kernel returns.
+                    warp.stack.exit_lanes(top.mask);
+                    continue;
+                };
+                if *budget == 0 {
+                    return Err(self.fault(
+                        n,
+                        &warp,
+                        top.mask,
+                        inst,
+                        "instruction budget exhausted (raise it with --max-steps)".into(),
+                    ));
+                }
+                *budget -= 1;
+                let active = top.mask & guard_mask(&warp, inst.guard);
+                self.step(n, &mut warp, inst, pc, top.mask, active)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn fault(&self, n: u64, warp: &Warp, mask: u32, inst: &Inst, cause: String) -> Fault {
+        let lane = mask.trailing_zeros().min(WARP_SIZE - 1);
+        Fault { cause, ctaid: self.shape.ctaid(n), tid: self.shape.tid(warp.index, lane), span: inst.span }
+    }
+
+    fn step(
+        &self,
+        n: u64,
+        warp: &mut Warp,
+        inst: &Inst,
+        pc: u32,
+        mask: u32,
+        active: u32,
+    ) -> Result<(), Fault> {
+        match &inst.op {
+            Op::Bra { target, reconverge } => {
+                let rpc = if *reconverge == EXIT { NEVER } else { *reconverge };
+                warp.stack.split(&[(pc + 1, mask & !active), (*target, active)], rpc);
+                return Ok(());
+            }
+            Op::Exit => {
+                warp.stack.exit_lanes(active);
+                if mask & !active != 0 {
+                    warp.stack.goto(pc + 1);
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        for lane in (0..WARP_SIZE).filter(|l| active >> l & 1 == 1) {
+            self.lane(n, warp, inst, lane).map_err(|cause| self.fault(n, warp, 1 << lane, inst, cause))?;
+        }
+        warp.stack.goto(pc + 1);
+        Ok(())
+    }
+
+    /// Executes a non-branch instruction for one lane.
+    fn lane(&self, n: u64, w: &mut Warp, inst: &Inst, lane: u32) -> Result<(), String> {
+        let l = lane as usize;
+        let mem = |e: MemFault| e.to_string();
+        match &inst.op {
+            Op::Mov { dst, src } => {
+                let v = read(w, *src, l);
+                write(w, *dst, l, v);
+            }
+            Op::MovSpecial { dst, sreg } => {
+                let pick = |d: Dim3, axis: u8| u64::from([d.x, d.y, d.z][axis as usize]);
+                let v = match sreg {
+                    Special::Tid(a) => pick(self.shape.tid(w.index, lane), *a),
+                    Special::Ntid(a) => pick(self.shape.block, *a),
+                    Special::Ctaid(a) => pick(self.shape.ctaid(n), *a),
+                    Special::Nctaid(a) => pick(self.shape.grid, *a),
+                    Special::Laneid => u64::from(lane),
+                    Special::Warpid => u64::from(w.index),
+                    Special::Nwarpid => u64::from(self.shape.warps_per_cta()),
+                };
+                write(w, *dst, l, v);
+            }
+            Op::LdParam { dst, offset, size, signed } => {
+                let (o, s) = (*offset as usize, *size as usize);
+                let bytes = self.params.get(o..o + s).ok_or("parameter read outside the parameter buffer")?;
+                let mut b = [0u8; 8];
+                b[..s].copy_from_slice(bytes);
+                write(w, *dst, l, extend(u64::from_le_bytes(b), s, *signed));
+            }
+            Op::Ld { dst, addr, offset, size, signed } => {
+                let a = read(w, *addr, l).wrapping_add(*offset as u64);
+                let v = self.memory.load(a, u64::from(*size)).map_err(mem)?;
+                write(w, *dst, l, extend(v, *size as usize, *signed));
+            }
+            Op::St { addr, offset, src, size } => {
+                let a = read(w, *addr, l).wrapping_add(*offset as u64);
+                self.memory.store(a, u64::from(*size), read(w, *src, l)).map_err(mem)?;
+            }
+            Op::Int { op, width, signed, dst, a, b } => {
+                let (x, y) = (read(w, *a, l), read(w, *b, l));
+                let v = match op {
+                    IntOp::Add => int::add(*width, x, y),
+                    IntOp::Sub => int::sub(*width, x, y),
+                    IntOp::Min => int::min(*width, *signed, x, y),
+                    IntOp::Max => int::max(*width, *signed, x, y),
+                    IntOp::And => x & y,
+                    IntOp::Or => x | y,
+                    IntOp::Xor => x ^ y,
+                    IntOp::Shl => int::shl(*width, x, y.min(u64::from(u32::MAX)) as u32),
+                    IntOp::Shr => int::shr(*width, *signed, x, y.min(u64::from(u32::MAX)) as u32),
+                    IntOp::Div => int::div(*width, *signed, x, y).ok_or("integer division by zero")?,
+                    IntOp::Rem => int::rem(*width, *signed, x, y).ok_or("integer remainder by zero")?,
+                };
+                write(w, *dst, l, v & width.mask());
+            }
+            Op::Not { width, dst, a } => {
+                let v = !read(w, *a, l) & width.mask();
+                write(w, *dst, l, v);
+            }
+            Op::Mul { part, width, signed, dst, a, b } => {
+                let v = int::mul(*width, *part, *signed, read(w, *a, l), read(w, *b, l));
+                write(w, *dst, l, v);
+            }
+            Op::Mad { part, width, signed, dst, a, b, c } => {
+                let v = int::mad(*width, *part, *signed, read(w, *a, l), read(w, *b, l), read(w, *c, l));
+                write(w, *dst, l, v);
+            }
+            Op::Float { op, f64, ftz, sat, dst, a, b } => {
+                let (x, y) = (read(w, *a, l), read(w, *b, l));
+                let v = if *f64 {
+                    float::f64_binary(*op, x, y)
+                } else {
+                    u64::from(float::f32_binary(*op, x as u32, y as u32, *ftz, *sat))
+                };
+                write(w, *dst, l, v);
+            }
+            Op::Fma { f64, ftz, sat, dst, a, b, c } => {
+                let (x, y, z) = (read(w, *a, l), read(w, *b, l), read(w, *c, l));
+                let v = if *f64 {
+                    float::f64_fma(x, y, z)
+                } else {
+                    u64::from(float::f32_fma(x as u32, y as u32, z as u32, *ftz, *sat))
+                };
+                write(w, *dst, l, v);
+            }
+            Op::Setp { kind, op, p, q, a, b, combine } => {
+                let (x, y) = (read(w, *a, l), read(w, *b, l));
+                let t = match kind {
+                    CmpKind::Int { width, signed } => {
+                        let (x, y) = if *signed {
+                            (width.signed(x) as u64, width.signed(y) as u64)
+                        } else {
+                            (x & width.mask(), y & width.mask())
+                        };
+                        compare::cmp_int(*op, x, y, *signed)
+                    }
+                    CmpKind::F32 { ftz } => compare::cmp_f32(*op, x as u32, y as u32, *ftz),
+                    CmpKind::F64 => compare::cmp_f64(*op, x, y),
+                };
+                let c = combine.map(|(bop, c)| (bop, pred_bit(w, c, lane)));
+                let (pv, qv) = select::setp(t, c);
+                for (row, v) in [(p, pv), (q, qv)] {
+                    if let Some(row) = row {
+                        let bit = 1u32 << lane;
+                        let r = &mut w.pred[*row as usize];
+                        *r = if v { *r | bit } else { *r & !bit };
+                    }
+                }
+            }
+            Op::Selp { dst, a, b, c } => {
+                let v = select::selp(read(w, *a, l), read(w, *b, l), pred_bit(w, *c, lane));
+                write(w, *dst, l, v);
+            }
+            Op::Bra { .. } | Op::Exit => {}
+        }
+        Ok(())
+    }
+}
+
+fn guard_mask(w: &Warp, guard: Option<Pred>) -> u32 {
+    match guard {
+        None => u32::MAX,
+        Some(p) => {
+            let m = w.pred[p.row as usize];
+            if p.negated { !m } else { m }
+        }
+    }
+}
+
+fn pred_bit(w: &Warp, p: Pred, lane: u32) -> bool {
+    (w.pred[p.row as usize] >> lane & 1 == 1) != p.negated
+}
+
+fn read(w: &Warp, src: Src, lane: usize) -> u64 {
+    match src {
+        Src::Imm(v) => v,
+        Src::Reg(Slot { file: RegFile::R32, index, .. }) => u64::from(w.r32[index as usize][lane]),
+        Src::Reg(Slot { file: RegFile::R64, index, .. }) => w.r64[index as usize][lane],
+        Src::Reg(Slot { file: RegFile::Pred, index, .. }) => u64::from(w.pred[index as usize] >> lane & 1),
+    }
+}
+
+fn write(w: &mut Warp, dst: Slot, lane: usize, v: u64) {
+    match dst.file {
+        RegFile::R32 => w.r32[dst.index as usize][lane] = v as u32,
+        RegFile::R64 => w.r64[dst.index as usize][lane] = v,
+        RegFile::Pred => {
+            let bit = 1u32 << lane;
+            let r = &mut w.pred[dst.index as usize];
+            *r = if v & 1 == 1 { *r | bit } else { *r & !bit };
+        }
+    }
+}
+
+/// A loaded value of `size` bytes, sign-extended to 64 bits when `signed`.
+fn extend(v: u64, size: usize, signed: bool) -> u64 {
+    if !signed || size >= 8 {
+        return v;
+    }
+    let shift = 64 - 8 * size as u32;
+    (((v << shift) as i64) >> shift) as u64
+}

@@ -1,0 +1,557 @@
+//! Decoding a checked kernel into instructions the executor only dispatches on
+//! (DESIGN.md, principle 1): registers resolved to slots, immediates to bits, labels
+//! to pcs, kernel parameters to offsets, and for every branch its reconvergence pc.
+//!
+//! This is the first slice of the instruction set (moves, parameters, global loads and
+//! stores, integer and f32/f64 arithmetic, comparisons, selection, branches, exit);
+//! anything else is a [`LowerError`] naming the instruction and its place, never a
+//! silent guess.
+
+use super::flow::Flow;
+use super::regs::{RegFile, RegScopes, Slot};
+use crate::check::types::Ty;
+use crate::sem::compare::{BoolOp, CmpOp};
+use crate::sem::float::FOp;
+use crate::sem::int::{Part, Width};
+use crate::syntax::Span;
+use crate::syntax::ast::*;
+use rustc_hash::FxHashMap as HashMap;
+
+/// An instruction ptxvm cannot run (yet), with where it is.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct LowerError {
+    pub span: Span,
+    pub message: String,
+}
+
+/// A source operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Src {
+    Reg(Slot),
+    Imm(u64),
+}
+
+/// A special register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Special {
+    Tid(u8),
+    Ntid(u8),
+    Ctaid(u8),
+    Nctaid(u8),
+    Laneid,
+    Warpid,
+    Nwarpid,
+}
+
+/// A predicate operand: its mask row and whether it is negated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pred {
+    pub row: u32,
+    pub negated: bool,
+}
+
+/// How `setp` compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpKind {
+    Int { width: Width, signed: bool },
+    F32 { ftz: bool },
+    F64,
+}
+
+/// Integer operations of two sources.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntOp {
+    Add,
+    Sub,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    Div,
+    Rem,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    Mov {
+        dst: Slot,
+        src: Src,
+    },
+    MovSpecial {
+        dst: Slot,
+        sreg: Special,
+    },
+    /// `ld.param` of a kernel parameter: `size` bytes at `offset` of the parameter buffer.
+    LdParam {
+        dst: Slot,
+        offset: u32,
+        size: u8,
+        signed: bool,
+    },
+    /// `ld.global` (or generic): `size` bytes at `addr + offset`.
+    Ld {
+        dst: Slot,
+        addr: Src,
+        offset: i64,
+        size: u8,
+        signed: bool,
+    },
+    St {
+        addr: Src,
+        offset: i64,
+        src: Src,
+        size: u8,
+    },
+    Int {
+        op: IntOp,
+        width: Width,
+        signed: bool,
+        dst: Slot,
+        a: Src,
+        b: Src,
+    },
+    Not {
+        width: Width,
+        dst: Slot,
+        a: Src,
+    },
+    Mul {
+        part: Part,
+        width: Width,
+        signed: bool,
+        dst: Slot,
+        a: Src,
+        b: Src,
+    },
+    Mad {
+        part: Part,
+        width: Width,
+        signed: bool,
+        dst: Slot,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    Float {
+        op: FOp,
+        f64: bool,
+        ftz: bool,
+        sat: bool,
+        dst: Slot,
+        a: Src,
+        b: Src,
+    },
+    Fma {
+        f64: bool,
+        ftz: bool,
+        sat: bool,
+        dst: Slot,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    Setp {
+        kind: CmpKind,
+        op: CmpOp,
+        p: Option<u32>,
+        q: Option<u32>,
+        a: Src,
+        b: Src,
+        combine: Option<(BoolOp, Pred)>,
+    },
+    Selp {
+        dst: Slot,
+        a: Src,
+        b: Src,
+        c: Pred,
+    },
+    /// A branch; lanes that diverge meet again at `reconverge` (or never:
+    /// [`super::flow::EXIT`]).
+    Bra {
+        target: u32,
+        reconverge: u32,
+    },
+    /// `exit`, or `ret` in a kernel.
+    Exit,
+}
+
+/// One decoded instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inst {
+    pub guard: Option<Pred>,
+    pub op: Op,
+    /// The instruction in the source, for faults.
+    pub span: Span,
+}
+
+/// A kernel ready to run.
+#[derive(Debug, Clone)]
+pub struct Kernel {
+    pub name: String,
+    /// Each parameter's type, byte offset and size in the parameter buffer.
+    pub params: Vec<(Ty, u32, u32)>,
+    pub param_bytes: u32,
+    pub insts: Vec<Inst>,
+    /// Rows of each register file: 32-bit, 64-bit, predicates.
+    pub rows: (u32, u32, u32),
+}
+
+struct Decoder<'m> {
+    src: &'m str,
+    pool: &'m Pool,
+    regs: RegScopes<'m>,
+    params: HashMap<&'m str, (Ty, u32)>,
+    flow: &'m Flow<'m>,
+    insts: Vec<Inst>,
+}
+
+fn fail<T>(span: Span, message: impl Into<String>) -> Result<T, LowerError> {
+    Err(LowerError { span, message: message.into() })
+}
+
+/// Decodes kernel `f` of a module that `check` accepted.
+///
+/// # Errors
+/// A [`LowerError`] for the first instruction or parameter ptxvm cannot run yet.
+pub fn lower_kernel(module: &Module, src: &str, f: &Function) -> Result<Kernel, LowerError> {
+    let Some(body) = &f.body else { return fail(f.name.span, "the kernel has no body") };
+    let mut params = HashMap::default();
+    let mut layout = Vec::new();
+    let mut offset = 0u32;
+    for p in &f.params {
+        let ty = Ty::from_word(p.ty.text(src)).unwrap_or(Ty::Other);
+        let elems: u64 = p.array.iter().map(|d| d.unwrap_or(1)).product();
+        let size = (u64::from(ty.bits().div_ceil(8)) * elems) as u32;
+        let align = p.align.unwrap_or(ty.bits().div_ceil(8)).max(1);
+        offset = offset.div_ceil(align) * align;
+        if let Some(n) = p.name {
+            params.insert(n.text(src), (ty, offset));
+        }
+        layout.push((ty, offset, size));
+        offset += size;
+    }
+    let flow = Flow::build(module, src, body);
+    let mut d = Decoder {
+        src,
+        pool: &module.pool,
+        regs: RegScopes::default(),
+        params,
+        flow: &flow,
+        insts: Vec::new(),
+    };
+    d.regs.enter();
+    d.block(body)?;
+    Ok(Kernel {
+        name: f.name.text(src).to_string(),
+        params: layout,
+        param_bytes: offset,
+        insts: d.insts,
+        rows: d.regs.counts(),
+    })
+}
+
+impl<'m> Decoder<'m> {
+    fn t(&self, n: Name) -> &'m str {
+        n.span.text(self.src)
+    }
+
+    fn block(&mut self, b: &'m Block) -> Result<(), LowerError> {
+        for s in self.pool.stmts(b) {
+            match s {
+                Stmt::Var(v) if v.space == Space::Reg => {
+                    let ty = Ty::from_word(self.t(v.ty)).unwrap_or(Ty::Other);
+                    for d in &v.vars {
+                        if self.regs.declare(self.t(d.name), ty, d.count).is_none() {
+                            return fail(
+                                d.name.span,
+                                format!("registers of type {} are not supported yet", ty.word()),
+                            );
+                        }
+                    }
+                }
+                Stmt::Var(v) => {
+                    return fail(v.span, "local, shared and nested .param variables are not supported yet");
+                }
+                Stmt::Block(inner) => {
+                    self.regs.enter();
+                    self.block(inner)?;
+                    self.regs.exit();
+                }
+                Stmt::Instr(i) => {
+                    let pc = self.insts.len();
+                    let view = self.pool.view(i);
+                    let guard =
+                        view.guard.map(|g| self.pred_row(g.pred).map(|row| Pred { row, negated: g.negated }));
+                    let guard = guard.transpose()?;
+                    let op = self.op(&view, pc)?;
+                    self.insts.push(Inst { guard, op, span: view.span });
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn unsupported<T>(&self, i: &InstrView<'_>) -> Result<T, LowerError> {
+        let name = i.full_name(self.src);
+        fail(i.span, format!("{name}: ptxvm cannot run this instruction yet"))
+    }
+
+    fn slot(&self, n: Name) -> Result<Slot, LowerError> {
+        match self.regs.resolve(self.t(n)) {
+            Some(s) => Ok(s),
+            None => fail(n.span, format!("`{}` is not a register ptxvm can run with yet", self.t(n))),
+        }
+    }
+
+    fn pred_row(&self, n: Name) -> Result<u32, LowerError> {
+        match self.slot(n)? {
+            Slot { file: RegFile::Pred, index, .. } => Ok(index),
+            _ => fail(n.span, format!("`{}` is not a predicate", self.t(n))),
+        }
+    }
+
+    fn pred(&self, op: &Operand) -> Result<Pred, LowerError> {
+        match op {
+            Operand::Name(n) => Ok(Pred { row: self.pred_row(*n)?, negated: false }),
+            Operand::Not(inner, _) => Ok(Pred { negated: true, ..self.pred(inner)? }),
+            other => fail(other.span(), "only predicate registers are supported here yet"),
+        }
+    }
+
+    fn dst(&self, op: &Operand) -> Result<Slot, LowerError> {
+        match op {
+            Operand::Name(n) => self.slot(*n),
+            other => fail(other.span(), "only a register destination is supported here yet"),
+        }
+    }
+
+    /// A source operand read as type `ty` (immediates converted to its bits).
+    fn src(&self, op: &Operand, ty: Ty) -> Result<Src, LowerError> {
+        match op {
+            Operand::Name(n) => Ok(Src::Reg(self.slot(*n)?)),
+            Operand::Int { bits, .. } => Ok(Src::Imm(*bits)),
+            Operand::Float { bits, is_f32_bits, .. } => Ok(Src::Imm(match (ty, is_f32_bits) {
+                (Ty::F32, true) | (Ty::F64, false) | (Ty::B32, true) | (Ty::B64, false) => *bits,
+                (Ty::F32, false) => u64::from((f64::from_bits(*bits) as f32).to_bits()),
+                (Ty::F64, true) => f64::from(f32::from_bits(*bits as u32)).to_bits(),
+                _ => return fail(op.span(), "this immediate is not supported here yet"),
+            })),
+            other => fail(other.span(), "this operand form is not supported here yet"),
+        }
+    }
+
+    fn op(&mut self, i: &InstrView<'m>, pc: usize) -> Result<Op, LowerError> {
+        let mods: Vec<&str> = i.mods.iter().map(|m| self.t(*m)).collect();
+        let ty = mods.iter().rev().find_map(|m| Ty::from_word(m));
+        let has = |m: &str| mods.contains(&m);
+        let ops = i.operands;
+        let opcode = self.t(i.opcode);
+        let width = |ty: Ty| Width(ty.bits());
+        match (opcode, ty) {
+            ("ret" | "exit", _) => Ok(Op::Exit),
+            ("bra", _) => {
+                let target = self.flow.targets[pc].first().copied().ok_or_else(|| LowerError {
+                    span: i.span,
+                    message: "branch target not resolved".into(),
+                })?;
+                let block = self.flow.block_of[pc] as usize;
+                Ok(Op::Bra { target, reconverge: self.flow.reconverge[block] })
+            }
+            ("mov", Some(ty)) if ty != Ty::Pred => match &ops[1] {
+                Operand::Component(base, comp) => {
+                    let axis = match comp.text(self.src) {
+                        ".x" => 0,
+                        ".y" => 1,
+                        ".z" => 2,
+                        _ => return self.unsupported(i),
+                    };
+                    let sreg = match self.t(*base) {
+                        "%tid" => Special::Tid(axis),
+                        "%ntid" => Special::Ntid(axis),
+                        "%ctaid" => Special::Ctaid(axis),
+                        "%nctaid" => Special::Nctaid(axis),
+                        _ => return self.unsupported(i),
+                    };
+                    Ok(Op::MovSpecial { dst: self.dst(&ops[0])?, sreg })
+                }
+                Operand::Name(n) if matches!(self.t(*n), "%laneid" | "%warpid" | "%nwarpid") => {
+                    let sreg = match self.t(*n) {
+                        "%laneid" => Special::Laneid,
+                        "%warpid" => Special::Warpid,
+                        _ => Special::Nwarpid,
+                    };
+                    Ok(Op::MovSpecial { dst: self.dst(&ops[0])?, sreg })
+                }
+                src => Ok(Op::Mov { dst: self.dst(&ops[0])?, src: self.src(src, ty)? }),
+            },
+            ("ld", Some(ty)) if has(".param") => {
+                let Operand::Addr(a) = &ops[1] else { return self.unsupported(i) };
+                let Some(&(_, base)) = a.base.and_then(|b| self.params.get(self.t(b))) else {
+                    return self.unsupported(i);
+                };
+                let offset = (i64::from(base) + a.offset) as u32;
+                let size = ty.bits().div_ceil(8) as u8;
+                Ok(Op::LdParam {
+                    dst: self.dst(&ops[0])?,
+                    offset,
+                    size,
+                    signed: ty.class() == crate::check::types::Class::Signed,
+                })
+            }
+            ("ld", Some(ty))
+                if !mods.iter().any(|m| matches!(*m, ".shared" | ".local" | ".const" | ".param"))
+                    && !mods.iter().any(|m| m.starts_with(".v")) =>
+            {
+                let Operand::Addr(a) = &ops[1] else { return self.unsupported(i) };
+                let Some(base) = a.base else { return self.unsupported(i) };
+                let size = ty.bits().div_ceil(8) as u8;
+                let signed = ty.class() == crate::check::types::Class::Signed;
+                Ok(Op::Ld {
+                    dst: self.dst(&ops[0])?,
+                    addr: Src::Reg(self.slot(base)?),
+                    offset: a.offset,
+                    size,
+                    signed,
+                })
+            }
+            ("st", Some(ty))
+                if !mods.iter().any(|m| matches!(*m, ".shared" | ".local" | ".const" | ".param"))
+                    && !mods.iter().any(|m| m.starts_with(".v")) =>
+            {
+                let Operand::Addr(a) = &ops[0] else { return self.unsupported(i) };
+                let Some(base) = a.base else { return self.unsupported(i) };
+                let size = ty.bits().div_ceil(8) as u8;
+                Ok(Op::St {
+                    addr: Src::Reg(self.slot(base)?),
+                    offset: a.offset,
+                    src: self.src(&ops[1], ty)?,
+                    size,
+                })
+            }
+            // Global and generic addresses are the same numbers in ptxvm.
+            ("cvta", Some(ty)) if has(".global") => {
+                Ok(Op::Mov { dst: self.dst(&ops[0])?, src: self.src(&ops[1], ty)? })
+            }
+            ("add" | "sub", Some(ty)) if ty.is_float() && matches!(ty, Ty::F32 | Ty::F64) => {
+                let op = if opcode == "add" { FOp::Add } else { FOp::Sub };
+                self.float(op, ty, &mods, ops)
+            }
+            ("mul", Some(ty)) if matches!(ty, Ty::F32 | Ty::F64) => self.float(FOp::Mul, ty, &mods, ops),
+            ("fma", Some(ty)) if matches!(ty, Ty::F32 | Ty::F64) => Ok(Op::Fma {
+                f64: ty == Ty::F64,
+                ftz: has(".ftz"),
+                sat: has(".sat"),
+                dst: self.dst(&ops[0])?,
+                a: self.src(&ops[1], ty)?,
+                b: self.src(&ops[2], ty)?,
+                c: self.src(&ops[3], ty)?,
+            }),
+            ("mul" | "mad", Some(ty)) if !ty.is_float() && !has(".sat") && !has(".cc") => {
+                let part = if has(".hi") {
+                    Part::Hi
+                } else if has(".wide") {
+                    Part::Wide
+                } else {
+                    Part::Lo
+                };
+                let signed = ty.class() == crate::check::types::Class::Signed;
+                let (dst, a, b) = (self.dst(&ops[0])?, self.src(&ops[1], ty)?, self.src(&ops[2], ty)?);
+                if opcode == "mul" {
+                    Ok(Op::Mul { part, width: width(ty), signed, dst, a, b })
+                } else {
+                    Ok(Op::Mad { part, width: width(ty), signed, dst, a, b, c: self.src(&ops[3], ty)? })
+                }
+            }
+            (
+                "add" | "sub" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr" | "div" | "rem",
+                Some(ty),
+            ) if !ty.is_float() && ty != Ty::Pred && !has(".sat") && !has(".cc") => {
+                let op = match opcode {
+                    "add" => IntOp::Add,
+                    "sub" => IntOp::Sub,
+                    "min" => IntOp::Min,
+                    "max" => IntOp::Max,
+                    "and" => IntOp::And,
+                    "or" => IntOp::Or,
+                    "xor" => IntOp::Xor,
+                    "shl" => IntOp::Shl,
+                    "shr" => IntOp::Shr,
+                    "div" => IntOp::Div,
+                    _ => IntOp::Rem,
+                };
+                let b_ty = if matches!(op, IntOp::Shl | IntOp::Shr) { Ty::U32 } else { ty };
+                let signed = ty.class() == crate::check::types::Class::Signed;
+                Ok(Op::Int {
+                    op,
+                    width: width(ty),
+                    signed,
+                    dst: self.dst(&ops[0])?,
+                    a: self.src(&ops[1], ty)?,
+                    b: self.src(&ops[2], b_ty)?,
+                })
+            }
+            ("not", Some(ty)) if ty != Ty::Pred => {
+                Ok(Op::Not { width: width(ty), dst: self.dst(&ops[0])?, a: self.src(&ops[1], ty)? })
+            }
+            ("setp", Some(ty)) if !matches!(ty, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2) => {
+                let Some(op) = mods.iter().find_map(|m| CmpOp::from_word(m)) else {
+                    return self.unsupported(i);
+                };
+                let kind = match ty {
+                    Ty::F32 => CmpKind::F32 { ftz: has(".ftz") },
+                    Ty::F64 => CmpKind::F64,
+                    t => CmpKind::Int {
+                        width: width(t),
+                        signed: t.class() == crate::check::types::Class::Signed,
+                    },
+                };
+                let (p, q) = match &ops[0] {
+                    Operand::Name(n) => (Some(self.pred_row(*n)?), None),
+                    Operand::Pair(a, b) => {
+                        let side = |o: &Operand| match o {
+                            Operand::Name(n) => self.pred_row(*n).map(Some),
+                            _ => Ok(None),
+                        };
+                        (side(a)?, side(b)?)
+                    }
+                    _ => (None, None),
+                };
+                let boolop = mods.iter().find_map(|m| match *m {
+                    ".and" => Some(BoolOp::And),
+                    ".or" => Some(BoolOp::Or),
+                    ".xor" => Some(BoolOp::Xor),
+                    _ => None,
+                });
+                let combine = match boolop {
+                    Some(b) => Some((b, self.pred(&ops[3])?)),
+                    None => None,
+                };
+                Ok(Op::Setp { kind, op, p, q, a: self.src(&ops[1], ty)?, b: self.src(&ops[2], ty)?, combine })
+            }
+            ("selp", Some(ty)) => Ok(Op::Selp {
+                dst: self.dst(&ops[0])?,
+                a: self.src(&ops[1], ty)?,
+                b: self.src(&ops[2], ty)?,
+                c: self.pred(&ops[3])?,
+            }),
+            _ => self.unsupported(i),
+        }
+    }
+
+    fn float(&self, op: FOp, ty: Ty, mods: &[&str], ops: &[Operand]) -> Result<Op, LowerError> {
+        Ok(Op::Float {
+            op,
+            f64: ty == Ty::F64,
+            ftz: mods.contains(&".ftz"),
+            sat: mods.contains(&".sat"),
+            dst: self.dst(&ops[0])?,
+            a: self.src(&ops[1], ty)?,
+            b: self.src(&ops[2], ty)?,
+        })
+    }
+}

@@ -1,0 +1,131 @@
+//! `ptxvm run`: the launch contract over the library API (launch-contract.md).
+
+use ptxvm::api::{Device, Module};
+use ptxvm::diag::Diagnostic;
+use ptxvm::launch::{Arg, ElemType, parse_spec, result_json};
+use std::path::Path;
+use std::process::ExitCode;
+
+fn invalid(message: String) -> ExitCode {
+    eprintln!("ptxvm: {message}");
+    ExitCode::from(1)
+}
+
+pub fn run(file: &Path, spec_path: &Path, out: Option<&Path>, max_steps: u64) -> ExitCode {
+    let shown = file.display().to_string();
+    let src = match crate::read_ptx(file) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let module = match Module::load(&src) {
+        Ok(m) => m,
+        Err(diags) => {
+            eprint!("{}", ptxvm::diag::render_all(&diags, &shown, &src));
+            return ExitCode::from(1);
+        }
+    };
+    let spec_text = match std::fs::read_to_string(spec_path) {
+        Ok(t) => t,
+        Err(e) => return invalid(format!("cannot read {}: {e}", spec_path.display())),
+    };
+    let spec = match parse_spec(&spec_text) {
+        Ok(s) => s,
+        Err(e) => return invalid(format!("{}: {e}", spec_path.display())),
+    };
+    let names = module.kernel_names();
+    let name = match (&spec.kernel, names.as_slice()) {
+        (Some(k), _) if names.contains(k) => k.clone(),
+        (Some(k), _) => {
+            return invalid(format!("no kernel named `{k}` in {shown} (kernels: {})", names.join(", ")));
+        }
+        (None, [only]) => only.clone(),
+        (None, _) => {
+            return invalid(format!(
+                "{shown} has {} kernels ({}); name one with \"kernel\"",
+                names.len(),
+                names.join(", ")
+            ));
+        }
+    };
+    let kernel = match module.kernel(&name) {
+        Ok(k) => k,
+        Err(e) => {
+            eprint!("{}", Diagnostic::new(e.span, e.message).render(&shown, &src));
+            return ExitCode::from(1);
+        }
+    };
+    if spec.args.len() != kernel.params.len() {
+        return invalid(format!(
+            "kernel `{name}` takes {} parameters, the spec gives {} args",
+            kernel.params.len(),
+            spec.args.len()
+        ));
+    }
+    let mut device = Device::default();
+    let mut params = vec![0u8; kernel.param_bytes as usize];
+    let mut buffers: Vec<(usize, ElemType, u64, usize)> = Vec::new();
+    for (k, (arg, &(ty, offset, size))) in spec.args.iter().zip(&kernel.params).enumerate() {
+        let bits = match arg {
+            Arg::Scalar { ty: t, bits } => {
+                if t.bytes() != size as usize {
+                    return invalid(format!(
+                        "args[{k}]: a {} value for a {}-byte parameter ({})",
+                        t.name(),
+                        size,
+                        ty.word()
+                    ));
+                }
+                *bits
+            }
+            Arg::Buffer { elem, bytes } => {
+                if size != 8 {
+                    return invalid(format!(
+                        "args[{k}]: a buffer's address needs a 64-bit parameter, not {}",
+                        ty.word()
+                    ));
+                }
+                let addr = match device.alloc(bytes.len() as u64) {
+                    Ok(a) => a,
+                    Err(e) => return invalid(format!("args[{k}]: {e}")),
+                };
+                if let Err(e) = device.copy_to_device(addr, bytes) {
+                    return invalid(format!("args[{k}]: {e}"));
+                }
+                buffers.push((k, *elem, addr, bytes.len()));
+                addr
+            }
+        };
+        params[offset as usize..(offset + size) as usize]
+            .copy_from_slice(&bits.to_le_bytes()[..size as usize]);
+    }
+    let result = device.launch(&kernel, spec.grid, spec.block, &params, max_steps);
+    let mut contents = Vec::new();
+    for &(_, _, addr, len) in &buffers {
+        let mut data = vec![0u8; len];
+        let _ = device.copy_from_device(addr, &mut data);
+        contents.push(data);
+    }
+    let listed: Vec<(usize, ElemType, &[u8])> =
+        buffers.iter().zip(&contents).map(|(&(k, e, _, _), d)| (k, e, d.as_slice())).collect();
+    let json = result_json(&name, &listed);
+    match out {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, format!("{json}\n")) {
+                return invalid(format!("cannot write {}: {e}", path.display()));
+            }
+        }
+        None => println!("{json}"),
+    }
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            let (line, col) = ptxvm::syntax::span::line_col(&src, f.span.start);
+            let text = f.span.text(&src).split_whitespace().collect::<Vec<_>>().join(" ");
+            eprintln!(
+                "{shown}:{line}:{col}: fault: kernel `{name}`, ctaid=({},{},{}) tid=({},{},{}), `{text}`: {}",
+                f.ctaid.x, f.ctaid.y, f.ctaid.z, f.tid.x, f.tid.y, f.tid.z, f.cause
+            );
+            ExitCode::from(2)
+        }
+    }
+}

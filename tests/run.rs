@@ -1,0 +1,141 @@
+//! `ptxvm run` through the command line (launch-contract.md): results checked against
+//! references computed here from each kernel's source semantics, never from ptxvm.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn run(ptx: &str, spec: &str, extra: &[&str]) -> (Output, Value) {
+    let dir = std::env::temp_dir().join(format!("ptxvm-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec_path = dir.join(format!("{:x}.json", spec.len() * 31 + ptx.len()));
+    std::fs::write(&spec_path, spec).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ptxvm"))
+        .args(["run", ptx, "--launch", spec_path.to_str().unwrap()])
+        .args(extra)
+        .output()
+        .unwrap();
+    let json = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out, json)
+}
+
+fn floats(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| match x {
+            Value::String(s) if s == "nan" => f64::NAN,
+            other => other.as_f64().unwrap(),
+        })
+        .collect()
+}
+
+#[test]
+fn saxpy_matches_fused_multiply_add() {
+    let (out, json) =
+        run("examples/saxpy.ptx", &std::fs::read_to_string("examples/saxpy.json").unwrap(), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let y = floats(&json["buffers"][1]["data"]);
+    let want: Vec<f64> = (1..=10).map(|x| f64::from(2.0f32.mul_add(x as f32, 0.5))).collect();
+    assert_eq!(y, want);
+    assert_eq!(json["buffers"][1]["arg"], 2);
+}
+
+#[test]
+fn classify_follows_ordered_and_unordered_comparisons() {
+    let (out, json) =
+        run("examples/classify.ptx", &std::fs::read_to_string("examples/classify.json").unwrap(), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // classify.cu: NaN -> 3, v < 0 -> 0, v == 0 (either zero) -> 1, else 2.
+    let inputs = [
+        f32::NAN,
+        -1.5,
+        0.0,
+        -0.0,
+        1.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::from_bits(1),
+        f32::from_bits(0x7fa0_0000),
+        -1e-45,
+    ];
+    let want: Vec<i64> = inputs
+        .iter()
+        .map(|&v| {
+            if v.is_nan() {
+                3
+            } else if v < 0.0 {
+                0
+            } else if v == 0.0 {
+                1
+            } else {
+                2
+            }
+        })
+        .collect();
+    let got: Vec<i64> =
+        json["buffers"][1]["data"].as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn nested_divergence_and_lane_dependent_loops() {
+    let spec = r#"{"grid": 1, "block": 40, "args": [{"buffer": "u32", "len": 40}]}"#;
+    let (out, json) = run("tests/data/run/divergence.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let want: Vec<u64> = (0..40u64)
+        .map(|t| {
+            let base = if t % 2 == 1 { if t % 4 == 1 { 100 } else { 200 } } else { 300 };
+            base + (0..t).sum::<u64>()
+        })
+        .collect();
+    let got: Vec<u64> =
+        json["buffers"][0]["data"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn out_of_bounds_access_faults_with_thread_and_line_and_keeps_earlier_writes() {
+    let spec = std::fs::read_to_string("examples/saxpy_out_of_bounds.json").unwrap();
+    let (out, json) = run("examples/saxpy.ptx", &spec, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    // Thread 20 is the first past the 20-element y: CTA 1 (16 threads each), tid 4.
+    assert!(err.contains("kernel `saxpy`, ctaid=(1,0,0) tid=(4,0,0)"), "{err}");
+    assert!(err.contains("ld.global.f32 %f3, [%rd7];") && err.contains("outside every allocation"), "{err}");
+    assert!(err.starts_with("examples/saxpy.ptx:45:"), "{err}");
+    // CTA 0 finished before the fault: y[i] = 2*x[i] + 0 for i < 16; the rest untouched.
+    let y = floats(&json["buffers"][1]["data"]);
+    let want: Vec<f64> = (0..20).map(|i| if i < 16 { 2.0 * i as f64 } else { 0.0 }).collect();
+    assert_eq!(y, want);
+}
+
+#[test]
+fn a_runaway_loop_exhausts_the_step_budget() {
+    let spec = r#"{"grid": 1, "block": 1, "args": [{"buffer": "u32", "len": 1}]}"#;
+    let (out, json) = run("tests/data/run/spin.ptx", spec, &["--max-steps", "1000"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("instruction budget exhausted"));
+    assert_eq!(json["buffers"][0]["data"][0], 0, "the store before the loop is kept");
+}
+
+#[test]
+fn bad_specs_and_unsupported_instructions_exit_1() {
+    let (out, _) = run("examples/saxpy.ptx", r#"{"grid": 1, "block": 1, "args": []}"#, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("takes 4 parameters, the spec gives 0"));
+    let (out, _) = run("examples/saxpy.ptx", r#"{"grid": 1, "block": [32, 32, 2], "args": []}"#, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("2048 threads per block"));
+    let (out, _) = run("examples/saxpy.ptx", r#"{"grid": 1, "block": 1, "kernel": "nope", "args": []}"#, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no kernel named `nope`"));
+    // A valid kernel with an instruction the executor does not run yet: named, with its line.
+    let spec = r#"{"grid": 1, "block": 1, "args": [{"buffer": "u32", "len": 1}]}"#;
+    let (out, _) = run("tests/data/run/unsupported.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("tests/data/run/unsupported.ptx:11:2: error: popc.b32: ptxvm cannot run"),
+        "{err}"
+    );
+}
