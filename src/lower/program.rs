@@ -9,7 +9,7 @@
 
 use super::flow::Flow;
 use super::regs::{RegFile, RegScopes, Slot};
-use crate::check::types::Ty;
+use crate::check::types::{Class, Ty};
 use crate::sem::compare::{BoolOp, CmpOp};
 use crate::sem::float::FOp;
 use crate::sem::int::{Part, Width};
@@ -396,21 +396,13 @@ impl<'m> Decoder<'m> {
                 };
                 let offset = (i64::from(base) + a.offset) as u32;
                 let size = ty.bits().div_ceil(8) as u8;
-                Ok(Op::LdParam {
-                    dst: self.dst(&ops[0])?,
-                    offset,
-                    size,
-                    signed: ty.class() == crate::check::types::Class::Signed,
-                })
+                Ok(Op::LdParam { dst: self.dst(&ops[0])?, offset, size, signed: ty.class() == Class::Signed })
             }
-            ("ld", Some(ty))
-                if !mods.iter().any(|m| matches!(*m, ".shared" | ".local" | ".const" | ".param"))
-                    && !mods.iter().any(|m| m.starts_with(".v")) =>
-            {
+            ("ld", Some(ty)) if scalar_global(&mods) => {
                 let Operand::Addr(a) = &ops[1] else { return self.unsupported(i) };
                 let Some(base) = a.base else { return self.unsupported(i) };
                 let size = ty.bits().div_ceil(8) as u8;
-                let signed = ty.class() == crate::check::types::Class::Signed;
+                let signed = ty.class() == Class::Signed;
                 Ok(Op::Ld {
                     dst: self.dst(&ops[0])?,
                     addr: Src::Reg(self.slot(base)?),
@@ -419,10 +411,7 @@ impl<'m> Decoder<'m> {
                     signed,
                 })
             }
-            ("st", Some(ty))
-                if !mods.iter().any(|m| matches!(*m, ".shared" | ".local" | ".const" | ".param"))
-                    && !mods.iter().any(|m| m.starts_with(".v")) =>
-            {
+            ("st", Some(ty)) if scalar_global(&mods) => {
                 let Operand::Addr(a) = &ops[0] else { return self.unsupported(i) };
                 let Some(base) = a.base else { return self.unsupported(i) };
                 let size = ty.bits().div_ceil(8) as u8;
@@ -459,7 +448,7 @@ impl<'m> Decoder<'m> {
                 } else {
                     Part::Lo
                 };
-                let signed = ty.class() == crate::check::types::Class::Signed;
+                let signed = ty.class() == Class::Signed;
                 let (dst, a, b) = (self.dst(&ops[0])?, self.src(&ops[1], ty)?, self.src(&ops[2], ty)?);
                 if opcode == "mul" {
                     Ok(Op::Mul { part, width: width(ty), signed, dst, a, b })
@@ -485,7 +474,7 @@ impl<'m> Decoder<'m> {
                     _ => IntOp::Rem,
                 };
                 let b_ty = if matches!(op, IntOp::Shl | IntOp::Shr) { Ty::U32 } else { ty };
-                let signed = ty.class() == crate::check::types::Class::Signed;
+                let signed = ty.class() == Class::Signed;
                 Ok(Op::Int {
                     op,
                     width: width(ty),
@@ -505,10 +494,7 @@ impl<'m> Decoder<'m> {
                 let kind = match ty {
                     Ty::F32 => CmpKind::F32 { ftz: has(".ftz") },
                     Ty::F64 => CmpKind::F64,
-                    t => CmpKind::Int {
-                        width: width(t),
-                        signed: t.class() == crate::check::types::Class::Signed,
-                    },
+                    t => CmpKind::Int { width: width(t), signed: t.class() == Class::Signed },
                 };
                 let (p, q) = match &ops[0] {
                     Operand::Name(n) => (Some(self.pred_row(*n)?), None),
@@ -554,4 +540,9 @@ impl<'m> Decoder<'m> {
             b: self.src(&ops[2], ty)?,
         })
     }
+}
+
+/// A scalar `ld`/`st` in global (or generic) memory: the forms decoded so far.
+fn scalar_global(mods: &[&str]) -> bool {
+    !mods.iter().any(|m| matches!(*m, ".shared" | ".local" | ".const" | ".param") || m.starts_with(".v"))
 }

@@ -34,27 +34,6 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
-    pub const ALL: [CmpOp; 18] = [
-        CmpOp::Eq,
-        CmpOp::Ne,
-        CmpOp::Lt,
-        CmpOp::Le,
-        CmpOp::Gt,
-        CmpOp::Ge,
-        CmpOp::Lo,
-        CmpOp::Ls,
-        CmpOp::Hi,
-        CmpOp::Hs,
-        CmpOp::Equ,
-        CmpOp::Neu,
-        CmpOp::Ltu,
-        CmpOp::Leu,
-        CmpOp::Gtu,
-        CmpOp::Geu,
-        CmpOp::Num,
-        CmpOp::Nan,
-    ];
-
     /// The result for operands in `order`, or `None` when either is NaN. Operators
     /// `check` allows only elsewhere act as their ordered counterparts (`lo` as `lt`
     /// for signed values, `equ` as `eq` for integers), so the function is total.
