@@ -139,3 +139,42 @@ fn bad_specs_and_unsupported_instructions_exit_1() {
         "{err}"
     );
 }
+
+#[test]
+fn set_slct_and_predicate_logic() {
+    // Inputs with NaN (quiet and signalling), both zeros, subnormals and infinities.
+    let xs: Vec<f32> = (0..32)
+        .map(|t| match t % 8 {
+            0 => f32::NAN,
+            1 => -0.0,
+            2 => f32::from_bits(0x8000_0001),
+            3 => 0.5,
+            4 => f32::from_bits(0x7fa0_0000),
+            5 => f32::NEG_INFINITY,
+            6 => 1.0,
+            _ => t as f32 - 20.0,
+        })
+        .collect();
+    let data: Vec<String> = xs.iter().map(|x| format!("\"0x{:08x}\"", x.to_bits())).collect();
+    let spec = format!(
+        r#"{{"grid": 1, "block": 32, "args": [{{"buffer": "u32", "len": 32}}, {{"buffer": "u32", "len": 32}},
+            {{"buffer": "u32", "len": 32}}, {{"buffer": "f32", "data": [{}]}}]}}"#,
+        data.join(", ")
+    );
+    let (out, json) = run("tests/data/run/select.ptx", &spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let column = |k: usize| -> Vec<u64> {
+        json["buffers"][k]["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect()
+    };
+    let (set, slct, pred) = (column(0), column(1), column(2));
+    for (t, &x) in xs.iter().enumerate() {
+        let t64 = t as u64;
+        // ltu: less than, or unordered (ISA table 24); .and with "t odd".
+        let ltu = x.is_nan() || x < 1.0;
+        assert_eq!(set[t], if ltu && t % 2 == 1 { 0xffff_ffff } else { 0 }, "set, t={t} x={x}");
+        // slct.f32: c >= 0 selects a (-0 included), NaN and negatives (subnormal too) select b.
+        let a_selected = !x.is_nan() && (x >= 0.0 || x == 0.0);
+        assert_eq!(slct[t], if a_selected { t64 } else { 1000 + t64 }, "slct, t={t} x={x}");
+        assert_eq!(pred[t], u64::from(!((t < 16) ^ (t % 2 == 1))), "pred, t={t}");
+    }
+}

@@ -7,7 +7,7 @@ use super::simt::{NEVER, SimtStack};
 use super::threads::{Shape, WARP_SIZE};
 use crate::launch::Dim3;
 use crate::lower::flow::EXIT;
-use crate::lower::program::{CmpKind, Inst, IntOp, Kernel, Op, Pred, Special, Src};
+use crate::lower::program::{CmpKind, Inst, IntOp, Kernel, Op, Pred, PredOp, PredSrc, Special, Src};
 use crate::lower::regs::{RegFile, Slot};
 use crate::sem::{compare, float, int, select};
 use crate::syntax::Span;
@@ -103,6 +103,21 @@ impl Cta<'_> {
                 if mask & !active != 0 {
                     warp.stack.goto(pc + 1);
                 }
+                return Ok(());
+            }
+            Op::PredLogic { op, dst, a, b } => {
+                // Predicates are lane masks: one operation for the whole warp.
+                let (x, y) = (pred_mask(warp, *a), pred_mask(warp, *b));
+                let r = match op {
+                    PredOp::And => x & y,
+                    PredOp::Or => x | y,
+                    PredOp::Xor => x ^ y,
+                    PredOp::Not => !x,
+                    PredOp::Mov => x,
+                };
+                let row = &mut warp.pred[*dst as usize];
+                *row = (*row & !active) | (r & active);
+                warp.stack.goto(pc + 1);
                 return Ok(());
             }
             _ => {}
@@ -201,18 +216,7 @@ impl Cta<'_> {
             }
             Op::Setp { kind, op, p, q, a, b, combine } => {
                 let (x, y) = (read(w, *a, l), read(w, *b, l));
-                let t = match kind {
-                    CmpKind::Int { width, signed } => {
-                        let (x, y) = if *signed {
-                            (width.signed(x) as u64, width.signed(y) as u64)
-                        } else {
-                            (x & width.mask(), y & width.mask())
-                        };
-                        compare::cmp_int(*op, x, y, *signed)
-                    }
-                    CmpKind::F32 { ftz } => compare::cmp_f32(*op, x as u32, y as u32, *ftz),
-                    CmpKind::F64 => compare::cmp_f64(*op, x, y),
-                };
+                let t = compare_values(*kind, *op, x, y);
                 let c = combine.map(|(bop, c)| (bop, pred_bit(w, c, lane)));
                 let (pv, qv) = select::setp(t, c);
                 for (row, v) in [(p, pv), (q, qv)] {
@@ -223,13 +227,59 @@ impl Cta<'_> {
                     }
                 }
             }
+            Op::Set { kind, op, float_dtype, dst, a, b, combine } => {
+                let t = compare_values(*kind, *op, read(w, *a, l), read(w, *b, l));
+                let r = match combine {
+                    Some((bop, c)) => bop.apply(t, pred_bit(w, *c, lane)),
+                    None => t,
+                };
+                write(w, *dst, l, u64::from(select::set_value(r, *float_dtype)));
+            }
+            Op::Slct { f32, ftz, dst, a, b, c } => {
+                let (x, y, z) = (read(w, *a, l), read(w, *b, l), read(w, *c, l));
+                let v = if *f32 {
+                    select::slct_f32(x, y, z as u32, *ftz)
+                } else {
+                    select::slct_s32(x, y, z as u32 as i32)
+                };
+                write(w, *dst, l, v);
+            }
             Op::Selp { dst, a, b, c } => {
                 let v = select::selp(read(w, *a, l), read(w, *b, l), pred_bit(w, *c, lane));
                 write(w, *dst, l, v);
             }
-            Op::Bra { .. } | Op::Exit => {}
+            Op::Bra { .. } | Op::Exit | Op::PredLogic { .. } => {}
         }
         Ok(())
+    }
+}
+
+/// The comparison of two operand values as `kind` reads them.
+fn compare_values(kind: CmpKind, op: compare::CmpOp, x: u64, y: u64) -> bool {
+    match kind {
+        CmpKind::Int { width, signed } => {
+            let (x, y) = if signed {
+                (width.signed(x) as u64, width.signed(y) as u64)
+            } else {
+                (x & width.mask(), y & width.mask())
+            };
+            compare::cmp_int(op, x, y, signed)
+        }
+        CmpKind::F32 { ftz } => compare::cmp_f32(op, x as u32, y as u32, ftz),
+        CmpKind::F64 => compare::cmp_f64(op, x, y),
+    }
+}
+
+fn pred_mask(w: &Warp, src: PredSrc) -> u32 {
+    match src {
+        PredSrc::Const(v) => {
+            if v {
+                u32::MAX
+            } else {
+                0
+            }
+        }
+        PredSrc::Reg(p) => guard_mask(w, Some(p)),
     }
 }
 

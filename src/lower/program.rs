@@ -51,6 +51,23 @@ pub struct Pred {
     pub negated: bool,
 }
 
+/// Predicate logic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PredOp {
+    And,
+    Or,
+    Xor,
+    Not,
+    Mov,
+}
+
+/// A predicate source of predicate logic: a register (maybe negated) or a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PredSrc {
+    Reg(Pred),
+    Const(bool),
+}
+
 /// How `setp` compares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CmpKind {
@@ -168,6 +185,32 @@ pub enum Op {
         a: Src,
         b: Src,
         c: Pred,
+    },
+    /// `set`: `result` bits of the comparison (combined with `c`) into a register.
+    Set {
+        kind: CmpKind,
+        op: CmpOp,
+        float_dtype: bool,
+        dst: Slot,
+        a: Src,
+        b: Src,
+        combine: Option<(BoolOp, Pred)>,
+    },
+    /// `slct`: `a` when the selector `c` is non-negative (`.s32` or `.f32` selector).
+    Slct {
+        f32: bool,
+        ftz: bool,
+        dst: Slot,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    /// `and/or/xor/not/mov.pred` on whole lane masks.
+    PredLogic {
+        op: PredOp,
+        dst: u32,
+        a: PredSrc,
+        b: PredSrc,
     },
     /// A branch; lanes that diverge meet again at `reconverge` (or never:
     /// [`super::flow::EXIT`]).
@@ -320,6 +363,17 @@ impl<'m> Decoder<'m> {
             Operand::Name(n) => Ok(Pred { row: self.pred_row(*n)?, negated: false }),
             Operand::Not(inner, _) => Ok(Pred { negated: true, ..self.pred(inner)? }),
             other => fail(other.span(), "only predicate registers are supported here yet"),
+        }
+    }
+
+    fn pred_src(&self, op: &Operand) -> Result<PredSrc, LowerError> {
+        match op {
+            Operand::Int { bits, .. } => Ok(PredSrc::Const(*bits != 0)),
+            Operand::Not(inner, _) if matches!(**inner, Operand::Int { .. }) => match self.pred_src(inner)? {
+                PredSrc::Const(v) => Ok(PredSrc::Const(!v)),
+                other => Ok(other),
+            },
+            other => Ok(PredSrc::Reg(self.pred(other)?)),
         }
     }
 
@@ -491,11 +545,7 @@ impl<'m> Decoder<'m> {
                 let Some(op) = mods.iter().find_map(|m| CmpOp::from_word(m)) else {
                     return self.unsupported(i);
                 };
-                let kind = match ty {
-                    Ty::F32 => CmpKind::F32 { ftz: has(".ftz") },
-                    Ty::F64 => CmpKind::F64,
-                    t => CmpKind::Int { width: width(t), signed: t.class() == Class::Signed },
-                };
+                let kind = cmp_kind(ty, has(".ftz"));
                 let (p, q) = match &ops[0] {
                     Operand::Name(n) => (Some(self.pred_row(*n)?), None),
                     Operand::Pair(a, b) => {
@@ -507,17 +557,64 @@ impl<'m> Decoder<'m> {
                     }
                     _ => (None, None),
                 };
-                let boolop = mods.iter().find_map(|m| match *m {
-                    ".and" => Some(BoolOp::And),
-                    ".or" => Some(BoolOp::Or),
-                    ".xor" => Some(BoolOp::Xor),
-                    _ => None,
-                });
-                let combine = match boolop {
+                let combine = match boolop(&mods) {
                     Some(b) => Some((b, self.pred(&ops[3])?)),
                     None => None,
                 };
                 Ok(Op::Setp { kind, op, p, q, a: self.src(&ops[1], ty)?, b: self.src(&ops[2], ty)?, combine })
+            }
+            ("and" | "or" | "xor" | "not" | "mov", Some(Ty::Pred)) => {
+                let op = match opcode {
+                    "and" => PredOp::And,
+                    "or" => PredOp::Or,
+                    "xor" => PredOp::Xor,
+                    "not" => PredOp::Not,
+                    _ => PredOp::Mov,
+                };
+                let Operand::Name(d) = &ops[0] else { return self.unsupported(i) };
+                let a = self.pred_src(&ops[1])?;
+                let b = match ops.get(2) {
+                    Some(o) => self.pred_src(o)?,
+                    None => PredSrc::Const(false),
+                };
+                Ok(Op::PredLogic { op, dst: self.pred_row(*d)?, a, b })
+            }
+            ("set", _) => {
+                let types: Vec<Ty> = mods.iter().filter_map(|m| Ty::from_word(m)).collect();
+                let [dty, sty] = types[..] else { return self.unsupported(i) };
+                if !matches!(dty, Ty::U32 | Ty::S32 | Ty::F32)
+                    || matches!(sty, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2)
+                {
+                    return self.unsupported(i);
+                }
+                let Some(op) = mods.iter().find_map(|m| CmpOp::from_word(m)) else {
+                    return self.unsupported(i);
+                };
+                let combine = match boolop(&mods) {
+                    Some(b) => Some((b, self.pred(&ops[3])?)),
+                    None => None,
+                };
+                Ok(Op::Set {
+                    kind: cmp_kind(sty, has(".ftz")),
+                    op,
+                    float_dtype: dty == Ty::F32,
+                    dst: self.dst(&ops[0])?,
+                    a: self.src(&ops[1], sty)?,
+                    b: self.src(&ops[2], sty)?,
+                    combine,
+                })
+            }
+            ("slct", _) => {
+                let types: Vec<Ty> = mods.iter().filter_map(|m| Ty::from_word(m)).collect();
+                let [dty, cty] = types[..] else { return self.unsupported(i) };
+                Ok(Op::Slct {
+                    f32: cty == Ty::F32,
+                    ftz: has(".ftz"),
+                    dst: self.dst(&ops[0])?,
+                    a: self.src(&ops[1], dty)?,
+                    b: self.src(&ops[2], dty)?,
+                    c: self.src(&ops[3], cty)?,
+                })
             }
             ("selp", Some(ty)) => Ok(Op::Selp {
                 dst: self.dst(&ops[0])?,
@@ -545,4 +642,23 @@ impl<'m> Decoder<'m> {
 /// A scalar `ld`/`st` in global (or generic) memory: the forms decoded so far.
 fn scalar_global(mods: &[&str]) -> bool {
     !mods.iter().any(|m| matches!(*m, ".shared" | ".local" | ".const" | ".param") || m.starts_with(".v"))
+}
+
+/// How values of `ty` compare.
+fn cmp_kind(ty: Ty, ftz: bool) -> CmpKind {
+    match ty {
+        Ty::F32 => CmpKind::F32 { ftz },
+        Ty::F64 => CmpKind::F64,
+        t => CmpKind::Int { width: Width(t.bits()), signed: t.class() == Class::Signed },
+    }
+}
+
+/// The BoolOp among a comparison's modifiers.
+fn boolop(mods: &[&str]) -> Option<BoolOp> {
+    mods.iter().find_map(|m| match *m {
+        ".and" => Some(BoolOp::And),
+        ".or" => Some(BoolOp::Or),
+        ".xor" => Some(BoolOp::Xor),
+        _ => None,
+    })
 }
