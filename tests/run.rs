@@ -178,3 +178,57 @@ fn set_slct_and_predicate_logic() {
         assert_eq!(pred[t], u64::from(!((t < 16) ^ (t % 2 == 1))), "pred, t={t}");
     }
 }
+
+#[test]
+fn brx_idx_spreads_lanes_over_every_target_and_faults_past_the_table() {
+    let spec =
+        r#"{"grid": 1, "block": 32, "args": [{"buffer": "u32", "len": 32}, {"type": "u32", "value": 4}]}"#;
+    let (out, json) = run("tests/data/run/brx.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let got: Vec<u64> =
+        json["buffers"][0]["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    let want: Vec<u64> = (0..32u64).map(|t| 10 * (t % 4 + 1) + t).collect();
+    assert_eq!(got, want);
+    // With 5 cases asked of a 4-entry table, thread 4 is the first past it.
+    let spec =
+        r#"{"grid": 1, "block": 32, "args": [{"buffer": "u32", "len": 32}, {"type": "u32", "value": 5}]}"#;
+    let (out, _) = run("tests/data/run/brx.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("tid=(4,0,0)") && err.contains("brx.idx index 4 is past the 4 targets"), "{err}");
+}
+
+#[test]
+fn packed_and_bf16_comparisons_write_p_and_q() {
+    // Bit patterns with their values as f16 and as bf16 (from the formats' definitions).
+    const P: [u32; 7] = [0x3c00, 0x4000, 0x7e00, 0x8000, 0x0000, 0xbc00, 0x7c00];
+    let f16 = [1.0, 2.0, f64::NAN, -0.0, 0.0, -1.0, f64::INFINITY];
+    let bf16 = [2f64.powi(-7), 2.0, 2f64.powi(125), -0.0, 0.0, -(2f64.powi(-7)), 2f64.powi(121)];
+    let idx = |t: usize| (t % 7, (t / 7) % 7, (t + 3) % 7, (t * 2) % 7);
+    let mut a = Vec::new();
+    let mut b = Vec::new();
+    for t in 0..32 {
+        let (la, lb, ha, hb) = idx(t);
+        a.push((P[ha] << 16 | P[la]).to_string());
+        b.push((P[hb] << 16 | P[lb]).to_string());
+    }
+    let spec = format!(
+        r#"{{"grid": 1, "block": 32, "args": [{{"buffer": "u32", "len": 32}}, {{"buffer": "u32", "data": [{}]}}, {{"buffer": "u32", "data": [{}]}}]}}"#,
+        a.join(", "),
+        b.join(", ")
+    );
+    let (out, json) = run("tests/data/run/half.ptx", &spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let got: Vec<u64> =
+        json["buffers"][0]["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    for (t, &g) in got.iter().enumerate() {
+        let (la, lb, ha, hb) = idx(t);
+        let lt = |x: f64, y: f64| x < y; // ordered: false with a NaN
+        let p = lt(f16[la], f16[lb]);
+        let q = lt(f16[ha], f16[hb]);
+        let geu = bf16[la].is_nan() || bf16[lb].is_nan() || bf16[la] >= bf16[lb];
+        let p_and_not_q = p && !q;
+        let want = u64::from(p) | u64::from(q) << 1 | u64::from(geu) << 2 | u64::from(p_and_not_q) << 3;
+        assert_eq!(g, want, "t={t}");
+    }
+}

@@ -98,6 +98,32 @@ impl Cta<'_> {
                 warp.stack.split(&[(pc + 1, mask & !active), (*target, active)], rpc);
                 return Ok(());
             }
+            Op::Brx { index, targets, reconverge } => {
+                // Lanes are grouped by target, in target-list order.
+                let mut groups: Vec<(u32, u32)> = vec![(pc + 1, mask & !active)];
+                for lane in (0..WARP_SIZE).filter(|l| active >> l & 1 == 1) {
+                    let k = read(warp, *index, lane as usize) & 0xffff_ffff;
+                    let Some(&t) = targets.get(k as usize) else {
+                        let cause =
+                            format!("brx.idx index {k} is past the {} targets of its list", targets.len());
+                        return Err(self.fault(n, warp, 1 << lane, inst, cause));
+                    };
+                    match groups.iter_mut().find(|(pc, _)| *pc == t) {
+                        Some(g) => g.1 |= 1 << lane,
+                        None => groups.push((t, 1 << lane)),
+                    }
+                }
+                let rpc = if *reconverge == EXIT { NEVER } else { *reconverge };
+                warp.stack.split(&groups, rpc);
+                return Ok(());
+            }
+            Op::Trap => {
+                if active != 0 {
+                    return Err(self.fault(n, warp, active, inst, "trap".into()));
+                }
+                warp.stack.goto(pc + 1);
+                return Ok(());
+            }
             Op::Exit => {
                 warp.stack.exit_lanes(active);
                 if mask & !active != 0 {
@@ -216,9 +242,19 @@ impl Cta<'_> {
             }
             Op::Setp { kind, op, p, q, a, b, combine } => {
                 let (x, y) = (read(w, *a, l), read(w, *b, l));
-                let t = compare_values(*kind, *op, x, y);
                 let c = combine.map(|(bop, c)| (bop, pred_bit(w, c, lane)));
-                let (pv, qv) = select::setp(t, c);
+                let (pv, qv) = match kind {
+                    // Packed halves: p = BoolOp(t_low, c), q = BoolOp(t_high, c) (ISA 9.7.7.2).
+                    CmpKind::F16x2 { ftz } => {
+                        let (lo, hi) = compare::cmp_f16x2(*op, x as u32, y as u32, *ftz);
+                        (select::setp(lo, c).0, select::setp(hi, c).0)
+                    }
+                    CmpKind::BF16x2 => {
+                        let (lo, hi) = compare::cmp_bf16x2(*op, x as u32, y as u32);
+                        (select::setp(lo, c).0, select::setp(hi, c).0)
+                    }
+                    _ => select::setp(compare_values(*kind, *op, x, y), c),
+                };
                 for (row, v) in [(p, pv), (q, qv)] {
                     if let Some(row) = row {
                         let bit = 1u32 << lane;
@@ -248,7 +284,7 @@ impl Cta<'_> {
                 let v = select::selp(read(w, *a, l), read(w, *b, l), pred_bit(w, *c, lane));
                 write(w, *dst, l, v);
             }
-            Op::Bra { .. } | Op::Exit | Op::PredLogic { .. } => {}
+            Op::Nanosleep | Op::Bra { .. } | Op::Brx { .. } | Op::Exit | Op::Trap | Op::PredLogic { .. } => {}
         }
         Ok(())
     }
@@ -267,6 +303,11 @@ fn compare_values(kind: CmpKind, op: compare::CmpOp, x: u64, y: u64) -> bool {
         }
         CmpKind::F32 { ftz } => compare::cmp_f32(op, x as u32, y as u32, ftz),
         CmpKind::F64 => compare::cmp_f64(op, x, y),
+        CmpKind::F16 { ftz } => compare::cmp_f16(op, x as u16, y as u16, ftz),
+        CmpKind::BF16 => compare::cmp_bf16(op, x as u16, y as u16),
+        // The packed forms are handled where both results are written.
+        CmpKind::F16x2 { ftz } => compare::cmp_f16x2(op, x as u32, y as u32, ftz).0,
+        CmpKind::BF16x2 => compare::cmp_bf16x2(op, x as u32, y as u32).0,
     }
 }
 

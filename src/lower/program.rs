@@ -71,9 +71,23 @@ pub enum PredSrc {
 /// How `setp` compares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CmpKind {
-    Int { width: Width, signed: bool },
-    F32 { ftz: bool },
+    Int {
+        width: Width,
+        signed: bool,
+    },
+    F32 {
+        ftz: bool,
+    },
     F64,
+    F16 {
+        ftz: bool,
+    },
+    BF16,
+    /// Packed halves: the low halves' result goes to p, the high halves' to q.
+    F16x2 {
+        ftz: bool,
+    },
+    BF16x2,
 }
 
 /// Integer operations of two sources.
@@ -218,8 +232,18 @@ pub enum Op {
         target: u32,
         reconverge: u32,
     },
+    /// `brx.idx`: lanes go to `targets[index]`, meeting again at `reconverge`.
+    Brx {
+        index: Src,
+        targets: Vec<u32>,
+        reconverge: u32,
+    },
     /// `exit`, or `ret` in a kernel.
     Exit,
+    /// `trap`: the launch stops with a fault.
+    Trap,
+    /// `nanosleep`: time is virtual, so the warp just goes on.
+    Nanosleep,
 }
 
 /// One decoded instruction.
@@ -408,6 +432,16 @@ impl<'m> Decoder<'m> {
         let width = |ty: Ty| Width(ty.bits());
         match (opcode, ty) {
             ("ret" | "exit", _) => Ok(Op::Exit),
+            ("trap", _) => Ok(Op::Trap),
+            ("nanosleep", _) => Ok(Op::Nanosleep),
+            ("brx", _) => {
+                let block = self.flow.block_of[pc] as usize;
+                Ok(Op::Brx {
+                    index: self.src(&ops[0], Ty::U32)?,
+                    targets: self.flow.targets[pc].clone(),
+                    reconverge: self.flow.reconverge[block],
+                })
+            }
             ("bra", _) => {
                 let target = self.flow.targets[pc].first().copied().ok_or_else(|| LowerError {
                     span: i.span,
@@ -541,7 +575,7 @@ impl<'m> Decoder<'m> {
             ("not", Some(ty)) if ty != Ty::Pred => {
                 Ok(Op::Not { width: width(ty), dst: self.dst(&ops[0])?, a: self.src(&ops[1], ty)? })
             }
-            ("setp", Some(ty)) if !matches!(ty, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2) => {
+            ("setp", Some(ty)) => {
                 let Some(op) = mods.iter().find_map(|m| CmpOp::from_word(m)) else {
                     return self.unsupported(i);
                 };
@@ -649,6 +683,10 @@ fn cmp_kind(ty: Ty, ftz: bool) -> CmpKind {
     match ty {
         Ty::F32 => CmpKind::F32 { ftz },
         Ty::F64 => CmpKind::F64,
+        Ty::F16 => CmpKind::F16 { ftz },
+        Ty::BF16 => CmpKind::BF16,
+        Ty::F16x2 => CmpKind::F16x2 { ftz },
+        Ty::BF16x2 => CmpKind::BF16x2,
         t => CmpKind::Int { width: Width(t.bits()), signed: t.class() == Class::Signed },
     }
 }
