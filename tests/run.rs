@@ -232,3 +232,44 @@ fn packed_and_bf16_comparisons_write_p_and_q() {
         assert_eq!(g, want, "t={t}");
     }
 }
+
+#[test]
+fn conversions_round_saturate_and_extend() {
+    let xs: Vec<f32> = (0..32)
+        .map(|t| match t % 8 {
+            0 => f32::NAN,
+            1 => 2.5,
+            2 => -2.5,
+            3 => 3.5,
+            4 => 1e20,
+            5 => f32::NEG_INFINITY,
+            6 => -0.75,
+            _ => t as f32 * 1.25,
+        })
+        .collect();
+    let data: Vec<String> = xs.iter().map(|x| format!("\"0x{:08x}\"", x.to_bits())).collect();
+    let spec = format!(
+        r#"{{"grid": 1, "block": 32, "args": [{{"buffer": "s32", "len": 32}}, {{"buffer": "s32", "len": 32}},
+            {{"buffer": "f32", "len": 32}}, {{"buffer": "s64", "len": 32}}, {{"buffer": "u32", "len": 32}},
+            {{"buffer": "f32", "data": [{}]}}]}}"#,
+        data.join(", ")
+    );
+    let (out, json) = run("tests/data/run/cvt.ptx", &spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let ints = |k: usize| -> Vec<i64> {
+        json["buffers"][k]["data"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect()
+    };
+    let (a, b, d, e) = (ints(0), ints(1), ints(3), ints(4));
+    let c = floats(&json["buffers"][2]["data"]);
+    for (t, &x) in xs.iter().enumerate() {
+        // PTX: float-to-integer conversions saturate and send NaN to 0, which is
+        // exactly Rust's `as` on the rounded value.
+        assert_eq!(a[t], i64::from(x.trunc() as i32), "rzi t={t} x={x}");
+        assert_eq!(b[t], i64::from(x.round_ties_even() as i32), "rni t={t} x={x}");
+        let product = (t as i32).wrapping_mul(33_554_431);
+        // The JSON holds the shortest decimal that reads back to the same f32.
+        assert_eq!(c[t] as f32, product as f32, "rn.f32.s32 t={t}");
+        assert_eq!(d[t], -(t as i64), "s64 from s32 t={t}");
+        assert_eq!(e[t], (t as i64 * 20 - 100).clamp(0, 255), "sat.u8 t={t}");
+    }
+}

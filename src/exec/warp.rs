@@ -7,9 +7,9 @@ use super::simt::{NEVER, SimtStack};
 use super::threads::{Shape, WARP_SIZE};
 use crate::launch::Dim3;
 use crate::lower::flow::EXIT;
-use crate::lower::program::{CmpKind, Inst, IntOp, Kernel, Op, Pred, PredOp, PredSrc, Special, Src};
+use crate::lower::program::{CmpKind, CvtKind, Inst, IntOp, Kernel, Op, Pred, PredOp, PredSrc, Special, Src};
 use crate::lower::regs::{RegFile, Slot};
-use crate::sem::{compare, float, int, select};
+use crate::sem::{compare, convert, float, int, select};
 use crate::syntax::Span;
 
 /// Why a launch stopped: the cause, and the thread and instruction that met it.
@@ -279,6 +279,25 @@ impl Cta<'_> {
                     select::slct_s32(x, y, z as u32 as i32)
                 };
                 write(w, *dst, l, v);
+            }
+            Op::NegAbs { abs, width, dst, a } => {
+                let x = read(w, *a, l);
+                write(w, *dst, l, if *abs { int::abs(*width, x) } else { int::neg(*width, x) });
+            }
+            Op::Cvt { kind, dst, src } => {
+                let v = read(w, *src, l);
+                let out = match *kind {
+                    CvtKind::IntInt { dst, src, sat } => convert::int_to_int(dst, src, v, sat),
+                    CvtKind::FloatInt { dst, src_f64, round } => {
+                        let x = if src_f64 { f64::from_bits(v) } else { f64::from(f32::from_bits(v as u32)) };
+                        convert::float_to_int(dst, x, round)
+                    }
+                    CvtKind::IntFloat { dst_f64: true, src } => convert::int_to_f64(src, v),
+                    CvtKind::IntFloat { dst_f64: false, src } => u64::from(convert::int_to_f32(src, v)),
+                    CvtKind::F32ToF64 => f64::from(f32::from_bits(v as u32)).to_bits(),
+                    CvtKind::F64ToF32 => u64::from((f64::from_bits(v) as f32).to_bits()),
+                };
+                write(w, *dst, l, out);
             }
             Op::Selp { dst, a, b, c } => {
                 let v = select::selp(read(w, *a, l), read(w, *b, l), pred_bit(w, *c, lane));

@@ -11,6 +11,7 @@ use super::flow::Flow;
 use super::regs::{RegFile, RegScopes, Slot};
 use crate::check::types::{Class, Ty};
 use crate::sem::compare::{BoolOp, CmpOp};
+use crate::sem::convert::{IntRound, IntTy};
 use crate::sem::float::FOp;
 use crate::sem::int::{Part, Width};
 use crate::syntax::Span;
@@ -49,6 +50,16 @@ pub enum Special {
 pub struct Pred {
     pub row: u32,
     pub negated: bool,
+}
+
+/// What `cvt` converts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CvtKind {
+    IntInt { dst: IntTy, src: IntTy, sat: bool },
+    FloatInt { dst: IntTy, src_f64: bool, round: IntRound },
+    IntFloat { dst_f64: bool, src: IntTy },
+    F32ToF64,
+    F64ToF32,
 }
 
 /// Predicate logic.
@@ -150,6 +161,13 @@ pub enum Op {
         dst: Slot,
         a: Src,
     },
+    /// `neg.sN` (`abs: false`) or `abs.sN` (`abs: true`).
+    NegAbs {
+        abs: bool,
+        width: Width,
+        dst: Slot,
+        a: Src,
+    },
     Mul {
         part: Part,
         width: Width,
@@ -231,6 +249,11 @@ pub enum Op {
     Bra {
         target: u32,
         reconverge: u32,
+    },
+    Cvt {
+        kind: CvtKind,
+        dst: Slot,
+        src: Src,
     },
     /// `brx.idx`: lanes go to `targets[index]`, meeting again at `reconverge`.
     Brx {
@@ -432,6 +455,44 @@ impl<'m> Decoder<'m> {
         let width = |ty: Ty| Width(ty.bits());
         match (opcode, ty) {
             ("ret" | "exit", _) => Ok(Op::Exit),
+            ("cvt", _) => {
+                let types: Vec<Ty> = mods.iter().filter_map(|m| Ty::from_word(m)).collect();
+                let [dty, sty] = types[..] else { return self.unsupported(i) };
+                let int = |t: Ty| {
+                    (!t.is_float() && t != Ty::Pred && t.bits() >= 8)
+                        .then(|| IntTy { bits: t.bits(), signed: t.class() == Class::Signed })
+                };
+                let round = if has(".rni") {
+                    Some(IntRound::Nearest)
+                } else if has(".rzi") {
+                    Some(IntRound::Zero)
+                } else if has(".rmi") {
+                    Some(IntRound::Down)
+                } else if has(".rpi") {
+                    Some(IntRound::Up)
+                } else {
+                    None
+                };
+                let plain = !has(".ftz") && !mods.iter().any(|m| matches!(*m, ".rz" | ".rm" | ".rp"));
+                let kind = match (int(dty), int(sty), dty, sty) {
+                    (Some(d), Some(s), ..) if round.is_none() => {
+                        CvtKind::IntInt { dst: d, src: s, sat: has(".sat") }
+                    }
+                    (Some(d), None, _, Ty::F32 | Ty::F64) if plain && !has(".sat") => match round {
+                        Some(r) => CvtKind::FloatInt { dst: d, src_f64: sty == Ty::F64, round: r },
+                        None => return self.unsupported(i),
+                    },
+                    (None, Some(s), Ty::F32 | Ty::F64, _) if plain && !has(".sat") && round.is_none() => {
+                        CvtKind::IntFloat { dst_f64: dty == Ty::F64, src: s }
+                    }
+                    (None, None, Ty::F64, Ty::F32) if plain && !has(".sat") => CvtKind::F32ToF64,
+                    (None, None, Ty::F32, Ty::F64) if plain && !has(".sat") && round.is_none() => {
+                        CvtKind::F64ToF32
+                    }
+                    _ => return self.unsupported(i),
+                };
+                Ok(Op::Cvt { kind, dst: self.dst(&ops[0])?, src: self.src(&ops[1], sty)? })
+            }
             ("trap", _) => Ok(Op::Trap),
             ("nanosleep", _) => Ok(Op::Nanosleep),
             ("brx", _) => {
@@ -572,6 +633,12 @@ impl<'m> Decoder<'m> {
                     b: self.src(&ops[2], b_ty)?,
                 })
             }
+            ("neg" | "abs", Some(ty)) if ty.class() == Class::Signed => Ok(Op::NegAbs {
+                abs: opcode == "abs",
+                width: width(ty),
+                dst: self.dst(&ops[0])?,
+                a: self.src(&ops[1], ty)?,
+            }),
             ("not", Some(ty)) if ty != Ty::Pred => {
                 Ok(Op::Not { width: width(ty), dst: self.dst(&ops[0])?, a: self.src(&ops[1], ty)? })
             }

@@ -3,6 +3,7 @@
 //! principle 3). So far: comparisons, selection, integer and floating-point arithmetic (issue 3).
 
 pub mod compare;
+pub mod convert;
 pub mod float;
 pub mod int;
 pub mod select;
