@@ -273,3 +273,28 @@ fn conversions_round_saturate_and_extend() {
         assert_eq!(e[t], (t as i64 * 20 - 100).clamp(0, 255), "sat.u8 t={t}");
     }
 }
+
+#[test]
+fn shared_memory_reduction_across_warps_needs_the_barriers() {
+    let input: Vec<u64> = (0..256).map(|i| (i * 7 + 3) % 1000).collect();
+    let data: Vec<String> = input.iter().map(u64::to_string).collect();
+    let spec = format!(
+        r#"{{"grid": 2, "block": 128, "args": [{{"buffer": "u32", "len": 2}}, {{"buffer": "u32", "data": [{}]}}]}}"#,
+        data.join(", ")
+    );
+    let (out, json) = run("tests/data/run/reduce.ptx", &spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let got: Vec<u64> =
+        json["buffers"][0]["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(got, vec![input[..128].iter().sum::<u64>(), input[128..].iter().sum::<u64>()]);
+}
+
+#[test]
+fn a_barrier_only_some_lanes_reach_is_a_fault_not_a_hang() {
+    let spec = r#"{"grid": 1, "block": 32, "args": [{"buffer": "u32", "len": 1}]}"#;
+    let (out, _) = run("tests/data/run/deadlock.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("barrier that cannot complete") && err.contains("0xaaaaaaaa"), "{err}");
+    assert!(err.starts_with("tests/data/run/deadlock.ptx:13:2: fault: kernel `stuck`"), "{err}");
+}

@@ -38,6 +38,11 @@ impl SimtStack {
         self.entries.last().copied()
     }
 
+    /// Every lane not yet exited, whichever path it waits on.
+    pub fn live(&self) -> u32 {
+        self.entries.iter().fold(0, |m, e| m | e.mask)
+    }
+
     pub fn depth(&self) -> usize {
         self.entries.len()
     }

@@ -28,6 +28,8 @@ struct Warp {
     r64: Vec<[u64; 32]>,
     pred: Vec<u32>,
     stack: SimtStack,
+    /// Waiting at `bar.sync` for the rest of the CTA.
+    at_barrier: bool,
 }
 
 /// What a CTA needs to run.
@@ -46,34 +48,69 @@ impl Cta<'_> {
     /// The first [`Fault`] met.
     pub fn run(&self, n: u64, budget: &mut u64) -> Result<(), Fault> {
         let (r32, r64, pred) = self.kernel.rows;
-        for w in 0..self.shape.warps_per_cta() {
-            let mut warp = Warp {
+        let mut warps: Vec<Warp> = (0..self.shape.warps_per_cta())
+            .map(|w| Warp {
                 index: w,
                 r32: vec![[0; 32]; r32 as usize],
                 r64: vec![[0; 32]; r64 as usize],
                 pred: vec![0; pred as usize],
                 stack: SimtStack::new(0, self.shape.warp_mask(w)),
-            };
-            while let Some(top) = warp.stack.top() {
-                let pc = top.pc;
-                let Some(inst) = self.kernel.insts.get(pc as usize) else {
-                    // Falling off the end of the kernel returns.
-                    warp.stack.exit_lanes(top.mask);
-                    continue;
-                };
-                if *budget == 0 {
-                    return Err(self.fault(
-                        n,
-                        &warp,
-                        top.mask,
-                        inst,
-                        "instruction budget exhausted (raise it with --max-steps)".into(),
-                    ));
-                }
-                *budget -= 1;
-                let active = top.mask & guard_mask(&warp, inst.guard);
-                self.step(n, &mut warp, inst, pc, top.mask, active)?;
+                at_barrier: false,
+            })
+            .collect();
+        let mut shared = vec![0u8; self.kernel.shared_bytes as usize];
+        loop {
+            // Each warp runs until it finishes or waits at a barrier.
+            for warp in warps.iter_mut().filter(|w| !w.at_barrier) {
+                self.run_warp(n, warp, &mut shared, budget)?;
             }
+            // Every warp still running waits at the barrier; exited threads do not
+            // count (PTX ISA: barriers stop counting exited threads), so release them.
+            let mut waiting = false;
+            for warp in warps.iter_mut().filter(|w| w.at_barrier) {
+                warp.at_barrier = false;
+                let pc = warp.stack.top().map_or(0, |t| t.pc);
+                warp.stack.goto(pc + 1);
+                waiting = true;
+            }
+            if !waiting {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Runs one warp until it finishes or arrives at a barrier.
+    fn run_warp(&self, n: u64, warp: &mut Warp, shared: &mut [u8], budget: &mut u64) -> Result<(), Fault> {
+        while let Some(top) = warp.stack.top() {
+            let pc = top.pc;
+            let Some(inst) = self.kernel.insts.get(pc as usize) else {
+                // Falling off the end of the kernel returns.
+                warp.stack.exit_lanes(top.mask);
+                continue;
+            };
+            if *budget == 0 {
+                let cause = "instruction budget exhausted (raise it with --max-steps)".to_string();
+                return Err(self.fault(n, warp, top.mask, inst, cause));
+            }
+            *budget -= 1;
+            let active = top.mask & guard_mask(warp, inst.guard);
+            if let Op::Bar = inst.op
+                && active != 0
+            {
+                // Under the SIMT stack, lanes parked on another path cannot arrive.
+                let live = warp.stack.live();
+                if active != live {
+                    let cause = format!(
+                        "barrier that cannot complete: lanes {:#010x} of warp {} wait on another path",
+                        live & !active,
+                        warp.index
+                    );
+                    return Err(self.fault(n, warp, active, inst, cause));
+                }
+                warp.at_barrier = true;
+                return Ok(());
+            }
+            self.step(n, warp, shared, inst, pc, top.mask, active)?;
         }
         Ok(())
     }
@@ -83,10 +120,12 @@ impl Cta<'_> {
         Fault { cause, ctaid: self.shape.ctaid(n), tid: self.shape.tid(warp.index, lane), span: inst.span }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn step(
         &self,
         n: u64,
         warp: &mut Warp,
+        shared: &mut [u8],
         inst: &Inst,
         pc: u32,
         mask: u32,
@@ -149,14 +188,15 @@ impl Cta<'_> {
             _ => {}
         }
         for lane in (0..WARP_SIZE).filter(|l| active >> l & 1 == 1) {
-            self.lane(n, warp, inst, lane).map_err(|cause| self.fault(n, warp, 1 << lane, inst, cause))?;
+            self.lane(n, warp, shared, inst, lane)
+                .map_err(|cause| self.fault(n, warp, 1 << lane, inst, cause))?;
         }
         warp.stack.goto(pc + 1);
         Ok(())
     }
 
     /// Executes a non-branch instruction for one lane.
-    fn lane(&self, n: u64, w: &mut Warp, inst: &Inst, lane: u32) -> Result<(), String> {
+    fn lane(&self, n: u64, w: &mut Warp, shared: &mut [u8], inst: &Inst, lane: u32) -> Result<(), String> {
         let l = lane as usize;
         let mem = |e: MemFault| e.to_string();
         match &inst.op {
@@ -280,6 +320,19 @@ impl Cta<'_> {
                 };
                 write(w, *dst, l, v);
             }
+            Op::LdShared { dst, addr, offset, size, signed } => {
+                let a = read(w, *addr, l).wrapping_add(*offset as u64);
+                let bytes = shared_range(shared.len(), a, *size)?;
+                let mut b = [0u8; 8];
+                b[..*size as usize].copy_from_slice(&shared[bytes]);
+                write(w, *dst, l, extend(u64::from_le_bytes(b), *size as usize, *signed));
+            }
+            Op::StShared { addr, offset, src, size } => {
+                let a = read(w, *addr, l).wrapping_add(*offset as u64);
+                let bytes = shared_range(shared.len(), a, *size)?;
+                let v = read(w, *src, l).to_le_bytes();
+                shared[bytes].copy_from_slice(&v[..*size as usize]);
+            }
             Op::NegAbs { abs, width, dst, a } => {
                 let x = read(w, *a, l);
                 write(w, *dst, l, if *abs { int::abs(*width, x) } else { int::neg(*width, x) });
@@ -303,9 +356,27 @@ impl Cta<'_> {
                 let v = select::selp(read(w, *a, l), read(w, *b, l), pred_bit(w, *c, lane));
                 write(w, *dst, l, v);
             }
-            Op::Nanosleep | Op::Bra { .. } | Op::Brx { .. } | Op::Exit | Op::Trap | Op::PredLogic { .. } => {}
+            Op::Bar
+            | Op::Nanosleep
+            | Op::Bra { .. }
+            | Op::Brx { .. }
+            | Op::Exit
+            | Op::Trap
+            | Op::PredLogic { .. } => {}
         }
         Ok(())
+    }
+}
+
+/// The bytes of a shared-memory access, or why it faults.
+fn shared_range(len: usize, addr: u64, size: u8) -> Result<std::ops::Range<usize>, String> {
+    let size = u64::from(size);
+    if !addr.is_multiple_of(size) {
+        return Err(format!("shared address 0x{addr:x} is not aligned to the {size}-byte access"));
+    }
+    match addr.checked_add(size) {
+        Some(end) if end <= len as u64 => Ok(addr as usize..end as usize),
+        _ => Err(format!("shared address 0x{addr:x} ({size} bytes) is outside the CTA's {len} bytes")),
     }
 }
 

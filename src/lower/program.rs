@@ -255,6 +255,22 @@ pub enum Op {
         dst: Slot,
         src: Src,
     },
+    /// `ld.shared`: `size` bytes at `addr + offset` of the CTA's shared memory.
+    LdShared {
+        dst: Slot,
+        addr: Src,
+        offset: i64,
+        size: u8,
+        signed: bool,
+    },
+    StShared {
+        addr: Src,
+        offset: i64,
+        src: Src,
+        size: u8,
+    },
+    /// `bar.sync` / `barrier.sync`: wait for every live thread of the CTA.
+    Bar,
     /// `brx.idx`: lanes go to `targets[index]`, meeting again at `reconverge`.
     Brx {
         index: Src,
@@ -288,6 +304,8 @@ pub struct Kernel {
     pub insts: Vec<Inst>,
     /// Rows of each register file: 32-bit, 64-bit, predicates.
     pub rows: (u32, u32, u32),
+    /// Bytes of static `.shared` variables per CTA.
+    pub shared_bytes: u32,
 }
 
 struct Decoder<'m> {
@@ -295,6 +313,9 @@ struct Decoder<'m> {
     pool: &'m Pool,
     regs: RegScopes<'m>,
     params: HashMap<&'m str, (Ty, u32)>,
+    /// Static `.shared` variables: name -> offset in the CTA's shared memory.
+    shared: HashMap<&'m str, u32>,
+    shared_bytes: u32,
     flow: &'m Flow<'m>,
     insts: Vec<Inst>,
 }
@@ -330,9 +351,18 @@ pub fn lower_kernel(module: &Module, src: &str, f: &Function) -> Result<Kernel, 
         pool: &module.pool,
         regs: RegScopes::default(),
         params,
+        shared: HashMap::default(),
+        shared_bytes: 0,
         flow: &flow,
         insts: Vec::new(),
     };
+    for item in &module.items {
+        if let Item::Var(v) = item
+            && v.space == Space::Shared
+        {
+            d.shared_var(v)?;
+        }
+    }
     d.regs.enter();
     d.block(body)?;
     Ok(Kernel {
@@ -341,6 +371,7 @@ pub fn lower_kernel(module: &Module, src: &str, f: &Function) -> Result<Kernel, 
         param_bytes: offset,
         insts: d.insts,
         rows: d.regs.counts(),
+        shared_bytes: d.shared_bytes,
     })
 }
 
@@ -363,8 +394,9 @@ impl<'m> Decoder<'m> {
                         }
                     }
                 }
+                Stmt::Var(v) if v.space == Space::Shared => self.shared_var(v)?,
                 Stmt::Var(v) => {
-                    return fail(v.span, "local, shared and nested .param variables are not supported yet");
+                    return fail(v.span, "local and nested .param variables are not supported yet");
                 }
                 Stmt::Block(inner) => {
                     self.regs.enter();
@@ -382,6 +414,26 @@ impl<'m> Decoder<'m> {
                 }
                 _ => {}
             }
+        }
+        Ok(())
+    }
+
+    /// Lays out a static `.shared` declaration.
+    fn shared_var(&mut self, v: &'m VarDecl) -> Result<(), LowerError> {
+        let ty = Ty::from_word(self.t(v.ty)).unwrap_or(Ty::Other);
+        let elem = u64::from(ty.bits().div_ceil(8)) * u64::from(v.vector.unwrap_or(1));
+        let align = u64::from(v.align.unwrap_or(elem as u32).max(1));
+        for d in &v.vars {
+            let Some(elems) = d.array.iter().try_fold(1u64, |n, x| x.map(|x| n * x)) else {
+                return fail(d.name.span, "dynamic (unsized) shared memory is not supported yet");
+            };
+            let offset = u64::from(self.shared_bytes).div_ceil(align) * align;
+            let end = offset + elems * elem;
+            if end > crate::launch::MAX_DYNAMIC_SHARED {
+                return fail(d.name.span, "shared memory beyond 227 KiB per block");
+            }
+            self.shared.insert(self.t(d.name), offset as u32);
+            self.shared_bytes = end as u32;
         }
         Ok(())
     }
@@ -434,6 +486,11 @@ impl<'m> Decoder<'m> {
     /// A source operand read as type `ty` (immediates converted to its bits).
     fn src(&self, op: &Operand, ty: Ty) -> Result<Src, LowerError> {
         match op {
+            Operand::Name(n)
+                if self.regs.resolve(self.t(*n)).is_none() && self.shared.contains_key(self.t(*n)) =>
+            {
+                Ok(Src::Imm(u64::from(self.shared[self.t(*n)])))
+            }
             Operand::Name(n) => Ok(Src::Reg(self.slot(*n)?)),
             Operand::Int { bits, .. } => Ok(Src::Imm(*bits)),
             Operand::Float { bits, is_f32_bits, .. } => Ok(Src::Imm(match (ty, is_f32_bits) {
@@ -492,6 +549,34 @@ impl<'m> Decoder<'m> {
                     _ => return self.unsupported(i),
                 };
                 Ok(Op::Cvt { kind, dst: self.dst(&ops[0])?, src: self.src(&ops[1], sty)? })
+            }
+            ("bar" | "barrier", _) if has(".sync") && ops.len() == 1 && !has(".red") => Ok(Op::Bar),
+            ("ld", Some(ty)) if has(".shared") && !mods.iter().any(|m| m.starts_with(".v")) => {
+                let Operand::Addr(a) = &ops[1] else { return self.unsupported(i) };
+                let addr = match a.base {
+                    Some(b) => self.src(&Operand::Name(b), Ty::U32)?,
+                    None => Src::Imm(0),
+                };
+                Ok(Op::LdShared {
+                    dst: self.dst(&ops[0])?,
+                    addr,
+                    offset: a.offset,
+                    size: ty.bits().div_ceil(8) as u8,
+                    signed: ty.class() == Class::Signed,
+                })
+            }
+            ("st", Some(ty)) if has(".shared") && !mods.iter().any(|m| m.starts_with(".v")) => {
+                let Operand::Addr(a) = &ops[0] else { return self.unsupported(i) };
+                let addr = match a.base {
+                    Some(b) => self.src(&Operand::Name(b), Ty::U32)?,
+                    None => Src::Imm(0),
+                };
+                Ok(Op::StShared {
+                    addr,
+                    offset: a.offset,
+                    src: self.src(&ops[1], ty)?,
+                    size: ty.bits().div_ceil(8) as u8,
+                })
             }
             ("trap", _) => Ok(Op::Trap),
             ("nanosleep", _) => Ok(Op::Nanosleep),
