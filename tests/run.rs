@@ -298,3 +298,17 @@ fn a_barrier_only_some_lanes_reach_is_a_fault_not_a_hang() {
     assert!(err.contains("barrier that cannot complete") && err.contains("0xaaaaaaaa"), "{err}");
     assert!(err.starts_with("tests/data/run/deadlock.ptx:13:2: fault: kernel `stuck`"), "{err}");
 }
+
+#[test]
+fn vote_ballot_after_reconvergence_sees_every_lane() {
+    let spec = r#"{"grid": 1, "block": 32, "args": [{"buffer": "u32", "len": 32}, {"buffer": "u32", "len": 32}, {"buffer": "u32", "len": 32}]}"#;
+    let (out, json) = run("tests/data/run/vote.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let col = |k: usize| -> Vec<u64> {
+        json["buffers"][k]["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect()
+    };
+    let ballot: u64 = (0..32).filter(|t| t % 3 == 0).map(|t| 1u64 << t).sum();
+    assert_eq!(col(0), vec![ballot; 32]);
+    assert_eq!(col(1), vec![1; 32], "every lane has x > 0");
+    assert_eq!(col(2), vec![0xffff_ffff; 32], "all 32 lanes are active again after the join");
+}

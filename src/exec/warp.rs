@@ -7,7 +7,9 @@ use super::simt::{NEVER, SimtStack};
 use super::threads::{Shape, WARP_SIZE};
 use crate::launch::Dim3;
 use crate::lower::flow::EXIT;
-use crate::lower::program::{CmpKind, CvtKind, Inst, IntOp, Kernel, Op, Pred, PredOp, PredSrc, Special, Src};
+use crate::lower::program::{
+    CmpKind, CvtKind, Inst, IntOp, Kernel, Op, Pred, PredOp, PredSrc, Special, Src, VoteMode,
+};
 use crate::lower::regs::{RegFile, Slot};
 use crate::sem::{compare, convert, float, int, select};
 use crate::syntax::Span;
@@ -154,6 +156,40 @@ impl Cta<'_> {
                 }
                 let rpc = if *reconverge == EXIT { NEVER } else { *reconverge };
                 warp.stack.split(&groups, rpc);
+                return Ok(());
+            }
+            Op::Activemask { dst } => {
+                for lane in (0..WARP_SIZE).filter(|l| active >> l & 1 == 1) {
+                    write(warp, *dst, lane as usize, u64::from(active));
+                }
+                warp.stack.goto(pc + 1);
+                return Ok(());
+            }
+            Op::Vote { mode, dst, pred, members } => {
+                if active != 0 {
+                    let first = active.trailing_zeros() as usize;
+                    let members = read(warp, *members, first) as u32;
+                    if members & !active != 0 {
+                        // Under the SIMT stack a member parked on another path has not
+                        // arrived; ptxvm does not yet run that path first (DESIGN.md).
+                        let cause = format!(
+                            "vote.sync: member lanes {:#010x} are not executing it here",
+                            members & !active
+                        );
+                        return Err(self.fault(n, warp, active, inst, cause));
+                    }
+                    let votes = pred_mask(warp, *pred) & members;
+                    for lane in (0..WARP_SIZE).filter(|l| active >> l & 1 == 1) {
+                        let v = match mode {
+                            VoteMode::Ballot => u64::from(votes),
+                            VoteMode::All => u64::from(votes == members),
+                            VoteMode::Any => u64::from(votes != 0),
+                            VoteMode::Uni => u64::from(votes == 0 || votes == members),
+                        };
+                        write(warp, *dst, lane as usize, v);
+                    }
+                }
+                warp.stack.goto(pc + 1);
                 return Ok(());
             }
             Op::Trap => {
@@ -356,7 +392,9 @@ impl Cta<'_> {
                 let v = select::selp(read(w, *a, l), read(w, *b, l), pred_bit(w, *c, lane));
                 write(w, *dst, l, v);
             }
-            Op::Bar
+            Op::Activemask { .. }
+            | Op::Vote { .. }
+            | Op::Bar
             | Op::Nanosleep
             | Op::Bra { .. }
             | Op::Brx { .. }

@@ -62,6 +62,15 @@ pub enum CvtKind {
     F64ToF32,
 }
 
+/// What `vote.sync` computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VoteMode {
+    Ballot,
+    All,
+    Any,
+    Uni,
+}
+
 /// Predicate logic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PredOp {
@@ -271,6 +280,17 @@ pub enum Op {
     },
     /// `bar.sync` / `barrier.sync`: wait for every live thread of the CTA.
     Bar,
+    /// `activemask.b32`: the lanes executing it.
+    Activemask {
+        dst: Slot,
+    },
+    /// `vote.sync.{ballot,all,any,uni}` over the lanes of `members`.
+    Vote {
+        mode: VoteMode,
+        dst: Slot,
+        pred: PredSrc,
+        members: Src,
+    },
     /// `brx.idx`: lanes go to `targets[index]`, meeting again at `reconverge`.
     Brx {
         index: Src,
@@ -576,6 +596,26 @@ impl<'m> Decoder<'m> {
                     offset: a.offset,
                     src: self.src(&ops[1], ty)?,
                     size: ty.bits().div_ceil(8) as u8,
+                })
+            }
+            ("activemask", _) => Ok(Op::Activemask { dst: self.dst(&ops[0])? }),
+            ("vote", _) if has(".sync") => {
+                let mode = if has(".ballot") {
+                    VoteMode::Ballot
+                } else if has(".all") {
+                    VoteMode::All
+                } else if has(".any") {
+                    VoteMode::Any
+                } else if has(".uni") {
+                    VoteMode::Uni
+                } else {
+                    return self.unsupported(i);
+                };
+                Ok(Op::Vote {
+                    mode,
+                    dst: self.dst(&ops[0])?,
+                    pred: self.pred_src(&ops[1])?,
+                    members: self.src(&ops[2], Ty::B32)?,
                 })
             }
             ("trap", _) => Ok(Op::Trap),
