@@ -1,5 +1,7 @@
-//! `exec`: running kernels (in progress, issue 3). So far: global memory, the SIMT
-//! stack, and threads cut into warps with their special registers.
+//! `exec`: running kernels. `warp` executes a CTA warp by warp over register rows,
+//! with the `simt` stack deciding which lanes run, `threads` mapping lanes to thread
+//! ids and special registers, and `memory` holding the device's global memory with
+//! bounds. Faults name the kernel, the thread and the instruction.
 
 pub mod memory;
 pub mod simt;

@@ -1,8 +1,10 @@
-//! `lower`: the executable program (in progress, issue 3). So far: control-flow graphs
-//! and the immediate post-dominators that are the reconvergence points of divergent
-//! branches.
+//! `lower`: the executable program. `flow` flattens a checked body and finds every
+//! block's reconvergence point (`cfg`: immediate post-dominators), `regs` gives every
+//! register a slot in the per-warp files, and `program` decodes instructions into the
+//! `ops` the executor dispatches on. Nothing here looks at names again at run time.
 
 pub mod cfg;
 pub mod flow;
+pub mod ops;
 pub mod program;
 pub mod regs;
