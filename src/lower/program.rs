@@ -149,6 +149,15 @@ impl<'m> Decoder<'m> {
         Ok(())
     }
 
+    /// The base of a shared-memory address: a register holding an offset, a
+    /// `.shared` variable's offset, or 0 for an absolute `[imm]`.
+    fn shared_base(&self, a: &Address) -> Result<Src, LowerError> {
+        match a.base {
+            Some(b) => self.src(&Operand::Name(b), Ty::U32),
+            None => Ok(Src::Imm(0)),
+        }
+    }
+
     fn unsupported<T>(&self, i: &InstrView<'_>) -> Result<T, LowerError> {
         let name = i.full_name(self.src);
         fail(i.span, format!("{name}: ptxvm cannot run this instruction yet"))
@@ -264,10 +273,7 @@ impl<'m> Decoder<'m> {
             ("bar" | "barrier", _) if has(".sync") && ops.len() == 1 && !has(".red") => Ok(Op::Bar),
             ("ld", Some(ty)) if has(".shared") && !mods.iter().any(|m| m.starts_with(".v")) => {
                 let Operand::Addr(a) = &ops[1] else { return self.unsupported(i) };
-                let addr = match a.base {
-                    Some(b) => self.src(&Operand::Name(b), Ty::U32)?,
-                    None => Src::Imm(0),
-                };
+                let addr = self.shared_base(a)?;
                 Ok(Op::LdShared {
                     dst: self.dst(&ops[0])?,
                     addr,
@@ -278,10 +284,7 @@ impl<'m> Decoder<'m> {
             }
             ("st", Some(ty)) if has(".shared") && !mods.iter().any(|m| m.starts_with(".v")) => {
                 let Operand::Addr(a) = &ops[0] else { return self.unsupported(i) };
-                let addr = match a.base {
-                    Some(b) => self.src(&Operand::Name(b), Ty::U32)?,
-                    None => Src::Imm(0),
-                };
+                let addr = self.shared_base(a)?;
                 Ok(Op::StShared {
                     addr,
                     offset: a.offset,
