@@ -5,10 +5,11 @@
 use crate::diag::Diagnostic;
 use crate::exec::memory::{GlobalMemory, MemFault};
 use crate::exec::threads::Shape;
-use crate::exec::warp::{Cta, Fault};
+use crate::exec::warp::{Budget, Cta, Fault};
 use crate::launch::Dim3;
 use crate::lower::program::{Kernel, LowerError, lower_kernel};
 use crate::syntax::ast::{FuncKind, Item};
+use rayon::prelude::*;
 
 /// The default step budget of a launch: dynamic warp instructions.
 pub const DEFAULT_MAX_STEPS: u64 = 1 << 32;
@@ -100,10 +101,12 @@ impl Device {
 
     /// Runs `kernel` over `grid` CTAs of `block` threads with the parameter buffer
     /// `params` (laid out as [`Kernel::params`] says), at most `max_steps` warp
-    /// instructions in all. CTAs run one after another in launch order.
+    /// instructions in all. CTAs run in parallel on every core, as on a GPU; each runs
+    /// to its end or its first fault.
     ///
     /// # Errors
-    /// The first [`Fault`]; memory keeps what was written before it.
+    /// The fault of the first CTA in launch order that met one (so the report does
+    /// not depend on scheduling); memory keeps everything written before the faults.
     pub fn launch(
         &self,
         kernel: &Kernel,
@@ -114,10 +117,14 @@ impl Device {
     ) -> Result<(), Fault> {
         let shape = Shape { grid, block };
         let cta = Cta { kernel, shape, params, memory: &self.memory };
-        let mut budget = max_steps;
-        for n in 0..grid.count() {
-            cta.run(n, &mut budget)?;
+        let budget = Budget::new(max_steps);
+        let first = (0..grid.count())
+            .into_par_iter()
+            .filter_map(|n| cta.run(n, &budget).err().map(|f| (n, f)))
+            .min_by_key(|(n, _)| *n);
+        match first {
+            Some((_, fault)) => Err(fault),
+            None => Ok(()),
         }
-        Ok(())
     }
 }

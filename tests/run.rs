@@ -312,3 +312,23 @@ fn vote_ballot_after_reconvergence_sees_every_lane() {
     assert_eq!(col(1), vec![1; 32], "every lane has x > 0");
     assert_eq!(col(2), vec![0xffff_ffff; 32], "all 32 lanes are active again after the join");
 }
+
+#[test]
+fn many_ctas_in_parallel_write_disjoint_results() {
+    let n = 5000usize;
+    let x: Vec<String> = (0..n).map(|i| format!("{}", i % 97)).collect();
+    let y: Vec<String> = (0..n).map(|i| format!("{}", (i % 13) as f32 * 0.25)).collect();
+    let spec = format!(
+        r#"{{"kernel": "saxpy", "grid": 40, "block": 128, "args": [{{"type": "f32", "value": -1.5}},
+            {{"buffer": "f32", "data": [{}]}}, {{"buffer": "f32", "data": [{}]}}, {{"type": "s32", "value": {n}}}]}}"#,
+        x.join(", "),
+        y.join(", ")
+    );
+    let (out, json) = run("examples/saxpy.ptx", &spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let got = floats(&json["buffers"][1]["data"]);
+    for (i, g) in got.iter().enumerate() {
+        let want = (-1.5f32).mul_add((i % 97) as f32, (i % 13) as f32 * 0.25);
+        assert_eq!(*g as f32, want, "i={i}");
+    }
+}

@@ -34,6 +34,45 @@ struct Warp {
     at_barrier: bool,
 }
 
+/// The step budget of a launch, shared by CTAs running on several threads; each
+/// takes steps in chunks so they rarely touch the shared counter.
+pub struct Budget(std::sync::atomic::AtomicU64);
+
+impl Budget {
+    pub fn new(steps: u64) -> Self {
+        Budget(std::sync::atomic::AtomicU64::new(steps))
+    }
+
+    /// Takes up to `want` steps; 0 when the budget is spent.
+    fn take(&self, want: u64) -> u64 {
+        use std::sync::atomic::Ordering::Relaxed;
+        match self.0.fetch_update(Relaxed, Relaxed, |left| Some(left - left.min(want))) {
+            Ok(left) => left.min(want),
+            Err(_) => 0,
+        }
+    }
+}
+
+/// One CTA's view of the budget: steps taken from it in chunks.
+struct Steps<'b> {
+    budget: &'b Budget,
+    local: u64,
+}
+
+impl Steps<'_> {
+    /// Uses one step; false when the launch's budget is spent.
+    fn step(&mut self) -> bool {
+        if self.local == 0 {
+            self.local = self.budget.take(1 << 16);
+        }
+        if self.local == 0 {
+            return false;
+        }
+        self.local -= 1;
+        true
+    }
+}
+
 /// What a CTA needs to run.
 pub struct Cta<'a> {
     pub kernel: &'a Kernel,
@@ -48,7 +87,8 @@ impl Cta<'_> {
     ///
     /// # Errors
     /// The first [`Fault`] met.
-    pub fn run(&self, n: u64, budget: &mut u64) -> Result<(), Fault> {
+    pub fn run(&self, n: u64, budget: &Budget) -> Result<(), Fault> {
+        let budget = &mut Steps { budget, local: 0 };
         let (r32, r64, pred) = self.kernel.rows;
         let mut warps: Vec<Warp> = (0..self.shape.warps_per_cta())
             .map(|w| Warp {
@@ -82,7 +122,13 @@ impl Cta<'_> {
     }
 
     /// Runs one warp until it finishes or arrives at a barrier.
-    fn run_warp(&self, n: u64, warp: &mut Warp, shared: &mut [u8], budget: &mut u64) -> Result<(), Fault> {
+    fn run_warp(
+        &self,
+        n: u64,
+        warp: &mut Warp,
+        shared: &mut [u8],
+        budget: &mut Steps<'_>,
+    ) -> Result<(), Fault> {
         while let Some(top) = warp.stack.top() {
             let pc = top.pc;
             let Some(inst) = self.kernel.insts.get(pc as usize) else {
@@ -90,11 +136,10 @@ impl Cta<'_> {
                 warp.stack.exit_lanes(top.mask);
                 continue;
             };
-            if *budget == 0 {
+            if !budget.step() {
                 let cause = "instruction budget exhausted (raise it with --max-steps)".to_string();
                 return Err(self.fault(n, warp, top.mask, inst, cause));
             }
-            *budget -= 1;
             let active = top.mask & guard_mask(warp, inst.guard);
             if let Op::Bar = inst.op
                 && active != 0
