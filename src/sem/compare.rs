@@ -36,7 +36,8 @@ pub enum CmpOp {
 impl CmpOp {
     /// The result for operands in `order`, or `None` when either is NaN. Operators
     /// `check` allows only elsewhere act as their ordered counterparts (`lo` as `lt`
-    /// for signed values, `equ` as `eq` for integers), so the function is total.
+    /// on floats, so a NaN makes it false; `equ` as `eq`, `num` as true and `nan` as
+    /// false on integers), so the function is total.
     fn holds(self, order: Option<Ordering>) -> bool {
         use CmpOp::*;
         let Some(o) = order else {
@@ -74,7 +75,9 @@ impl BoolOp {
 }
 
 /// Integer comparison of two 64-bit values (zero-extended when `signed` is false,
-/// sign-extended when true); `lo ls hi hs` always compare unsigned.
+/// sign-extended when true); `lo ls hi hs` always compare unsigned (ISA 9.3.1.1 allows
+/// them on unsigned types only). Bit-size types use `eq` and `ne`, where `signed` does
+/// not matter.
 pub fn cmp_int(op: CmpOp, a: u64, b: u64, signed: bool) -> bool {
     let unsigned_op = matches!(op, CmpOp::Lo | CmpOp::Ls | CmpOp::Hi | CmpOp::Hs);
     let order = if signed && !unsigned_op { (a as i64).cmp(&(b as i64)) } else { a.cmp(&b) };

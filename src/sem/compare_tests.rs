@@ -19,10 +19,16 @@ fn decode(bits: u64, exp_bits: u32, man_bits: u32, ftz: bool) -> (bool, f64) {
         if ftz {
             return (false, sign * 0.0);
         }
-        return (false, sign * man as f64 * 2f64.powi(1 - bias - man_bits as i32));
+        return (false, sign * man as f64 * pow2(1 - bias - man_bits as i32));
     }
     let significand = (man + (1 << man_bits)) as f64;
-    (false, sign * significand * 2f64.powi(exp as i32 - bias - man_bits as i32))
+    (false, sign * significand * pow2(exp as i32 - bias - man_bits as i32))
+}
+
+/// 2^e, exact down to 2^-1074. `powi` alone is not: unoptimised, it computes 2^-1074
+/// as 1 / 2^1074 = 1 / inf = 0, which decoded every f64 subnormal as zero in debug builds.
+fn pow2(e: i32) -> f64 {
+    2f64.powi(e / 2) * 2f64.powi(e - e / 2)
 }
 
 /// Tables 23 to 25, word for word.
@@ -133,17 +139,27 @@ fn every_bf16_against_64_specials_for_every_float_operator() {
 
 #[test]
 fn packed_halves_compare_low_and_high_independently() {
-    let specials = specials16(5);
-    for (&x, &y) in specials.iter().zip(specials.iter().rev()) {
-        for op in FLOAT_OPS {
-            let a = u32::from(x) | u32::from(y) << 16;
-            let b = u32::from(y) | u32::from(x) << 16;
-            let lo = reference(op, decode(u64::from(x), 5, 10, false), decode(u64::from(y), 5, 10, false));
-            let hi = reference(op, decode(u64::from(y), 5, 10, false), decode(u64::from(x), 5, 10, false));
-            assert_eq!(cmp_f16x2(op, a, b, false), (lo, hi));
-            let lo = reference(op, decode(u64::from(x), 8, 7, false), decode(u64::from(y), 8, 7, false));
-            let hi = reference(op, decode(u64::from(y), 8, 7, false), decode(u64::from(x), 8, 7, false));
-            assert_eq!(cmp_bf16x2(op, a, b), (lo, hi));
+    // Every pair of specials: the low halves compare x with y and the high halves y with
+    // x, so a result taken from the wrong half or a half flushed with the other's `ftz`
+    // shows up. ISA 9.7.7.2: t[0] from bits 0..15 goes to p, t[1] from bits 16..31 to q.
+    for (exp_bits, man_bits) in [(5, 10), (8, 7)] {
+        let specials = specials16(exp_bits);
+        for ftz in [false, true] {
+            let value = |h: u16| decode(u64::from(h), exp_bits, man_bits, ftz);
+            for &x in &specials {
+                for &y in &specials {
+                    let a = u32::from(x) | u32::from(y) << 16;
+                    let b = u32::from(y) | u32::from(x) << 16;
+                    for op in FLOAT_OPS {
+                        let want = (reference(op, value(x), value(y)), reference(op, value(y), value(x)));
+                        let got = if exp_bits == 5 { cmp_f16x2(op, a, b, ftz) } else { cmp_bf16x2(op, a, b) };
+                        assert_eq!(got, want, "{op:?} {a:#010x} {b:#010x} ftz={ftz} e{exp_bits}");
+                    }
+                }
+            }
+            if exp_bits == 8 {
+                break; // bf16 has no .ftz
+            }
         }
     }
 }
@@ -192,6 +208,17 @@ fn f32_specials_with_and_without_ftz() {
     assert!(cmp_f32(CmpOp::Eq, 1, 0x8000_0000, true));
 }
 
+/// f64 boundaries that no widened f32 reaches: min and max subnormal, min normal,
+/// max finite, a signalling NaN with a payload and the default quiet NaN.
+const F64_EXTRAS: [u64; 6] = [
+    1,
+    0x000f_ffff_ffff_ffff,
+    0x0010_0000_0000_0000,
+    0x7fef_ffff_ffff_ffff,
+    0x7ff4_dead_beef_0001,
+    0x7ff8_0000_0000_0000,
+];
+
 #[test]
 fn f64_specials() {
     let s: Vec<u64> = specials32()
@@ -208,15 +235,13 @@ fn f64_specials() {
             };
             sign | exp << 52 | man
         })
-        .chain([1u64, 0x000f_ffff_ffff_ffff, 0x7ff0_0000_0000_0001])
+        .chain(F64_EXTRAS.iter().flat_map(|&x| [x, x | 1 << 63]))
         .collect();
     for &a in &s {
         for &b in &s {
             for op in FLOAT_OPS {
-                assert_eq!(
-                    cmp_f64(op, a, b),
-                    reference(op, decode(a, 11, 52, false), decode(b, 11, 52, false))
-                );
+                let want = reference(op, decode(a, 11, 52, false), decode(b, 11, 52, false));
+                assert_eq!(cmp_f64(op, a, b), want, "{op:?} {a:#x} {b:#x}");
             }
         }
     }
@@ -266,5 +291,65 @@ fn boolean_operators() {
         assert_eq!(BoolOp::And.apply(t, c), t && c);
         assert_eq!(BoolOp::Or.apply(t, c), t || c);
         assert_eq!(BoolOp::Xor.apply(t, c), t != c);
+    }
+}
+
+#[test]
+fn the_reference_decoder_reads_known_values() {
+    // Decimal literals from the IEEE 754 and bfloat16 definitions, so a slip in
+    // `decode` (such as 2^-1074 underflowing to zero) cannot hide behind agreement.
+    let f = |bits: u64, e, m| decode(bits, e, m, false);
+    assert_eq!(f(1, 11, 52), (false, 5e-324)); // 2^-1074, shortest spelling
+    assert_eq!(f(0x0010_0000_0000_0000, 11, 52), (false, 2.225_073_858_507_201_4e-308));
+    assert_eq!(f(0xffef_ffff_ffff_ffff, 11, 52), (false, -1.797_693_134_862_315_7e308));
+    assert_eq!(f(1, 8, 23), (false, 1.401_298_464_324_817e-45));
+    assert_eq!(f(0x3f80_0000, 8, 23), (false, 1.0));
+    assert_eq!(f(1, 5, 10), (false, 5.960_464_477_539_063e-8));
+    assert_eq!(f(0x7bff, 5, 10), (false, 65504.0));
+    assert_eq!(f(0xc000, 5, 10), (false, -2.0));
+    assert_eq!(f(0x7f7f, 8, 7), (false, 3.389_531_389_251_535_5e38));
+    assert_eq!(f(0x3f80, 8, 7), (false, 1.0));
+    assert_eq!(f(0xfc00, 5, 10), (false, f64::NEG_INFINITY));
+    assert!(f(0xfc01, 5, 10).0 && f(0x7ff0_0000_0000_0001, 11, 52).0 && f(0xff81, 8, 7).0);
+    assert_eq!(decode(0x8000_0001, 8, 23, true), (false, -0.0));
+}
+
+#[test]
+fn operators_outside_their_type_class_are_total() {
+    // `check` rejects these forms; the functions still answer, as documented on
+    // `CmpOp::holds`: on floats `lo ls hi hs` are `lt le gt ge` (ordered, so NaN gives
+    // false); on integers the unordered forms are the ordered ones, `num` is true and
+    // `nan` false; `cmp_int` compares `lo ls hi hs` unsigned even when `signed`.
+    use CmpOp::*;
+    let unsigned_only = [(Lo, Lt), (Ls, Le), (Hi, Gt), (Hs, Ge)];
+    let f32s = specials32();
+    for &a in &f32s {
+        for &b in &f32s {
+            for (op, ordered) in unsigned_only {
+                for ftz in [false, true] {
+                    assert_eq!(cmp_f32(op, a, b, ftz), cmp_f32(ordered, a, b, ftz), "{op:?} {a:#x} {b:#x}");
+                }
+                let (wa, wb) = (u64::from(a) << 32, u64::from(b) << 32);
+                assert_eq!(cmp_f64(op, wa, wb), cmp_f64(ordered, wa, wb));
+                let (ha, hb) = ((a >> 16) as u16, (b >> 16) as u16);
+                assert_eq!(cmp_bf16(op, ha, hb), cmp_bf16(ordered, ha, hb));
+                assert_eq!(cmp_f16(op, ha, hb, false), cmp_f16(ordered, ha, hb, false));
+            }
+        }
+    }
+    assert!(!cmp_f32(Lo, 0x7fc0_0000, 0, false) && !cmp_f32(Hs, 0, 0x7fc0_0000, false));
+    let ints = [0u64, 1, 2, 0x7fff_ffff_ffff_ffff, 1 << 63, u64::MAX];
+    let float_only = [(Equ, Eq), (Neu, Ne), (Ltu, Lt), (Leu, Le), (Gtu, Gt), (Geu, Ge)];
+    for &a in &ints {
+        for &b in &ints {
+            for signed in [false, true] {
+                for (op, ordered) in float_only {
+                    assert_eq!(cmp_int(op, a, b, signed), cmp_int(ordered, a, b, signed));
+                }
+                assert!(cmp_int(Num, a, b, signed) && !cmp_int(Nan, a, b, signed));
+            }
+            assert_eq!(cmp_int(Lo, a, b, true), a < b, "lo is unsigned whatever `signed` says");
+            assert_eq!(cmp_int(Hs, a, b, true), a >= b);
+        }
     }
 }

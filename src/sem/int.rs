@@ -61,7 +61,10 @@ pub enum Part {
 
 /// `mul.{lo,hi,wide}.{u,s}N`: the kept part of the full 2N-bit product.
 pub fn mul(w: Width, part: Part, signed: bool, a: u64, b: u64) -> u64 {
-    let p = w.value(a, signed) * w.value(b, signed);
+    // A u64 x u64 product needs 128 unsigned bits, one more than i128 holds: multiply
+    // modulo 2^128, which keeps bits 0..127 exact and so every part (`.hi` of 64-bit
+    // operands is bits 64..127; `.wide` is only for 16- and 32-bit operands).
+    let p = w.value(a, signed).wrapping_mul(w.value(b, signed));
     match part {
         Part::Lo => w.wrap(p),
         Part::Hi => w.wrap(p >> w.0),
@@ -131,10 +134,15 @@ mod tests {
         vec![0, 1, 2, 3, 7, half - 1, half, half + 1, m - 1, m, m / 3, 0x5a5a_5a5a_5a5a_5a5a & m]
     }
 
-    /// The reference: ordinary integer arithmetic in i128 (wide enough for every
-    /// product), then the ISA's truncation to N bits written out as a remainder.
+    /// The reference: ordinary integer arithmetic in i128 (u128 for unsigned products,
+    /// which reach 2^128 - 2^65 + 1), then the ISA's truncation to N bits written out
+    /// as a remainder.
     fn trunc(v: i128, bits: u32) -> u64 {
         v.rem_euclid(1i128 << bits) as u64
+    }
+
+    fn trunc_u(v: u128, bits: u32) -> u64 {
+        (v % (1u128 << bits)) as u64
     }
 
     fn sx(v: u64, bits: u32) -> i128 {
@@ -152,8 +160,9 @@ mod tests {
                     let (sa, sb) = (sx(a, bits), sx(b, bits));
                     assert_eq!(add(w, a, b), trunc(ua + ub, bits));
                     assert_eq!(sub(w, a, b), trunc(ua - ub, bits));
-                    assert_eq!(mul(w, Part::Lo, false, a, b), trunc(ua * ub, bits));
-                    assert_eq!(mul(w, Part::Hi, false, a, b), trunc((ua * ub) >> bits, bits));
+                    let up = u128::from(a) * u128::from(b);
+                    assert_eq!(mul(w, Part::Lo, false, a, b), trunc_u(up, bits));
+                    assert_eq!(mul(w, Part::Hi, false, a, b), trunc_u(up >> bits, bits));
                     assert_eq!(
                         mul(w, Part::Hi, true, a, b),
                         trunc((sa * sb).div_euclid(1i128 << bits), bits)

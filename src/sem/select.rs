@@ -103,4 +103,45 @@ mod tests {
         assert_eq!(selp(a, b, true), a);
         assert_eq!(selp(a, b, false), b);
     }
+
+    #[test]
+    fn setp_after_a_nan_comparison_and_with_a_negated_c() {
+        use crate::sem::compare::{CmpOp, cmp_f32};
+        let (nan, one) = (0x7fc0_0000, 1f32.to_bits());
+        // setp.lt.f32 p|q, NaN, 1: t is false (ordered), so p is false and q true.
+        let t = cmp_f32(CmpOp::Lt, nan, one, false);
+        assert_eq!(setp(t, None), (false, true));
+        // setp.ge.f32 p|q, NaN, 1 gives the same: q is not "a < b".
+        assert_eq!(setp(cmp_f32(CmpOp::Ge, nan, one, false), None), (false, true));
+        // Unordered: t is true.
+        assert_eq!(setp(cmp_f32(CmpOp::Ltu, nan, one, false), None), (true, false));
+        // setp.lt.and.f32 p|q, NaN, 1, !c with c true: the operand is false, so both are.
+        let c = true;
+        assert_eq!(setp(t, Some((BoolOp::And, !c))), (false, false));
+        assert_eq!(setp(t, Some((BoolOp::Or, !c))), (false, true));
+        assert_eq!(setp(t, Some((BoolOp::Xor, !c))), (false, true));
+        assert_eq!(setp(t, Some((BoolOp::Xor, c))), (true, false));
+        // set.lt.or.f32.f32 d, NaN, 1, c: d = (false | c) ? 1.0 : 0.
+        assert_eq!(set_value(BoolOp::Or.apply(t, c), true), 0x3f80_0000);
+        assert_eq!(set_value(BoolOp::And.apply(t, c), false), 0);
+    }
+
+    #[test]
+    fn slct_f32_follows_the_sign_of_c_over_a_sweep_of_bit_patterns() {
+        // Reference from the ISA text: d = (c >= 0) ? a : b, with c read as a real
+        // number (NaN compares false, -0 == 0) after `.ftz` flushes a subnormal to zero.
+        let reference = |c: u32, ftz: bool| {
+            let subnormal = c & 0x7f80_0000 == 0 && c & 0x7f_ffff != 0;
+            let c = if ftz && subnormal { 0.0 } else { f64::from(f32::from_bits(c)) };
+            c >= 0.0
+        };
+        let (a, b) = (0x7ff4_0000_0000_0bad, 0xfff8_0000_1234_5678); // two NaNs, distinct payloads
+        let sweep = (0..=u32::MAX).step_by(65_521).chain([0x8000_0000, 1, 0x807f_ffff, 0xff80_0001]);
+        for c in sweep {
+            for ftz in [false, true] {
+                let want = if reference(c, ftz) { a } else { b };
+                assert_eq!(slct_f32(a, b, c, ftz), want, "c={c:#010x} ftz={ftz}");
+            }
+        }
+    }
 }
