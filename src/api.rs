@@ -2,21 +2,41 @@
 //! copy device buffers, launch a kernel with a grid, a block and its parameters, read
 //! the buffers back. The command line uses only this.
 
+use crate::check::types::Ty;
 use crate::diag::Diagnostic;
 use crate::exec::memory::{GlobalMemory, MemFault};
 use crate::exec::threads::Shape;
 use crate::exec::warp::{Budget, Cta, Fault};
 use crate::launch::Dim3;
-use crate::lower::program::{Kernel, LowerError, lower_kernel};
+use crate::lower::program::{IMAGE_STRIDE, IMAGE_WINDOW, LowerError, Program, lower_module};
 use crate::syntax::ast::{FuncKind, Item};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// The default step budget of a launch: dynamic warp instructions.
 pub const DEFAULT_MAX_STEPS: u64 = 1 << 32;
 
+/// Modules loaded so far in this process: each gets its own data-image window.
+static MODULES: AtomicU64 = AtomicU64::new(0);
+
 /// A validated PTX module.
 pub struct Module {
     src: String,
+    /// The decoded program, made on first use.
+    program: OnceLock<Result<Arc<Program>, LowerError>>,
+    image_base: u64,
+}
+
+/// A kernel of a decoded module, ready to launch.
+#[derive(Clone)]
+pub struct Kernel {
+    pub name: String,
+    /// Each parameter's type, byte offset and size in the parameter buffer.
+    pub params: Vec<(Ty, u32, u32)>,
+    pub param_bytes: u32,
+    program: Arc<Program>,
+    func: u32,
 }
 
 impl Module {
@@ -26,7 +46,15 @@ impl Module {
     /// Every diagnostic when the module is not valid PTX.
     pub fn load(src: &str) -> Result<Module, Vec<Diagnostic>> {
         let diags = crate::check_source(src);
-        if diags.is_empty() { Ok(Module { src: src.to_string() }) } else { Err(diags) }
+        if !diags.is_empty() {
+            return Err(diags);
+        }
+        let k = MODULES.fetch_add(1, Ordering::Relaxed) % 32;
+        Ok(Module {
+            src: src.to_string(),
+            program: OnceLock::new(),
+            image_base: IMAGE_WINDOW + k * IMAGE_STRIDE,
+        })
     }
 
     pub fn source(&self) -> &str {
@@ -48,27 +76,42 @@ impl Module {
             .collect()
     }
 
-    /// Decodes kernel `name` for execution.
+    /// The whole module decoded for execution.
     ///
     /// # Errors
-    /// A [`LowerError`] when there is no such kernel or it uses something ptxvm
-    /// cannot run yet.
+    /// A [`LowerError`] for the first thing in the module ptxvm cannot run.
+    pub fn program(&self) -> Result<Arc<Program>, LowerError> {
+        self.program
+            .get_or_init(|| {
+                let (module, _) = crate::syntax::parse(&self.src);
+                lower_module(&module, &self.src, self.image_base).map(Arc::new)
+            })
+            .clone()
+    }
+
+    /// Kernel `name`, ready to launch.
+    ///
+    /// # Errors
+    /// A [`LowerError`] when there is no such kernel or the module uses something
+    /// ptxvm cannot run.
     pub fn kernel(&self, name: &str) -> Result<Kernel, LowerError> {
-        let (module, _) = crate::syntax::parse(&self.src);
-        for item in &module.items {
-            if let Item::Func(f) = item
-                && f.kind == FuncKind::Entry
-                && f.body.is_some()
-                && f.name.text(&self.src) == name
-            {
-                return lower_kernel(&module, &self.src, f);
-            }
-        }
-        Err(LowerError { span: crate::syntax::Span::default(), message: format!("no kernel named `{name}`") })
+        let program = self.program()?;
+        let Some(k) = program.funcs.iter().position(|f| f.kernel && f.name == name) else {
+            let span = crate::syntax::Span::default();
+            return Err(LowerError { span, message: format!("no kernel named `{name}`") });
+        };
+        let f = &program.funcs[k];
+        Ok(Kernel {
+            name: name.to_string(),
+            params: f.params.clone(),
+            param_bytes: f.param_bytes,
+            func: k as u32,
+            program: program.clone(),
+        })
     }
 }
 
-/// The simulated GPU: its global memory.
+/// The simulated GPU: its global memory, with the data of the modules launched on it.
 #[derive(Default)]
 pub struct Device {
     memory: GlobalMemory,
@@ -99,24 +142,39 @@ impl Device {
         self.memory.read_bytes(addr, out)
     }
 
-    /// Runs `kernel` over `grid` CTAs of `block` threads with the parameter buffer
-    /// `params` (laid out as [`Kernel::params`] says), at most `max_steps` warp
-    /// instructions in all. CTAs run in parallel on every core, as on a GPU; each runs
-    /// to its end or its first fault.
+    /// Runs `kernel` over `grid` CTAs of `block` threads with `dynamic_shared` bytes
+    /// of dynamic shared memory and the parameter buffer `params` (laid out as
+    /// [`Kernel::params`] says), at most `max_steps` warp instructions in all. The
+    /// module's `.global` and `.const` variables are placed in device memory on its
+    /// first launch and keep their values across launches, as with `cuModuleLoad`.
+    /// CTAs run in parallel on every core, as on a GPU; each runs to its end or its
+    /// first fault.
     ///
     /// # Errors
     /// The fault of the first CTA in launch order that met one (so the report does
     /// not depend on scheduling); memory keeps everything written before the faults.
+    #[allow(clippy::too_many_arguments)]
     pub fn launch(
-        &self,
+        &mut self,
         kernel: &Kernel,
         grid: Dim3,
         block: Dim3,
+        dynamic_shared: u32,
         params: &[u8],
         max_steps: u64,
     ) -> Result<(), Fault> {
+        let program = &*kernel.program;
+        if let Err(e) = self.memory.alloc_at(program.image_base, &program.image) {
+            let cause = format!("cannot place the module's variables in device memory: {e}");
+            return Err(Fault {
+                cause,
+                ctaid: Dim3 { x: 0, y: 0, z: 0 },
+                tid: Dim3 { x: 0, y: 0, z: 0 },
+                span: Default::default(),
+            });
+        }
         let shape = Shape { grid, block };
-        let cta = Cta { kernel, shape, params, memory: &self.memory };
+        let cta = Cta { program, kernel: kernel.func, shape, params, memory: &self.memory, dynamic_shared };
         let budget = Budget::new(max_steps);
         let first = (0..grid.count())
             .into_par_iter()

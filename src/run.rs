@@ -98,7 +98,7 @@ pub fn run(file: &Path, spec_path: &Path, out: Option<&Path>, max_steps: u64) ->
         params[offset as usize..(offset + size) as usize]
             .copy_from_slice(&bits.to_le_bytes()[..size as usize]);
     }
-    let result = device.launch(&kernel, spec.grid, spec.block, &params, max_steps);
+    let result = device.launch(&kernel, spec.grid, spec.block, spec.dynamic_shared_bytes, &params, max_steps);
     let mut contents = Vec::new();
     for &(_, _, addr, len) in &buffers {
         let mut data = vec![0u8; len];

@@ -49,12 +49,35 @@ impl GlobalMemory {
         let too_large = MemFault::TooLarge { bytes: len };
         let count = usize::try_from(words).map_err(|_| too_large)?;
         let base = match self.allocs.last() {
-            Some(a) => (a.base + a.len.max(1)).div_ceil(ALIGN).checked_mul(ALIGN).ok_or(too_large)?,
-            None => BASE,
+            Some(a) if a.base >= BASE => {
+                (a.base + a.len.max(1)).div_ceil(ALIGN).checked_mul(ALIGN).ok_or(too_large)?
+            }
+            _ => BASE,
         };
         base.checked_add(len).ok_or(too_large)?;
         self.allocs.push(Allocation { base, len, words: (0..count).map(|_| AtomicU64::new(0)).collect() });
         Ok(base)
+    }
+
+    /// Places `bytes` at the fixed address `base`, below [`BASE`] (a module's data
+    /// image). Nothing happens when an allocation already starts there.
+    ///
+    /// # Errors
+    /// [`MemFault::TooLarge`] when the image would reach [`BASE`] or overlap another.
+    pub fn alloc_at(&mut self, base: u64, bytes: &[u8]) -> Result<(), MemFault> {
+        let len = bytes.len() as u64;
+        let too_large = MemFault::TooLarge { bytes: len };
+        let i = self.allocs.partition_point(|a| a.base < base);
+        if self.allocs.get(i).is_some_and(|a| a.base == base) {
+            return Ok(());
+        }
+        let end = base.checked_add(len).ok_or(too_large)?;
+        if end > BASE || self.allocs.get(i).is_some_and(|a| a.base < end) {
+            return Err(too_large);
+        }
+        let words = (0..len.div_ceil(8)).map(|_| AtomicU64::new(0)).collect();
+        self.allocs.insert(i, Allocation { base, len, words });
+        self.write_bytes(base, bytes)
     }
 
     /// The allocation and the word index of an aligned access of `size` bytes.

@@ -3,6 +3,7 @@
 //! ids and special registers, and `memory` holding the device's global memory with
 //! bounds. Faults name the kernel, the thread and the instruction.
 
+mod lane;
 pub mod memory;
 pub mod simt;
 pub mod threads;

@@ -7,6 +7,11 @@
 //! path; an entry pops when its pc reaches its reconvergence pc, so the lanes wait
 //! in the join entry below until every path has arrived. `brx.idx` and indirect calls
 //! split by target the same way. Lanes that exit leave every mask; empty entries pop.
+//!
+//! A call pushes an entry marked as a frame, running the callee with the calling
+//! lanes, above the caller's entry (already moved to the return pc). `ret` takes
+//! lanes out of the entries of the innermost frame only, so they wait below it until
+//! every calling lane has returned; then the frame entry pops and the caller goes on.
 
 /// The reconvergence pc that is never reached: lanes meet only when they leave.
 pub const NEVER: u32 = u32::MAX;
@@ -16,19 +21,23 @@ pub struct Entry {
     pub pc: u32,
     pub rpc: u32,
     pub mask: u32,
+    /// The first entry of a call: the callee's lanes, popped when all have returned.
+    pub frame: bool,
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct SimtStack {
     entries: Vec<Entry>,
+    /// Frame entries on the stack: the call depth.
+    frames: usize,
 }
 
 impl SimtStack {
     /// A warp whose `mask` lanes start at `pc`.
     pub fn new(pc: u32, mask: u32) -> Self {
-        let mut s = SimtStack { entries: Vec::new() };
+        let mut s = SimtStack { entries: Vec::new(), frames: 0 };
         if mask != 0 {
-            s.entries.push(Entry { pc, rpc: NEVER, mask });
+            s.entries.push(Entry { pc, rpc: NEVER, mask, frame: false });
         }
         s
     }
@@ -71,7 +80,7 @@ impl SimtStack {
             // leave early do so before the others run on).
             top.pc = rpc;
             for &(pc, mask) in groups.iter().rev() {
-                self.entries.push(Entry { pc, rpc, mask });
+                self.entries.push(Entry { pc, rpc, mask, frame: false });
             }
         }
         self.settle();
@@ -85,10 +94,40 @@ impl SimtStack {
         self.settle();
     }
 
+    /// The call depth: frame entries on the stack.
+    pub fn frames(&self) -> usize {
+        self.frames
+    }
+
+    /// Calls: the running lanes continue at `return_pc` once `lanes` (a subset of
+    /// them) have run the callee from `entry` and returned.
+    pub fn call(&mut self, return_pc: u32, entry: u32, lanes: u32) {
+        let Some(top) = self.entries.last_mut() else { return };
+        top.pc = return_pc;
+        if lanes != 0 {
+            self.entries.push(Entry { pc: entry, rpc: NEVER, mask: lanes, frame: true });
+            self.frames += 1;
+        }
+        self.settle();
+    }
+
+    /// `ret` by `lanes`: they leave the innermost frame's entries and wait for the
+    /// other lanes of the call.
+    pub fn ret(&mut self, lanes: u32) {
+        let from = self.entries.iter().rposition(|e| e.frame).unwrap_or(0);
+        for e in &mut self.entries[from..] {
+            e.mask &= !lanes;
+        }
+        self.settle();
+    }
+
     /// Pops entries that reached their reconvergence point or lost every lane.
     fn settle(&mut self) {
         while let Some(top) = self.entries.last() {
             if top.mask == 0 || top.pc == top.rpc {
+                if top.frame {
+                    self.frames -= 1;
+                }
                 self.entries.pop();
             } else {
                 break;

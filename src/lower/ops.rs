@@ -4,6 +4,7 @@
 
 use super::regs::Slot;
 use crate::check::types::Ty;
+pub use crate::sem::atom::{AtomOp, AtomTy};
 use crate::sem::compare::{BoolOp, CmpOp};
 use crate::sem::convert::{IntRound, IntTy};
 use crate::sem::float::FOp;
@@ -35,6 +36,21 @@ pub enum Special {
     Laneid,
     Warpid,
     Nwarpid,
+    LanemaskEq,
+    LanemaskLt,
+    LanemaskLe,
+    LanemaskGt,
+    LanemaskGe,
+    Smid,
+    Nsmid,
+    Gridid,
+    /// Virtual time: the warp's count of executed instructions (DESIGN.md: results
+    /// never depend on wall-clock time).
+    Clock,
+    Clock64,
+    Globaltimer,
+    DynamicSmemSize,
+    TotalSmemSize,
 }
 
 /// A predicate operand: its mask row and whether it is negated.
@@ -135,20 +151,69 @@ pub enum Op {
         size: u8,
         signed: bool,
     },
-    /// `ld.global` (or generic): `size` bytes at `addr + offset`.
+    /// `ld` (scalar or vector): `n` elements of `size` bytes from `addr + offset` in
+    /// `mem`, into consecutive destinations (a `None` destination is a sink `_`).
     Ld {
-        dst: Slot,
+        mem: Mem,
+        dsts: [Option<Slot>; 4],
+        n: u8,
         addr: Src,
         offset: i64,
         size: u8,
         signed: bool,
     },
+    /// `st` (scalar or vector): `n` elements of `size` bytes.
     St {
+        mem: Mem,
+        srcs: [Src; 4],
+        n: u8,
         addr: Src,
         offset: i64,
-        src: Src,
         size: u8,
     },
+    /// `atom` (with `dst`) and `red` (without), on `size`-byte values.
+    Atom {
+        mem: Mem,
+        op: AtomOp,
+        ty: AtomTy,
+        dst: Option<Slot>,
+        addr: Src,
+        offset: i64,
+        b: Src,
+        c: Src,
+    },
+    /// The address of a frame variable: the frame's base plus `offset`, in the local
+    /// space or (`generic`) in the generic window onto it.
+    FrameAddr {
+        dst: Slot,
+        offset: u32,
+        generic: bool,
+    },
+    /// `cvta` between generic and a window (`.shared`, `.local`): add or remove `window`.
+    Cvta {
+        dst: Slot,
+        src: Src,
+        to_generic: bool,
+        window: u64,
+    },
+    /// `mov` of a vector register `{a, b, ..}` to or from one wider register.
+    Pack {
+        dst: Slot,
+        srcs: [Src; 4],
+        n: u8,
+        bits: u8,
+    },
+    Unpack {
+        dsts: [Option<Slot>; 4],
+        n: u8,
+        bits: u8,
+        src: Src,
+    },
+    /// `call`: run a function with the lanes that take it; they continue after it
+    /// once all of them have returned.
+    Call(Box<Call>),
+    /// `ret` from a `.func`.
+    Ret,
     Int {
         op: IntOp,
         width: Width,
@@ -250,25 +315,12 @@ pub enum Op {
     Bra {
         target: u32,
         reconverge: u32,
+        uni: bool,
     },
     Cvt {
         kind: CvtKind,
         dst: Slot,
         src: Src,
-    },
-    /// `ld.shared`: `size` bytes at `addr + offset` of the CTA's shared memory.
-    LdShared {
-        dst: Slot,
-        addr: Src,
-        offset: i64,
-        size: u8,
-        signed: bool,
-    },
-    StShared {
-        addr: Src,
-        offset: i64,
-        src: Src,
-        size: u8,
     },
     /// `bar.sync` / `barrier.sync`: wait for every live thread of the CTA.
     Bar,
@@ -306,16 +358,93 @@ pub struct Inst {
     pub span: Span,
 }
 
-/// A kernel ready to run.
+/// Where a memory access goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mem {
+    /// Device memory: buffers and the module's `.global` and `.const` variables.
+    Global,
+    /// The CTA's shared memory, addressed from 0.
+    Shared,
+    /// The lane's local memory (its call stack), addressed from 0.
+    Local,
+    /// The current frame of the lane's stack: `.local` and `.param` variables of the
+    /// function and its parameters; the address is relative to the frame's base.
+    Frame,
+    /// A generic address: global, or inside the shared or local window.
+    Generic,
+}
+
+/// One argument or return value of a call, in the caller: `size` bytes of a `.param`
+/// variable of its frame, or a register or immediate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallValue {
+    Frame { offset: u32, size: u32 },
+    Reg(Src, u32),
+    Sink,
+}
+
+/// Who a call calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Callee {
+    Direct(u32),
+    /// A function address in a register; the lanes may disagree.
+    Indirect(Src),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Call {
+    pub callee: Callee,
+    pub args: Vec<CallValue>,
+    pub rets: Vec<CallValue>,
+    /// For an indirect call: the sizes of the parameters and returns its
+    /// `.callprototype` (or the call's own operands) declare, which the target must have.
+    pub proto: Option<(Vec<u32>, Vec<u32>)>,
+}
+
+/// A function of the program: a kernel or a `.func`.
 #[derive(Debug, Clone)]
-pub struct Kernel {
+pub struct Func {
     pub name: String,
-    /// Each parameter's type, byte offset and size in the parameter buffer.
-    pub params: Vec<(Ty, u32, u32)>,
-    pub param_bytes: u32,
-    pub insts: Vec<Inst>,
+    pub kernel: bool,
+    /// Its first pc.
+    pub entry: u32,
     /// Rows of each register file: 32-bit, 64-bit, predicates.
     pub rows: (u32, u32, u32),
-    /// Bytes of static `.shared` variables per CTA.
-    pub shared_bytes: u32,
+    /// Each parameter's type, byte offset and size: in the launch's parameter buffer
+    /// for a kernel, in the frame for a `.func`.
+    pub params: Vec<(Ty, u32, u32)>,
+    /// Each return value's type, offset in the frame and size.
+    pub rets: Vec<(Ty, u32, u32)>,
+    /// Bytes of a kernel's parameter buffer.
+    pub param_bytes: u32,
+    /// Bytes of one lane's frame: parameters, returns, `.local` and `.param` variables.
+    pub frame_bytes: u32,
 }
+
+/// A whole module, decoded: every function's instructions in one pc space.
+#[derive(Debug, Clone)]
+pub struct Program {
+    pub insts: Vec<Inst>,
+    pub funcs: Vec<Func>,
+    /// Bytes of static `.shared` variables per CTA; dynamic shared memory (an
+    /// `.extern .shared` array) starts at `dynamic_shared_at`.
+    pub shared_bytes: u32,
+    pub dynamic_shared_at: u32,
+    /// The module's `.global` and `.const` variables, initialised, to be placed in
+    /// device memory at `image_base`.
+    pub image: Vec<u8>,
+    pub image_base: u64,
+}
+
+/// The address map (DESIGN.md, "Memory"): device allocations start at
+/// `exec::memory::BASE`; below them sit each module's data image, then the generic
+/// windows onto shared and local memory, then function addresses. A window is 2^32
+/// bytes, as on hardware, so a 32-bit shared or local address converts losslessly.
+pub const IMAGE_WINDOW: u64 = 0x7e00_0000_0000;
+pub const SHARED_WINDOW: u64 = 0x7d00_0000_0000;
+pub const LOCAL_WINDOW: u64 = 0x7c00_0000_0000;
+pub const FUNC_WINDOW: u64 = 0x7b00_0000_0000;
+/// Bytes of a function address slot: function `k` is at `FUNC_WINDOW + 16 k`.
+pub const FUNC_STRIDE: u64 = 16;
+/// Bytes reserved for each module's data image.
+pub const IMAGE_STRIDE: u64 = 1 << 32;

@@ -1,7 +1,9 @@
 //! `sem`: the semantics of PTX instructions as pure functions of bits, with no warps,
 //! memory or text, each tested alone against an independent reference (DESIGN.md,
-//! principle 3). So far: comparisons, selection, integer and floating-point arithmetic (issue 3).
+//! principle 3). Comparisons, selection, integer and floating-point arithmetic, conversions and
+//! atomic operations.
 
+pub mod atom;
 pub mod compare;
 pub mod convert;
 pub mod float;

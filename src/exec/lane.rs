@@ -1,0 +1,424 @@
+//! What one lane computes: every instruction that does not change which lanes run,
+//! and memory access in every state space (global, shared, the lane's local stack,
+//! and generic addresses through their windows; DESIGN.md, "Memory"). A `String`
+//! error is the cause of a fault; `warp.rs` adds the thread and the instruction.
+
+use super::memory::MemFault;
+use super::threads::WARP_SIZE;
+use super::warp::{Cta, Warp};
+use crate::launch::Dim3;
+use crate::lower::program::{
+    CmpKind, CvtKind, IntOp, LOCAL_WINDOW, Mem, Op, Pred, SHARED_WINDOW, Special, Src,
+};
+use crate::lower::regs::{RegFile, Slot};
+use crate::sem::{compare, convert, float, int, select};
+
+/// Bytes of each generic window (PTX: 32-bit shared and local addresses).
+const WINDOW: u64 = 1 << 32;
+
+/// Where one access lands after its space and window are resolved.
+enum Target {
+    Global(u64),
+    Shared(u64),
+    /// An address in the lane's local memory.
+    Local(u64),
+}
+
+impl Cta<'_> {
+    /// Executes a non-branch instruction for one lane.
+    pub(super) fn lane(
+        &self,
+        n: u64,
+        w: &mut Warp,
+        shared: &mut [u8],
+        inst: &crate::lower::program::Inst,
+        lane: u32,
+    ) -> Result<(), String> {
+        let l = lane as usize;
+        match &inst.op {
+            Op::Mov { dst, src } => {
+                let v = read(w, *src, l);
+                write(w, *dst, l, v);
+            }
+            Op::MovSpecial { dst, sreg } => {
+                let v = self.special(n, w, *sreg, lane);
+                write(w, *dst, l, v);
+            }
+            Op::LdParam { dst, offset, size, signed } => {
+                let (o, s) = (*offset as usize, *size as usize);
+                let bytes = self.params.get(o..o + s).ok_or("parameter read outside the parameter buffer")?;
+                let mut b = [0u8; 8];
+                b[..s].copy_from_slice(bytes);
+                write(w, *dst, l, extend(u64::from_le_bytes(b), s, *signed));
+            }
+            Op::Ld { mem, dsts, n, addr, offset, size, signed } => {
+                let a = read(w, *addr, l).wrapping_add(*offset as u64);
+                vector_aligned(a, *n, *size)?;
+                for (k, dst) in dsts.iter().take(*n as usize).enumerate() {
+                    let v = self.load(w, shared, *mem, a + (k as u64) * u64::from(*size), *size, l)?;
+                    if let Some(dst) = dst {
+                        write(w, *dst, l, extend(v, *size as usize, *signed));
+                    }
+                }
+            }
+            Op::St { mem, srcs, n, addr, offset, size } => {
+                let a = read(w, *addr, l).wrapping_add(*offset as u64);
+                vector_aligned(a, *n, *size)?;
+                for (k, src) in srcs.iter().take(*n as usize).enumerate() {
+                    let v = read(w, *src, l);
+                    self.store(w, shared, *mem, a + (k as u64) * u64::from(*size), *size, v, l)?;
+                }
+            }
+            Op::Atom { mem, op, ty, dst, addr, offset, b, c } => {
+                let a = read(w, *addr, l).wrapping_add(*offset as u64);
+                let (b, c) = (read(w, *b, l), read(w, *c, l));
+                let size = ty.bytes();
+                let f = |old: u64| crate::sem::atom::apply(*op, *ty, old, b, c);
+                let old = match self.target(w, *mem, a, l) {
+                    Target::Global(a) => self.memory.atomic(a, size, f).map_err(|e| e.to_string())?,
+                    Target::Shared(a) => {
+                        let r = range(shared.len(), a, size as u8, "shared")?;
+                        let old = le(&shared[r.clone()]);
+                        shared[r].copy_from_slice(&f(old).to_le_bytes()[..size as usize]);
+                        old
+                    }
+                    Target::Local(a) => {
+                        let r = range(w.top as usize, a, size as u8, "local")?;
+                        let old = le(&w.local[l][r.clone()]);
+                        w.local[l][r].copy_from_slice(&f(old).to_le_bytes()[..size as usize]);
+                        old
+                    }
+                };
+                if let Some(d) = dst {
+                    write(w, *d, l, old);
+                }
+            }
+            Op::FrameAddr { dst, offset, generic } => {
+                let a = u64::from(w.base + offset) + if *generic { LOCAL_WINDOW } else { 0 };
+                write(w, *dst, l, a);
+            }
+            Op::Cvta { dst, src, to_generic, window } => {
+                let v = read(w, *src, l);
+                write(
+                    w,
+                    *dst,
+                    l,
+                    if *to_generic { v.wrapping_add(*window) } else { v.wrapping_sub(*window) },
+                );
+            }
+            Op::Pack { dst, srcs, n, bits } => {
+                let mask = if *bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+                let v =
+                    srcs.iter().take(*n as usize).enumerate().fold(0u64, |acc, (k, s)| {
+                        acc | (read(w, *s, l) & mask) << (k as u32 * u32::from(*bits))
+                    });
+                write(w, *dst, l, v);
+            }
+            Op::Unpack { dsts, n, bits, src } => {
+                let mask = if *bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+                let v = read(w, *src, l);
+                for (k, d) in dsts.iter().take(*n as usize).enumerate() {
+                    if let Some(d) = d {
+                        write(w, *d, l, v >> (k as u32 * u32::from(*bits)) & mask);
+                    }
+                }
+            }
+            Op::Int { op, width, signed, dst, a, b } => {
+                let (x, y) = (read(w, *a, l), read(w, *b, l));
+                let v = match op {
+                    IntOp::Add => int::add(*width, x, y),
+                    IntOp::Sub => int::sub(*width, x, y),
+                    IntOp::Min => int::min(*width, *signed, x, y),
+                    IntOp::Max => int::max(*width, *signed, x, y),
+                    IntOp::And => x & y,
+                    IntOp::Or => x | y,
+                    IntOp::Xor => x ^ y,
+                    IntOp::Shl => int::shl(*width, x, y.min(u64::from(u32::MAX)) as u32),
+                    IntOp::Shr => int::shr(*width, *signed, x, y.min(u64::from(u32::MAX)) as u32),
+                    IntOp::Div => int::div(*width, *signed, x, y).ok_or("integer division by zero")?,
+                    IntOp::Rem => int::rem(*width, *signed, x, y).ok_or("integer remainder by zero")?,
+                };
+                write(w, *dst, l, v & width.mask());
+            }
+            Op::Not { width, dst, a } => {
+                let v = !read(w, *a, l) & width.mask();
+                write(w, *dst, l, v);
+            }
+            Op::Mul { part, width, signed, dst, a, b } => {
+                let v = int::mul(*width, *part, *signed, read(w, *a, l), read(w, *b, l));
+                write(w, *dst, l, v);
+            }
+            Op::Mad { part, width, signed, dst, a, b, c } => {
+                let v = int::mad(*width, *part, *signed, read(w, *a, l), read(w, *b, l), read(w, *c, l));
+                write(w, *dst, l, v);
+            }
+            Op::Float { op, f64, ftz, sat, dst, a, b } => {
+                let (x, y) = (read(w, *a, l), read(w, *b, l));
+                let v = if *f64 {
+                    float::f64_binary(*op, x, y)
+                } else {
+                    u64::from(float::f32_binary(*op, x as u32, y as u32, *ftz, *sat))
+                };
+                write(w, *dst, l, v);
+            }
+            Op::Fma { f64, ftz, sat, dst, a, b, c } => {
+                let (x, y, z) = (read(w, *a, l), read(w, *b, l), read(w, *c, l));
+                let v = if *f64 {
+                    float::f64_fma(x, y, z)
+                } else {
+                    u64::from(float::f32_fma(x as u32, y as u32, z as u32, *ftz, *sat))
+                };
+                write(w, *dst, l, v);
+            }
+            Op::Setp { kind, op, p, q, a, b, combine } => {
+                let (x, y) = (read(w, *a, l), read(w, *b, l));
+                let c = combine.map(|(bop, c)| (bop, pred_bit(w, c, lane)));
+                let (pv, qv) = match kind {
+                    // Packed halves: p = BoolOp(t_low, c), q = BoolOp(t_high, c) (ISA 9.7.7.2).
+                    CmpKind::F16x2 { ftz } => {
+                        let (lo, hi) = compare::cmp_f16x2(*op, x as u32, y as u32, *ftz);
+                        (select::setp(lo, c).0, select::setp(hi, c).0)
+                    }
+                    CmpKind::BF16x2 => {
+                        let (lo, hi) = compare::cmp_bf16x2(*op, x as u32, y as u32);
+                        (select::setp(lo, c).0, select::setp(hi, c).0)
+                    }
+                    _ => select::setp(compare_values(*kind, *op, x, y), c),
+                };
+                for (row, v) in [(p, pv), (q, qv)] {
+                    if let Some(row) = row {
+                        let bit = 1u32 << lane;
+                        let r = &mut w.regs.pred[*row as usize];
+                        *r = if v { *r | bit } else { *r & !bit };
+                    }
+                }
+            }
+            Op::Set { kind, op, float_dtype, dst, a, b, combine } => {
+                let t = compare_values(*kind, *op, read(w, *a, l), read(w, *b, l));
+                let r = match combine {
+                    Some((bop, c)) => bop.apply(t, pred_bit(w, *c, lane)),
+                    None => t,
+                };
+                write(w, *dst, l, u64::from(select::set_value(r, *float_dtype)));
+            }
+            Op::Slct { f32, ftz, dst, a, b, c } => {
+                let (x, y, z) = (read(w, *a, l), read(w, *b, l), read(w, *c, l));
+                let v = if *f32 {
+                    select::slct_f32(x, y, z as u32, *ftz)
+                } else {
+                    select::slct_s32(x, y, z as u32 as i32)
+                };
+                write(w, *dst, l, v);
+            }
+            Op::NegAbs { abs, width, dst, a } => {
+                let x = read(w, *a, l);
+                write(w, *dst, l, if *abs { int::abs(*width, x) } else { int::neg(*width, x) });
+            }
+            Op::Cvt { kind, dst, src } => {
+                let v = read(w, *src, l);
+                let out = match *kind {
+                    CvtKind::IntInt { dst, src, sat } => convert::int_to_int(dst, src, v, sat),
+                    CvtKind::FloatInt { dst, src_f64, round } => {
+                        let x = if src_f64 { f64::from_bits(v) } else { f64::from(f32::from_bits(v as u32)) };
+                        convert::float_to_int(dst, x, round)
+                    }
+                    CvtKind::IntFloat { dst_f64: true, src } => convert::int_to_f64(src, v),
+                    CvtKind::IntFloat { dst_f64: false, src } => u64::from(convert::int_to_f32(src, v)),
+                    CvtKind::F32ToF64 => f64::from(f32::from_bits(v as u32)).to_bits(),
+                    CvtKind::F64ToF32 => u64::from((f64::from_bits(v) as f32).to_bits()),
+                };
+                write(w, *dst, l, out);
+            }
+            Op::Selp { dst, a, b, c } => {
+                let v = select::selp(read(w, *a, l), read(w, *b, l), pred_bit(w, *c, lane));
+                write(w, *dst, l, v);
+            }
+            Op::Activemask { .. }
+            | Op::Vote { .. }
+            | Op::Bar
+            | Op::Nanosleep
+            | Op::Bra { .. }
+            | Op::Brx { .. }
+            | Op::Call(_)
+            | Op::Ret
+            | Op::Exit
+            | Op::Trap
+            | Op::PredLogic { .. } => {}
+        }
+        Ok(())
+    }
+
+    fn special(&self, n: u64, w: &Warp, sreg: Special, lane: u32) -> u64 {
+        let pick = |d: Dim3, axis: u8| u64::from([d.x, d.y, d.z][axis as usize]);
+        let le = (2u64 << lane) - 1;
+        match sreg {
+            Special::Tid(a) => pick(self.shape.tid(w.index, lane), a),
+            Special::Ntid(a) => pick(self.shape.block, a),
+            Special::Ctaid(a) => pick(self.shape.ctaid(n), a),
+            Special::Nctaid(a) => pick(self.shape.grid, a),
+            Special::Laneid => u64::from(lane),
+            Special::Warpid => u64::from(w.index),
+            Special::Nwarpid => u64::from(self.shape.warps_per_cta()),
+            Special::LanemaskEq => 1 << lane,
+            Special::LanemaskLt => (1 << lane) - 1,
+            Special::LanemaskLe => le,
+            Special::LanemaskGt => !le & 0xffff_ffff,
+            Special::LanemaskGe => !((1u64 << lane) - 1) & 0xffff_ffff,
+            // An H100 SXM has 132 SMs; CTAs are spread over them in launch order.
+            Special::Smid => n % NSMID,
+            Special::Nsmid => NSMID,
+            Special::Gridid => 1,
+            Special::Clock => w.clock & 0xffff_ffff,
+            Special::Clock64 => w.clock,
+            // Virtual nanoseconds: one per executed warp instruction.
+            Special::Globaltimer => w.clock,
+            Special::DynamicSmemSize => u64::from(self.dynamic_shared),
+            Special::TotalSmemSize => u64::from(self.program.dynamic_shared_at + self.dynamic_shared),
+        }
+    }
+
+    /// Resolves an address in `mem` for lane `l`.
+    fn target(&self, w: &Warp, mem: Mem, a: u64, _l: usize) -> Target {
+        match mem {
+            Mem::Global => Target::Global(a),
+            Mem::Shared => Target::Shared(a),
+            Mem::Local => Target::Local(a),
+            Mem::Frame => Target::Local(a.wrapping_add(u64::from(w.base))),
+            Mem::Generic => {
+                if (SHARED_WINDOW..SHARED_WINDOW + WINDOW).contains(&a) {
+                    Target::Shared(a - SHARED_WINDOW)
+                } else if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW).contains(&a) {
+                    Target::Local(a - LOCAL_WINDOW)
+                } else {
+                    Target::Global(a)
+                }
+            }
+        }
+    }
+
+    fn load(&self, w: &Warp, shared: &[u8], mem: Mem, a: u64, size: u8, l: usize) -> Result<u64, String> {
+        match self.target(w, mem, a, l) {
+            Target::Global(a) => self.memory.load(a, u64::from(size)).map_err(|e: MemFault| e.to_string()),
+            Target::Shared(a) => Ok(le(&shared[range(shared.len(), a, size, "shared")?])),
+            Target::Local(a) => Ok(le(&w.local[l][range(w.top as usize, a, size, "local")?])),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &self,
+        w: &mut Warp,
+        shared: &mut [u8],
+        mem: Mem,
+        a: u64,
+        size: u8,
+        v: u64,
+        l: usize,
+    ) -> Result<(), String> {
+        let bytes = &v.to_le_bytes()[..size as usize];
+        match self.target(w, mem, a, l) {
+            Target::Global(a) => self.memory.store(a, u64::from(size), v).map_err(|e| e.to_string()),
+            Target::Shared(a) => {
+                let r = range(shared.len(), a, size, "shared")?;
+                shared[r].copy_from_slice(bytes);
+                Ok(())
+            }
+            Target::Local(a) => {
+                let r = range(w.top as usize, a, size, "local")?;
+                w.local[l][r].copy_from_slice(bytes);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// SMs of the simulated GPU (an H100 SXM's count).
+const NSMID: u64 = 132;
+
+/// A vector access must be aligned to its whole size (PTX ISA 5.4.5).
+fn vector_aligned(a: u64, n: u8, size: u8) -> Result<(), String> {
+    let whole = u64::from(n) * u64::from(size);
+    if n > 1 && !a.is_multiple_of(whole) {
+        return Err(format!("address {a:#x} is not aligned to the {whole}-byte vector access"));
+    }
+    Ok(())
+}
+
+/// The bytes of an access to a `len`-byte memory, or why it faults.
+fn range(len: usize, addr: u64, size: u8, space: &str) -> Result<std::ops::Range<usize>, String> {
+    let size = u64::from(size);
+    if !addr.is_multiple_of(size) {
+        return Err(format!("{space} address 0x{addr:x} is not aligned to the {size}-byte access"));
+    }
+    match addr.checked_add(size) {
+        Some(end) if end <= len as u64 => Ok(addr as usize..end as usize),
+        _ => Err(format!(
+            "{space} address 0x{addr:x} ({size} bytes) is outside the {len} bytes of {space} memory"
+        )),
+    }
+}
+
+fn le(bytes: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    b[..bytes.len()].copy_from_slice(bytes);
+    u64::from_le_bytes(b)
+}
+
+/// The comparison of two operand values as `kind` reads them.
+fn compare_values(kind: CmpKind, op: compare::CmpOp, x: u64, y: u64) -> bool {
+    match kind {
+        CmpKind::Int { width, signed } => {
+            let (x, y) = if signed {
+                (width.signed(x) as u64, width.signed(y) as u64)
+            } else {
+                (x & width.mask(), y & width.mask())
+            };
+            compare::cmp_int(op, x, y, signed)
+        }
+        CmpKind::F32 { ftz } => compare::cmp_f32(op, x as u32, y as u32, ftz),
+        CmpKind::F64 => compare::cmp_f64(op, x, y),
+        CmpKind::F16 { ftz } => compare::cmp_f16(op, x as u16, y as u16, ftz),
+        CmpKind::BF16 => compare::cmp_bf16(op, x as u16, y as u16),
+        // The packed forms are handled where both results are written.
+        CmpKind::F16x2 { ftz } => compare::cmp_f16x2(op, x as u32, y as u32, ftz).0,
+        CmpKind::BF16x2 => compare::cmp_bf16x2(op, x as u32, y as u32).0,
+    }
+}
+
+fn pred_bit(w: &Warp, p: Pred, lane: u32) -> bool {
+    (w.regs.pred[p.row as usize] >> lane & 1 == 1) != p.negated
+}
+
+pub(super) fn read(w: &Warp, src: Src, lane: usize) -> u64 {
+    match src {
+        Src::Imm(v) => v,
+        Src::Reg(Slot { file: RegFile::R32, index, .. }) => u64::from(w.regs.r32[index as usize][lane]),
+        Src::Reg(Slot { file: RegFile::R64, index, .. }) => w.regs.r64[index as usize][lane],
+        Src::Reg(Slot { file: RegFile::Pred, index, .. }) => {
+            u64::from(w.regs.pred[index as usize] >> lane & 1)
+        }
+    }
+}
+
+pub(super) fn write(w: &mut Warp, dst: Slot, lane: usize, v: u64) {
+    match dst.file {
+        RegFile::R32 => w.regs.r32[dst.index as usize][lane] = v as u32,
+        RegFile::R64 => w.regs.r64[dst.index as usize][lane] = v,
+        RegFile::Pred => {
+            let bit = 1u32 << lane;
+            let r = &mut w.regs.pred[dst.index as usize];
+            *r = if v & 1 == 1 { *r | bit } else { *r & !bit };
+        }
+    }
+}
+
+/// A loaded value of `size` bytes, sign-extended to 64 bits when `signed`.
+fn extend(v: u64, size: usize, signed: bool) -> u64 {
+    if !signed || size >= 8 {
+        return v;
+    }
+    let shift = 64 - 8 * size as u32;
+    (((v << shift) as i64) >> shift) as u64
+}
+
+const _: () = assert!(WARP_SIZE == 32);

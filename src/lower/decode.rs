@@ -1,0 +1,327 @@
+//! Decoding one function body against the module's [`Layout`]: registers resolved to
+//! slots, names to addresses (frame, shared, module data, functions), labels to
+//! program pcs, and for every branch its reconvergence pc. The instruction forms
+//! themselves are in `decode_ops.rs`.
+//!
+//! A function's frame (per lane, in its local memory) holds, in order: the
+//! parameters and returns of a `.func`, then every `.local` and `.param` variable its
+//! body declares (each declaration its own bytes, so nested call sequences never
+//! share storage).
+
+use super::flow::{EXIT, Flow};
+pub use super::ops::*;
+use super::program::{Layout, Symbol, fail, var_size};
+use super::regs::{RegFile, RegScopes, Slot};
+use crate::check::types::Ty;
+use crate::syntax::ast::*;
+use rustc_hash::FxHashMap as HashMap;
+
+/// A variable of the frame: its offset from the frame's base and its size.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct FrameVar {
+    pub offset: u32,
+    pub size: u32,
+}
+
+/// Names a block declares besides registers.
+#[derive(Default)]
+struct Scope<'m> {
+    frame: HashMap<&'m str, FrameVar>,
+    shared: HashMap<&'m str, u32>,
+    /// `.callprototype` labels: the sizes of their parameters and returns.
+    protos: HashMap<&'m str, (Vec<u32>, Vec<u32>)>,
+}
+
+/// What a name in an operand stands for.
+pub(super) enum Named {
+    Reg(Slot),
+    Frame(FrameVar),
+    KernelParam(u32),
+    Shared(u32),
+    Data(u64),
+    Func(u32),
+}
+
+pub(super) struct Decoder<'m> {
+    pub src: &'m str,
+    pub pool: &'m Pool,
+    pub layout: &'m Layout<'m>,
+    pub regs: RegScopes<'m>,
+    scopes: Vec<Scope<'m>>,
+    pub frame_bytes: u32,
+    /// A kernel's parameters: name -> (type, offset in the parameter buffer).
+    pub kernel_params: HashMap<&'m str, (Ty, u32)>,
+    pub kernel: bool,
+    pub flow: &'m Flow<'m>,
+    /// The program pc of this body's first instruction.
+    pub base: u32,
+}
+
+/// Largest frame of one function per lane (a guard, not a CUDA limit).
+const MAX_FRAME: u64 = 1 << 20;
+
+impl<'m> Decoder<'m> {
+    /// Decodes body `f` (index `k` of the layout), appending to `insts`. Returns the
+    /// function's register rows and frame bytes.
+    pub fn decode(
+        module: &'m Module,
+        src: &'m str,
+        f: &'m Function,
+        layout: &'m Layout<'m>,
+        insts: &mut Vec<Inst>,
+    ) -> Result<((u32, u32, u32), u32), LowerError> {
+        let Some(body) = &f.body else { return fail(f.name.span, "the function has no body") };
+        let k = match layout.symbols.get(f.name.text(src)) {
+            Some(Symbol::Func(k)) => *k as usize,
+            _ => return fail(f.name.span, "the function is not in the program"),
+        };
+        let flow = Flow::build(module, src, body);
+        let kernel = f.kind == FuncKind::Entry;
+        let (params, rets) = &layout.sigs[k];
+        let mut top = Scope::default();
+        let mut kernel_params = HashMap::default();
+        let mut frame_bytes = 0;
+        for (p, &(ty, offset, size)) in f.params.iter().zip(params).chain(f.rets.iter().zip(rets)) {
+            let Some(n) = p.name else { continue };
+            if kernel {
+                kernel_params.insert(n.text(src), (ty, offset));
+            } else {
+                top.frame.insert(n.text(src), FrameVar { offset, size });
+                frame_bytes = frame_bytes.max(offset + size);
+            }
+        }
+        let mut d = Decoder {
+            src,
+            pool: &module.pool,
+            layout,
+            regs: RegScopes::default(),
+            scopes: vec![top],
+            frame_bytes,
+            kernel_params,
+            kernel,
+            flow: &flow,
+            base: insts.len() as u32,
+        };
+        // A `.func`'s parameters may also be declared as registers (`.reg` params).
+        d.regs.enter();
+        for p in f.params.iter().chain(&f.rets) {
+            if p.space == Space::Reg
+                && let Some(n) = p.name
+            {
+                let ty = Ty::from_word(p.ty.text(src)).unwrap_or(Ty::Other);
+                if d.regs.declare(n.text(src), ty, None).is_none() {
+                    return fail(p.span, "a register parameter of this type is not supported");
+                }
+            }
+        }
+        d.block(body, insts)?;
+        Ok((d.regs.counts(), d.frame_bytes))
+    }
+
+    pub fn t(&self, n: Name) -> &'m str {
+        n.span.text(self.src)
+    }
+
+    fn block(&mut self, b: &'m Block, insts: &mut Vec<Inst>) -> Result<(), LowerError> {
+        self.scopes.push(Scope::default());
+        self.regs.enter();
+        for s in self.pool.stmts(b) {
+            match s {
+                Stmt::Var(v) => self.var(v)?,
+                Stmt::CallPrototype { label, proto } => {
+                    let sizes = |ps: &[Param]| ps.iter().map(|p| self.param_size(p)).collect();
+                    let entry = (sizes(&proto.params), sizes(&proto.rets));
+                    if let Some(scope) = self.scopes.last_mut() {
+                        scope.protos.insert(label.span.text(self.src), entry);
+                    }
+                }
+                Stmt::Block(inner) => self.block(inner, insts)?,
+                Stmt::Instr(i) => {
+                    let pc = insts.len() as u32 - self.base;
+                    let view = self.pool.view(i);
+                    let guard = match view.guard {
+                        Some(g) => Some(Pred { row: self.pred_row(g.pred)?, negated: g.negated }),
+                        None => None,
+                    };
+                    let op = self.op(&view, pc)?;
+                    insts.push(Inst { guard, op, span: view.span });
+                }
+                _ => {}
+            }
+        }
+        self.regs.exit();
+        self.scopes.pop();
+        Ok(())
+    }
+
+    fn param_size(&self, p: &Param) -> u32 {
+        let ty = Ty::from_word(p.ty.text(self.src)).unwrap_or(Ty::Other);
+        let elems: u64 = p.array.iter().map(|d| d.unwrap_or(1)).product();
+        (u64::from(ty.bits().div_ceil(8).max(1)) * elems).min(u64::from(u32::MAX / 4)) as u32
+    }
+
+    /// A declaration inside the body.
+    fn var(&mut self, v: &'m VarDecl) -> Result<(), LowerError> {
+        match v.space {
+            Space::Reg => {
+                let ty = Ty::from_word(self.t(v.ty)).unwrap_or(Ty::Other);
+                for d in &v.vars {
+                    if self.regs.declare(self.t(d.name), ty, d.count).is_none() {
+                        return fail(
+                            d.name.span,
+                            format!("registers of type {} are not supported", ty.word()),
+                        );
+                    }
+                }
+            }
+            Space::Shared => {
+                for d in &v.vars {
+                    let offset = match self.layout.body_shared.get(&d.name.span.start) {
+                        Some(&o) => o,
+                        None => self.layout.dynamic_shared_at,
+                    };
+                    let name = self.t(d.name);
+                    if let Some(scope) = self.scopes.last_mut() {
+                        scope.shared.insert(name, offset);
+                    }
+                }
+            }
+            Space::Local | Space::Param => {
+                for d in &v.vars {
+                    let Some((size, align)) = var_size(v, d, self.src) else {
+                        return fail(d.name.span, "a local or parameter array needs a size");
+                    };
+                    let offset = u64::from(self.frame_bytes).div_ceil(align) * align;
+                    let end = offset + size;
+                    if end > MAX_FRAME {
+                        return fail(d.name.span, "a function frame beyond 1 MiB per thread");
+                    }
+                    if d.init.is_some() {
+                        return fail(d.name.span, "initialised local variables are not supported");
+                    }
+                    self.frame_bytes = end as u32;
+                    let fv = FrameVar { offset: offset as u32, size: size as u32 };
+                    let name = self.t(d.name);
+                    if let Some(scope) = self.scopes.last_mut() {
+                        scope.frame.insert(name, fv);
+                    }
+                }
+            }
+            _ => return fail(v.span, "variables of this state space inside a function are not supported"),
+        }
+        Ok(())
+    }
+
+    /// What `n` names here: registers first, then the innermost declaration.
+    pub fn named(&self, n: Name) -> Option<Named> {
+        let text = self.t(n);
+        if let Some(slot) = self.regs.resolve(text) {
+            return Some(Named::Reg(slot));
+        }
+        for s in self.scopes.iter().rev() {
+            if let Some(&v) = s.frame.get(text) {
+                return Some(Named::Frame(v));
+            }
+            if let Some(&o) = s.shared.get(text) {
+                return Some(Named::Shared(o));
+            }
+        }
+        if let Some(&(_, off)) = self.kernel_params.get(text) {
+            return Some(Named::KernelParam(off));
+        }
+        match self.layout.symbols.get(text)? {
+            Symbol::Func(f) => Some(Named::Func(*f)),
+            Symbol::Data(a) => Some(Named::Data(*a)),
+            Symbol::Shared(o) => Some(Named::Shared(*o)),
+        }
+    }
+
+    pub fn proto(&self, n: Name) -> Option<&(Vec<u32>, Vec<u32>)> {
+        self.scopes.iter().rev().find_map(|s| s.protos.get(self.t(n)))
+    }
+
+    pub fn slot(&self, n: Name) -> Result<Slot, LowerError> {
+        match self.regs.resolve(self.t(n)) {
+            Some(s) => Ok(s),
+            None => fail(n.span, format!("`{}` is not a register", self.t(n))),
+        }
+    }
+
+    pub fn pred_row(&self, n: Name) -> Result<u32, LowerError> {
+        match self.slot(n)? {
+            Slot { file: RegFile::Pred, index, .. } => Ok(index),
+            _ => fail(n.span, format!("`{}` is not a predicate", self.t(n))),
+        }
+    }
+
+    pub fn pred(&self, op: &Operand) -> Result<Pred, LowerError> {
+        match op {
+            Operand::Name(n) => Ok(Pred { row: self.pred_row(*n)?, negated: false }),
+            Operand::Not(inner, _) => Ok(Pred { negated: true, ..self.pred(inner)? }),
+            other => fail(other.span(), "expected a predicate register"),
+        }
+    }
+
+    pub fn pred_src(&self, op: &Operand) -> Result<PredSrc, LowerError> {
+        match op {
+            Operand::Int { bits, .. } => Ok(PredSrc::Const(*bits != 0)),
+            Operand::Not(inner, _) if matches!(**inner, Operand::Int { .. }) => match self.pred_src(inner)? {
+                PredSrc::Const(v) => Ok(PredSrc::Const(!v)),
+                other => Ok(other),
+            },
+            other => Ok(PredSrc::Reg(self.pred(other)?)),
+        }
+    }
+
+    pub fn dst(&self, op: &Operand) -> Result<Slot, LowerError> {
+        match op {
+            Operand::Name(n) => self.slot(*n),
+            other => fail(other.span(), "expected a register destination"),
+        }
+    }
+
+    /// A destination that may be the sink `_`.
+    pub fn dst_or_sink(&self, op: &Operand) -> Result<Option<Slot>, LowerError> {
+        match op {
+            Operand::Sink(_) => Ok(None),
+            other => self.dst(other).map(Some),
+        }
+    }
+
+    /// A source operand read as type `ty` (immediates converted to its bits; names of
+    /// variables and functions to their addresses).
+    pub fn src(&self, op: &Operand, ty: Ty) -> Result<Src, LowerError> {
+        match op {
+            Operand::Name(n) => match self.named(*n) {
+                Some(Named::Reg(s)) => Ok(Src::Reg(s)),
+                Some(Named::Shared(o)) => Ok(Src::Imm(u64::from(o))),
+                Some(Named::Data(a)) => Ok(Src::Imm(a)),
+                Some(Named::Func(f)) => Ok(Src::Imm(FUNC_WINDOW + u64::from(f) * FUNC_STRIDE)),
+                _ => fail(n.span, format!("`{}` cannot be used as a value here", self.t(*n))),
+            },
+            Operand::Offset(n, off, _) => match self.src(&Operand::Name(*n), ty)? {
+                Src::Imm(a) => Ok(Src::Imm(a.wrapping_add(*off as u64))),
+                Src::Reg(_) => fail(op.span(), "a register plus an offset is not a value"),
+            },
+            Operand::Int { bits, .. } => Ok(Src::Imm(*bits)),
+            Operand::Float { bits, is_f32_bits, .. } => Ok(Src::Imm(match (ty.bits(), is_f32_bits) {
+                (32, true) | (64, false) => *bits,
+                (32, false) => u64::from((f64::from_bits(*bits) as f32).to_bits()),
+                (64, true) => f64::from(f32::from_bits(*bits as u32)).to_bits(),
+                _ => return fail(op.span(), "a floating-point immediate of this size is not supported"),
+            })),
+            other => fail(other.span(), "this operand form is not supported here"),
+        }
+    }
+
+    /// The program pc of body pc `pc`, or [`EXIT`].
+    pub fn program_pc(&self, pc: u32) -> u32 {
+        if pc == EXIT { EXIT } else { self.base + pc }
+    }
+
+    /// The reconvergence pc of the block that ends at body pc `pc`.
+    pub fn reconverge(&self, pc: u32) -> u32 {
+        let block = self.flow.block_of[pc as usize] as usize;
+        self.program_pc(self.flow.reconverge[block])
+    }
+}

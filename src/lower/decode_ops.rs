@@ -1,0 +1,635 @@
+//! The instruction forms ptxvm runs, each decoded into one [`Op`]: the opcode and its
+//! modifiers pick the operation, its type and its memory space once, here, so the
+//! executor never looks at text. Anything else is a [`LowerError`] that names the
+//! instruction.
+
+use super::decode::{Decoder, Named};
+pub use super::ops::*;
+use super::program::fail;
+use super::regs::Slot;
+use crate::check::types::{Class, Ty};
+use crate::sem::compare::{BoolOp, CmpOp};
+use crate::sem::convert::{IntRound, IntTy};
+use crate::sem::float::FOp;
+use crate::sem::int::{Part, Width};
+use crate::syntax::ast::*;
+
+/// A memory operand, decoded: where it goes and how its address is formed.
+struct Place {
+    mem: Mem,
+    addr: Src,
+    offset: i64,
+}
+
+impl<'m> Decoder<'m> {
+    fn unsupported<T>(&self, i: &InstrView<'_>) -> Result<T, LowerError> {
+        let name = i.full_name(self.src);
+        fail(i.span, format!("{name}: ptxvm cannot run this instruction yet"))
+    }
+
+    /// The memory space an `ld`/`st`/`atom` names (generic when none).
+    fn space(mods: &[&str]) -> Option<Space> {
+        mods.iter().find_map(|m| match *m {
+            ".global" => Some(Space::Global),
+            ".shared" | ".shared::cta" => Some(Space::Shared),
+            ".local" => Some(Space::Local),
+            ".param" | ".param::func" | ".param::entry" => Some(Space::Param),
+            ".const" => Some(Space::Const),
+            _ => None,
+        })
+    }
+
+    /// Decodes `[base+offset]` for an access in `space` (`None`: generic).
+    fn place(&self, a: &Address, space: Option<Space>) -> Result<Place, LowerError> {
+        let reg_mem = match space {
+            None => Some(Mem::Generic),
+            Some(Space::Global | Space::Const) => Some(Mem::Global),
+            Some(Space::Shared) => Some(Mem::Shared),
+            Some(Space::Local) => Some(Mem::Local),
+            Some(_) => None,
+        };
+        let Some(base) = a.base else {
+            let Some(mem) = reg_mem else { return fail(a.span, "an absolute address in this state space") };
+            return Ok(Place { mem, addr: Src::Imm(0), offset: a.offset });
+        };
+        let (mem, addr, extra) = match (self.named(base), space) {
+            (Some(Named::Reg(slot)), _) if reg_mem.is_some() => {
+                (reg_mem.unwrap_or(Mem::Generic), Src::Reg(slot), 0)
+            }
+            (Some(Named::Frame(v)), Some(Space::Local | Space::Param)) => {
+                (Mem::Frame, Src::Imm(0), i64::from(v.offset))
+            }
+            (Some(Named::Shared(o)), Some(Space::Shared)) => (Mem::Shared, Src::Imm(u64::from(o)), 0),
+            (Some(Named::Shared(o)), None) => (Mem::Generic, Src::Imm(SHARED_WINDOW + u64::from(o)), 0),
+            (Some(Named::Data(d)), None | Some(Space::Global | Space::Const)) => {
+                (Mem::Global, Src::Imm(d), 0)
+            }
+            _ => {
+                let what = format!("`{}` is not addressable in this state space here", self.t(base));
+                return fail(base.span, what);
+            }
+        };
+        Ok(Place { mem, addr, offset: a.offset + extra })
+    }
+
+    /// Registers of a vector operand `{a, b, ..}` (or one register), at most four.
+    fn dsts(&self, op: &Operand) -> Result<([Option<Slot>; 4], u8), LowerError> {
+        let mut out = [None; 4];
+        match op {
+            Operand::Vector(items, span) => {
+                if items.len() > 4 {
+                    return fail(*span, "vectors of more than four elements are not supported");
+                }
+                for (k, item) in items.iter().enumerate() {
+                    out[k] = self.dst_or_sink(item)?;
+                }
+                Ok((out, items.len() as u8))
+            }
+            other => {
+                out[0] = Some(self.dst(other)?);
+                Ok((out, 1))
+            }
+        }
+    }
+
+    fn srcs(&self, op: &Operand, ty: Ty) -> Result<([Src; 4], u8), LowerError> {
+        let mut out = [Src::Imm(0); 4];
+        match op {
+            Operand::Vector(items, span) => {
+                if items.len() > 4 {
+                    return fail(*span, "vectors of more than four elements are not supported");
+                }
+                for (k, item) in items.iter().enumerate() {
+                    out[k] = self.src(item, ty)?;
+                }
+                Ok((out, items.len() as u8))
+            }
+            other => {
+                out[0] = self.src(other, ty)?;
+                Ok((out, 1))
+            }
+        }
+    }
+
+    pub(super) fn op(&mut self, i: &InstrView<'m>, pc: u32) -> Result<Op, LowerError> {
+        let mods: Vec<&str> = i.mods.iter().map(|m| self.t(*m)).collect();
+        let ty = mods.iter().rev().find_map(|m| Ty::from_word(m));
+        let has = |m: &str| mods.contains(&m);
+        let ops = i.operands;
+        let opcode = self.t(i.opcode);
+        let width = |ty: Ty| Width(ty.bits());
+        let vector = mods.iter().any(|m| matches!(*m, ".v2" | ".v4"));
+        match (opcode, ty) {
+            ("exit", _) => Ok(Op::Exit),
+            ("ret", _) => Ok(if self.kernel { Op::Exit } else { Op::Ret }),
+            ("call", _) => self.call(i),
+            ("cvt", _) => self.cvt(i, &mods),
+            ("bar" | "barrier", _) if !has(".red") && !has(".arrive") && ops.len() == 1 => Ok(Op::Bar),
+            ("ld" | "ldu", Some(ty)) => {
+                let Operand::Addr(a) = &ops[1] else { return self.unsupported(i) };
+                let space = Self::space(&mods);
+                let size = ty.bits().div_ceil(8) as u8;
+                let signed = ty.class() == Class::Signed;
+                if space == Some(Space::Param)
+                    && !vector
+                    && let Some(b) = a.base
+                    && let Some(Named::KernelParam(base)) = self.named(b)
+                {
+                    let offset = (i64::from(base) + a.offset) as u32;
+                    return Ok(Op::LdParam { dst: self.dst(&ops[0])?, offset, size, signed });
+                }
+                let p = self.place(a, space)?;
+                let (dsts, n) = self.dsts(&ops[0])?;
+                Ok(Op::Ld { mem: p.mem, dsts, n, addr: p.addr, offset: p.offset, size, signed })
+            }
+            ("st", Some(ty)) => {
+                let Operand::Addr(a) = &ops[0] else { return self.unsupported(i) };
+                let p = self.place(a, Self::space(&mods))?;
+                let (srcs, n) = self.srcs(&ops[1], ty)?;
+                let size = ty.bits().div_ceil(8) as u8;
+                Ok(Op::St { mem: p.mem, srcs, n, addr: p.addr, offset: p.offset, size })
+            }
+            ("atom" | "red", Some(ty)) => self.atom(i, &mods, ty),
+            ("cvta", Some(ty)) => {
+                let window = if has(".shared") {
+                    SHARED_WINDOW
+                } else if has(".local") {
+                    LOCAL_WINDOW
+                } else if has(".global") || has(".const") {
+                    0
+                } else {
+                    return self.unsupported(i);
+                };
+                let dst = self.dst(&ops[0])?;
+                // `cvta.local %rd, var`: the generic address of a frame variable.
+                if let Operand::Name(n) = &ops[1]
+                    && let Some(Named::Frame(v)) = self.named(*n)
+                {
+                    if has(".to") || window != LOCAL_WINDOW {
+                        return self.unsupported(i);
+                    }
+                    return Ok(Op::FrameAddr { dst, offset: v.offset, generic: true });
+                }
+                let src = self.src(&ops[1], ty)?;
+                Ok(Op::Cvta { dst, src, to_generic: !has(".to"), window })
+            }
+            ("activemask", _) => Ok(Op::Activemask { dst: self.dst(&ops[0])? }),
+            ("vote", _) if has(".sync") => {
+                let mode = if has(".ballot") {
+                    VoteMode::Ballot
+                } else if has(".all") {
+                    VoteMode::All
+                } else if has(".any") {
+                    VoteMode::Any
+                } else if has(".uni") {
+                    VoteMode::Uni
+                } else {
+                    return self.unsupported(i);
+                };
+                Ok(Op::Vote {
+                    mode,
+                    dst: self.dst(&ops[0])?,
+                    pred: self.pred_src(&ops[1])?,
+                    members: self.src(&ops[2], Ty::B32)?,
+                })
+            }
+            ("trap", _) => Ok(Op::Trap),
+            ("nanosleep", _) => Ok(Op::Nanosleep),
+            ("brx", _) => Ok(Op::Brx {
+                index: self.src(&ops[0], Ty::U32)?,
+                targets: self.flow.targets[pc as usize].iter().map(|&t| self.program_pc(t)).collect(),
+                reconverge: self.reconverge(pc),
+            }),
+            ("bra", _) => {
+                let Some(&target) = self.flow.targets[pc as usize].first() else {
+                    return fail(i.span, "branch target not resolved");
+                };
+                Ok(Op::Bra {
+                    target: self.program_pc(target),
+                    reconverge: self.reconverge(pc),
+                    uni: has(".uni"),
+                })
+            }
+            ("mov", Some(ty)) if ty != Ty::Pred => self.mov(i, ty),
+            ("add" | "sub", Some(Ty::F32 | Ty::F64)) => {
+                let op = if opcode == "add" { FOp::Add } else { FOp::Sub };
+                self.float(op, ty.unwrap_or(Ty::F32), &mods, ops)
+            }
+            ("mul", Some(ty @ (Ty::F32 | Ty::F64))) => self.float(FOp::Mul, ty, &mods, ops),
+            ("fma" | "mad", Some(ty @ (Ty::F32 | Ty::F64))) if opcode == "fma" || has(".rn") => Ok(Op::Fma {
+                f64: ty == Ty::F64,
+                ftz: has(".ftz"),
+                sat: has(".sat"),
+                dst: self.dst(&ops[0])?,
+                a: self.src(&ops[1], ty)?,
+                b: self.src(&ops[2], ty)?,
+                c: self.src(&ops[3], ty)?,
+            }),
+            ("mul" | "mad", Some(ty)) if !ty.is_float() && !has(".sat") && !has(".cc") => {
+                let part = if has(".hi") {
+                    Part::Hi
+                } else if has(".wide") {
+                    Part::Wide
+                } else {
+                    Part::Lo
+                };
+                let signed = ty.class() == Class::Signed;
+                let (dst, a, b) = (self.dst(&ops[0])?, self.src(&ops[1], ty)?, self.src(&ops[2], ty)?);
+                if opcode == "mul" {
+                    Ok(Op::Mul { part, width: width(ty), signed, dst, a, b })
+                } else {
+                    let c_ty = if part == Part::Wide { Ty::B64 } else { ty };
+                    Ok(Op::Mad { part, width: width(ty), signed, dst, a, b, c: self.src(&ops[3], c_ty)? })
+                }
+            }
+            (
+                "add" | "sub" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr" | "div" | "rem",
+                Some(ty),
+            ) if !ty.is_float() && ty != Ty::Pred && !has(".sat") && !has(".cc") => {
+                let op = match opcode {
+                    "add" => IntOp::Add,
+                    "sub" => IntOp::Sub,
+                    "min" => IntOp::Min,
+                    "max" => IntOp::Max,
+                    "and" => IntOp::And,
+                    "or" => IntOp::Or,
+                    "xor" => IntOp::Xor,
+                    "shl" => IntOp::Shl,
+                    "shr" => IntOp::Shr,
+                    "div" => IntOp::Div,
+                    _ => IntOp::Rem,
+                };
+                let b_ty = if matches!(op, IntOp::Shl | IntOp::Shr) { Ty::U32 } else { ty };
+                Ok(Op::Int {
+                    op,
+                    width: width(ty),
+                    signed: ty.class() == Class::Signed,
+                    dst: self.dst(&ops[0])?,
+                    a: self.src(&ops[1], ty)?,
+                    b: self.src(&ops[2], b_ty)?,
+                })
+            }
+            ("neg" | "abs", Some(ty)) if ty.class() == Class::Signed => Ok(Op::NegAbs {
+                abs: opcode == "abs",
+                width: width(ty),
+                dst: self.dst(&ops[0])?,
+                a: self.src(&ops[1], ty)?,
+            }),
+            ("not", Some(ty)) if ty != Ty::Pred => {
+                Ok(Op::Not { width: width(ty), dst: self.dst(&ops[0])?, a: self.src(&ops[1], ty)? })
+            }
+            ("setp", Some(ty)) => {
+                let Some(op) = mods.iter().find_map(|m| CmpOp::from_word(m)) else {
+                    return self.unsupported(i);
+                };
+                let (p, q) = match &ops[0] {
+                    Operand::Name(n) => (Some(self.pred_row(*n)?), None),
+                    Operand::Pair(a, b) => {
+                        let side = |o: &Operand| match o {
+                            Operand::Name(n) => self.pred_row(*n).map(Some),
+                            _ => Ok(None),
+                        };
+                        (side(a)?, side(b)?)
+                    }
+                    _ => (None, None),
+                };
+                let combine = match boolop(&mods) {
+                    Some(b) => Some((b, self.pred(&ops[3])?)),
+                    None => None,
+                };
+                let kind = cmp_kind(ty, has(".ftz"));
+                Ok(Op::Setp { kind, op, p, q, a: self.src(&ops[1], ty)?, b: self.src(&ops[2], ty)?, combine })
+            }
+            ("and" | "or" | "xor" | "not" | "mov", Some(Ty::Pred)) => {
+                let op = match opcode {
+                    "and" => PredOp::And,
+                    "or" => PredOp::Or,
+                    "xor" => PredOp::Xor,
+                    "not" => PredOp::Not,
+                    _ => PredOp::Mov,
+                };
+                let Operand::Name(d) = &ops[0] else { return self.unsupported(i) };
+                let a = self.pred_src(&ops[1])?;
+                let b = match ops.get(2) {
+                    Some(o) => self.pred_src(o)?,
+                    None => PredSrc::Const(false),
+                };
+                Ok(Op::PredLogic { op, dst: self.pred_row(*d)?, a, b })
+            }
+            ("set", _) => {
+                let types: Vec<Ty> = mods.iter().filter_map(|m| Ty::from_word(m)).collect();
+                let [dty, sty] = types[..] else { return self.unsupported(i) };
+                if !matches!(dty, Ty::U32 | Ty::S32 | Ty::F32)
+                    || matches!(sty, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2)
+                {
+                    return self.unsupported(i);
+                }
+                let Some(op) = mods.iter().find_map(|m| CmpOp::from_word(m)) else {
+                    return self.unsupported(i);
+                };
+                let combine = match boolop(&mods) {
+                    Some(b) => Some((b, self.pred(&ops[3])?)),
+                    None => None,
+                };
+                Ok(Op::Set {
+                    kind: cmp_kind(sty, has(".ftz")),
+                    op,
+                    float_dtype: dty == Ty::F32,
+                    dst: self.dst(&ops[0])?,
+                    a: self.src(&ops[1], sty)?,
+                    b: self.src(&ops[2], sty)?,
+                    combine,
+                })
+            }
+            ("slct", _) => {
+                let types: Vec<Ty> = mods.iter().filter_map(|m| Ty::from_word(m)).collect();
+                let [dty, cty] = types[..] else { return self.unsupported(i) };
+                Ok(Op::Slct {
+                    f32: cty == Ty::F32,
+                    ftz: has(".ftz"),
+                    dst: self.dst(&ops[0])?,
+                    a: self.src(&ops[1], dty)?,
+                    b: self.src(&ops[2], dty)?,
+                    c: self.src(&ops[3], cty)?,
+                })
+            }
+            ("selp", Some(ty)) => Ok(Op::Selp {
+                dst: self.dst(&ops[0])?,
+                a: self.src(&ops[1], ty)?,
+                b: self.src(&ops[2], ty)?,
+                c: self.pred(&ops[3])?,
+            }),
+            _ => self.unsupported(i),
+        }
+    }
+
+    /// `mov`: special registers, vector packing and unpacking, addresses of
+    /// variables and functions, plain values.
+    fn mov(&self, i: &InstrView<'m>, ty: Ty) -> Result<Op, LowerError> {
+        let ops = i.operands;
+        match (&ops[0], &ops[1]) {
+            (Operand::Vector(..), src) => {
+                let (dsts, n) = self.dsts(&ops[0])?;
+                let bits = (ty.bits() / u32::from(n)) as u8;
+                Ok(Op::Unpack { dsts, n, bits, src: self.src(src, ty)? })
+            }
+            (dst, Operand::Vector(..)) => {
+                let (n_ty, n) = (ty, ops[1].clone());
+                let count = match &n {
+                    Operand::Vector(items, _) => items.len() as u32,
+                    _ => 1,
+                };
+                let bits = n_ty.bits() / count.max(1);
+                let elem = match bits {
+                    8 => Ty::B8,
+                    16 => Ty::B16,
+                    32 => Ty::B32,
+                    _ => Ty::B64,
+                };
+                let (srcs, n) = self.srcs(&ops[1], elem)?;
+                Ok(Op::Pack { dst: self.dst(dst)?, srcs, n, bits: bits as u8 })
+            }
+            (dst, Operand::Component(base, comp)) => {
+                let axis = match comp.text(self.src) {
+                    ".x" => 0,
+                    ".y" => 1,
+                    ".z" => 2,
+                    _ => return self.unsupported(i),
+                };
+                let sreg = match self.t(*base) {
+                    "%tid" => Special::Tid(axis),
+                    "%ntid" => Special::Ntid(axis),
+                    "%ctaid" => Special::Ctaid(axis),
+                    "%nctaid" => Special::Nctaid(axis),
+                    _ => return self.unsupported(i),
+                };
+                Ok(Op::MovSpecial { dst: self.dst(dst)?, sreg })
+            }
+            (dst, Operand::Name(n))
+                if self.t(*n).starts_with('%') && self.regs.resolve(self.t(*n)).is_none() =>
+            {
+                let sreg = match self.t(*n) {
+                    "%laneid" => Special::Laneid,
+                    "%warpid" => Special::Warpid,
+                    "%nwarpid" => Special::Nwarpid,
+                    "%tid" => Special::Tid(0),
+                    "%ntid" => Special::Ntid(0),
+                    "%ctaid" => Special::Ctaid(0),
+                    "%nctaid" => Special::Nctaid(0),
+                    "%lanemask_eq" => Special::LanemaskEq,
+                    "%lanemask_lt" => Special::LanemaskLt,
+                    "%lanemask_le" => Special::LanemaskLe,
+                    "%lanemask_gt" => Special::LanemaskGt,
+                    "%lanemask_ge" => Special::LanemaskGe,
+                    "%smid" => Special::Smid,
+                    "%nsmid" => Special::Nsmid,
+                    "%gridid" => Special::Gridid,
+                    "%clock" => Special::Clock,
+                    "%clock64" => Special::Clock64,
+                    "%globaltimer" => Special::Globaltimer,
+                    "%dynamic_smem_size" => Special::DynamicSmemSize,
+                    "%total_smem_size" => Special::TotalSmemSize,
+                    _ => return self.unsupported(i),
+                };
+                Ok(Op::MovSpecial { dst: self.dst(dst)?, sreg })
+            }
+            (dst, Operand::Name(n)) if matches!(self.named(*n), Some(Named::Frame(_))) => {
+                let Some(Named::Frame(v)) = self.named(*n) else { return self.unsupported(i) };
+                Ok(Op::FrameAddr { dst: self.dst(dst)?, offset: v.offset, generic: false })
+            }
+            (dst, src) => Ok(Op::Mov { dst: self.dst(dst)?, src: self.src(src, ty)? }),
+        }
+    }
+
+    fn cvt(&self, i: &InstrView<'m>, mods: &[&str]) -> Result<Op, LowerError> {
+        let has = |m: &str| mods.contains(&m);
+        let types: Vec<Ty> = mods.iter().filter_map(|m| Ty::from_word(m)).collect();
+        let [dty, sty] = types[..] else { return self.unsupported(i) };
+        let int = |t: Ty| {
+            (!t.is_float() && t != Ty::Pred && t.bits() >= 8)
+                .then(|| IntTy { bits: t.bits(), signed: t.class() == Class::Signed })
+        };
+        let round = if has(".rni") {
+            Some(IntRound::Nearest)
+        } else if has(".rzi") {
+            Some(IntRound::Zero)
+        } else if has(".rmi") {
+            Some(IntRound::Down)
+        } else if has(".rpi") {
+            Some(IntRound::Up)
+        } else {
+            None
+        };
+        let plain = !has(".ftz") && !mods.iter().any(|m| matches!(*m, ".rz" | ".rm" | ".rp"));
+        let kind = match (int(dty), int(sty), dty, sty) {
+            (Some(d), Some(s), ..) if round.is_none() => CvtKind::IntInt { dst: d, src: s, sat: has(".sat") },
+            (Some(d), None, _, Ty::F32 | Ty::F64) if plain && !has(".sat") => match round {
+                Some(r) => CvtKind::FloatInt { dst: d, src_f64: sty == Ty::F64, round: r },
+                None => return self.unsupported(i),
+            },
+            (None, Some(s), Ty::F32 | Ty::F64, _) if plain && !has(".sat") && round.is_none() => {
+                CvtKind::IntFloat { dst_f64: dty == Ty::F64, src: s }
+            }
+            (None, None, Ty::F64, Ty::F32) if plain && !has(".sat") => CvtKind::F32ToF64,
+            (None, None, Ty::F32, Ty::F64) if plain && !has(".sat") && round.is_none() => CvtKind::F64ToF32,
+            _ => return self.unsupported(i),
+        };
+        Ok(Op::Cvt { kind, dst: self.dst(&i.operands[0])?, src: self.src(&i.operands[1], sty)? })
+    }
+
+    /// `atom` and `red` (PTX ISA 9.7.13.5, 9.7.13.6).
+    fn atom(&self, i: &InstrView<'m>, mods: &[&str], ty: Ty) -> Result<Op, LowerError> {
+        let red = self.t(i.opcode) == "red";
+        let op = match mods.iter().find_map(|m| {
+            Some(match *m {
+                ".add" => AtomOp::Add,
+                ".min" => AtomOp::Min,
+                ".max" => AtomOp::Max,
+                ".inc" => AtomOp::Inc,
+                ".dec" => AtomOp::Dec,
+                ".and" => AtomOp::And,
+                ".or" => AtomOp::Or,
+                ".xor" => AtomOp::Xor,
+                ".exch" => AtomOp::Exch,
+                ".cas" => AtomOp::Cas,
+                _ => return None,
+            })
+        }) {
+            Some(op) => op,
+            None => return self.unsupported(i),
+        };
+        let aty = match ty {
+            Ty::U32 | Ty::B32 => AtomTy::U32,
+            Ty::S32 => AtomTy::S32,
+            Ty::U64 | Ty::B64 => AtomTy::U64,
+            Ty::S64 => AtomTy::S64,
+            Ty::F32 if matches!(op, AtomOp::Add | AtomOp::Exch | AtomOp::Cas) => AtomTy::F32,
+            Ty::F64 if matches!(op, AtomOp::Add | AtomOp::Exch | AtomOp::Cas) => AtomTy::F64,
+            _ => return self.unsupported(i),
+        };
+        if mods.iter().any(|m| m.starts_with(".v")) {
+            return self.unsupported(i);
+        }
+        let ops = i.operands;
+        let (dst, rest) = if red { (None, ops) } else { (self.dst_or_sink(&ops[0])?, &ops[1..]) };
+        let Operand::Addr(a) = &rest[0] else { return self.unsupported(i) };
+        let p = self.place(a, Self::space(mods))?;
+        let b = self.src(&rest[1], ty)?;
+        let c = match rest.get(2) {
+            Some(o) => self.src(o, ty)?,
+            None => Src::Imm(0),
+        };
+        Ok(Op::Atom { mem: p.mem, op, ty: aty, dst, addr: p.addr, offset: p.offset, b, c })
+    }
+
+    /// `call (rets), f, (args)` and the indirect forms (PTX ISA 9.7.12.9).
+    fn call(&self, i: &InstrView<'m>) -> Result<Op, LowerError> {
+        let ops = i.operands;
+        let mut k = 0;
+        let rets: &[Operand] = match ops.first() {
+            Some(Operand::List(items, _)) => {
+                k = 1;
+                items
+            }
+            _ => &[],
+        };
+        let Some(Operand::Name(target)) = ops.get(k) else { return self.unsupported(i) };
+        let args: &[Operand] = match ops.get(k + 1) {
+            Some(Operand::List(items, _)) => items,
+            _ => &[],
+        };
+        let extra = ops.iter().skip(k + 1).find_map(|o| match o {
+            Operand::Name(n) => Some(*n),
+            _ => None,
+        });
+        let (callee, sizes) = match self.named(*target) {
+            Some(Named::Func(f)) => {
+                let (p, r) = &self.layout.sigs[f as usize];
+                (Callee::Direct(f), (p.iter().map(|x| x.2).collect(), r.iter().map(|x| x.2).collect()))
+            }
+            Some(Named::Reg(slot)) => {
+                let declared = extra.and_then(|n| self.proto(n).cloned());
+                let sizes = match declared {
+                    Some(s) => s,
+                    None => {
+                        let own =
+                            |ops: &[Operand]| ops.iter().map(|o| self.value_size(o).unwrap_or(0)).collect();
+                        (own(args), own(rets))
+                    }
+                };
+                (Callee::Indirect(Src::Reg(slot)), sizes)
+            }
+            _ => {
+                let name = self.t(*target);
+                return fail(target.span, format!("call: `{name}` is not defined in this module"));
+            }
+        };
+        let value = |o: &Operand, size: u32, dst: bool| -> Result<CallValue, LowerError> {
+            match o {
+                Operand::Sink(_) if dst => Ok(CallValue::Sink),
+                Operand::Name(n) => match self.named(*n) {
+                    Some(Named::Frame(v)) => Ok(CallValue::Frame { offset: v.offset, size: v.size }),
+                    Some(Named::Reg(s)) => Ok(CallValue::Reg(Src::Reg(s), size)),
+                    _ => fail(n.span, format!("call: `{}` cannot be passed", self.t(*n))),
+                },
+                other if !dst => Ok(CallValue::Reg(self.src(other, Ty::B64)?, size)),
+                other => fail(other.span(), "call: a return goes to a .param variable or a register"),
+            }
+        };
+        let args =
+            args.iter().enumerate().map(|(k, o)| value(o, sizes.0.get(k).copied().unwrap_or(8), false));
+        let rets = rets.iter().enumerate().map(|(k, o)| value(o, sizes.1.get(k).copied().unwrap_or(8), true));
+        let call = Call {
+            callee,
+            args: args.collect::<Result<_, _>>()?,
+            rets: rets.collect::<Result<_, _>>()?,
+            proto: matches!(callee, Callee::Indirect(_)).then_some(sizes),
+        };
+        Ok(Op::Call(Box::new(call)))
+    }
+
+    /// Bytes of a call operand: a `.param` variable's size or a register's width.
+    fn value_size(&self, o: &Operand) -> Option<u32> {
+        let Operand::Name(n) = o else { return None };
+        match self.named(*n)? {
+            Named::Frame(v) => Some(v.size),
+            Named::Reg(s) => Some(s.ty.bits().div_ceil(8)),
+            _ => None,
+        }
+    }
+
+    fn float(&self, op: FOp, ty: Ty, mods: &[&str], ops: &[Operand]) -> Result<Op, LowerError> {
+        Ok(Op::Float {
+            op,
+            f64: ty == Ty::F64,
+            ftz: mods.contains(&".ftz"),
+            sat: mods.contains(&".sat"),
+            dst: self.dst(&ops[0])?,
+            a: self.src(&ops[1], ty)?,
+            b: self.src(&ops[2], ty)?,
+        })
+    }
+}
+
+/// How values of `ty` compare.
+fn cmp_kind(ty: Ty, ftz: bool) -> CmpKind {
+    match ty {
+        Ty::F32 => CmpKind::F32 { ftz },
+        Ty::F64 => CmpKind::F64,
+        Ty::F16 => CmpKind::F16 { ftz },
+        Ty::BF16 => CmpKind::BF16,
+        Ty::F16x2 => CmpKind::F16x2 { ftz },
+        Ty::BF16x2 => CmpKind::BF16x2,
+        t => CmpKind::Int { width: Width(t.bits()), signed: t.class() == Class::Signed },
+    }
+}
+
+/// The BoolOp among a comparison's modifiers.
+fn boolop(mods: &[&str]) -> Option<BoolOp> {
+    mods.iter().find_map(|m| match *m {
+        ".and" => Some(BoolOp::And),
+        ".or" => Some(BoolOp::Or),
+        ".xor" => Some(BoolOp::Xor),
+        _ => None,
+    })
+}
