@@ -332,3 +332,228 @@ fn many_ctas_in_parallel_write_disjoint_results() {
         assert_eq!(*g as f32, want, "i={i}");
     }
 }
+
+fn u64s(v: &Value) -> Vec<u64> {
+    v.as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect()
+}
+
+/// Collatz steps of `n` as `collatz` in calls.ptx counts them, or 1000 past `limit`.
+fn collatz(mut n: u32, limit: u32) -> u32 {
+    let mut steps = 0;
+    while n > 1 {
+        if steps >= limit {
+            return 1000;
+        }
+        n = if n % 2 == 0 { n / 2 } else { 3 * n + 1 };
+        steps += 1;
+    }
+    steps
+}
+
+#[test]
+fn divergent_calls_returns_and_recursion_reconverge() {
+    let spec =
+        r#"{"grid": 2, "block": 48, "args": [{"buffer": "u32", "len": 96}, {"buffer": "u32", "len": 192}]}"#;
+    let (out, json) = run("tests/data/run/calls.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let (got, info) = (u64s(&json["buffers"][0]["data"]), u64s(&json["buffers"][1]["data"]));
+    let first = |g: u32| if g % 2 == 0 { collatz(g + 1, 20) } else { (0..=g % 13).sum() };
+    for g in 0..96u32 {
+        let guarded = if g % 3 == 0 { collatz(g, 5) } else { 0 };
+        assert_eq!(got[g as usize], u64::from(guarded * 10_000 + first(g)), "gid={g}");
+    }
+    // After every call has returned, the whole warp runs together again: activemask
+    // is every thread of the warp (48 threads: 32 + 16), and the ballot sees them all.
+    for g in 0..96u32 {
+        let warp_base = g - g % 48 + (g % 48) / 32 * 32;
+        let lanes = if g % 48 < 32 { 32 } else { 16 };
+        let mask = if lanes == 32 { u32::MAX } else { (1 << lanes) - 1 };
+        let ballot = (0..lanes).filter(|l| first(warp_base + l) != 1000).fold(0u32, |m, l| m | 1 << l);
+        assert_eq!(info[2 * g as usize], u64::from(mask), "activemask, gid={g}");
+        assert_eq!(info[2 * g as usize + 1], u64::from(ballot), "ballot, gid={g}");
+    }
+}
+
+#[test]
+fn indirect_calls_through_a_table_and_calltargets_split_lanes_by_target() {
+    let spec =
+        r#"{"grid": 2, "block": 40, "args": [{"buffer": "u32", "len": 80}, {"type": "u32", "value": 4}]}"#;
+    let (out, json) = run("tests/data/run/indirect.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let got = u64s(&json["buffers"][0]["data"]);
+    for g in 0..80u32 {
+        let table = match g % 4 {
+            0 => g + 100,
+            1 => g * 3,
+            2 => 0u32.wrapping_sub(g),
+            _ => g * g,
+        };
+        let second = if g % 2 == 0 { g * g } else { g + 1 };
+        assert_eq!(got[g as usize], u64::from(second.wrapping_mul(1000).wrapping_add(table)), "gid={g}");
+    }
+}
+
+#[test]
+fn an_indirect_call_whose_target_does_not_match_its_prototype_faults() {
+    // With 5 table entries, thread 4 calls f_wide, which returns 8 bytes, not 4.
+    let spec =
+        r#"{"grid": 1, "block": 40, "args": [{"buffer": "u32", "len": 40}, {"type": "u32", "value": 5}]}"#;
+    let (out, json) = run("tests/data/run/indirect.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with(
+            "tests/data/run/indirect.ptx:87:2: fault: kernel `indirect`, ctaid=(0,0,0) tid=(4,0,0)"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("`f_wide`") && err.contains("do not match the prototype"), "{err}");
+    // The first warp wrote its marker before the call; the second never ran.
+    let want: Vec<u64> = (0..40).map(|t| if t < 32 { 7 } else { 0 }).collect();
+    assert_eq!(u64s(&json["buffers"][0]["data"]), want);
+}
+
+#[test]
+fn a_non_uniform_bra_uni_faults_and_a_uniform_one_runs() {
+    let spec = |limit: u32| {
+        format!(
+            r#"{{"grid": 1, "block": 40, "args": [{{"buffer": "u32", "len": 40}}, {{"type": "u32", "value": {limit}}}]}}"#
+        )
+    };
+    let (out, json) = run("tests/data/run/uni.ptx", &spec(64), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(u64s(&json["buffers"][0]["data"]), vec![2; 40]);
+    let (out, json) = run("tests/data/run/uni.ptx", &spec(5), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("tid=(5,0,0)") && err.contains("bra.uni is not uniform"), "{err}");
+    assert!(err.contains("lanes 0x0000001f take it, lanes 0xffffffe0 do not"), "{err}");
+    // Written before the fault: the first warp's 2s; the second warp never ran.
+    let want: Vec<u64> = (0..40).map(|t| if t < 32 { 2 } else { 0 }).collect();
+    assert_eq!(u64s(&json["buffers"][0]["data"]), want);
+}
+
+#[test]
+fn local_arrays_generic_pointers_and_vectors() {
+    let spec =
+        r#"{"grid": 2, "block": 36, "args": [{"buffer": "u32", "len": 72}, {"buffer": "u32", "len": 288}]}"#;
+    let (out, json) = run("tests/data/run/local.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let (sums, back) = (u64s(&json["buffers"][0]["data"]), u64s(&json["buffers"][1]["data"]));
+    for g in 0..72u64 {
+        let buf: Vec<u64> = (1..=8).map(|k| (g * k) & 0xffff_ffff).collect();
+        let sum: u64 = buf.iter().sum();
+        assert_eq!(sums[g as usize], (sum + 1000 * (buf[7] - buf[0])) & 0xffff_ffff, "gid={g}");
+        assert_eq!(&back[4 * g as usize..4 * g as usize + 4], &buf[4..8], "gid={g}");
+    }
+}
+
+#[test]
+fn atomics_from_many_ctas_lose_no_update() {
+    let input: Vec<u32> = (0..300u32).map(|i| (i * 7919 + 13) % 1000).collect();
+    let data: Vec<String> = input.iter().map(u32::to_string).collect();
+    let spec = format!(
+        r#"{{"grid": 5, "block": 60, "args": [{{"buffer": "u32", "data": [{}]}}, {{"buffer": "u32", "len": 16}},
+            {{"buffer": "s32", "data": [0, 0, 2147483647, -2147483648, 0, 0, 0, 0]}}, {{"buffer": "u32", "len": 300}}]}}"#,
+        data.join(", ")
+    );
+    let (out, json) = run("tests/data/run/atomics.ptx", &spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let bins = u64s(&json["buffers"][0 + 1]["data"]);
+    for (b, &count) in bins.iter().enumerate() {
+        assert_eq!(count, input.iter().filter(|&&v| v as usize % 16 == b).count() as u64, "bin {b}");
+    }
+    let acc: Vec<i64> =
+        json["buffers"][2]["data"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+    let total: u64 = input.iter().map(|&v| u64::from(v)).sum();
+    // acc[0..2] hold the u64 total as two s32 words.
+    assert_eq!((acc[0] as u32 as u64) | (acc[1] as u32 as u64) << 32, total);
+    assert_eq!(acc[2], i64::from(*input.iter().min().unwrap()) - 500);
+    assert_eq!(acc[3], i64::from(*input.iter().max().unwrap()) - 500);
+    // 300 atom.inc with bound 9 from 0: the counter ends at 300 % 10, and the old
+    // values returned are each of 0..=9 exactly 30 times, whatever the order.
+    assert_eq!(acc[4], 0);
+    let mut olds = u64s(&json["buffers"][3]["data"]);
+    olds.sort_unstable();
+    assert_eq!(olds, (0..300).map(|i| i / 30).collect::<Vec<u64>>());
+    assert_eq!(acc[5] as u32, input.iter().fold(0, |x, v| x ^ v));
+    assert_eq!(acc[6], 300, "per-CTA shared counts, added once per CTA");
+}
+
+#[test]
+fn dynamic_shared_memory_comes_from_the_launch() {
+    let spec = |dyn_bytes: u32| {
+        format!(
+            r#"{{"grid": 3, "block": 50, "dynamic_shared_bytes": {dyn_bytes},
+                "args": [{{"buffer": "u32", "data": [{}]}}, {{"buffer": "u32", "len": 150}}]}}"#,
+            (0..150).map(|i| (i * 3 + 1).to_string()).collect::<Vec<_>>().join(", ")
+        )
+    };
+    let (out, json) = run("tests/data/run/dynshared.ptx", &spec(200), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let got = u64s(&json["buffers"][1]["data"]);
+    for g in 0..150u64 {
+        let (cta, t) = (g / 50, g % 50);
+        assert_eq!(got[g as usize], (cta * 50 + 49 - t) * 3 + 1 + 1000 * cta, "gid={g}");
+    }
+    // Too little dynamic shared memory: the store past it faults.
+    let (out, _) = run("tests/data/run/dynshared.ptx", &spec(100), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("tid=(25,0,0)") && err.contains("outside the 116 bytes of shared memory"), "{err}");
+}
+
+#[test]
+fn threads_that_exit_early_do_not_block_a_barrier() {
+    let spec = r#"{"grid": 2, "block": 64, "args": [{"buffer": "u32", "len": 128}]}"#;
+    let (out, json) = run("tests/data/run/exitbar.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let got = u64s(&json["buffers"][0]["data"]);
+    for g in 0..128u64 {
+        let t = g % 64;
+        let want = if t % 4 == 3 {
+            77
+        } else {
+            let n = if (t + 1) % 4 == 3 { t + 2 } else { t + 1 } % 64;
+            3 * n
+        };
+        assert_eq!(got[g as usize], want, "gid={g}");
+    }
+}
+
+#[test]
+fn recursion_in_nvcc_output_matches_the_cuda_source() {
+    // corpus/cuda/src/recursion.cu: factorial(a & 15), fib(a & 15), ackermann(a & 1, a & 3),
+    // is_even(a & 63), for 50 threads over two CTAs of 40 (the last ten return early).
+    let args: Vec<i64> = (0..50).map(|i| i * 37 % 101 - 20).collect();
+    let data: Vec<String> = args.iter().map(i64::to_string).collect();
+    let spec = format!(
+        r#"{{"kernel": "_Z17recursive_kernelsPKiPyPiS2_S2_i", "grid": 2, "block": 40,
+            "args": [{{"buffer": "s32", "data": [{}]}}, {{"buffer": "u64", "len": 50}}, {{"buffer": "s32", "len": 50}},
+                     {{"buffer": "s32", "len": 50}}, {{"buffer": "s32", "len": 50}}, {{"type": "s32", "value": 50}}]}}"#,
+        data.join(", ")
+    );
+    let (out, json) = run("corpus/cuda/ptx/sm_90/recursion.ptx", &spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    fn fib(n: i64) -> i64 {
+        if n < 2 { n } else { fib(n - 1) + fib(n - 2) }
+    }
+    fn ack(m: i64, n: i64) -> i64 {
+        if m == 0 {
+            n + 1
+        } else if n == 0 {
+            ack(m - 1, 1)
+        } else {
+            ack(m - 1, ack(m, n - 1))
+        }
+    }
+    let col = |k: usize| -> Vec<i64> {
+        json["buffers"][k]["data"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect()
+    };
+    for (i, &a) in args.iter().enumerate() {
+        assert_eq!(col(1)[i], (1..=(a & 15).max(1)).product::<i64>(), "factorial, a={a}");
+        assert_eq!(col(2)[i], fib(a & 15), "fib, a={a}");
+        assert_eq!(col(3)[i], ack(a & 1, a & 3), "ackermann, a={a}");
+        assert_eq!(col(4)[i], i64::from((a & 63) % 2 == 0), "parity, a={a}");
+    }
+}
