@@ -100,6 +100,9 @@ impl Module {
             let span = crate::syntax::Span::default();
             return Err(LowerError { span, message: format!("no kernel named `{name}`") });
         };
+        if let Some(e) = program.reachable_error(k as u32) {
+            return Err(e.clone());
+        }
         let f = &program.funcs[k];
         Ok(Kernel {
             name: name.to_string(),

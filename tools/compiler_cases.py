@@ -335,7 +335,6 @@ def threads(grid, block):
 # Filled in from running the cases; see tests/compilers/README.md.
 # The first thing ptxvm reports it cannot run is named first.
 WAITING = {
-    "atomics_atomic_mix": "atom (global: add/sub/and/or/xor/inc/dec/exch/cas/min/max, u32/s32/u64/s64/f32/f64)",
     "bf16_ops_bf16_arith": "bf16 arithmetic (add/mul/fma.rn/max.bf16)",
     "bits_ops_bit_intrinsics": "brev, clz, popc, bfind, prmt, shf, sad",
     "conversions_float_to_int": "abs.f32",
@@ -343,20 +342,11 @@ WAITING = {
     "funcptr_apply_unary": "function addresses in .global initialisers, indirect call",
     "half_ops_half_scalar": "f16 arithmetic (add/sub/mul/fma/min/max.f16)",
     "histogram_histo_float": "atom.global.add, div.rn.f32",
-    "histogram_histo_shared": "atom.shared.add, atom.global.add",
-    "llvm_i128_math_wide": "call (.param declarations in the caller)",
     "llvm_switch_dense_interp": "shf.l.wrap",
-    "local_memory_dfs_reach": "local memory (.local depot)",
-    "local_memory_insertion_sort": "local memory (.local depot, ld/st.local.v4)",
     "nanosleep_spin_locked_accumulate": "atom.global.cas/exch, membar.gl",
-    "recursion_recursive_kernels": "call (recursive)",
     "reduction_argmin_packed": "bfi.b64, atom.global.min.u64",
     "reduction_block_reduce_int": "shfl.sync.bfly",
-    "scan_blelloch": "dynamic shared memory",
-    "shared_dynamic_dyn_plus_static": "dynamic shared memory, atom.shared.add",
     "shared_static_block_votes": "bar.red.{popc,and,or}",
-    "struct_return_wide_mul": "call (14 parameters, struct return)",
-    "switch_dense_dense_switch": "call",
     "trap_exit_parse_records": "call, atom.global.exch, membar.sys",
     "trap_exit_parse_records_trap": "call, atom.global.exch, membar.sys",
     "warp_intrinsics_warp_votes": "popc",

@@ -419,6 +419,12 @@ pub struct Func {
     pub param_bytes: u32,
     /// Bytes of one lane's frame: parameters, returns, `.local` and `.param` variables.
     pub frame_bytes: u32,
+    /// Why the body could not be decoded (it has no instructions then); only an
+    /// error once a launch can reach the function.
+    pub error: Option<LowerError>,
+    /// Functions it calls directly, and whether it makes indirect calls.
+    pub callees: Vec<u32>,
+    pub indirect: bool,
 }
 
 /// A whole module, decoded: every function's instructions in one pc space.
@@ -434,6 +440,27 @@ pub struct Program {
     /// device memory at `image_base`.
     pub image: Vec<u8>,
     pub image_base: u64,
+}
+
+impl Program {
+    /// The first decoding error among the functions a launch of `kernel` can reach:
+    /// its direct callees, transitively, and every function once an indirect call is
+    /// reachable.
+    pub fn reachable_error(&self, kernel: u32) -> Option<&LowerError> {
+        let mut seen = vec![false; self.funcs.len()];
+        let mut todo = vec![kernel];
+        while let Some(f) = todo.pop() {
+            if std::mem::replace(&mut seen[f as usize], true) {
+                continue;
+            }
+            let func = &self.funcs[f as usize];
+            if func.indirect {
+                return self.funcs.iter().find_map(|g| g.error.as_ref());
+            }
+            todo.extend(&func.callees);
+        }
+        self.funcs.iter().zip(&seen).find_map(|(g, &s)| if s { g.error.as_ref() } else { None })
+    }
 }
 
 /// The address map (DESIGN.md, "Memory"): device allocations start at

@@ -44,10 +44,11 @@ pub(super) struct Layout<'m> {
 }
 
 /// Decodes every function of a module that `check` accepted; its data image will
-/// sit at `image_base`.
+/// sit at `image_base`. A body ptxvm cannot decode keeps its error in its [`Func`]
+/// (see [`Program::reachable_error`]), so other kernels of the module still run.
 ///
 /// # Errors
-/// A [`LowerError`] for the first instruction or declaration ptxvm cannot run.
+/// A [`LowerError`] for a module-level declaration ptxvm cannot lay out.
 pub fn lower_module(module: &Module, src: &str, image_base: u64) -> Result<Program, LowerError> {
     let bodies: Vec<&Function> = module
         .items
@@ -108,7 +109,26 @@ pub fn lower_module(module: &Module, src: &str, image_base: u64) -> Result<Progr
         let entry = insts.len() as u32;
         let (params, rets) = layout.sigs[k].clone();
         let kernel = f.kind == FuncKind::Entry;
-        let (rows, frame_bytes) = Decoder::decode(module, src, f, &layout, &mut insts)?;
+        let (rows, frame_bytes, error) = match Decoder::decode(module, src, f, &layout, &mut insts) {
+            Ok((rows, bytes)) => (rows, bytes, None),
+            Err(e) => {
+                insts.truncate(entry as usize);
+                ((0, 0, 0), 0, Some(e))
+            }
+        };
+        let body = &insts[entry as usize..];
+        let callees = body
+            .iter()
+            .filter_map(|i| match &i.op {
+                Op::Call(c) => match c.callee {
+                    Callee::Direct(f) => Some(f),
+                    Callee::Indirect(_) => None,
+                },
+                _ => None,
+            })
+            .collect();
+        let indirect =
+            body.iter().any(|i| matches!(&i.op, Op::Call(c) if matches!(c.callee, Callee::Indirect(_))));
         let param_bytes = if kernel { params.iter().map(|p| p.1 + p.2).max().unwrap_or(0) } else { 0 };
         funcs.push(Func {
             name: f.name.text(src).to_string(),
@@ -119,6 +139,9 @@ pub fn lower_module(module: &Module, src: &str, image_base: u64) -> Result<Progr
             rets,
             param_bytes,
             frame_bytes,
+            error,
+            callees,
+            indirect,
         });
     }
     Ok(Program {
