@@ -344,7 +344,7 @@ fn collatz(mut n: u32, limit: u32) -> u32 {
         if steps >= limit {
             return 1000;
         }
-        n = if n % 2 == 0 { n / 2 } else { 3 * n + 1 };
+        n = if n.is_multiple_of(2) { n / 2 } else { 3 * n + 1 };
         steps += 1;
     }
     steps
@@ -357,7 +357,7 @@ fn divergent_calls_returns_and_recursion_reconverge() {
     let (out, json) = run("tests/data/run/calls.ptx", spec, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let (got, info) = (u64s(&json["buffers"][0]["data"]), u64s(&json["buffers"][1]["data"]));
-    let first = |g: u32| if g % 2 == 0 { collatz(g + 1, 20) } else { (0..=g % 13).sum() };
+    let first = |g: u32| if g.is_multiple_of(2) { collatz(g + 1, 20) } else { (0..=g % 13).sum() };
     for g in 0..96u32 {
         let guarded = if g % 3 == 0 { collatz(g, 5) } else { 0 };
         assert_eq!(got[g as usize], u64::from(guarded * 10_000 + first(g)), "gid={g}");
@@ -459,7 +459,7 @@ fn atomics_from_many_ctas_lose_no_update() {
     );
     let (out, json) = run("tests/data/run/atomics.ptx", &spec, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let bins = u64s(&json["buffers"][0 + 1]["data"]);
+    let bins = u64s(&json["buffers"][1]["data"]);
     for (b, &count) in bins.iter().enumerate() {
         assert_eq!(count, input.iter().filter(|&&v| v as usize % 16 == b).count() as u64, "bin {b}");
     }
