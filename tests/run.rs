@@ -557,3 +557,39 @@ fn recursion_in_nvcc_output_matches_the_cuda_source() {
         assert_eq!(col(4)[i], i64::from((a & 63) % 2 == 0), "parity, a={a}");
     }
 }
+
+#[test]
+fn the_examples_run_as_their_readme_says() {
+    let spec = |name: &str| std::fs::read_to_string(format!("examples/{name}.json")).unwrap();
+    // collatz.cu: steps to reach 1, -1 past the cap of 100, 0 for a zero seed.
+    let (out, json) = run("examples/collatz.ptx", &spec("collatz"), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let steps = |mut n: u64| {
+        let mut s = 0i64;
+        while n != 1 {
+            if s >= 100 {
+                return -1;
+            }
+            n = if n % 2 == 1 { 3 * n + 1 } else { n / 2 };
+            s += 1;
+        }
+        s
+    };
+    let seeds = [1u64, 2, 3, 6, 7, 9, 27, 97, 871, 0, 5, 12];
+    let want: Vec<i64> = seeds.iter().map(|&s| if s == 0 { 0 } else { steps(s) }).collect();
+    let got: Vec<i64> =
+        json["buffers"][1]["data"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+    assert_eq!(got, want);
+    // recursion.cu, factorial column: (a & 15)!.
+    let (out, json) = run("examples/recursion.ptx", &spec("recursion"), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let fact: Vec<u64> = [0u64, 1, 2, 5, 7, 10, 13, 15].iter().map(|&a| (1..=a.max(1)).product()).collect();
+    assert_eq!(u64s(&json["buffers"][1]["data"]), fact);
+    // gather_trap.cu: index 9 is past the 4-element source: thread (1,0,0) of CTA 1 traps;
+    // CTA 0 gathered its four values before.
+    let (out, json) = run("examples/gather_trap.ptx", &spec("gather_trap"), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("ctaid=(1,0,0) tid=(1,0,0), `trap;`: trap"), "{err}");
+    assert_eq!(floats(&json["buffers"][2]["data"])[..4], [13.0, 12.0, 11.0, 10.0]);
+}
