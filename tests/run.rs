@@ -593,3 +593,27 @@ fn the_examples_run_as_their_readme_says() {
     assert!(err.contains("ctaid=(1,0,0) tid=(1,0,0), `trap;`: trap"), "{err}");
     assert_eq!(floats(&json["buffers"][2]["data"])[..4], [13.0, 12.0, 11.0, 10.0]);
 }
+
+#[test]
+fn misaligned_access_bad_call_target_and_runaway_recursion_fault_cleanly() {
+    let spec = |k: &str| {
+        format!(r#"{{"kernel": "{k}", "grid": 1, "block": 8, "args": [{{"buffer": "u32", "len": 8}}]}}"#)
+    };
+    let cases = [
+        ("misaligned", ":42:2:", "tid=(5,0,0)", "is not aligned to the 4-byte access"),
+        ("badcall", ":64:2:", "tid=(3,0,0)", "which is not the address of a .func"),
+        ("runaway", ":18:2:", "tid=(0,0,0)", "call stack overflow: 4097 nested calls"),
+    ];
+    for (kernel, line, thread, cause) in cases {
+        let (out, json) = run("tests/data/run/faults.ptx", &spec(kernel), &[]);
+        assert_eq!(out.status.code(), Some(2), "{kernel}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with(&format!("tests/data/run/faults.ptx{line} fault: kernel `{kernel}`")),
+            "{err}"
+        );
+        assert!(err.contains(thread) && err.contains(cause), "{err}");
+        // Every thread stored 1 before the faulting instruction; nothing after it ran.
+        assert_eq!(u64s(&json["buffers"][0]["data"]), vec![1; 8], "{kernel}");
+    }
+}
