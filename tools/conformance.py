@@ -1852,8 +1852,8 @@ def gen_fault():
     inst = "bra SPIN;"
     fault_case("step_budget", [Buf("out", "u32", n=64, expect=stored(64))],
                pre + ["SPIN:", "add.u32 %r10, %r10, 1;", inst], block=64, fault_inst=inst,
-               cause="instruction budget exhausted", cli_args=["--max-steps", "2000"],
-               comment="an endless loop after the stores; --max-steps 2000 turns it into a fault")
+               cause="instruction budget exhausted", cli_args=["--max-steps", "10000"],
+               comment="an endless loop after the stores; --max-steps 10000 turns it into a fault")
     c = CASES[-1]
     c.expected["stderr"] = [s for s in c.expected["stderr"] if not s.endswith(":") and s != inst]
     # A faulting access whose guard is false in every lane is not a fault.
