@@ -500,7 +500,10 @@ fn dynamic_shared_memory_comes_from_the_launch() {
     let (out, _) = run("tests/data/run/dynshared.ptx", &spec(100), &[]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("tid=(25,0,0)") && err.contains("outside the 116 bytes of shared memory"), "{err}");
+    assert!(
+        err.contains("tid=(25,0,0)") && err.contains("outside the CTA's 116 bytes of shared memory"),
+        "{err}"
+    );
 }
 
 #[test]

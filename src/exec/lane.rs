@@ -220,7 +220,7 @@ impl Cta<'_> {
                     CvtKind::IntInt { dst, src, sat } => convert::int_to_int(dst, src, v, sat),
                     CvtKind::FloatInt { dst, src_f64, round } => {
                         let x = if src_f64 { f64::from_bits(v) } else { f64::from(f32::from_bits(v as u32)) };
-                        convert::float_to_int(dst, x, round)
+                        convert::float_to_int(dst, x, src_f64, round)
                     }
                     CvtKind::IntFloat { dst_f64: true, src } => convert::int_to_f64(src, v),
                     CvtKind::IntFloat { dst_f64: false, src } => u64::from(convert::int_to_f32(src, v)),
@@ -352,9 +352,12 @@ fn range(len: usize, addr: u64, size: u8, space: &str) -> Result<std::ops::Range
     }
     match addr.checked_add(size) {
         Some(end) if end <= len as u64 => Ok(addr as usize..end as usize),
-        _ => Err(format!(
-            "{space} address 0x{addr:x} ({size} bytes) is outside the {len} bytes of {space} memory"
-        )),
+        _ => {
+            let owner = if space == "shared" { "CTA's" } else { "thread's" };
+            Err(format!(
+                "{space} address 0x{addr:x} ({size} bytes) is outside the {owner} {len} bytes of {space} memory"
+            ))
+        }
     }
 }
 

@@ -55,10 +55,13 @@ pub enum IntRound {
     Up,
 }
 
-/// Float (as f64, exactly widened) to integer: rounded, saturated, NaN to 0.
-pub fn float_to_int(dst: IntTy, x: f64, round: IntRound) -> u64 {
+/// Float (as f64, exactly widened; `src_f64` says whether it was an `.f64`) to
+/// integer: rounded and saturated. A NaN gives 0 when the source is not `.f64` and the
+/// destination is not 64 bits wide, and `1 << (width - 1)` otherwise (PTX ISA 9.0,
+/// `cvt`: MININT for signed destinations, (MAXINT >> 1) + 1 for unsigned ones).
+pub fn float_to_int(dst: IntTy, x: f64, src_f64: bool, round: IntRound) -> u64 {
     if x.is_nan() {
-        return 0;
+        return if src_f64 || dst.bits == 64 { 1 << (dst.bits - 1) } else { 0 };
     }
     let r = match round {
         IntRound::Nearest => x.round_ties_even(),
@@ -112,17 +115,24 @@ mod tests {
     }
 
     #[test]
-    fn floats_round_saturate_and_send_nan_to_zero() {
-        assert_eq!(float_to_int(S32, 2.5, IntRound::Nearest), 2);
-        assert_eq!(float_to_int(S32, 3.5, IntRound::Nearest), 4);
-        assert_eq!(float_to_int(S32, -2.7, IntRound::Zero), (-2i32) as u32 as u64);
-        assert_eq!(float_to_int(S32, -2.2, IntRound::Down), (-3i32) as u32 as u64);
-        assert_eq!(float_to_int(S32, 2.2, IntRound::Up), 3);
-        assert_eq!(float_to_int(S32, 1e20, IntRound::Zero), 0x7fff_ffff);
-        assert_eq!(float_to_int(S32, f64::NEG_INFINITY, IntRound::Zero), 0x8000_0000);
-        assert_eq!(float_to_int(U32, -1.0, IntRound::Zero), 0);
-        assert_eq!(float_to_int(U64, f64::NAN, IntRound::Nearest), 0);
-        assert_eq!(float_to_int(S64, 9.3e18, IntRound::Zero), i64::MAX as u64);
+    fn floats_round_saturate_and_send_nan_where_the_isa_says() {
+        assert_eq!(float_to_int(S32, 2.5, false, IntRound::Nearest), 2);
+        assert_eq!(float_to_int(S32, 3.5, false, IntRound::Nearest), 4);
+        assert_eq!(float_to_int(S32, -2.7, false, IntRound::Zero), (-2i32) as u32 as u64);
+        assert_eq!(float_to_int(S32, -2.2, false, IntRound::Down), (-3i32) as u32 as u64);
+        assert_eq!(float_to_int(S32, 2.2, false, IntRound::Up), 3);
+        assert_eq!(float_to_int(S32, 1e20, false, IntRound::Zero), 0x7fff_ffff);
+        assert_eq!(float_to_int(S32, f64::NEG_INFINITY, false, IntRound::Zero), 0x8000_0000);
+        assert_eq!(float_to_int(U32, -1.0, false, IntRound::Zero), 0);
+        // NaN (PTX ISA 9.0, cvt): 0 unless the source is .f64 or the destination 64-bit,
+        // where it is 1 << (width - 1).
+        assert_eq!(float_to_int(S32, f64::NAN, false, IntRound::Nearest), 0);
+        assert_eq!(float_to_int(IntTy { bits: 16, signed: false }, f64::NAN, false, IntRound::Zero), 0);
+        assert_eq!(float_to_int(S32, f64::NAN, true, IntRound::Zero), 0x8000_0000);
+        assert_eq!(float_to_int(U32, f64::NAN, true, IntRound::Zero), 0x8000_0000);
+        assert_eq!(float_to_int(U64, f64::NAN, false, IntRound::Nearest), 1 << 63);
+        assert_eq!(float_to_int(S64, f64::NAN, true, IntRound::Nearest), 1 << 63);
+        assert_eq!(float_to_int(S64, 9.3e18, false, IntRound::Zero), i64::MAX as u64);
     }
 
     #[test]
