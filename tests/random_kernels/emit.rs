@@ -1,0 +1,330 @@
+//! A [`Program`] as PTX text and its launch spec (launch-contract.md).
+//!
+//! The kernel takes `in` (8 words per thread) and `out` (`OUT_WORDS` per thread).
+//! Control flow is the usual compiler shape: `@!%p bra ELSE` around an `if`, a loop
+//! with its test at the top (`while`) or a back edge at the bottom (`do while`), each
+//! with its own counter registers, so the program's registers never steer a loop.
+
+use super::program::*;
+use super::reference::{DONE, OUT_WORDS, Shape, safe_divisor};
+use std::fmt::Write;
+
+pub const KERNEL: &str = "random_kernel";
+
+struct Emitter {
+    text: String,
+    labels: u32,
+}
+
+fn pred(p: PredRef) -> String {
+    format!("{}%p{}", if p.neg { "!" } else { "" }, p.idx)
+}
+
+fn guard(g: Guard) -> String {
+    g.map(|p| format!("@{} ", pred(p))).unwrap_or_default()
+}
+
+/// An immediate written the way a compiler would for the type: signed decimal for
+/// `.s32`, hexadecimal for large `.b32`, unsigned decimal otherwise.
+fn imm(ty: Ty, v: u32) -> String {
+    match ty {
+        Ty::S32 => (v as i32).to_string(),
+        Ty::B32 if v > 0xffff => format!("0x{v:08X}"),
+        _ => v.to_string(),
+    }
+}
+
+fn opnd(ty: Ty, o: Opnd) -> String {
+    match o {
+        Opnd::Reg(r) => format!("%r{r}"),
+        Opnd::Imm(v) => imm(ty, v),
+    }
+}
+
+fn cmp_word(c: CmpOp) -> &'static str {
+    match c {
+        CmpOp::Eq => "eq",
+        CmpOp::Ne => "ne",
+        CmpOp::Lt => "lt",
+        CmpOp::Le => "le",
+        CmpOp::Gt => "gt",
+        CmpOp::Ge => "ge",
+        CmpOp::Lo => "lo",
+        CmpOp::Ls => "ls",
+        CmpOp::Hi => "hi",
+        CmpOp::Hs => "hs",
+    }
+}
+
+fn bool_word(b: BoolOp) -> &'static str {
+    match b {
+        BoolOp::And => "and",
+        BoolOp::Or => "or",
+        BoolOp::Xor => "xor",
+    }
+}
+
+impl Emitter {
+    fn line(&mut self, s: impl AsRef<str>) {
+        self.text.push('\t');
+        self.text.push_str(s.as_ref());
+        self.text.push('\n');
+    }
+
+    fn label(&mut self) -> u32 {
+        self.labels += 1;
+        self.labels
+    }
+
+    /// Stores the thread's registers, `status` and predicate bits to its `out` words.
+    fn store_state(&mut self, g: Guard, status: u32) {
+        self.line("selp.u32 %t0, 1, 0, %p0;");
+        for k in 1..NPRED {
+            self.line(format!("selp.u32 %t1, {}, 0, %p{k};", 1 << k));
+            self.line("or.b32 %t0, %t0, %t1;");
+        }
+        self.line(format!("mov.u32 %t1, {status};"));
+        let g = guard(g);
+        for k in 0..NREG {
+            self.line(format!("{g}st.global.u32 [%out+{}], %r{k};", 4 * k));
+        }
+        self.line(format!("{g}st.global.u32 [%out+32], %t1;"));
+        self.line(format!("{g}st.global.u32 [%out+36], %t0;"));
+    }
+
+    fn block(&mut self, stmts: &[Stmt], depth: u32) {
+        for s in stmts {
+            self.stmt(s, depth);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, depth: u32) {
+        match *s {
+            Stmt::Bin { op, ty, d, a, b, guard: g } => {
+                let (name, b_ty) = match op {
+                    BinOp::Add => ("add", ty),
+                    BinOp::Sub => ("sub", ty),
+                    BinOp::MulLo => ("mul.lo", ty),
+                    BinOp::MulHi => ("mul.hi", ty),
+                    BinOp::Min => ("min", ty),
+                    BinOp::Max => ("max", ty),
+                    BinOp::Div => ("div", ty),
+                    BinOp::Rem => ("rem", ty),
+                    BinOp::And => ("and", ty),
+                    BinOp::Or => ("or", ty),
+                    BinOp::Xor => ("xor", ty),
+                    // The shift amount is always .u32.
+                    BinOp::Shl => ("shl", Ty::U32),
+                    BinOp::Shr => ("shr", Ty::U32),
+                };
+                let b = match (op, b) {
+                    (BinOp::Div | BinOp::Rem, Opnd::Imm(v)) => imm(ty, safe_divisor(ty, v)),
+                    (BinOp::Div | BinOp::Rem, Opnd::Reg(r)) => {
+                        self.line(format!("or.b32 %t0, %r{r}, 1;"));
+                        if ty == Ty::S32 {
+                            self.line("and.b32 %t0, %t0, 0x7FFFFFFF;");
+                        }
+                        "%t0".to_string()
+                    }
+                    _ => opnd(b_ty, b),
+                };
+                self.line(format!("{}{name}.{} %r{d}, {}, {b};", guard(g), ty.word(), opnd(ty, a)));
+            }
+            Stmt::Un { op, ty, d, a, guard: g } => {
+                let name = match op {
+                    UnOp::Not => "not",
+                    UnOp::Neg => "neg",
+                    UnOp::Abs => "abs",
+                    UnOp::Mov => "mov",
+                };
+                self.line(format!("{}{name}.{} %r{d}, {};", guard(g), ty.word(), opnd(ty, a)));
+            }
+            Stmt::Mad { hi, ty, d, a, b, c, guard: g } => {
+                let (a, b, c) = (opnd(ty, a), opnd(ty, b), opnd(ty, c));
+                let part = if hi { "hi" } else { "lo" };
+                self.line(format!("{}mad.{part}.{} %r{d}, {a}, {b}, {c};", guard(g), ty.word()));
+            }
+            Stmt::Selp { ty, d, a, b, c, guard: g } => {
+                let (a, b) = (opnd(ty, a), opnd(ty, b));
+                self.line(format!("{}selp.{} %r{d}, {a}, {b}, {};", guard(g), ty.word(), pred(c)));
+            }
+            Stmt::Setp { cmp, ty, p, q, a, b, combine, guard: g } => {
+                let p = p.map_or("_".to_string(), |p| format!("%p{p}"));
+                let dst = match q {
+                    Some(q) => format!("{p}|%p{q}"),
+                    None => p,
+                };
+                let (a, b) = (opnd(ty, a), opnd(ty, b));
+                let (bool_mod, c) = match combine {
+                    Some((op, c)) => (format!(".{}", bool_word(op)), format!(", {}", pred(c))),
+                    None => (String::new(), String::new()),
+                };
+                let cmp = cmp_word(cmp);
+                self.line(format!("{}setp.{cmp}{bool_mod}.{} {dst}, {a}, {b}{c};", guard(g), ty.word()));
+            }
+            Stmt::PredLogic { op, d, a, b, guard: g } => {
+                let g = guard(g);
+                let (a, b) = (pred(a), pred(b));
+                match op {
+                    PredOp::And => self.line(format!("{g}and.pred %p{d}, {a}, {b};")),
+                    PredOp::Or => self.line(format!("{g}or.pred %p{d}, {a}, {b};")),
+                    PredOp::Xor => self.line(format!("{g}xor.pred %p{d}, {a}, {b};")),
+                    PredOp::Not => self.line(format!("{g}not.pred %p{d}, {a};")),
+                    PredOp::Mov => self.line(format!("{g}mov.pred %p{d}, {a};")),
+                }
+            }
+            Stmt::If { cond, ref then, ref els } => {
+                let k = self.label();
+                let skip = pred(PredRef { neg: !cond.neg, ..cond });
+                if els.is_empty() {
+                    self.line(format!("@{skip} bra $L_end{k};"));
+                    self.block(then, depth + 1);
+                } else {
+                    self.line(format!("@{skip} bra $L_else{k};"));
+                    self.block(then, depth + 1);
+                    self.line(format!("bra $L_end{k};"));
+                    let _ = writeln!(self.text, "$L_else{k}:");
+                    self.block(els, depth + 1);
+                }
+                let _ = writeln!(self.text, "$L_end{k}:");
+            }
+            Stmt::Loop { bound, mask, do_while, ref body } => {
+                let k = self.label();
+                self.line(format!("and.b32 %n{depth}, %r{bound}, {mask};"));
+                self.line(format!("mov.u32 %c{depth}, 0;"));
+                let _ = writeln!(self.text, "$L_top{k}:");
+                if do_while {
+                    self.block(body, depth + 1);
+                    self.line(format!("add.u32 %c{depth}, %c{depth}, 1;"));
+                    self.line(format!("setp.lt.u32 %lp{depth}, %c{depth}, %n{depth};"));
+                    self.line(format!("@%lp{depth} bra $L_top{k};"));
+                } else {
+                    self.line(format!("setp.ge.u32 %lp{depth}, %c{depth}, %n{depth};"));
+                    self.line(format!("@%lp{depth} bra $L_end{k};"));
+                    self.block(body, depth + 1);
+                    self.line(format!("add.u32 %c{depth}, %c{depth}, 1;"));
+                    self.line(format!("bra $L_top{k};"));
+                    let _ = writeln!(self.text, "$L_end{k}:");
+                }
+            }
+            Stmt::Exit { guard: g, id } => {
+                self.store_state(g, 2 + id);
+                self.line(format!("{}exit;", guard(g)));
+            }
+            Stmt::Ballot { d, p } => {
+                self.line("activemask.b32 %t0;");
+                self.line(format!("vote.sync.ballot.b32 %r{d}, {}, %t0;", pred(p)));
+            }
+            Stmt::Vote { mode, d, p } => {
+                let mode = match mode {
+                    VoteMode::Any => "any",
+                    VoteMode::All => "all",
+                    VoteMode::Uni => "uni",
+                };
+                self.line("activemask.b32 %t0;");
+                self.line(format!("vote.sync.{mode}.pred %p{d}, {}, %t0;", pred(p)));
+            }
+            Stmt::Activemask { d } => self.line(format!("activemask.b32 %r{d};")),
+            Stmt::Bar { src, dst, shift, region } => {
+                let base = 4 * region * MAX_THREADS;
+                self.line("mov.u32 %t0, shared_words;");
+                self.line("shl.b32 %t1, %tl, 2;");
+                self.line("add.u32 %t1, %t0, %t1;");
+                self.line(format!("st.shared.u32 [%t1+{base}], %r{src};"));
+                self.line("bar.sync 0;");
+                self.line(format!("add.u32 %t2, %tl, {shift};"));
+                self.line("rem.u32 %t2, %t2, %nt;");
+                self.line("shl.b32 %t2, %t2, 2;");
+                self.line("add.u32 %t2, %t0, %t2;");
+                self.line(format!("ld.shared.u32 %r{dst}, [%t2+{base}];"));
+            }
+        }
+    }
+}
+
+/// The module's text.
+pub fn ptx(p: &Program) -> String {
+    let mut e = Emitter { text: String::new(), labels: 0 };
+    let words = MAX_BARS * MAX_THREADS;
+    let _ = write!(
+        e.text,
+        "//\n// Generated by tests/random_kernels (ptxvm property test).\n//\n\n\
+         .version 8.0\n.target sm_90\n.address_size 64\n\n\
+         .shared .align 4 .b32 shared_words[{words}];\n\n\
+         .visible .entry {KERNEL}(\n\t.param .u64 {KERNEL}_param_0,\n\t.param .u64 {KERNEL}_param_1\n)\n{{\n"
+    );
+    let depth = MAX_DEPTH;
+    e.line(format!(".reg .b32 %r<{NREG}>;"));
+    e.line(format!(".reg .pred %p<{NPRED}>;"));
+    e.line(format!(".reg .b32 %c<{depth}>;"));
+    e.line(format!(".reg .b32 %n<{depth}>;"));
+    e.line(format!(".reg .pred %lp<{depth}>;"));
+    e.line(".reg .b32 %t<3>;");
+    e.line(".reg .b32 %tx, %ty, %tz, %nx, %ny, %tl, %nt, %cx, %cy, %cz, %ncx, %ncy, %gt;");
+    e.line(".reg .b64 %in, %out, %off;");
+    e.text.push('\n');
+    e.line(format!("ld.param.u64 %in, [{KERNEL}_param_0];"));
+    e.line(format!("ld.param.u64 %out, [{KERNEL}_param_1];"));
+    e.line("cvta.to.global.u64 %in, %in;");
+    e.line("cvta.to.global.u64 %out, %out;");
+    // Linear thread index (tz * ny + ty) * nx + tx, threads per block, and the global
+    // index ((cz * ncy + cy) * ncx + cx) * threads + linear.
+    e.line("mov.u32 %tx, %tid.x;");
+    e.line("mov.u32 %ty, %tid.y;");
+    e.line("mov.u32 %tz, %tid.z;");
+    e.line("mov.u32 %nx, %ntid.x;");
+    e.line("mov.u32 %ny, %ntid.y;");
+    e.line("mov.u32 %t0, %ntid.z;");
+    e.line("mad.lo.u32 %tl, %tz, %ny, %ty;");
+    e.line("mad.lo.u32 %tl, %tl, %nx, %tx;");
+    e.line("mul.lo.u32 %nt, %nx, %ny;");
+    e.line("mul.lo.u32 %nt, %nt, %t0;");
+    e.line("mov.u32 %cx, %ctaid.x;");
+    e.line("mov.u32 %cy, %ctaid.y;");
+    e.line("mov.u32 %cz, %ctaid.z;");
+    e.line("mov.u32 %ncx, %nctaid.x;");
+    e.line("mov.u32 %ncy, %nctaid.y;");
+    e.line("mad.lo.u32 %gt, %cz, %ncy, %cy;");
+    e.line("mad.lo.u32 %gt, %gt, %ncx, %cx;");
+    e.line("mad.lo.u32 %gt, %gt, %nt, %tl;");
+    e.line(format!("mul.wide.u32 %off, %gt, {};", 4 * NREG));
+    e.line("add.s64 %in, %in, %off;");
+    e.line(format!("mul.wide.u32 %off, %gt, {};", 4 * OUT_WORDS));
+    e.line("add.s64 %out, %out, %off;");
+    for (k, init) in p.init.iter().enumerate() {
+        match init {
+            Init::Input => e.line(format!("ld.global.u32 %r{k}, [%in+{}];", 4 * k)),
+            Init::TidX => e.line(format!("mov.u32 %r{k}, %tid.x;")),
+            Init::TidY => e.line(format!("mov.u32 %r{k}, %tid.y;")),
+            Init::TidZ => e.line(format!("mov.u32 %r{k}, %tid.z;")),
+            Init::Linear => e.line(format!("mov.u32 %r{k}, %tl;")),
+            Init::Lane => e.line(format!("mov.u32 %r{k}, %laneid;")),
+            Init::CtaX => e.line(format!("mov.u32 %r{k}, %ctaid.x;")),
+            Init::CtaY => e.line(format!("mov.u32 %r{k}, %ctaid.y;")),
+            Init::Gtid => e.line(format!("mov.u32 %r{k}, %gt;")),
+            Init::Imm(v) => e.line(format!("mov.b32 %r{k}, {};", imm(Ty::B32, *v))),
+        }
+    }
+    e.block(&p.pred_init, 0);
+    e.text.push('\n');
+    e.block(&p.body, 0);
+    e.text.push('\n');
+    e.store_state(None, DONE);
+    e.line("ret;");
+    e.text.push_str("}\n");
+    e.text
+}
+
+/// The launch spec: `in` with `input`, `out` zero-filled.
+pub fn spec(shape: Shape, input: &[u32]) -> String {
+    let n = shape.ctas() * shape.threads();
+    let data: Vec<String> = input.iter().map(u32::to_string).collect();
+    let [gx, gy, gz] = shape.grid;
+    let [bx, by, bz] = shape.block;
+    format!(
+        "{{\"kernel\": \"{KERNEL}\", \"grid\": [{gx}, {gy}, {gz}], \"block\": [{bx}, {by}, {bz}], \"args\": [\
+         {{\"buffer\": \"u32\", \"data\": [{}]}}, {{\"buffer\": \"u32\", \"len\": {}}}]}}\n",
+        data.join(", "),
+        n as usize * OUT_WORDS
+    )
+}
