@@ -24,13 +24,23 @@ fn guard(g: Guard) -> String {
     g.map(|p| format!("@{} ", pred(p))).unwrap_or_default()
 }
 
-/// An immediate written the way a compiler would for the type: signed decimal for
-/// `.s32`, hexadecimal for large `.b32`, unsigned decimal otherwise.
+/// An immediate in one of PTX's literal forms: mostly as a compiler writes it for the
+/// type (signed decimal for `.s32`, hexadecimal for large `.b32`, unsigned decimal), and
+/// for some values octal, binary, hexadecimal, a `U` suffix, or a negative decimal (a
+/// 64-bit literal whose low 32 bits are `v`). The form depends on the value only, so a
+/// shrunk case keeps its text.
 fn imm(ty: Ty, v: u32) -> String {
-    match ty {
-        Ty::S32 => (v as i32).to_string(),
-        Ty::B32 if v > 0xffff => format!("0x{v:08X}"),
-        _ => v.to_string(),
+    match v.wrapping_mul(0x9e37_79b9) >> 28 {
+        0 => format!("0{v:o}"),
+        1 => format!("0b{v:b}"),
+        2 => format!("{v}U"),
+        3 => format!("0x{v:x}"),
+        4 if v >= 0x8000_0000 => (v as i32).to_string(),
+        _ => match ty {
+            Ty::S32 => (v as i32).to_string(),
+            Ty::B32 if v > 0xffff => format!("0x{v:08X}"),
+            _ => v.to_string(),
+        },
     }
 }
 

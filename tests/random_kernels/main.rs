@@ -38,10 +38,12 @@ fn cases() -> u32 {
     std::env::var("PTXVM_PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(DEFAULT_CASES)
 }
 
+/// Where the cases' files go: `PTXVM_RANDOM_KERNELS_DUMP`, or Cargo's scratch folder
+/// for integration tests (files of passing cases are removed).
 fn scratch_dir() -> PathBuf {
     let dir = match std::env::var_os("PTXVM_RANDOM_KERNELS_DUMP") {
         Some(d) => PathBuf::from(d),
-        None => std::env::temp_dir().join(format!("ptxvm-random-kernels-{}", std::process::id())),
+        None => Path::new(env!("CARGO_TARGET_TMPDIR")).join("random_kernels"),
     };
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -55,11 +57,11 @@ struct Outcome {
 
 /// Runs `ptxvm run` with stdout and stderr in files (no pipe can fill up), killing it
 /// after [`TIMEOUT`].
-fn run_cli(dir: &Path, n: u32, ptx: &str, spec: &str) -> Result<Outcome, TestCaseError> {
-    let ptx_path = dir.join(format!("case{n}.ptx"));
-    let spec_path = dir.join(format!("case{n}.json"));
-    let out_path = dir.join(format!("case{n}.out.json"));
-    let err_path = dir.join(format!("case{n}.stderr"));
+fn run_cli(dir: &Path, name: &str, ptx: &str, spec: &str) -> Result<Outcome, TestCaseError> {
+    let ptx_path = dir.join(format!("{name}.ptx"));
+    let spec_path = dir.join(format!("{name}.json"));
+    let out_path = dir.join(format!("{name}.out.json"));
+    let err_path = dir.join(format!("{name}.stderr"));
     std::fs::write(&ptx_path, ptx).unwrap();
     std::fs::write(&spec_path, spec).unwrap();
     let _ = std::fs::remove_file(&out_path);
@@ -124,14 +126,14 @@ fn first_difference(shape: Shape, want: &[u32], got: &[u32]) -> String {
 
 fn check(program: &Program, shape: Shape, seed: u64) -> Result<(), TestCaseError> {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let name = format!("case{}-{}", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed));
     let input = generate::input(seed, (shape.ctas() * shape.threads()) as usize * program::NREG as usize);
     let ptx = emit::ptx(program);
     let spec = emit::spec(shape, &input);
     let want = reference::expected(program, shape, &input);
     let dir = scratch_dir();
-    let outcome = run_cli(&dir, n, &ptx, &spec)?;
-    let shown = format!("--- case{n}.ptx ---\n{ptx}--- case{n}.json ---\n{spec}");
+    let outcome = run_cli(&dir, &name, &ptx, &spec)?;
+    let shown = format!("--- {name}.ptx ---\n{ptx}--- {name}.json ---\n{spec}");
     prop_assert!(!outcome.stderr.contains("panicked"), "ptxvm panicked:\n{}\n{shown}", outcome.stderr);
     prop_assert!(
         matches!(outcome.code, Some(0..=2)),
@@ -149,7 +151,7 @@ fn check(program: &Program, shape: Shape, seed: u64) -> Result<(), TestCaseError
     }
     if std::env::var_os("PTXVM_RANDOM_KERNELS_DUMP").is_none() {
         for ext in ["ptx", "json", "out.json", "stderr"] {
-            let _ = std::fs::remove_file(dir.join(format!("case{n}.{ext}")));
+            let _ = std::fs::remove_file(dir.join(format!("{name}.{ext}")));
         }
     }
     Ok(())
