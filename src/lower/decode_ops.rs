@@ -22,7 +22,7 @@ struct Place {
 }
 
 impl<'m> Decoder<'m> {
-    fn unsupported<T>(&self, i: &InstrView<'_>) -> Result<T, LowerError> {
+    pub(super) fn unsupported<T>(&self, i: &InstrView<'_>) -> Result<T, LowerError> {
         let name = i.full_name(self.src);
         fail(i.span, format!("{name}: ptxvm cannot run this instruction yet"))
     }
@@ -216,15 +216,18 @@ impl<'m> Decoder<'m> {
                 self.float(op, ty.unwrap_or(Ty::F32), &mods, ops)
             }
             ("mul", Some(ty @ (Ty::F32 | Ty::F64))) => self.float(FOp::Mul, ty, &mods, ops),
-            ("fma" | "mad", Some(ty @ (Ty::F32 | Ty::F64))) if opcode == "fma" || has(".rn") => Ok(Op::Fma {
-                f64: ty == Ty::F64,
-                ftz: has(".ftz"),
-                sat: has(".sat"),
-                dst: self.dst(&ops[0])?,
-                a: self.src(&ops[1], ty)?,
-                b: self.src(&ops[2], ty)?,
-                c: self.src(&ops[3], ty)?,
-            }),
+            ("fma" | "mad", Some(ty @ (Ty::F32 | Ty::F64))) if opcode == "fma" || rnd(&mods).is_some() => {
+                Ok(Op::Fma {
+                    f64: ty == Ty::F64,
+                    rnd: rnd(&mods).unwrap_or_default(),
+                    ftz: has(".ftz"),
+                    sat: has(".sat"),
+                    dst: self.dst(&ops[0])?,
+                    a: self.src(&ops[1], ty)?,
+                    b: self.src(&ops[2], ty)?,
+                    c: self.src(&ops[3], ty)?,
+                })
+            }
             ("mul" | "mad", Some(ty)) if !ty.is_float() && !has(".sat") && !has(".cc") => {
                 let part = if has(".hi") {
                     Part::Hi
@@ -359,7 +362,7 @@ impl<'m> Decoder<'m> {
                 b: self.src(&ops[2], ty)?,
                 c: self.pred(&ops[3])?,
             }),
-            _ => self.unsupported(i),
+            _ => self.more(i, &mods),
         }
     }
 
@@ -602,6 +605,7 @@ impl<'m> Decoder<'m> {
         Ok(Op::Float {
             op,
             f64: ty == Ty::F64,
+            rnd: rnd(mods).unwrap_or_default(),
             ftz: mods.contains(&".ftz"),
             sat: mods.contains(&".sat"),
             dst: self.dst(&ops[0])?,
@@ -609,6 +613,11 @@ impl<'m> Decoder<'m> {
             b: self.src(&ops[2], ty)?,
         })
     }
+}
+
+/// The rounding mode among the modifiers, if one is named.
+pub(super) fn rnd(mods: &[&str]) -> Option<Rnd> {
+    mods.iter().find_map(|m| Rnd::from_word(m))
 }
 
 /// How values of `ty` compare.
