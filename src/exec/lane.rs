@@ -289,14 +289,16 @@ impl Cta<'_> {
                 let v = read(w, *src, l);
                 let out = match *kind {
                     CvtKind::IntInt { dst, src, sat } => convert::int_to_int(dst, src, v, sat),
-                    CvtKind::FloatInt { dst, src_f64, round } => {
-                        let x = if src_f64 { f64::from_bits(v) } else { f64::from(f32::from_bits(v as u32)) };
-                        convert::float_to_int(dst, x, round)
+                    CvtKind::FloatInt { dst, src, round, ftz } => {
+                        convert::float_bits_to_int(dst, src, round, ftz, v & src_mask(src))
                     }
-                    CvtKind::IntFloat { dst_f64: true, src } => convert::int_to_f64(src, v),
-                    CvtKind::IntFloat { dst_f64: false, src } => u64::from(convert::int_to_f32(src, v)),
-                    CvtKind::F32ToF64 => f64::from(f32::from_bits(v as u32)).to_bits(),
-                    CvtKind::F64ToF32 => u64::from((f64::from_bits(v) as f32).to_bits()),
+                    CvtKind::IntFloat { dst, src, rnd } => convert::int_to_float(dst, src, rnd, v),
+                    CvtKind::FloatFloat { dst, src, rnd, ftz, sat } => {
+                        convert::float_to_float(dst, src, rnd, ftz, sat, v & src_mask(src))
+                    }
+                    CvtKind::RoundInt { fmt, round, ftz, sat } => {
+                        convert::round_to_integral(fmt, round, ftz, sat, v & src_mask(fmt))
+                    }
                 };
                 write(w, *dst, l, out);
             }
@@ -482,6 +484,12 @@ impl Cta<'_> {
             }
         }
     }
+}
+
+/// The bits a float operand of `fmt` reads from its register.
+fn src_mask(fmt: crate::sem::round::Format) -> u64 {
+    let bits = fmt.frac + fmt.exp + 1;
+    if bits >= 64 { u64::MAX } else { (1 << bits) - 1 }
 }
 
 /// SMs of the simulated GPU (an H100 SXM's count).

@@ -463,18 +463,34 @@ impl<'m> Decoder<'m> {
         } else {
             None
         };
-        let plain = !has(".ftz") && !mods.iter().any(|m| matches!(*m, ".rz" | ".rm" | ".rp"));
-        let kind = match (int(dty), int(sty), dty, sty) {
-            (Some(d), Some(s), ..) if round.is_none() => CvtKind::IntInt { dst: d, src: s, sat: has(".sat") },
-            (Some(d), None, _, Ty::F32 | Ty::F64) if plain && !has(".sat") => match round {
-                Some(r) => CvtKind::FloatInt { dst: d, src_f64: sty == Ty::F64, round: r },
+        let float = |t: Ty| match t {
+            Ty::F16 => Some(crate::sem::round::F16),
+            Ty::BF16 => Some(crate::sem::round::BF16),
+            Ty::F32 => Some(crate::sem::round::F32),
+            Ty::F64 => Some(crate::sem::round::F64),
+            _ => None,
+        };
+        if has(".relu") || has(".satfinite") {
+            return self.unsupported(i);
+        }
+        let (ftz, sat, frnd) = (has(".ftz"), has(".sat"), rnd(mods));
+        let kind = match (int(dty), int(sty), float(dty), float(sty)) {
+            (Some(d), Some(s), ..) if round.is_none() && frnd.is_none() => {
+                CvtKind::IntInt { dst: d, src: s, sat }
+            }
+            (Some(d), _, _, Some(s)) if frnd.is_none() => match round {
+                Some(r) => CvtKind::FloatInt { dst: d, src: s, round: r, ftz },
                 None => return self.unsupported(i),
             },
-            (None, Some(s), Ty::F32 | Ty::F64, _) if plain && !has(".sat") && round.is_none() => {
-                CvtKind::IntFloat { dst_f64: dty == Ty::F64, src: s }
+            (_, Some(s), Some(d), _) if round.is_none() && !sat => {
+                CvtKind::IntFloat { dst: d, src: s, rnd: frnd.unwrap_or_default() }
             }
-            (None, None, Ty::F64, Ty::F32) if plain && !has(".sat") => CvtKind::F32ToF64,
-            (None, None, Ty::F32, Ty::F64) if plain && !has(".sat") && round.is_none() => CvtKind::F64ToF32,
+            (_, _, Some(d), Some(s)) if round.is_some() && frnd.is_none() && d == s => {
+                CvtKind::RoundInt { fmt: d, round: round.unwrap_or(IntRound::Nearest), ftz, sat }
+            }
+            (_, _, Some(d), Some(s)) if round.is_none() => {
+                CvtKind::FloatFloat { dst: d, src: s, rnd: frnd.unwrap_or_default(), ftz, sat }
+            }
             _ => return self.unsupported(i),
         };
         Ok(Op::Cvt { kind, dst: self.dst(&i.operands[0])?, src: self.src(&i.operands[1], sty)? })

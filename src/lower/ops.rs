@@ -10,7 +10,7 @@ use crate::sem::compare::{BoolOp, CmpOp};
 use crate::sem::convert::{IntRound, IntTy};
 use crate::sem::float::{FOp, MinMax};
 use crate::sem::int::{Part, Width};
-pub use crate::sem::round::Rnd;
+pub use crate::sem::round::{Format, Rnd};
 use crate::sem::warp::{ReduxOp, ShflMode};
 use crate::syntax::Span;
 
@@ -66,11 +66,36 @@ pub struct Pred {
 /// What `cvt` converts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CvtKind {
-    IntInt { dst: IntTy, src: IntTy, sat: bool },
-    FloatInt { dst: IntTy, src_f64: bool, round: IntRound },
-    IntFloat { dst_f64: bool, src: IntTy },
-    F32ToF64,
-    F64ToF32,
+    IntInt {
+        dst: IntTy,
+        src: IntTy,
+        sat: bool,
+    },
+    FloatInt {
+        dst: IntTy,
+        src: Format,
+        round: IntRound,
+        ftz: bool,
+    },
+    IntFloat {
+        dst: Format,
+        src: IntTy,
+        rnd: Rnd,
+    },
+    FloatFloat {
+        dst: Format,
+        src: Format,
+        rnd: Rnd,
+        ftz: bool,
+        sat: bool,
+    },
+    /// Rounding to an integral value of the same format (`cvt.rni.f32.f32`).
+    RoundInt {
+        fmt: Format,
+        round: IntRound,
+        ftz: bool,
+        sat: bool,
+    },
 }
 
 /// What `vote.sync` computes.
