@@ -8,8 +8,8 @@ use super::threads::WARP_SIZE;
 use super::warp::{Cta, Warp};
 use crate::launch::Dim3;
 use crate::lower::program::{
-    BitOp, BitOp1, CarryOp, CmpKind, CvtKind, FUnary, IntOp, LOCAL_WINDOW, Mem, Op, Pred, Rnd, SHARED_WINDOW,
-    Special, Src,
+    BitOp, BitOp1, CarryOp, CmpKind, CvtKind, FUnary, HalfOp, IntOp, LOCAL_WINDOW, Mem, Op, Pred, Rnd,
+    SHARED_WINDOW, Special, Src,
 };
 use crate::lower::regs::{RegFile, Slot};
 use crate::sem::round::{F32, F64};
@@ -237,6 +237,22 @@ impl Cta<'_> {
                     float::f64_min_max(*m, x, y)
                 } else {
                     u64::from(float::f32_min_max(*m, x as u32, y as u32, *ftz))
+                };
+                write(w, *dst, l, v);
+            }
+            Op::Half { op, fmt, x2, ftz, sat, dst, a, b, c } => {
+                let (x, y, z) = (read(w, *a, l), read(w, *b, l), read(w, *c, l));
+                let one = |x: u64, y: u64, z: u64| match *op {
+                    HalfOp::Bin(f) => farith::binary(*fmt, f, Rnd::Rn, *ftz, *sat, x, y),
+                    HalfOp::Fma => farith::fma(*fmt, Rnd::Rn, *ftz, *sat, x, y, z),
+                    HalfOp::Neg | HalfOp::Abs => farith::half_abs_neg(*fmt, *op == HalfOp::Abs, *ftz, x),
+                };
+                let lo = |v: u64| v & 0xffff;
+                let hi = |v: u64| v >> 16 & 0xffff;
+                let v = if *x2 {
+                    one(lo(x), lo(y), lo(z)) | one(hi(x), hi(y), hi(z)) << 16
+                } else {
+                    one(lo(x), lo(y), lo(z))
                 };
                 write(w, *dst, l, v);
             }

@@ -183,6 +183,36 @@ impl<'m> Decoder<'m> {
                     b: self.src(&ops[2], ty)?,
                 })
             }
+            (
+                "add" | "sub" | "mul" | "fma" | "neg" | "abs",
+                Some(ty @ (Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2)),
+            ) if matches!(rnd(mods), None | Some(Rnd::Rn)) && !has(".relu") => {
+                let op = match opcode {
+                    "add" => HalfOp::Bin(FOp::Add),
+                    "sub" => HalfOp::Bin(FOp::Sub),
+                    "mul" => HalfOp::Bin(FOp::Mul),
+                    "fma" => HalfOp::Fma,
+                    "neg" => HalfOp::Neg,
+                    _ => HalfOp::Abs,
+                };
+                let bf = matches!(ty, Ty::BF16 | Ty::BF16x2);
+                let x2 = matches!(ty, Ty::F16x2 | Ty::BF16x2);
+                let src = |k: usize| match ops.get(k) {
+                    Some(o) => self.src(o, ty),
+                    None => Ok(Src::Imm(0)),
+                };
+                Ok(Op::Half {
+                    op,
+                    fmt: if bf { crate::sem::round::BF16 } else { crate::sem::round::F16 },
+                    x2,
+                    ftz: has(".ftz"),
+                    sat: has(".sat"),
+                    dst: self.dst(&ops[0])?,
+                    a: src(1)?,
+                    b: src(2)?,
+                    c: src(3)?,
+                })
+            }
             ("min" | "max", Some(ty @ (Ty::F32 | Ty::F64))) if ops.len() == 3 => Ok(Op::FMinMax {
                 m: MinMax { max: opcode == "max", nan: has(".NaN"), xorsign_abs: has(".xorsign") },
                 f64: ty == Ty::F64,

@@ -215,6 +215,15 @@ pub enum CarryOp {
     },
 }
 
+/// Half-precision operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HalfOp {
+    Bin(FOp),
+    Fma,
+    Neg,
+    Abs,
+}
+
 /// Floating-point operations of one source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FUnary {
@@ -479,6 +488,19 @@ pub enum Op {
         dst: Slot,
         a: Src,
         b: Src,
+    },
+    /// Half-precision `add`, `sub`, `mul` (`c` unused), `fma` and `neg`/`abs` (`b`, `c`
+    /// unused) of f16 or bf16, on both halves of a 32-bit register when `x2`.
+    Half {
+        op: HalfOp,
+        fmt: Format,
+        x2: bool,
+        ftz: bool,
+        sat: bool,
+        dst: Slot,
+        a: Src,
+        b: Src,
+        c: Src,
     },
     /// `membar` and `fence`: every memory access before it is visible before any after it.
     Fence,

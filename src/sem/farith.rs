@@ -1,5 +1,6 @@
 //! f32 and f64 `add`, `sub`, `mul`, `fma`, `div`, `sqrt` and `rcp` in any rounding
-//! mode (PTX ISA 9.7.3), with `.ftz` (f32: subnormal inputs and results flushed to
+//! mode (PTX ISA 9.7.3), and the half-precision `add`, `sub`, `mul`, `fma` of f16 and
+//! bf16 (9.7.4, `.rn` only), with `.ftz` (subnormal inputs and results flushed to
 //! zero of the same sign) and `.sat`: each result is computed exactly by
 //! [`super::round`] and rounded once. Special operands (NaN, infinities, division by
 //! zero) give the IEEE 754 result, which no rounding mode changes; a NaN result is
@@ -11,16 +12,25 @@ use super::round::{self, Exact, Format, Rnd};
 use std::cmp::Ordering;
 
 fn to_f64(fmt: Format, bits: u64) -> f64 {
-    if fmt == round::F32 { f64::from(f32::from_bits(bits as u32)) } else { f64::from_bits(bits) }
+    super::convert::widen(fmt, bits)
 }
 
 /// A value the format holds exactly (infinities, zeros, results of exact operations).
 fn from_f64(fmt: Format, x: f64) -> u64 {
-    if fmt == round::F32 { u64::from((x as f32).to_bits()) } else { x.to_bits() }
+    if x.is_infinite() {
+        fmt.inf() | if x < 0.0 { fmt.sign_bit() } else { 0 }
+    } else {
+        round::round(fmt, Exact::of(round::F64, x.to_bits()), Rnd::Rn)
+    }
 }
 
+/// The canonical NaN of each format (0x7fff for the halves).
 fn nan(fmt: Format) -> u64 {
-    if fmt == round::F32 { u64::from(F32_CANONICAL_NAN) } else { F64_NAN }
+    match fmt {
+        round::F32 => u64::from(F32_CANONICAL_NAN),
+        round::F64 => F64_NAN,
+        _ => fmt.nan(),
+    }
 }
 
 fn negate(x: Exact) -> Exact {
@@ -36,19 +46,19 @@ fn add(a: Exact, b: Exact, rnd: Rnd) -> Exact {
     r
 }
 
-/// `.sat`: clamped to [0.0, 1.0], NaN and -0.0 to +0.0 (f32 only).
-pub fn saturate(bits: u64) -> u64 {
-    let x = f32::from_bits(bits as u32);
+/// `.sat`: clamped to [0.0, 1.0], NaN and -0.0 to +0.0.
+pub fn saturate(fmt: Format, bits: u64) -> u64 {
+    let x = to_f64(fmt, bits);
     if x.is_nan() || x <= 0.0 {
         0
     } else if x >= 1.0 {
-        u64::from(1f32.to_bits())
+        from_f64(fmt, 1.0)
     } else {
         bits
     }
 }
 
-/// `add/sub/mul/div.rnd{.ftz}{.sat}` on `fmt` (F32 or F64) bits.
+/// `add/sub/mul/div.rnd{.ftz}{.sat}` on `fmt` bits.
 pub fn binary(fmt: Format, op: FOp, rnd: Rnd, ftz: bool, sat: bool, a: u64, b: u64) -> u64 {
     let flush = |v: u64| if ftz { fmt.flush(v) } else { v };
     let (a, b) = (flush(a), flush(b));
@@ -73,7 +83,7 @@ pub fn binary(fmt: Format, op: FOp, rnd: Rnd, ftz: bool, sat: bool, a: u64, b: u
         };
         flush(round::round(fmt, exact, rnd))
     };
-    if sat { saturate(r) } else { r }
+    if sat { saturate(fmt, r) } else { r }
 }
 
 /// `fma.rnd{.ftz}{.sat}`: `a*b + c` rounded once.
@@ -90,7 +100,7 @@ pub fn fma(fmt: Format, rnd: Rnd, ftz: bool, sat: bool, a: u64, b: u64, c: u64) 
         let p = round::product(Exact::of(fmt, a), Exact::of(fmt, b));
         flush(round::round(fmt, add(p, Exact::of(fmt, c), rnd), rnd))
     };
-    if sat { saturate(r) } else { r }
+    if sat { saturate(fmt, r) } else { r }
 }
 
 /// `sqrt.rnd{.ftz}`.
@@ -110,4 +120,59 @@ pub fn sqrt(fmt: Format, rnd: Rnd, ftz: bool, a: u64) -> u64 {
 /// `rcp.rnd{.ftz}`: `1 / a` rounded once.
 pub fn rcp(fmt: Format, rnd: Rnd, ftz: bool, a: u64) -> u64 {
     binary(fmt, FOp::Div, rnd, ftz, false, from_f64(fmt, 1.0), a)
+}
+
+/// `neg`/`abs` of a half: the sign bit flipped or cleared (NaN: the canonical NaN).
+pub fn half_abs_neg(fmt: Format, abs: bool, ftz: bool, a: u64) -> u64 {
+    let a = if ftz { fmt.flush(a) } else { a };
+    if fmt.is_nan(a) {
+        nan(fmt)
+    } else if abs {
+        a & !fmt.sign_bit()
+    } else {
+        a ^ fmt.sign_bit()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use half::{bf16, f16};
+
+    #[test]
+    fn half_arithmetic_is_the_exact_result_rounded_once() {
+        // f16 sums and products are exact in f64, so f64 arithmetic and one rounding
+        // (the half crate's from_f64, to nearest even) is a reference.
+        let vals: Vec<u16> = (0..=0xffffu32).step_by(97).map(|v| v as u16).collect();
+        for &a in &vals {
+            for &b in vals.iter().step_by(5) {
+                let (x, y) = (f16::from_bits(a).to_f64(), f16::from_bits(b).to_f64());
+                for (op, r) in [(FOp::Add, x + y), (FOp::Sub, x - y), (FOp::Mul, x * y)] {
+                    let want = if r.is_nan() { 0x7fff } else { u64::from(f16::from_f64(r).to_bits()) };
+                    let got = binary(round::F16, op, Rnd::Rn, false, false, u64::from(a), u64::from(b));
+                    assert_eq!(got, want, "{op:?} {a:#x} {b:#x}");
+                }
+            }
+        }
+        // bf16: 1 + 2^-8 is halfway between 1 and 1 + 2^-7; a tiny addend decides.
+        let one = u64::from(bf16::from_f32(1.0).to_bits());
+        let half_ulp = u64::from(bf16::from_f32(2f32.powi(-8)).to_bits());
+        let tiny = u64::from(bf16::from_f32(2f32.powi(-60)).to_bits());
+        let mid = binary(round::BF16, FOp::Add, Rnd::Rn, false, false, one, half_ulp);
+        assert_eq!(mid, one, "a tie goes to even");
+        // (1 + 2^-4)^2 = 1 + 2^-3 + 2^-8 is a tie too; a tiny addend puts the exact
+        // sum above it (computing in f64 first would lose the addend and round to even).
+        let a = u64::from(bf16::from_f32(1.0625).to_bits());
+        let up = u64::from(bf16::from_f32(1.0 + 2f32.powi(-3) + 2f32.powi(-7)).to_bits());
+        let even = u64::from(bf16::from_f32(1.125).to_bits());
+        assert_eq!(fma(round::BF16, Rnd::Rn, false, false, a, a, tiny), up);
+        assert_eq!(fma(round::BF16, Rnd::Rn, false, false, a, a, 0), even);
+        // .sat and .ftz on f16.
+        let two = u64::from(f16::from_f32(2.0).to_bits());
+        assert_eq!(binary(round::F16, FOp::Mul, Rnd::Rn, false, true, two, two), 0x3c00);
+        assert_eq!(binary(round::F16, FOp::Mul, Rnd::Rn, true, false, 0x0400, 0x3800), 0);
+        assert_eq!(binary(round::F16, FOp::Mul, Rnd::Rn, false, false, 0x0400, 0x3800), 0x0200);
+        assert_eq!(half_abs_neg(round::F16, false, false, 0x3c00), 0xbc00);
+        assert_eq!(half_abs_neg(round::BF16, true, false, 0xff80), 0x7f80);
+    }
 }
