@@ -1,5 +1,5 @@
 //! Warp-wide and flag-carrying instructions through `ptxvm run` (launch-contract.md):
-//! `shfl.sync` in every mode, `redux.sync`, and the carry chain of `add.cc`/`addc`.
+//! `shfl.sync` in every mode, `redux.sync`, `match.any.sync`, and the carry chain of `add.cc`/`addc`.
 //! Expected values are computed here from each kernel's intent (a sum, a scan, a
 //! wide addition), never taken from ptxvm.
 
@@ -29,7 +29,7 @@ fn shuffles_reduce_scan_broadcast_and_shift_within_segments() {
     let input: Vec<u32> = (0..64u32).map(|i| i.wrapping_mul(2_654_435_761) >> (i % 7) ^ (i * 3)).collect();
     let data: Vec<String> = input.iter().map(|v| v.to_string()).collect();
     let spec = format!(
-        r#"{{"grid": 1, "block": 64, "args": [{{"buffer": "u32", "data": [{}]}}, {{"buffer": "u32", "len": 384}}]}}"#,
+        r#"{{"grid": 1, "block": 64, "args": [{{"buffer": "u32", "data": [{}]}}, {{"buffer": "u32", "len": 448}}]}}"#,
         data.join(",")
     );
     let (out, json) = run("tests/data/isa/warp_shuffle.ptx", &spec);
@@ -42,8 +42,9 @@ fn shuffles_reduce_scan_broadcast_and_shift_within_segments() {
         let scan = warp[..=lane].iter().fold(0u32, |a, &v| a.wrapping_add(v));
         // Segments of 8 lanes: lane + 3 if it stays in the segment, else the lane itself.
         let (down, ok) = if lane % 8 + 3 < 8 { (warp[lane + 3], 1) } else { (warp[lane], 0) };
-        let want = [sum, scan, warp[5], down, ok, sum];
-        assert_eq!(&got[6 * tid..6 * tid + 6], &want, "thread {tid}");
+        let same = (0..32).filter(|&j| warp[j] % 3 == warp[lane] % 3).fold(0u32, |m, j| m | 1 << j);
+        let want = [sum, scan, warp[5], down, ok, sum, same];
+        assert_eq!(&got[7 * tid..7 * tid + 7], &want, "thread {tid}");
     }
 }
 

@@ -246,6 +246,7 @@ impl Cta<'_> {
                     HalfOp::Bin(f) => farith::binary(*fmt, f, Rnd::Rn, *ftz, *sat, x, y),
                     HalfOp::Fma => farith::fma(*fmt, Rnd::Rn, *ftz, *sat, x, y, z),
                     HalfOp::Neg | HalfOp::Abs => farith::half_abs_neg(*fmt, *op == HalfOp::Abs, *ftz, x),
+                    HalfOp::MinMax(m) => farith::half_min_max(*fmt, m, *ftz, x, y),
                 };
                 let lo = |v: u64| v & 0xffff;
                 let hi = |v: u64| v >> 16 & 0xffff;
@@ -325,6 +326,7 @@ impl Cta<'_> {
             Op::Activemask { .. }
             | Op::Vote { .. }
             | Op::Shfl { .. }
+            | Op::Match { .. }
             | Op::Redux { .. }
             | Op::Bar
             | Op::Nanosleep
@@ -339,7 +341,7 @@ impl Cta<'_> {
         Ok(())
     }
 
-    /// A warp-wide instruction (`shfl.sync`, `redux.sync`) for the `active` lanes, with
+    /// A warp-wide instruction (`shfl.sync`, `match.sync`, `redux.sync`) for the `active` lanes, with
     /// `live` the warp's lanes that have not exited. Every lane's source is read before
     /// any destination is written. The error names the lanes at fault and why: members
     /// that are not executing the instruction here, an executing lane outside its
@@ -355,6 +357,7 @@ impl Cta<'_> {
         let (name, members) = match op {
             Op::Shfl { members, .. } => ("shfl.sync", *members),
             Op::Redux { members, .. } => ("redux.sync", *members),
+            Op::Match { members, .. } => ("match.sync", *members),
             _ => return Ok(()),
         };
         if active == 0 {
@@ -396,6 +399,31 @@ impl Cta<'_> {
                 for lane in super::warp::lanes(active) {
                     let (v, pval) = out[lane as usize];
                     write(w, *dst, lane as usize, v);
+                    if let Some(row) = p {
+                        let r = &mut w.regs.pred[*row as usize];
+                        *r = (*r & !(1 << lane)) | u32::from(pval) << lane;
+                    }
+                }
+            }
+            Op::Match { all, dst, p, a, .. } => {
+                let values: Vec<u64> = (0..32).map(|l| read(w, *a, l)).collect();
+                let mut out = [(0u32, false); 32];
+                for lane in super::warp::lanes(active) {
+                    let group = masks[lane as usize] & active;
+                    let mine = values[lane as usize];
+                    let same = super::warp::lanes(group)
+                        .filter(|&j| values[j as usize] == mine)
+                        .fold(0, |m, j| m | 1 << j);
+                    out[lane as usize] = if *all {
+                        let uniform = same == group;
+                        (if uniform { masks[lane as usize] } else { 0 }, uniform)
+                    } else {
+                        (same, false)
+                    };
+                }
+                for lane in super::warp::lanes(active) {
+                    let (v, pval) = out[lane as usize];
+                    write(w, *dst, lane as usize, u64::from(v));
                     if let Some(row) = p {
                         let r = &mut w.regs.pred[*row as usize];
                         *r = (*r & !(1 << lane)) | u32::from(pval) << lane;

@@ -315,7 +315,7 @@ impl Cta<'_> {
                 }
                 warp.stack.goto(pc + 1);
             }
-            Op::Shfl { .. } | Op::Redux { .. } => {
+            Op::Shfl { .. } | Op::Match { .. } | Op::Redux { .. } => {
                 let live = warp.stack.live();
                 self.collective(warp, &inst.op, active, live)
                     .map_err(|(lanes, cause)| self.fault(n, warp, lanes, inst, cause))?;

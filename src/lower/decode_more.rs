@@ -70,6 +70,25 @@ impl<'m> Decoder<'m> {
                     members: self.src(&ops[4], Ty::B32)?,
                 })
             }
+            ("match", Some(ty @ (Ty::B32 | Ty::B64))) if has(".sync") && (has(".any") || has(".all")) => {
+                let (dst, p) = match &ops[0] {
+                    Operand::Pair(d, p) => {
+                        let p = match &**p {
+                            Operand::Name(n) => Some(self.pred_row(*n)?),
+                            _ => None,
+                        };
+                        (self.dst(d)?, p)
+                    }
+                    other => (self.dst(other)?, None),
+                };
+                Ok(Op::Match {
+                    all: has(".all"),
+                    dst,
+                    p,
+                    a: self.src(&ops[1], ty)?,
+                    members: self.src(&ops[2], Ty::B32)?,
+                })
+            }
             ("redux", Some(ty)) if has(".sync") && ty.bits() == 32 && !ty.is_float() => {
                 let op = if has(".add") {
                     ReduxOp::Add
@@ -184,7 +203,7 @@ impl<'m> Decoder<'m> {
                 })
             }
             (
-                "add" | "sub" | "mul" | "fma" | "neg" | "abs",
+                "add" | "sub" | "mul" | "fma" | "neg" | "abs" | "min" | "max",
                 Some(ty @ (Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2)),
             ) if matches!(rnd(mods), None | Some(Rnd::Rn)) && !has(".relu") => {
                 let op = match opcode {
@@ -193,7 +212,12 @@ impl<'m> Decoder<'m> {
                     "mul" => HalfOp::Bin(FOp::Mul),
                     "fma" => HalfOp::Fma,
                     "neg" => HalfOp::Neg,
-                    _ => HalfOp::Abs,
+                    "abs" => HalfOp::Abs,
+                    _ => HalfOp::MinMax(MinMax {
+                        max: opcode == "max",
+                        nan: has(".NaN"),
+                        xorsign_abs: has(".xorsign"),
+                    }),
                 };
                 let bf = matches!(ty, Ty::BF16 | Ty::BF16x2);
                 let x2 = matches!(ty, Ty::F16x2 | Ty::BF16x2);

@@ -222,6 +222,7 @@ pub enum HalfOp {
     Fma,
     Neg,
     Abs,
+    MinMax(MinMax),
 }
 
 /// Floating-point operations of one source.
@@ -512,6 +513,15 @@ pub enum Op {
         a: Src,
         b: Src,
         c: Src,
+        members: Src,
+    },
+    /// `match.{any,all}.sync`: the lanes of `members` whose `a` equals this lane's
+    /// (`any`), or `members` when all are equal (`all`, with `p` the answer).
+    Match {
+        all: bool,
+        dst: Slot,
+        p: Option<u32>,
+        a: Src,
         members: Src,
     },
     /// `redux.sync`: the reduction of `a` over the lanes of `members`.

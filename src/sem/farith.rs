@@ -122,6 +122,25 @@ pub fn rcp(fmt: Format, rnd: Rnd, ftz: bool, a: u64) -> u64 {
     binary(fmt, FOp::Div, rnd, ftz, false, from_f64(fmt, 1.0), a)
 }
 
+/// `min`/`max{.ftz}{.NaN}{.xorsign.abs}` of a half, with the rules of f32 `min`/`max`
+/// (PTX ISA 9.7.4.9, 9.7.4.10): one NaN input gives the other, two give the canonical
+/// NaN, `-0 < +0`.
+pub fn half_min_max(fmt: Format, m: super::float::MinMax, ftz: bool, a: u64, b: u64) -> u64 {
+    let (a, b) = if ftz { (fmt.flush(a), fmt.flush(b)) } else { (a, b) };
+    let sb = fmt.sign_bit();
+    let sign = (a ^ b) & sb;
+    let (x, y) = if m.xorsign_abs { (a & !sb, b & !sb) } else { (a, b) };
+    let key = |v: u64| {
+        let mag = (v & !sb) as i64;
+        if v & sb != 0 { -mag - 1 } else { mag }
+    };
+    match super::float::min_max(m, x, y, |v| fmt.is_nan(v), |p, q| key(p) < key(q)) {
+        None => nan(fmt),
+        Some(r) if m.xorsign_abs => r | sign,
+        Some(r) => r,
+    }
+}
+
 /// `neg`/`abs` of a half: the sign bit flipped or cleared (NaN: the canonical NaN).
 pub fn half_abs_neg(fmt: Format, abs: bool, ftz: bool, a: u64) -> u64 {
     let a = if ftz { fmt.flush(a) } else { a };
@@ -173,6 +192,26 @@ mod tests {
         assert_eq!(binary(round::F16, FOp::Mul, Rnd::Rn, true, false, 0x0400, 0x3800), 0);
         assert_eq!(binary(round::F16, FOp::Mul, Rnd::Rn, false, false, 0x0400, 0x3800), 0x0200);
         assert_eq!(half_abs_neg(round::F16, false, false, 0x3c00), 0xbc00);
+        // min/max: f16 values compare as their f32 widenings, -0 below +0, NaN ignored.
+        let mm = super::super::float::MinMax::default();
+        let mx = super::super::float::MinMax { max: true, ..mm };
+        for &a in vals.iter().step_by(3) {
+            for &b in vals.iter().step_by(7) {
+                let (x, y) = (f16::from_bits(a).to_f32(), f16::from_bits(b).to_f32());
+                let lt = |p: f32, q: f32| {
+                    p < q || (p == 0.0 && q == 0.0 && p.is_sign_negative() && q.is_sign_positive())
+                };
+                let pick = |first: bool| u64::from(if first { a } else { b });
+                let (want_min, want_max) = match (x.is_nan(), y.is_nan()) {
+                    (true, true) => (0x7fff, 0x7fff),
+                    (true, false) => (pick(false), pick(false)),
+                    (false, true) => (pick(true), pick(true)),
+                    _ => (pick(lt(x, y)), pick(lt(y, x))),
+                };
+                assert_eq!(half_min_max(round::F16, mm, false, u64::from(a), u64::from(b)), want_min);
+                assert_eq!(half_min_max(round::F16, mx, false, u64::from(a), u64::from(b)), want_max);
+            }
+        }
         assert_eq!(half_abs_neg(round::BF16, true, false, 0xff80), 0x7f80);
     }
 }

@@ -113,7 +113,7 @@ pub struct MinMax {
 
 /// `min`/`max` of two values as ordered by `less` (-0 before +0), NaN rules included;
 /// `None` stands for a NaN result.
-fn min_max<T: Copy>(
+pub(super) fn min_max<T: Copy>(
     m: MinMax,
     x: T,
     y: T,
