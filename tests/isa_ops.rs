@@ -84,3 +84,13 @@ fn carries_chain_through_wide_additions_and_subtractions() {
         assert_eq!(&got[5 * t..5 * t + 5], &want, "thread {t}");
     }
 }
+
+#[test]
+fn set_with_half_operands_writes_halves() {
+    let spec = r#"{"grid": 1, "block": 1, "args": [{"buffer": "u32", "len": 3}]}"#;
+    let (out, json) = run("tests/data/isa/set_halves.ptx", spec);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // a = (lo 1.0, hi 2.0), b = (1.0, 1.0): gt holds in the high half only, eq in the
+    // low half only; NaN is unordered with itself. f16 1.0 is 0x3c00.
+    assert_eq!(u32s(&json["buffers"][0]["data"]), [0x3c00_0000, 0x0000_ffff, 0x3c00]);
+}

@@ -6,12 +6,14 @@
 use super::memory::MemFault;
 use super::threads::WARP_SIZE;
 use super::warp::{Cta, Warp};
+use crate::check::types::Ty;
 use crate::launch::Dim3;
 use crate::lower::program::{
     BitOp, BitOp1, CarryOp, CmpKind, CvtKind, FUnary, HalfOp, IntOp, LOCAL_WINDOW, Mem, Op, Pred, Rnd,
     SHARED_WINDOW, Special, Src,
 };
 use crate::lower::regs::{RegFile, Slot};
+use crate::sem::int::Width;
 use crate::sem::round::{F32, F64};
 use crate::sem::{bits, compare, convert, farith, float, int, select};
 
@@ -281,13 +283,34 @@ impl Cta<'_> {
                     }
                 }
             }
-            Op::Set { kind, op, float_dtype, dst, a, b, combine } => {
-                let t = compare_values(*kind, *op, read(w, *a, l), read(w, *b, l));
-                let r = match combine {
+            Op::Set { kind, op, dtype, dst, a, b, combine } => {
+                let (x, y) = (read(w, *a, l), read(w, *b, l));
+                let (lo, hi, x2) = match *kind {
+                    CmpKind::F16x2 { ftz } => {
+                        let (lo, hi) = compare::cmp_f16x2(*op, x as u32, y as u32, ftz);
+                        (lo, hi, true)
+                    }
+                    CmpKind::BF16x2 => {
+                        let (lo, hi) = compare::cmp_bf16x2(*op, x as u32, y as u32);
+                        (lo, hi, true)
+                    }
+                    k => (compare_values(k, *op, x, y), false, false),
+                };
+                let c = |t: bool| match combine {
                     Some((bop, c)) => bop.apply(t, pred_bit(w, *c, lane)),
                     None => t,
                 };
-                write(w, *dst, l, u64::from(select::set_value(r, *float_dtype)));
+                let (lo, hi) = (c(lo), c(hi));
+                let one: u64 = match dtype {
+                    Ty::F32 => 0x3f80_0000,
+                    Ty::F16 | Ty::F16x2 => 0x3c00,
+                    Ty::BF16 | Ty::BF16x2 => 0x3f80,
+                    t if x2 => 0xffff & Width(t.bits()).mask(),
+                    t => Width(t.bits()).mask(),
+                };
+                let pick = |t: bool| if t { one } else { 0 };
+                let v = if x2 { pick(lo) | pick(hi) << 16 } else { pick(lo) };
+                write(w, *dst, l, v);
             }
             Op::Slct { f32, ftz, dst, a, b, c } => {
                 let (x, y, z) = (read(w, *a, l), read(w, *b, l), read(w, *c, l));

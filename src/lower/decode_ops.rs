@@ -322,9 +322,16 @@ impl<'m> Decoder<'m> {
             ("set", _) => {
                 let types: Vec<Ty> = mods.iter().filter_map(|m| Ty::from_word(m)).collect();
                 let [dty, sty] = types[..] else { return self.unsupported(i) };
-                if !matches!(dty, Ty::U32 | Ty::S32 | Ty::F32)
-                    || matches!(sty, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2)
-                {
+                // Half sources set halves (1.0 or 0.0) or all-ones integers, per half
+                // for the packed forms (PTX ISA 9.7.4.4).
+                let ok = match sty {
+                    Ty::F16 | Ty::BF16 => {
+                        matches!(dty, Ty::F16 | Ty::BF16 | Ty::U16 | Ty::S16 | Ty::U32 | Ty::S32)
+                    }
+                    Ty::F16x2 | Ty::BF16x2 => matches!(dty, Ty::F16x2 | Ty::BF16x2 | Ty::U32 | Ty::S32),
+                    _ => matches!(dty, Ty::U32 | Ty::S32 | Ty::F32),
+                };
+                if !ok {
                     return self.unsupported(i);
                 }
                 let Some(op) = mods.iter().find_map(|m| CmpOp::from_word(m)) else {
@@ -337,7 +344,7 @@ impl<'m> Decoder<'m> {
                 Ok(Op::Set {
                     kind: cmp_kind(sty, has(".ftz")),
                     op,
-                    float_dtype: dty == Ty::F32,
+                    dtype: dty,
                     dst: self.dst(&ops[0])?,
                     a: self.src(&ops[1], sty)?,
                     b: self.src(&ops[2], sty)?,

@@ -386,11 +386,13 @@ pub enum Op {
         b: Src,
         c: Pred,
     },
-    /// `set`: `result` bits of the comparison (combined with `c`) into a register.
+    /// `set`: `result` bits of the comparison (combined with `c`) into a register:
+    /// 1.0 or 0.0 for a float `dtype`, all ones or 0 for an integer one, per half for
+    /// packed sources.
     Set {
         kind: CmpKind,
         op: CmpOp,
-        float_dtype: bool,
+        dtype: Ty,
         dst: Slot,
         a: Src,
         b: Src,
