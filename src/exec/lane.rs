@@ -367,9 +367,8 @@ impl Cta<'_> {
     /// A warp-wide instruction (`shfl.sync`, `match.sync`, `redux.sync`) for the `active` lanes, with
     /// `live` the warp's lanes that have not exited. Every lane's source is read before
     /// any destination is written. The error names the lanes at fault and why: members
-    /// that are not executing the instruction here, an executing lane outside its
-    /// member mask, or a lane reading from one that is not executing it (all undefined
-    /// in the ISA, 9.7.9.6).
+    /// that are not executing the instruction here (they could never arrive), or an
+    /// executing lane outside its member mask (undefined in the ISA, 9.7.9.6).
     pub(super) fn collective(
         &self,
         w: &mut Warp,
@@ -411,12 +410,10 @@ impl Cta<'_> {
                     let l = lane as usize;
                     let (bv, cv) = (read(w, *b, l) as u32, read(w, *c, l) as u32);
                     let (j, pval) = crate::sem::warp::shfl_source(*mode, lane, bv, cv);
-                    if (active & masks[l]) >> j & 1 == 0 {
-                        let cause = format!(
-                            "shfl.sync: lane {lane} reads lane {j}, which is not a member executing it"
-                        );
-                        return Err((1 << lane, cause));
-                    }
+                    // A source lane not executing the instruction gives an undefined
+                    // value (ISA), not undefined behaviour: code such as a reduction over
+                    // `__activemask()` reads it and discards it. ptxvm reads what that
+                    // lane's register holds, as the hardware does.
                     out[l] = (read(w, *a, j as usize), pval);
                 }
                 for lane in super::warp::lanes(active) {
