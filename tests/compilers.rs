@@ -74,14 +74,23 @@ fn int(v: &Value) -> Option<i128> {
     v.as_i64().map(i128::from).or_else(|| v.as_u64().map(i128::from))
 }
 
-/// A float element as f64: a number, or "nan", "inf", "-inf".
-fn float(v: &Value) -> Option<f64> {
+/// A float element as f64: a number, "nan", "inf", "-inf", or "0x..." bits of the
+/// element type (the contract's value syntax; results print every NaN as "nan").
+fn float(elem: &str, v: &Value) -> Option<f64> {
     match v {
         Value::String(s) => match s.as_str() {
             "nan" => Some(f64::NAN),
             "inf" => Some(f64::INFINITY),
             "-inf" => Some(f64::NEG_INFINITY),
-            _ => None,
+            hex => {
+                let bits = u64::from_str_radix(hex.strip_prefix("0x")?, 16).ok()?;
+                Some(match elem {
+                    "f64" => f64::from_bits(bits),
+                    "f32" => f64::from(f32::from_bits(bits as u32)),
+                    "f16" => half::f16::from_bits(bits as u16).to_f64(),
+                    _ => half::bf16::from_bits(bits as u16).to_f64(),
+                })
+            }
         },
         other => other.as_f64(),
     }
@@ -106,7 +115,7 @@ fn same(elem: &str, want: &Value, got: &Value) -> bool {
         return true;
     }
     if matches!(elem, "f16" | "bf16" | "f32" | "f64") {
-        match (float(want), float(got)) {
+        match (float(elem, want), float(elem, got)) {
             (Some(w), Some(g)) => float_bits(elem, w) == float_bits(elem, g),
             _ => false,
         }

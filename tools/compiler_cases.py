@@ -335,21 +335,7 @@ def threads(grid, block):
 # Filled in from running the cases; see tests/compilers/README.md.
 # The first thing ptxvm reports it cannot run is named first.
 WAITING = {
-    "bf16_ops_bf16_arith": "bf16 arithmetic (add/mul/fma.rn/max.bf16)",
-    "bits_ops_bit_intrinsics": "brev, clz, popc, bfind, prmt, shf, sad",
-    "conversions_float_to_int": "abs.f32",
-    "float_nan_nan_checks": "abs.f32, min/max/copysign.f32",
-    "funcptr_apply_unary": "function addresses in .global initialisers, indirect call",
-    "half_ops_half_scalar": "f16 arithmetic (add/sub/mul/fma/min/max.f16)",
-    "histogram_histo_float": "atom.global.add, div.rn.f32",
-    "llvm_switch_dense_interp": "shf.l.wrap",
-    "nanosleep_spin_locked_accumulate": "atom.global.cas/exch, membar.gl",
-    "reduction_argmin_packed": "bfi.b64, atom.global.min.u64",
-    "reduction_block_reduce_int": "shfl.sync.bfly",
     "shared_static_block_votes": "bar.red.{popc,and,or}",
-    "trap_exit_parse_records": "call, atom.global.exch, membar.sys",
-    "trap_exit_parse_records_trap": "call, atom.global.exch, membar.sys",
-    "warp_intrinsics_warp_votes": "popc",
 }
 
 def waiting(name):

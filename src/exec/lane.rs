@@ -6,12 +6,16 @@
 use super::memory::MemFault;
 use super::threads::WARP_SIZE;
 use super::warp::{Cta, Warp};
+use crate::check::types::Ty;
 use crate::launch::Dim3;
 use crate::lower::program::{
-    CmpKind, CvtKind, IntOp, LOCAL_WINDOW, Mem, Op, Pred, SHARED_WINDOW, Special, Src,
+    BitOp, BitOp1, CarryOp, CmpKind, CvtKind, FUnary, HalfOp, IntOp, LOCAL_WINDOW, Mem, Op, Pred, Rnd,
+    SHARED_WINDOW, Special, Src,
 };
 use crate::lower::regs::{RegFile, Slot};
-use crate::sem::{compare, convert, float, int, select};
+use crate::sem::int::Width;
+use crate::sem::round::{F32, F64};
+use crate::sem::{bits, compare, convert, farith, float, int, select};
 
 /// Bytes of each generic window (PTX: 32-bit shared and local addresses).
 const WINDOW: u64 = 1 << 32;
@@ -152,24 +156,110 @@ impl Cta<'_> {
                 let v = int::mad(*width, *part, *signed, read(w, *a, l), read(w, *b, l), read(w, *c, l));
                 write(w, *dst, l, v);
             }
-            Op::Float { op, f64, ftz, sat, dst, a, b } => {
+            Op::Float { op, f64, rnd, ftz, sat, dst, a, b } => {
+                let (x, y) = (read(w, *a, l), read(w, *b, l));
+                let v = match (*f64, *rnd) {
+                    (true, Rnd::Rn) => float::f64_binary(*op, x, y),
+                    (false, Rnd::Rn) => u64::from(float::f32_binary(*op, x as u32, y as u32, *ftz, *sat)),
+                    (true, r) => farith::binary(F64, *op, r, false, false, x, y),
+                    (false, r) => farith::binary(F32, *op, r, *ftz, *sat, x & 0xffff_ffff, y & 0xffff_ffff),
+                };
+                write(w, *dst, l, v);
+            }
+            Op::Fma { f64, rnd, ftz, sat, dst, a, b, c } => {
+                let (x, y, z) = (read(w, *a, l), read(w, *b, l), read(w, *c, l));
+                let v = match (*f64, *rnd) {
+                    (true, Rnd::Rn) => float::f64_fma(x, y, z),
+                    (false, Rnd::Rn) => u64::from(float::f32_fma(x as u32, y as u32, z as u32, *ftz, *sat)),
+                    (true, r) => farith::fma(F64, r, false, false, x, y, z),
+                    (false, r) => {
+                        let m = |v: u64| v & 0xffff_ffff;
+                        farith::fma(F32, r, *ftz, *sat, m(x), m(y), m(z))
+                    }
+                };
+                write(w, *dst, l, v);
+            }
+            Op::Bits1 { op, width, dst, a } => {
+                let x = read(w, *a, l);
+                let v = match *op {
+                    BitOp1::Popc => bits::popc(*width, x),
+                    BitOp1::Clz => bits::clz(*width, x),
+                    BitOp1::Brev => bits::brev(*width, x),
+                    BitOp1::Bfind { signed, shiftamt } => bits::bfind(*width, signed, shiftamt, x),
+                };
+                write(w, *dst, l, v);
+            }
+            Op::Bits { op, width, dst, srcs } => {
+                let [p, q, r, s] = srcs.map(|s| read(w, s, l));
+                let v = match *op {
+                    BitOp::Bfe { signed } => bits::bfe(*width, signed, p, q, r),
+                    BitOp::Bfi => bits::bfi(*width, p, q, r, s),
+                    BitOp::Prmt(mode) => bits::prmt(mode, p, q, r),
+                    BitOp::Shf { left, clamp } => bits::shf(left, clamp, p, q, r),
+                    BitOp::Sad { signed } => bits::sad(*width, signed, p, q, r),
+                    BitOp::Mul24 { hi, signed, mad } => {
+                        let m = bits::mul24(hi, signed, p, q);
+                        if mad { m.wrapping_add(r) & 0xffff_ffff } else { m }
+                    }
+                    BitOp::Copysign => float::copysign(width.0, p, q),
+                    BitOp::SatS32 { subtract } => int::add_sat_s32(p, q, subtract),
+                };
+                write(w, *dst, l, v);
+            }
+            Op::Carry { op, width, cin, cout, cc, dst, a, b, c } => {
+                let (x, y, z) = (read(w, *a, l), read(w, *b, l), read(w, *c, l));
+                let carry_in = *cin && w.regs.pred[*cc as usize] >> lane & 1 == 1;
+                let (v, carry) = match *op {
+                    CarryOp::Add => int::add_carry(*width, false, x, y, carry_in),
+                    CarryOp::Sub => int::add_carry(*width, true, x, y, carry_in),
+                    CarryOp::Mad { part, signed } => int::mad_carry(*width, part, signed, x, y, z, carry_in),
+                };
+                write(w, *dst, l, v);
+                if *cout {
+                    let row = &mut w.regs.pred[*cc as usize];
+                    *row = (*row & !(1 << lane)) | u32::from(carry) << lane;
+                }
+            }
+            Op::FUnary { op, f64, rnd, ftz, dst, a } => {
+                let x = read(w, *a, l);
+                let (fmt, x) = if *f64 { (F64, x) } else { (F32, x & 0xffff_ffff) };
+                let v = match (*op, *f64) {
+                    (FUnary::Abs | FUnary::Neg, true) => float::f64_abs_neg(*op == FUnary::Abs, x),
+                    (FUnary::Abs | FUnary::Neg, false) => {
+                        u64::from(float::f32_abs_neg(*op == FUnary::Abs, x as u32, *ftz))
+                    }
+                    (FUnary::Sqrt, _) => farith::sqrt(fmt, *rnd, *ftz, x),
+                    (FUnary::Rcp, _) => farith::rcp(fmt, *rnd, *ftz, x),
+                };
+                write(w, *dst, l, v);
+            }
+            Op::FMinMax { m, f64, ftz, dst, a, b } => {
                 let (x, y) = (read(w, *a, l), read(w, *b, l));
                 let v = if *f64 {
-                    float::f64_binary(*op, x, y)
+                    float::f64_min_max(*m, x, y)
                 } else {
-                    u64::from(float::f32_binary(*op, x as u32, y as u32, *ftz, *sat))
+                    u64::from(float::f32_min_max(*m, x as u32, y as u32, *ftz))
                 };
                 write(w, *dst, l, v);
             }
-            Op::Fma { f64, ftz, sat, dst, a, b, c } => {
+            Op::Half { op, fmt, x2, ftz, sat, dst, a, b, c } => {
                 let (x, y, z) = (read(w, *a, l), read(w, *b, l), read(w, *c, l));
-                let v = if *f64 {
-                    float::f64_fma(x, y, z)
+                let one = |x: u64, y: u64, z: u64| match *op {
+                    HalfOp::Bin(f) => farith::binary(*fmt, f, Rnd::Rn, *ftz, *sat, x, y),
+                    HalfOp::Fma => farith::fma(*fmt, Rnd::Rn, *ftz, *sat, x, y, z),
+                    HalfOp::Neg | HalfOp::Abs => farith::half_abs_neg(*fmt, *op == HalfOp::Abs, *ftz, x),
+                    HalfOp::MinMax(m) => farith::half_min_max(*fmt, m, *ftz, x, y),
+                };
+                let lo = |v: u64| v & 0xffff;
+                let hi = |v: u64| v >> 16 & 0xffff;
+                let v = if *x2 {
+                    one(lo(x), lo(y), lo(z)) | one(hi(x), hi(y), hi(z)) << 16
                 } else {
-                    u64::from(float::f32_fma(x as u32, y as u32, z as u32, *ftz, *sat))
+                    one(lo(x), lo(y), lo(z))
                 };
                 write(w, *dst, l, v);
             }
+            Op::Fence => std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst),
             Op::Setp { kind, op, p, q, a, b, combine } => {
                 let (x, y) = (read(w, *a, l), read(w, *b, l));
                 let c = combine.map(|(bop, c)| (bop, pred_bit(w, c, lane)));
@@ -193,13 +283,34 @@ impl Cta<'_> {
                     }
                 }
             }
-            Op::Set { kind, op, float_dtype, dst, a, b, combine } => {
-                let t = compare_values(*kind, *op, read(w, *a, l), read(w, *b, l));
-                let r = match combine {
+            Op::Set { kind, op, dtype, dst, a, b, combine } => {
+                let (x, y) = (read(w, *a, l), read(w, *b, l));
+                let (lo, hi, x2) = match *kind {
+                    CmpKind::F16x2 { ftz } => {
+                        let (lo, hi) = compare::cmp_f16x2(*op, x as u32, y as u32, ftz);
+                        (lo, hi, true)
+                    }
+                    CmpKind::BF16x2 => {
+                        let (lo, hi) = compare::cmp_bf16x2(*op, x as u32, y as u32);
+                        (lo, hi, true)
+                    }
+                    k => (compare_values(k, *op, x, y), false, false),
+                };
+                let c = |t: bool| match combine {
                     Some((bop, c)) => bop.apply(t, pred_bit(w, *c, lane)),
                     None => t,
                 };
-                write(w, *dst, l, u64::from(select::set_value(r, *float_dtype)));
+                let (lo, hi) = (c(lo), c(hi));
+                let one: u64 = match dtype {
+                    Ty::F32 => 0x3f80_0000,
+                    Ty::F16 | Ty::F16x2 => 0x3c00,
+                    Ty::BF16 | Ty::BF16x2 => 0x3f80,
+                    t if x2 => 0xffff & Width(t.bits()).mask(),
+                    t => Width(t.bits()).mask(),
+                };
+                let pick = |t: bool| if t { one } else { 0 };
+                let v = if x2 { pick(lo) | pick(hi) << 16 } else { pick(lo) };
+                write(w, *dst, l, v);
             }
             Op::Slct { f32, ftz, dst, a, b, c } => {
                 let (x, y, z) = (read(w, *a, l), read(w, *b, l), read(w, *c, l));
@@ -218,14 +329,16 @@ impl Cta<'_> {
                 let v = read(w, *src, l);
                 let out = match *kind {
                     CvtKind::IntInt { dst, src, sat } => convert::int_to_int(dst, src, v, sat),
-                    CvtKind::FloatInt { dst, src_f64, round } => {
-                        let x = if src_f64 { f64::from_bits(v) } else { f64::from(f32::from_bits(v as u32)) };
-                        convert::float_to_int(dst, x, src_f64, round)
+                    CvtKind::FloatInt { dst, src, round, ftz } => {
+                        convert::float_bits_to_int(dst, src, round, ftz, v & src_mask(src))
                     }
-                    CvtKind::IntFloat { dst_f64: true, src } => convert::int_to_f64(src, v),
-                    CvtKind::IntFloat { dst_f64: false, src } => u64::from(convert::int_to_f32(src, v)),
-                    CvtKind::F32ToF64 => f64::from(f32::from_bits(v as u32)).to_bits(),
-                    CvtKind::F64ToF32 => u64::from((f64::from_bits(v) as f32).to_bits()),
+                    CvtKind::IntFloat { dst, src, rnd } => convert::int_to_float(dst, src, rnd, v),
+                    CvtKind::FloatFloat { dst, src, rnd, ftz, sat } => {
+                        convert::float_to_float(dst, src, rnd, ftz, sat, v & src_mask(src))
+                    }
+                    CvtKind::RoundInt { fmt, round, ftz, sat } => {
+                        convert::round_to_integral(fmt, round, ftz, sat, v & src_mask(fmt))
+                    }
                 };
                 write(w, *dst, l, out);
             }
@@ -235,6 +348,9 @@ impl Cta<'_> {
             }
             Op::Activemask { .. }
             | Op::Vote { .. }
+            | Op::Shfl { .. }
+            | Op::Match { .. }
+            | Op::Redux { .. }
             | Op::Bar
             | Op::Nanosleep
             | Op::Bra { .. }
@@ -244,6 +360,108 @@ impl Cta<'_> {
             | Op::Exit
             | Op::Trap
             | Op::PredLogic { .. } => {}
+        }
+        Ok(())
+    }
+
+    /// A warp-wide instruction (`shfl.sync`, `match.sync`, `redux.sync`) for the `active` lanes, with
+    /// `live` the warp's lanes that have not exited. Every lane's source is read before
+    /// any destination is written. The error names the lanes at fault and why: members
+    /// that are not executing the instruction here (they could never arrive), or an
+    /// executing lane outside its member mask (undefined in the ISA, 9.7.9.6).
+    pub(super) fn collective(
+        &self,
+        w: &mut Warp,
+        op: &Op,
+        active: u32,
+        live: u32,
+    ) -> Result<(), (u32, String)> {
+        let (name, members) = match op {
+            Op::Shfl { members, .. } => ("shfl.sync", *members),
+            Op::Redux { members, .. } => ("redux.sync", *members),
+            Op::Match { members, .. } => ("match.sync", *members),
+            _ => return Ok(()),
+        };
+        if active == 0 {
+            return Ok(());
+        }
+        // Each lane names its own members (cooperative groups give each tile of a warp
+        // its own mask): it must be one of them, and they must all be here.
+        let mut masks = [0u32; 32];
+        for lane in super::warp::lanes(active) {
+            let mask = read(w, members, lane as usize) as u32;
+            if mask >> lane & 1 == 0 {
+                let cause =
+                    format!("{name}: lane {lane} executes it but is not in its member mask {mask:#010x}");
+                return Err((1 << lane, cause));
+            }
+            if mask & live & !active != 0 {
+                // Under the SIMT stack a member parked on another path has not arrived.
+                let cause =
+                    format!("{name}: member lanes {:#010x} are not executing it here", mask & live & !active);
+                return Err((1 << lane, cause));
+            }
+            masks[lane as usize] = mask;
+        }
+        match op {
+            Op::Shfl { mode, dst, p, a, b, c, .. } => {
+                let mut out = [(0u64, false); 32];
+                for lane in super::warp::lanes(active) {
+                    let l = lane as usize;
+                    let (bv, cv) = (read(w, *b, l) as u32, read(w, *c, l) as u32);
+                    let (j, pval) = crate::sem::warp::shfl_source(*mode, lane, bv, cv);
+                    // A source lane not executing the instruction gives an undefined
+                    // value (ISA), not undefined behaviour: code such as a reduction over
+                    // `__activemask()` reads it and discards it. ptxvm reads what that
+                    // lane's register holds, as the hardware does.
+                    out[l] = (read(w, *a, j as usize), pval);
+                }
+                for lane in super::warp::lanes(active) {
+                    let (v, pval) = out[lane as usize];
+                    write(w, *dst, lane as usize, v);
+                    if let Some(row) = p {
+                        let r = &mut w.regs.pred[*row as usize];
+                        *r = (*r & !(1 << lane)) | u32::from(pval) << lane;
+                    }
+                }
+            }
+            Op::Match { all, dst, p, a, .. } => {
+                let values: Vec<u64> = (0..32).map(|l| read(w, *a, l)).collect();
+                let mut out = [(0u32, false); 32];
+                for lane in super::warp::lanes(active) {
+                    let group = masks[lane as usize] & active;
+                    let mine = values[lane as usize];
+                    let same = super::warp::lanes(group)
+                        .filter(|&j| values[j as usize] == mine)
+                        .fold(0, |m, j| m | 1 << j);
+                    out[lane as usize] = if *all {
+                        let uniform = same == group;
+                        (if uniform { masks[lane as usize] } else { 0 }, uniform)
+                    } else {
+                        (same, false)
+                    };
+                }
+                for lane in super::warp::lanes(active) {
+                    let (v, pval) = out[lane as usize];
+                    write(w, *dst, lane as usize, u64::from(v));
+                    if let Some(row) = p {
+                        let r = &mut w.regs.pred[*row as usize];
+                        *r = (*r & !(1 << lane)) | u32::from(pval) << lane;
+                    }
+                }
+            }
+            Op::Redux { op, signed, dst, a, .. } => {
+                let values: Vec<u32> = (0..32).map(|l| read(w, *a, l) as u32).collect();
+                let mut out = [0u32; 32];
+                for lane in super::warp::lanes(active) {
+                    let group = super::warp::lanes(masks[lane as usize] & active).map(|j| values[j as usize]);
+                    out[lane as usize] = crate::sem::warp::redux(*op, *signed, group);
+                }
+                for lane in super::warp::lanes(active) {
+                    write(w, *dst, lane as usize, u64::from(out[lane as usize]));
+                }
+            }
+            _ => {}
         }
         Ok(())
     }
@@ -330,6 +548,12 @@ impl Cta<'_> {
             }
         }
     }
+}
+
+/// The bits a float operand of `fmt` reads from its register.
+fn src_mask(fmt: crate::sem::round::Format) -> u64 {
+    let bits = fmt.frac + fmt.exp + 1;
+    if bits >= 64 { u64::MAX } else { (1 << bits) - 1 }
 }
 
 /// SMs of the simulated GPU (an H100 SXM's count).

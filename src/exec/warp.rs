@@ -315,6 +315,12 @@ impl Cta<'_> {
                 }
                 warp.stack.goto(pc + 1);
             }
+            Op::Shfl { .. } | Op::Match { .. } | Op::Redux { .. } => {
+                let live = warp.stack.live();
+                self.collective(warp, &inst.op, active, live)
+                    .map_err(|(lanes, cause)| self.fault(n, warp, lanes, inst, cause))?;
+                warp.stack.goto(pc + 1);
+            }
             Op::PredLogic { op, dst, a, b } => {
                 // Predicates are lane masks: one operation for the whole warp.
                 let (x, y) = (pred_mask(warp, *a), pred_mask(warp, *b));

@@ -55,6 +55,9 @@ pub(super) struct Decoder<'m> {
     pub flow: &'m Flow<'m>,
     /// The program pc of this body's first instruction.
     pub base: u32,
+    /// The predicate row holding each lane's carry flag `CC.CF`, once an instruction
+    /// uses it.
+    pub carry: Option<u32>,
 }
 
 /// Largest frame of one function per lane (a guard, not a CUDA limit).
@@ -101,6 +104,7 @@ impl<'m> Decoder<'m> {
             kernel,
             flow: &flow,
             base: insts.len() as u32,
+            carry: None,
         };
         // A `.func`'s parameters may also be declared as registers (`.reg` params).
         d.regs.enter();

@@ -22,7 +22,7 @@ struct Place {
 }
 
 impl<'m> Decoder<'m> {
-    fn unsupported<T>(&self, i: &InstrView<'_>) -> Result<T, LowerError> {
+    pub(super) fn unsupported<T>(&self, i: &InstrView<'_>) -> Result<T, LowerError> {
         let name = i.full_name(self.src);
         fail(i.span, format!("{name}: ptxvm cannot run this instruction yet"))
     }
@@ -216,15 +216,18 @@ impl<'m> Decoder<'m> {
                 self.float(op, ty.unwrap_or(Ty::F32), &mods, ops)
             }
             ("mul", Some(ty @ (Ty::F32 | Ty::F64))) => self.float(FOp::Mul, ty, &mods, ops),
-            ("fma" | "mad", Some(ty @ (Ty::F32 | Ty::F64))) if opcode == "fma" || has(".rn") => Ok(Op::Fma {
-                f64: ty == Ty::F64,
-                ftz: has(".ftz"),
-                sat: has(".sat"),
-                dst: self.dst(&ops[0])?,
-                a: self.src(&ops[1], ty)?,
-                b: self.src(&ops[2], ty)?,
-                c: self.src(&ops[3], ty)?,
-            }),
+            ("fma" | "mad", Some(ty @ (Ty::F32 | Ty::F64))) if opcode == "fma" || rnd(&mods).is_some() => {
+                Ok(Op::Fma {
+                    f64: ty == Ty::F64,
+                    rnd: rnd(&mods).unwrap_or_default(),
+                    ftz: has(".ftz"),
+                    sat: has(".sat"),
+                    dst: self.dst(&ops[0])?,
+                    a: self.src(&ops[1], ty)?,
+                    b: self.src(&ops[2], ty)?,
+                    c: self.src(&ops[3], ty)?,
+                })
+            }
             ("mul" | "mad", Some(ty)) if !ty.is_float() && !has(".sat") && !has(".cc") => {
                 let part = if has(".hi") {
                     Part::Hi
@@ -319,9 +322,16 @@ impl<'m> Decoder<'m> {
             ("set", _) => {
                 let types: Vec<Ty> = mods.iter().filter_map(|m| Ty::from_word(m)).collect();
                 let [dty, sty] = types[..] else { return self.unsupported(i) };
-                if !matches!(dty, Ty::U32 | Ty::S32 | Ty::F32)
-                    || matches!(sty, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2)
-                {
+                // Half sources set halves (1.0 or 0.0) or all-ones integers, per half
+                // for the packed forms (PTX ISA 9.7.4.4).
+                let ok = match sty {
+                    Ty::F16 | Ty::BF16 => {
+                        matches!(dty, Ty::F16 | Ty::BF16 | Ty::U16 | Ty::S16 | Ty::U32 | Ty::S32)
+                    }
+                    Ty::F16x2 | Ty::BF16x2 => matches!(dty, Ty::F16x2 | Ty::BF16x2 | Ty::U32 | Ty::S32),
+                    _ => matches!(dty, Ty::U32 | Ty::S32 | Ty::F32),
+                };
+                if !ok {
                     return self.unsupported(i);
                 }
                 let Some(op) = mods.iter().find_map(|m| CmpOp::from_word(m)) else {
@@ -334,7 +344,7 @@ impl<'m> Decoder<'m> {
                 Ok(Op::Set {
                     kind: cmp_kind(sty, has(".ftz")),
                     op,
-                    float_dtype: dty == Ty::F32,
+                    dtype: dty,
                     dst: self.dst(&ops[0])?,
                     a: self.src(&ops[1], sty)?,
                     b: self.src(&ops[2], sty)?,
@@ -359,7 +369,7 @@ impl<'m> Decoder<'m> {
                 b: self.src(&ops[2], ty)?,
                 c: self.pred(&ops[3])?,
             }),
-            _ => self.unsupported(i),
+            _ => self.more(i, &mods),
         }
     }
 
@@ -460,18 +470,34 @@ impl<'m> Decoder<'m> {
         } else {
             None
         };
-        let plain = !has(".ftz") && !mods.iter().any(|m| matches!(*m, ".rz" | ".rm" | ".rp"));
-        let kind = match (int(dty), int(sty), dty, sty) {
-            (Some(d), Some(s), ..) if round.is_none() => CvtKind::IntInt { dst: d, src: s, sat: has(".sat") },
-            (Some(d), None, _, Ty::F32 | Ty::F64) if plain && !has(".sat") => match round {
-                Some(r) => CvtKind::FloatInt { dst: d, src_f64: sty == Ty::F64, round: r },
+        let float = |t: Ty| match t {
+            Ty::F16 => Some(crate::sem::round::F16),
+            Ty::BF16 => Some(crate::sem::round::BF16),
+            Ty::F32 => Some(crate::sem::round::F32),
+            Ty::F64 => Some(crate::sem::round::F64),
+            _ => None,
+        };
+        if has(".relu") || has(".satfinite") {
+            return self.unsupported(i);
+        }
+        let (ftz, sat, frnd) = (has(".ftz"), has(".sat"), rnd(mods));
+        let kind = match (int(dty), int(sty), float(dty), float(sty)) {
+            (Some(d), Some(s), ..) if round.is_none() && frnd.is_none() => {
+                CvtKind::IntInt { dst: d, src: s, sat }
+            }
+            (Some(d), _, _, Some(s)) if frnd.is_none() => match round {
+                Some(r) => CvtKind::FloatInt { dst: d, src: s, round: r, ftz },
                 None => return self.unsupported(i),
             },
-            (None, Some(s), Ty::F32 | Ty::F64, _) if plain && !has(".sat") && round.is_none() => {
-                CvtKind::IntFloat { dst_f64: dty == Ty::F64, src: s }
+            (_, Some(s), Some(d), _) if round.is_none() && !sat => {
+                CvtKind::IntFloat { dst: d, src: s, rnd: frnd.unwrap_or_default() }
             }
-            (None, None, Ty::F64, Ty::F32) if plain && !has(".sat") => CvtKind::F32ToF64,
-            (None, None, Ty::F32, Ty::F64) if plain && !has(".sat") && round.is_none() => CvtKind::F64ToF32,
+            (_, _, Some(d), Some(s)) if round.is_some() && frnd.is_none() && d == s => {
+                CvtKind::RoundInt { fmt: d, round: round.unwrap_or(IntRound::Nearest), ftz, sat }
+            }
+            (_, _, Some(d), Some(s)) if round.is_none() => {
+                CvtKind::FloatFloat { dst: d, src: s, rnd: frnd.unwrap_or_default(), ftz, sat }
+            }
             _ => return self.unsupported(i),
         };
         Ok(Op::Cvt { kind, dst: self.dst(&i.operands[0])?, src: self.src(&i.operands[1], sty)? })
@@ -602,6 +628,7 @@ impl<'m> Decoder<'m> {
         Ok(Op::Float {
             op,
             f64: ty == Ty::F64,
+            rnd: rnd(mods).unwrap_or_default(),
             ftz: mods.contains(&".ftz"),
             sat: mods.contains(&".sat"),
             dst: self.dst(&ops[0])?,
@@ -609,6 +636,11 @@ impl<'m> Decoder<'m> {
             b: self.src(&ops[2], ty)?,
         })
     }
+}
+
+/// The rounding mode among the modifiers, if one is named.
+pub(super) fn rnd(mods: &[&str]) -> Option<Rnd> {
+    mods.iter().find_map(|m| Rnd::from_word(m))
 }
 
 /// How values of `ty` compare.

@@ -7,6 +7,7 @@
 
 pub mod cfg;
 mod decode;
+mod decode_more;
 mod decode_ops;
 pub mod flow;
 pub mod ops;

@@ -5,10 +5,13 @@
 use super::regs::Slot;
 use crate::check::types::Ty;
 pub use crate::sem::atom::{AtomOp, AtomTy};
+use crate::sem::bits::PrmtMode;
 use crate::sem::compare::{BoolOp, CmpOp};
 use crate::sem::convert::{IntRound, IntTy};
-use crate::sem::float::FOp;
+use crate::sem::float::{FOp, MinMax};
 use crate::sem::int::{Part, Width};
+pub use crate::sem::round::{Format, Rnd};
+use crate::sem::warp::{ReduxOp, ShflMode};
 use crate::syntax::Span;
 
 /// An instruction ptxvm cannot run (yet), with where it is.
@@ -63,11 +66,36 @@ pub struct Pred {
 /// What `cvt` converts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CvtKind {
-    IntInt { dst: IntTy, src: IntTy, sat: bool },
-    FloatInt { dst: IntTy, src_f64: bool, round: IntRound },
-    IntFloat { dst_f64: bool, src: IntTy },
-    F32ToF64,
-    F64ToF32,
+    IntInt {
+        dst: IntTy,
+        src: IntTy,
+        sat: bool,
+    },
+    FloatInt {
+        dst: IntTy,
+        src: Format,
+        round: IntRound,
+        ftz: bool,
+    },
+    IntFloat {
+        dst: Format,
+        src: IntTy,
+        rnd: Rnd,
+    },
+    FloatFloat {
+        dst: Format,
+        src: Format,
+        rnd: Rnd,
+        ftz: bool,
+        sat: bool,
+    },
+    /// Rounding to an integral value of the same format (`cvt.rni.f32.f32`).
+    RoundInt {
+        fmt: Format,
+        round: IntRound,
+        ftz: bool,
+        sat: bool,
+    },
 }
 
 /// What `vote.sync` computes.
@@ -132,6 +160,78 @@ pub enum IntOp {
     Shr,
     Div,
     Rem,
+}
+
+/// Bit operations of one source (PTX ISA 9.7.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BitOp1 {
+    Popc,
+    Clz,
+    Brev,
+    Bfind { signed: bool, shiftamt: bool },
+}
+
+/// Bit and byte operations of up to four sources.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BitOp {
+    /// `bfe d, a, pos, len`.
+    Bfe {
+        signed: bool,
+    },
+    /// `bfi f, a, b, pos, len`.
+    Bfi,
+    Prmt(PrmtMode),
+    Shf {
+        left: bool,
+        clamp: bool,
+    },
+    /// `sad d, a, b, c`.
+    Sad {
+        signed: bool,
+    },
+    /// `mul24` (no `c`) and `mad24` (`c` added, wrapping).
+    Mul24 {
+        hi: bool,
+        signed: bool,
+        mad: bool,
+    },
+    /// `copysign d, a, b`: `b` with `a`'s sign.
+    Copysign,
+    /// `add.sat.s32` / `sub.sat.s32`.
+    SatS32 {
+        subtract: bool,
+    },
+}
+
+/// Extended-precision arithmetic through the carry flag `CC.CF`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CarryOp {
+    Add,
+    Sub,
+    /// `mad{c}.{lo,hi}`: the kept part of `a*b` plus `c`.
+    Mad {
+        part: Part,
+        signed: bool,
+    },
+}
+
+/// Half-precision operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HalfOp {
+    Bin(FOp),
+    Fma,
+    Neg,
+    Abs,
+    MinMax(MinMax),
+}
+
+/// Floating-point operations of one source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FUnary {
+    Abs,
+    Neg,
+    Sqrt,
+    Rcp,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -254,6 +354,7 @@ pub enum Op {
     Float {
         op: FOp,
         f64: bool,
+        rnd: Rnd,
         ftz: bool,
         sat: bool,
         dst: Slot,
@@ -262,6 +363,7 @@ pub enum Op {
     },
     Fma {
         f64: bool,
+        rnd: Rnd,
         ftz: bool,
         sat: bool,
         dst: Slot,
@@ -284,11 +386,13 @@ pub enum Op {
         b: Src,
         c: Pred,
     },
-    /// `set`: `result` bits of the comparison (combined with `c`) into a register.
+    /// `set`: `result` bits of the comparison (combined with `c`) into a register:
+    /// 1.0 or 0.0 for a float `dtype`, all ones or 0 for an integer one, per half for
+    /// packed sources.
     Set {
         kind: CmpKind,
         op: CmpOp,
-        float_dtype: bool,
+        dtype: Ty,
         dst: Slot,
         a: Src,
         b: Src,
@@ -347,6 +451,89 @@ pub enum Op {
     Trap,
     /// `nanosleep`: time is virtual, so the warp just goes on.
     Nanosleep,
+    Bits1 {
+        op: BitOp1,
+        width: Width,
+        dst: Slot,
+        a: Src,
+    },
+    Bits {
+        op: BitOp,
+        width: Width,
+        dst: Slot,
+        srcs: [Src; 4],
+    },
+    /// Arithmetic with carry-in (`cin`: `addc`, `subc`, `madc`) and carry-out (`cout`:
+    /// `.cc`) through the predicate row `cc`, which holds each lane's `CC.CF`.
+    Carry {
+        op: CarryOp,
+        width: Width,
+        cin: bool,
+        cout: bool,
+        cc: u32,
+        dst: Slot,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    FUnary {
+        op: FUnary,
+        f64: bool,
+        rnd: Rnd,
+        ftz: bool,
+        dst: Slot,
+        a: Src,
+    },
+    FMinMax {
+        m: MinMax,
+        f64: bool,
+        ftz: bool,
+        dst: Slot,
+        a: Src,
+        b: Src,
+    },
+    /// Half-precision `add`, `sub`, `mul` (`c` unused), `fma` and `neg`/`abs` (`b`, `c`
+    /// unused) of f16 or bf16, on both halves of a 32-bit register when `x2`.
+    Half {
+        op: HalfOp,
+        fmt: Format,
+        x2: bool,
+        ftz: bool,
+        sat: bool,
+        dst: Slot,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    /// `membar` and `fence`: every memory access before it is visible before any after it.
+    Fence,
+    /// `shfl.sync`: each lane reads `a` of the lane [`crate::sem::warp::shfl_source`] picks.
+    Shfl {
+        mode: ShflMode,
+        dst: Slot,
+        p: Option<u32>,
+        a: Src,
+        b: Src,
+        c: Src,
+        members: Src,
+    },
+    /// `match.{any,all}.sync`: the lanes of `members` whose `a` equals this lane's
+    /// (`any`), or `members` when all are equal (`all`, with `p` the answer).
+    Match {
+        all: bool,
+        dst: Slot,
+        p: Option<u32>,
+        a: Src,
+        members: Src,
+    },
+    /// `redux.sync`: the reduction of `a` over the lanes of `members`.
+    Redux {
+        op: ReduxOp,
+        signed: bool,
+        dst: Slot,
+        a: Src,
+        members: Src,
+    },
 }
 
 /// One decoded instruction.

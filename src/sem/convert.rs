@@ -1,8 +1,9 @@
-//! `cvt` (PTX ISA 9.7.9.21) between integer widths, between f32 and f64, and between
-//! integers and floats with round-to-nearest-even (`.rn`, `.rni`) or toward zero
-//! (`.rzi`). Integer sources are sign- or zero-extended by their own type first;
+//! `cvt` (PTX ISA 9.7.9.21) between integer widths, between float formats (f16,
+//! bf16, f32, f64) and between integers and floats, in every rounding mode (`.rn .rz
+//! .rm .rp` to a float, `.rni .rzi .rmi .rpi` to an integer or an integral float).
+//! Integer sources are sign- or zero-extended by their own type first;
 //! float-to-integer results saturate to the destination's range and NaN becomes 0,
-//! as the ISA specifies.
+//! as the ISA specifies. Narrowing goes through [`super::round`]; widening is exact.
 
 /// An integer type of `cvt`: width in bits and signedness.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +91,86 @@ pub fn int_to_f64(src: IntTy, v: u64) -> u64 {
     (src.value(v) as f64).to_bits()
 }
 
+use super::round::{self, Exact, Format, Rnd};
+
+/// A float format's bits widened exactly to f64 (NaN payloads kept where they fit).
+pub fn widen(fmt: Format, bits: u64) -> f64 {
+    match fmt {
+        round::F64 => f64::from_bits(bits),
+        round::F32 => f64::from(f32::from_bits(bits as u32)),
+        round::F16 => f64::from(half::f16::from_bits(bits as u16).to_f32()),
+        _ => f64::from(half::bf16::from_bits(bits as u16).to_f32()),
+    }
+}
+
+/// `.ftz` applies to f32 operands only.
+fn flush_f32(fmt: Format, ftz: bool, bits: u64) -> u64 {
+    if ftz && fmt == round::F32 { fmt.flush(bits) } else { bits }
+}
+
+/// `.sat` on a float result: clamped to [0.0, 1.0], NaN to +0.0.
+fn saturate(fmt: Format, bits: u64) -> u64 {
+    let x = widen(fmt, bits);
+    if x.is_nan() || x <= 0.0 {
+        0
+    } else if x >= 1.0 {
+        round::round(fmt, Exact::of(round::F64, 1f64.to_bits()), Rnd::Rn)
+    } else {
+        bits
+    }
+}
+
+/// Float to float (`cvt{.rnd}{.ftz}{.sat}.dst.src`): exact when widening, rounded by
+/// `rnd` when narrowing. A NaN becomes the destination's canonical NaN, except
+/// between f32 and f64, where the host's conversion keeps the payload's high bits.
+pub fn float_to_float(dst: Format, src: Format, rnd: Rnd, ftz: bool, sat: bool, bits: u64) -> u64 {
+    let bits = flush_f32(src, ftz, bits);
+    let x = widen(src, bits);
+    let out = if x.is_nan() {
+        match (dst, src) {
+            (round::F64, round::F32) => x.to_bits(),
+            (round::F32, round::F64) => u64::from((x as f32).to_bits()),
+            _ => dst.nan(),
+        }
+    } else if x.is_infinite() {
+        dst.inf() | if x < 0.0 { dst.sign_bit() } else { 0 }
+    } else {
+        round::round(dst, Exact::of(src, bits), rnd)
+    };
+    let out = flush_f32(dst, ftz, out);
+    if sat { saturate(dst, out) } else { out }
+}
+
+/// Integer to float, rounded by `rnd`.
+pub fn int_to_float(dst: Format, src: IntTy, rnd: Rnd, v: u64) -> u64 {
+    let x = src.value(v);
+    round::round(dst, Exact { neg: x < 0, m: x.unsigned_abs(), e: 0, rest: std::cmp::Ordering::Equal }, rnd)
+}
+
+/// Float to integer (`cvt.{rni,rzi,rmi,rpi}{.ftz}.int.float`).
+pub fn float_bits_to_int(dst: IntTy, src: Format, round: IntRound, ftz: bool, bits: u64) -> u64 {
+    float_to_int(dst, widen(src, flush_f32(src, ftz, bits)), src == round::F64, round)
+}
+
+/// A float rounded to an integral value of the same format (`cvt.rni.f32.f32`...).
+pub fn round_to_integral(fmt: Format, round: IntRound, ftz: bool, sat: bool, bits: u64) -> u64 {
+    let bits = flush_f32(fmt, ftz, bits);
+    let x = widen(fmt, bits);
+    let out = if x.is_nan() {
+        fmt.nan()
+    } else {
+        let r = match round {
+            IntRound::Nearest => x.round_ties_even(),
+            IntRound::Zero => x.trunc(),
+            IntRound::Down => x.floor(),
+            IntRound::Up => x.ceil(),
+        };
+        // An integral value of the format is exact in it: this rounding is exact.
+        float_to_float(fmt, round::F64, Rnd::Rn, false, false, r.to_bits())
+    };
+    if sat { saturate(fmt, out) } else { out }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,5 +224,98 @@ mod tests {
         assert_eq!(int_to_f32(U32, 0xffff_ffff), 4_294_967_296f32.to_bits());
         assert_eq!(int_to_f64(U64, u64::MAX), 18_446_744_073_709_551_616f64.to_bits());
         assert_eq!(int_to_f64(S64, 1 << 63), (-9_223_372_036_854_775_808f64).to_bits());
+    }
+
+    #[test]
+    fn integers_to_every_format_in_every_mode() {
+        let values: [i64; 12] =
+            [0, 1, -1, 2047, 2049, -2049, 65519, 65520, 70000, 16_777_217, -16_777_219, i64::MIN];
+        for &v in &values {
+            let bits = v as u64;
+            // Round to nearest matches the host's conversions and the half crate.
+            assert_eq!(int_to_float(round::F32, S64, Rnd::Rn, bits), u64::from((v as f32).to_bits()));
+            assert_eq!(int_to_float(round::F64, S64, Rnd::Rn, bits), (v as f64).to_bits());
+            assert_eq!(
+                int_to_float(round::F16, S64, Rnd::Rn, bits),
+                u64::from(half::f16::from_f64(v as f64).to_bits())
+            );
+            for fmt in [round::F16, round::BF16, round::F32] {
+                let [rz, rm, rp] =
+                    [Rnd::Rz, Rnd::Rm, Rnd::Rp].map(|m| widen(fmt, int_to_float(fmt, S64, m, bits)));
+                let exact = v as i128;
+                // Results are integers (or infinite): compare exactly.
+                let le = |f: f64, i: i128| f.is_infinite() && f < 0.0 || (f.is_finite() && f as i128 <= i);
+                let ge = |f: f64, i: i128| f.is_infinite() && f > 0.0 || (f.is_finite() && f as i128 >= i);
+                assert!(le(rm, exact) && ge(rp, exact), "{v}: {rm} {rp}");
+                assert_eq!(rz, if v >= 0 { rm } else { rp });
+            }
+        }
+        // 65520 is past f16's largest finite value 65504 (to nearest: infinity).
+        assert_eq!(int_to_float(round::F16, S64, Rnd::Rn, 65520), 0x7c00);
+        assert_eq!(int_to_float(round::F16, S64, Rnd::Rz, 65520), 0x7bff);
+        assert_eq!(int_to_float(round::F32, S32, Rnd::Rz, 16_777_217), u64::from(16_777_216f32.to_bits()));
+        assert_eq!(int_to_float(round::F32, S32, Rnd::Rp, 16_777_217), u64::from(16_777_218f32.to_bits()));
+    }
+
+    #[test]
+    fn floats_between_formats() {
+        let f = |x: f32| u64::from(x.to_bits());
+        // Widening is exact; f16 -> f32 as the half crate widens.
+        for h in [0u64, 0x8000, 1, 0x3c00, 0x7bff, 0xfc00, 0x0400] {
+            let want = u64::from(half::f16::from_bits(h as u16).to_f32().to_bits());
+            assert_eq!(float_to_float(round::F32, round::F16, Rnd::Rn, false, false, h), want);
+        }
+        // Narrowing: 1 + 2^-11 is halfway between two f16 values.
+        let x = f(1.0 + 2f32.powi(-11));
+        assert_eq!(float_to_float(round::F16, round::F32, Rnd::Rn, false, false, x), 0x3c00);
+        assert_eq!(float_to_float(round::F16, round::F32, Rnd::Rp, false, false, x), 0x3c01);
+        assert_eq!(float_to_float(round::F16, round::F32, Rnd::Rm, false, false, x | 1 << 31), 0xbc01);
+        assert_eq!(float_to_float(round::F16, round::F32, Rnd::Rn, false, false, 0x7fc0_0001), 0x7fff);
+        assert_eq!(float_to_float(round::F16, round::F32, Rnd::Rz, false, false, f(1e6)), 0x7bff);
+        assert_eq!(
+            float_to_float(round::F16, round::F32, Rnd::Rn, false, false, f(f32::NEG_INFINITY)),
+            0xfc00
+        );
+        assert_eq!(
+            float_to_float(round::BF16, round::F32, Rnd::Rn, false, false, f(1.0 + 2f32.powi(-8))),
+            0x3f80
+        );
+        // f64 -> f32 toward minus infinity, and .sat / .ftz on f32 -> f32.
+        let third = (1.0f64 / 3.0).to_bits();
+        let rm = float_to_float(round::F32, round::F64, Rnd::Rm, false, false, third);
+        let rp = float_to_float(round::F32, round::F64, Rnd::Rp, false, false, third);
+        assert!(
+            f64::from(f32::from_bits(rm as u32)) < 1.0 / 3.0
+                && f64::from(f32::from_bits(rp as u32)) > 1.0 / 3.0
+        );
+        assert_eq!(rp, rm + 1);
+        assert_eq!(float_to_float(round::F32, round::F32, Rnd::Rn, false, true, f(1.5)), f(1.0));
+        assert_eq!(float_to_float(round::F32, round::F32, Rnd::Rn, false, true, f(-0.0)), 0);
+        assert_eq!(float_to_float(round::F32, round::F32, Rnd::Rn, false, true, 0x7fc0_0000), 0);
+        assert_eq!(float_to_float(round::F32, round::F32, Rnd::Rn, true, false, 0x8000_0001), 0x8000_0000);
+    }
+
+    #[test]
+    fn rounding_to_integral_values_and_from_halves_to_integers() {
+        let f = |x: f32| u64::from(x.to_bits());
+        assert_eq!(round_to_integral(round::F32, IntRound::Nearest, false, false, f(2.5)), f(2.0));
+        assert_eq!(round_to_integral(round::F32, IntRound::Nearest, false, false, f(-3.5)), f(-4.0));
+        assert_eq!(round_to_integral(round::F32, IntRound::Zero, false, false, f(-0.5)), f(-0.0));
+        assert_eq!(round_to_integral(round::F32, IntRound::Down, false, false, f(-0.5)), f(-1.0));
+        assert_eq!(round_to_integral(round::F32, IntRound::Up, false, false, f(0.25)), f(1.0));
+        assert_eq!(round_to_integral(round::F32, IntRound::Down, true, false, 0x8000_0001), f(-0.0));
+        assert_eq!(
+            round_to_integral(round::F64, IntRound::Up, false, false, 2.5f64.to_bits()),
+            3f64.to_bits()
+        );
+        // f16 -2.5 (0xc100) to s32 toward zero.
+        assert_eq!(float_bits_to_int(S32, round::F16, IntRound::Zero, false, 0xc100), (-2i32) as u32 as u64);
+        assert_eq!(float_bits_to_int(U32, round::F16, IntRound::Nearest, false, 0x7c00), 0xffff_ffff);
+        // .ftz: a negative subnormal is -0 before rounding down.
+        assert_eq!(float_bits_to_int(S32, round::F32, IntRound::Down, true, 0x8000_0001), 0);
+        assert_eq!(
+            float_bits_to_int(S32, round::F32, IntRound::Down, false, 0x8000_0001),
+            u64::from(u32::MAX)
+        );
     }
 }

@@ -13,6 +13,8 @@ pub enum FOp {
     Add,
     Sub,
     Mul,
+    /// `div.rn` (and `rcp.rn` as `1 / a`); the host's division is IEEE 754's.
+    Div,
 }
 
 /// The canonical NaN NVIDIA GPUs produce for single precision.
@@ -34,13 +36,14 @@ fn finish32(r: f32, ftz: bool, sat: bool) -> u32 {
     if sat && r == 0.0 { 0 } else { r.to_bits() }
 }
 
-/// `add/sub/mul{.rn}{.ftz}{.sat}.f32`.
+/// `add/sub/mul/div{.rn}{.ftz}{.sat}.f32`.
 pub fn f32_binary(op: FOp, a: u32, b: u32, ftz: bool, sat: bool) -> u32 {
     let (x, y) = (flush32(f32::from_bits(a), ftz), flush32(f32::from_bits(b), ftz));
     let r = match op {
         FOp::Add => x + y,
         FOp::Sub => x - y,
         FOp::Mul => x * y,
+        FOp::Div => x / y,
     };
     finish32(r, ftz, sat)
 }
@@ -51,13 +54,14 @@ pub fn f32_fma(a: u32, b: u32, c: u32, ftz: bool, sat: bool) -> u32 {
     finish32(f(a).mul_add(f(b), f(c)), ftz, sat)
 }
 
-/// `add/sub/mul{.rn}.f64`.
+/// `add/sub/mul/div{.rn}.f64`.
 pub fn f64_binary(op: FOp, a: u64, b: u64) -> u64 {
     let (x, y) = (f64::from_bits(a), f64::from_bits(b));
     let r = match op {
         FOp::Add => x + y,
         FOp::Sub => x - y,
         FOp::Mul => x * y,
+        FOp::Div => x / y,
     };
     if r.is_nan() { F64_NAN } else { r.to_bits() }
 }
@@ -66,6 +70,94 @@ pub fn f64_binary(op: FOp, a: u64, b: u64) -> u64 {
 pub fn f64_fma(a: u64, b: u64, c: u64) -> u64 {
     let r = f64::from_bits(a).mul_add(f64::from_bits(b), f64::from_bits(c));
     if r.is_nan() { F64_NAN } else { r.to_bits() }
+}
+
+/// `abs{.ftz}.f32` and `neg{.ftz}.f32`: the sign bit cleared or flipped. The ISA
+/// leaves a NaN result unspecified; ptxvm writes the canonical NaN, as for every other
+/// f32 NaN result.
+pub fn f32_abs_neg(abs: bool, a: u32, ftz: bool) -> u32 {
+    let x = flush32(f32::from_bits(a), ftz);
+    if x.is_nan() {
+        return F32_CANONICAL_NAN;
+    }
+    let b = x.to_bits();
+    if abs { b & 0x7fff_ffff } else { b ^ 0x8000_0000 }
+}
+
+/// `abs.f64` and `neg.f64`. The ISA says `abs.f64` passes a NaN through unchanged;
+/// `neg.f64` of a NaN is unspecified, and ptxvm writes [`F64_NAN`].
+pub fn f64_abs_neg(abs: bool, a: u64) -> u64 {
+    if f64::from_bits(a).is_nan() {
+        return if abs { a } else { F64_NAN };
+    }
+    if abs { a & !(1 << 63) } else { a ^ 1 << 63 }
+}
+
+/// `copysign.{f32,f64} d, a, b`: `b` with the sign bit of `a` (bits only, NaNs
+/// included). `bits` is 32 or 64.
+pub fn copysign(bits: u32, a: u64, b: u64) -> u64 {
+    let sign = 1u64 << (bits - 1);
+    (b & !sign) | (a & sign)
+}
+
+/// How `min`/`max` treat NaN and signs (PTX ISA 9.7.3.11, 9.7.3.12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct MinMax {
+    pub max: bool,
+    /// `.NaN`: any NaN input gives the canonical NaN (otherwise a NaN input is
+    /// ignored and only two NaNs give NaN).
+    pub nan: bool,
+    /// `.xorsign.abs`: compare magnitudes; the result's sign is the XOR of the inputs'.
+    pub xorsign_abs: bool,
+}
+
+/// `min`/`max` of two values as ordered by `less` (-0 before +0), NaN rules included;
+/// `None` stands for a NaN result.
+pub(super) fn min_max<T: Copy>(
+    m: MinMax,
+    x: T,
+    y: T,
+    is_nan: impl Fn(T) -> bool,
+    less: impl Fn(T, T) -> bool,
+) -> Option<T> {
+    match (is_nan(x), is_nan(y)) {
+        (true, true) => None,
+        (true, false) | (false, true) if m.nan => None,
+        (true, false) => Some(y),
+        (false, true) => Some(x),
+        // The ISA: (x < y) ? x : y for min, (x > y) ? x : y for max.
+        (false, false) if m.max => Some(if less(y, x) { x } else { y }),
+        (false, false) => Some(if less(x, y) { x } else { y }),
+    }
+}
+
+/// Total order of two non-NaN floats by their bits with -0 < +0: sign-magnitude.
+fn key(bits: u64, width: u32) -> i128 {
+    let sign = bits >> (width - 1) & 1 == 1;
+    let mag = i128::from(bits & ((1u64 << (width - 1)) - 1));
+    if sign { -mag - 1 } else { mag }
+}
+
+/// `min/max{.ftz}{.NaN}{.xorsign.abs}.f32`.
+pub fn f32_min_max(m: MinMax, a: u32, b: u32, ftz: bool) -> u32 {
+    let (mut x, mut y) =
+        (flush32(f32::from_bits(a), ftz).to_bits(), flush32(f32::from_bits(b), ftz).to_bits());
+    let sign = (x ^ y) & 0x8000_0000;
+    if m.xorsign_abs {
+        (x, y) = (x & 0x7fff_ffff, y & 0x7fff_ffff);
+    }
+    let nan = |v: u32| f32::from_bits(v).is_nan();
+    match min_max(m, x, y, nan, |p, q| key(u64::from(p), 32) < key(u64::from(q), 32)) {
+        None => F32_CANONICAL_NAN,
+        Some(r) if m.xorsign_abs => r | sign,
+        Some(r) => r,
+    }
+}
+
+/// `min/max.f64`.
+pub fn f64_min_max(m: MinMax, a: u64, b: u64) -> u64 {
+    let nan = |v: u64| f64::from_bits(v).is_nan();
+    min_max(m, a, b, nan, |p, q| key(p, 64) < key(q, 64)).unwrap_or(F64_NAN)
 }
 
 #[cfg(test)]
@@ -118,5 +210,84 @@ mod tests {
             F32_CANONICAL_NAN
         );
         assert_eq!(f32_fma(b(2.0), b(2.0), b(-3.5), false, true), b(0.5));
+    }
+
+    /// Values covering each class: zeros, subnormals, normals, infinities, NaNs.
+    fn specials32() -> Vec<u32> {
+        let v = [0.0f32, -0.0, 1.0, -1.0, 2.5, -3.75, 1e-40, -1e-40, f32::MAX, f32::MIN, f32::INFINITY];
+        let mut out: Vec<u32> = v.iter().map(|x| x.to_bits()).collect();
+        out.extend([f32::NEG_INFINITY.to_bits(), 0x7fc0_0000, 0xffc0_0001, 0x7f80_0001, 1, 0x8000_0001]);
+        out
+    }
+
+    #[test]
+    fn min_max_follow_the_isa_nan_and_zero_rules() {
+        for &a in &specials32() {
+            for &b in &specials32() {
+                for ftz in [false, true] {
+                    let fl = |v: u32| if ftz { flush32(f32::from_bits(v), true).to_bits() } else { v };
+                    let (x, y) = (f32::from_bits(fl(a)), f32::from_bits(fl(b)));
+                    // The reference: IEEE comparisons, with -0 below +0 decided by the sign.
+                    let lt = |p: f32, q: f32| {
+                        p < q || (p == 0.0 && q == 0.0 && p.is_sign_negative() && !q.is_sign_negative())
+                    };
+                    let (want_min, want_max) = match (x.is_nan(), y.is_nan()) {
+                        (true, true) => (F32_CANONICAL_NAN, F32_CANONICAL_NAN),
+                        (true, false) => (y.to_bits(), y.to_bits()),
+                        (false, true) => (x.to_bits(), x.to_bits()),
+                        _ => (
+                            if lt(x, y) { x.to_bits() } else { y.to_bits() },
+                            if lt(y, x) { x.to_bits() } else { y.to_bits() },
+                        ),
+                    };
+                    let min = MinMax::default();
+                    let max = MinMax { max: true, ..min };
+                    assert_eq!(f32_min_max(min, a, b, ftz), want_min, "min {a:#x} {b:#x}");
+                    assert_eq!(f32_min_max(max, a, b, ftz), want_max, "max {a:#x} {b:#x}");
+                    let any_nan = x.is_nan() || y.is_nan();
+                    let nan_min = MinMax { nan: true, ..min };
+                    let want = if any_nan { F32_CANONICAL_NAN } else { want_min };
+                    assert_eq!(f32_min_max(nan_min, a, b, ftz), want);
+                    // f64 follows the same rules on the widened values.
+                    let (wa, wb) =
+                        (f64::from(f32::from_bits(a)).to_bits(), f64::from(f32::from_bits(b)).to_bits());
+                    let got = f64::from_bits(f64_min_max(max, wa, wb));
+                    if want_max == F32_CANONICAL_NAN && !ftz {
+                        assert_eq!(got.to_bits(), F64_NAN);
+                    } else if !ftz {
+                        assert_eq!(got.to_bits(), f64::from(f32::from_bits(want_max)).to_bits());
+                    }
+                }
+            }
+        }
+        // .xorsign.abs: the smaller magnitude with the XOR of the signs.
+        let xs = MinMax { xorsign_abs: true, ..MinMax::default() };
+        assert_eq!(f32_min_max(xs, b(-3.0), b(2.0), false), b(-2.0));
+        assert_eq!(f32_min_max(xs, b(-3.0), b(-2.0), false), b(2.0));
+        assert_eq!(f32_min_max(MinMax { max: true, ..xs }, b(-3.0), b(2.0), false), b(-3.0));
+    }
+
+    #[test]
+    fn abs_neg_and_copysign_work_on_the_sign_bit() {
+        for &a in &specials32() {
+            let x = f32::from_bits(a);
+            let want = |v: f32| if v.is_nan() { F32_CANONICAL_NAN } else { v.to_bits() };
+            assert_eq!(f32_abs_neg(true, a, false), want(x.abs()));
+            assert_eq!(f32_abs_neg(false, a, false), want(-x));
+            let flushed = if x.is_subnormal() { 0.0f32.copysign(x) } else { x };
+            assert_eq!(f32_abs_neg(false, a, true), want(-flushed));
+            let w = f64::from(x).to_bits();
+            if !x.is_nan() {
+                assert_eq!(f64_abs_neg(true, w), f64::from(x).abs().to_bits());
+                assert_eq!(f64_abs_neg(false, w), (-f64::from(x)).to_bits());
+            }
+            for &c in &specials32() {
+                let y = f32::from_bits(c);
+                assert_eq!(copysign(32, u64::from(a), u64::from(c)), u64::from(y.copysign(x).to_bits()));
+            }
+        }
+        // abs.f64 passes a NaN through unchanged (ISA 9.7.3.9); neg.f64 writes the NaN.
+        assert_eq!(f64_abs_neg(true, 0xfff8_0000_0000_0001), 0xfff8_0000_0000_0001);
+        assert_eq!(f64_abs_neg(false, 0xfff8_0000_0000_0001), F64_NAN);
     }
 }

@@ -121,6 +121,21 @@ pub fn neg(w: Width, a: u64) -> u64 {
     w.wrap(-w.signed(a))
 }
 
+/// `add.cc`, `addc{.cc}`, `sub.cc`, `subc{.cc}` (PTX ISA 9.7.2, extended-precision
+/// arithmetic): `a + b + cin` or `a - (b + cin)` wrapped to the width, with the
+/// carry-out (for subtraction, the borrow-out) for `CC.CF`.
+pub fn add_carry(w: Width, subtract: bool, a: u64, b: u64, cin: bool) -> (u64, bool) {
+    let (x, y, c) = (w.unsigned(a), w.unsigned(b), i128::from(cin));
+    let r = if subtract { x - (y + c) } else { x + y + c };
+    (w.wrap(r), if subtract { r < 0 } else { r > w.unsigned(u64::MAX) })
+}
+
+/// `mad{c}.{lo,hi}{.cc}`: the kept part of `a*b`, plus `c` and the carry-in, with the
+/// carry-out of that addition.
+pub fn mad_carry(w: Width, part: Part, signed: bool, a: u64, b: u64, c: u64, cin: bool) -> (u64, bool) {
+    add_carry(w, false, mul(w, part, signed, a, b), c, cin)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,5 +244,29 @@ mod tests {
         assert_eq!(add_sat_s32(0x7fff_ffff, 1, false), 0x7fff_ffff);
         assert_eq!(add_sat_s32(0x8000_0000, 1, true), 0x8000_0000);
         assert_eq!(add_sat_s32(5, 7, true), 0xffff_fffe);
+    }
+
+    #[test]
+    fn carries_and_borrows_match_wide_arithmetic() {
+        for bits in [32, 64] {
+            let w = Width(bits);
+            for &a in &values(bits) {
+                for &b in &values(bits) {
+                    for cin in [false, true] {
+                        let (ua, ub, c) = (i128::from(a), i128::from(b), i128::from(cin));
+                        let sum = ua + ub + c;
+                        assert_eq!(add_carry(w, false, a, b, cin), (trunc(sum, bits), sum >= 1i128 << bits));
+                        let diff = ua - ub - c;
+                        assert_eq!(add_carry(w, true, a, b, cin), (trunc(diff, bits), diff < 0));
+                        let lo = trunc_u(u128::from(a) * u128::from(b), bits);
+                        let s = i128::from(lo) + ub + c;
+                        assert_eq!(
+                            mad_carry(w, Part::Lo, false, a, b, b, cin),
+                            (trunc(s, bits), s >= 1i128 << bits)
+                        );
+                    }
+                }
+            }
+        }
     }
 }

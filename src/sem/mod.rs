@@ -4,11 +4,17 @@
 //! atomic operations.
 
 pub mod atom;
+pub mod bits;
 pub mod compare;
 pub mod convert;
+pub mod farith;
 pub mod float;
 pub mod int;
+pub mod round;
 pub mod select;
+pub mod warp;
 
 #[cfg(test)]
 mod compare_tests;
+#[cfg(test)]
+mod round_tests;

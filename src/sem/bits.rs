@@ -1,0 +1,297 @@
+//! Bit manipulation (PTX ISA 9.7.1 "Integer Arithmetic Instructions": `popc`, `clz`,
+//! `bfind`, `brev`, `bfe`, `bfi`, `sad`, `mul24`/`mad24`; 9.7.8.7 `prmt`; 9.7.8.3
+//! `shf`) on values of 32 or 64 bits held in the low bits of a `u64`. Each function
+//! is the closed form of the ISA's bit-by-bit pseudocode; the tests run that
+//! pseudocode literally, one bit at a time, as the reference.
+
+use super::int::Width;
+
+/// `popc.bN`: the number of one bits.
+pub fn popc(w: Width, a: u64) -> u64 {
+    u64::from((a & w.mask()).count_ones())
+}
+
+/// `clz.bN`: leading zeros within the width (N for zero).
+pub fn clz(w: Width, a: u64) -> u64 {
+    u64::from((a & w.mask()).leading_zeros() - (64 - w.0))
+}
+
+/// `brev.bN`: bit `i` of the result is bit `N-1-i` of `a`.
+pub fn brev(w: Width, a: u64) -> u64 {
+    a.reverse_bits() >> (64 - w.0)
+}
+
+/// `bfind{.shiftamt}.{u,s}N`: the position of the most significant bit that is not a
+/// sign bit (for a signed negative value, the most significant zero), or
+/// 0xffffffff when there is none. `.shiftamt` returns `N-1-position` instead: the
+/// left shift that brings that bit to the top.
+pub fn bfind(w: Width, signed: bool, shiftamt: bool, a: u64) -> u64 {
+    let msb = w.0 - 1;
+    let mut a = a & w.mask();
+    if signed && a >> msb & 1 == 1 {
+        a = !a & w.mask();
+    }
+    if a == 0 {
+        return 0xffff_ffff;
+    }
+    let pos = 63 - a.leading_zeros();
+    u64::from(if shiftamt { msb - pos } else { pos })
+}
+
+/// `bfe.{u,s}N d, a, pos, len`: `len` bits of `a` from bit `pos` (each taken from its
+/// low 8 bits), zero- or sign-extended. Bits past the top of `a` read as the sign
+/// bit (signed) or zero; a zero length gives 0.
+pub fn bfe(w: Width, signed: bool, a: u64, pos: u64, len: u64) -> u64 {
+    let (pos, len) = ((pos & 0xff) as u32, (len & 0xff) as u32);
+    let a = a & w.mask();
+    if len == 0 {
+        return 0;
+    }
+    let msb = w.0 - 1;
+    // The sign bit is the field's top bit, or the operand's when the field runs past it.
+    let sbit = signed && a >> (pos + len - 1).min(msb) & 1 == 1;
+    let field = if pos > msb { 0 } else { a >> pos };
+    let valid = len.min(w.0.saturating_sub(pos));
+    let low = if valid >= 64 { field } else { field & ((1u64 << valid) - 1) };
+    let high = if sbit && valid < 64 { !0u64 << valid } else { 0 };
+    (low | high) & w.mask()
+}
+
+/// `bfi.bN f, a, b, pos, len`: `b` with bits `pos..pos+len` replaced by the low bits
+/// of `a` (bits past the top of `b` are dropped).
+pub fn bfi(w: Width, a: u64, b: u64, pos: u64, len: u64) -> u64 {
+    let (pos, len) = ((pos & 0xff) as u32, (len & 0xff) as u32);
+    if pos >= w.0 || len == 0 {
+        return b & w.mask();
+    }
+    let n = len.min(w.0 - pos);
+    let field = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 } << pos;
+    ((b & !field) | (a << pos & field)) & w.mask()
+}
+
+/// The modes of `prmt`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrmtMode {
+    /// Four 4-bit selectors in `c[15:0]`, with sign replication.
+    Generic,
+    F4e,
+    B4e,
+    Rc8,
+    Ecl,
+    Ecr,
+    Rc16,
+}
+
+/// `prmt.b32{.mode} d, a, b, c`: four bytes picked from `{b, a}` (bytes 7..0).
+pub fn prmt(mode: PrmtMode, a: u64, b: u64, c: u64) -> u64 {
+    let src = (b & 0xffff_ffff) << 32 | (a & 0xffff_ffff);
+    let byte = |k: u64| src >> (8 * (k & 7)) & 0xff;
+    let sel = (c & 3) as usize;
+    // The source byte of d.b0..d.b3 for the specialised modes (ISA table, read right
+    // to left).
+    let table: [[u64; 4]; 4] = match mode {
+        PrmtMode::Generic => {
+            let mut d = 0;
+            for i in 0..4 {
+                let s = c >> (4 * i) & 0xf;
+                let v = byte(s);
+                let v = if s & 8 != 0 { if v & 0x80 != 0 { 0xff } else { 0 } } else { v };
+                d |= v << (8 * i);
+            }
+            return d;
+        }
+        PrmtMode::F4e => [[0, 1, 2, 3], [1, 2, 3, 4], [2, 3, 4, 5], [3, 4, 5, 6]],
+        PrmtMode::B4e => [[0, 7, 6, 5], [1, 0, 7, 6], [2, 1, 0, 7], [3, 2, 1, 0]],
+        PrmtMode::Rc8 => [[0; 4], [1; 4], [2; 4], [3; 4]],
+        PrmtMode::Ecl => [[0, 1, 2, 3], [1, 1, 2, 3], [2, 2, 2, 3], [3, 3, 3, 3]],
+        PrmtMode::Ecr => [[0, 0, 0, 0], [0, 1, 1, 1], [0, 1, 2, 2], [0, 1, 2, 3]],
+        PrmtMode::Rc16 => [[0, 1, 0, 1], [2, 3, 2, 3], [0, 1, 0, 1], [2, 3, 2, 3]],
+    };
+    (0..4).fold(0, |d, i| d | byte(table[sel][i]) << (8 * i))
+}
+
+/// `shf.{l,r}.{wrap,clamp}.b32 d, a, b, c`: a funnel shift of the 64-bit `{b, a}` by
+/// `c` (mod 32 with `.wrap`, at most 32 with `.clamp`); `.l` keeps the high word,
+/// `.r` the low word.
+pub fn shf(left: bool, clamp: bool, a: u64, b: u64, c: u64) -> u64 {
+    let n = if clamp { (c & 0xffff_ffff).min(32) } else { c & 0x1f };
+    let pair = (b & 0xffff_ffff) << 32 | (a & 0xffff_ffff);
+    if left { (pair << n) >> 32 } else { (pair >> n) & 0xffff_ffff }
+}
+
+/// `sad.{u,s}N d, a, b, c`: `c + |a - b|`, wrapping to the width.
+pub fn sad(w: Width, signed: bool, a: u64, b: u64, c: u64) -> u64 {
+    let (x, y) = if signed { (w.signed(a), w.signed(b)) } else { (w.unsigned(a), w.unsigned(b)) };
+    ((x - y).unsigned_abs() as u64).wrapping_add(c) & w.mask()
+}
+
+/// `mul24.{lo,hi}.{u,s}32`: the 48-bit product of the low 24 bits of `a` and `b`
+/// (sign-extended from bit 23 when signed); `.lo` keeps bits 0..31, `.hi` bits 16..47.
+pub fn mul24(hi: bool, signed: bool, a: u64, b: u64) -> u64 {
+    let ext = |v: u64| if signed { i64::from(((v as u32) << 8) as i32 >> 8) } else { (v & 0xff_ffff) as i64 };
+    let p = ext(a) * ext(b);
+    (if hi { p >> 16 } else { p }) as u64 & 0xffff_ffff
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bit(v: u64, i: u32) -> u64 {
+        if i >= 64 { 0 } else { v >> i & 1 }
+    }
+
+    /// Values with every kind of bit pattern at the edges of 32 and 64 bits.
+    fn values() -> Vec<u64> {
+        let mut v = vec![0, 1, 2, 3, 0x80, 0xff, 0x8000_0000, 0x7fff_ffff, 0xffff_ffff, 0x1_0000_0000];
+        v.extend([u64::MAX, 1 << 63, (1 << 63) - 1, 0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210]);
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..40 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            v.push(x);
+            v.push(x >> (x % 61));
+        }
+        v
+    }
+
+    #[test]
+    fn counting_and_reversal_match_loops_over_bits() {
+        for w in [32, 64] {
+            let wd = Width(w);
+            for a in values() {
+                let a_w = a & wd.mask();
+                let ones = (0..w).filter(|&i| bit(a, i) == 1).count() as u64;
+                assert_eq!(popc(wd, a), ones);
+                let lz = (0..w).rev().take_while(|&i| bit(a, i) == 0).count() as u64;
+                assert_eq!(clz(wd, a), lz, "clz {a:#x}");
+                let rev = (0..w).fold(0u64, |r, i| r | bit(a, i) << (w - 1 - i));
+                assert_eq!(brev(wd, a), rev);
+                for signed in [false, true] {
+                    // The ISA pseudocode: negate negative signed inputs, then scan down.
+                    let msb = w - 1;
+                    let x = if signed && bit(a, msb) == 1 { !a_w & wd.mask() } else { a_w };
+                    let found = (0..=msb).rev().find(|&i| bit(x, i) == 1);
+                    let want = found.map_or(0xffff_ffff, u64::from);
+                    assert_eq!(bfind(wd, signed, false, a), want);
+                    let want = found.map_or(0xffff_ffff, |d| u64::from(msb - d));
+                    assert_eq!(bfind(wd, signed, true, a), want);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bit_fields_match_the_isa_loops() {
+        let places = [0u64, 1, 5, 8, 16, 31, 32, 33, 60, 63, 64, 65, 200, 255, 256, 0x105];
+        for w in [32u32, 64] {
+            let wd = Width(w);
+            let msb = w - 1;
+            for a in values().into_iter().step_by(3) {
+                for b in [0u64, u64::MAX, 0x5555_5555_5555_5555] {
+                    for &pos in &places {
+                        for &len in &places {
+                            let (p, l) = ((pos & 0xff) as u32, (len & 0xff) as u32);
+                            for signed in [false, true] {
+                                let sbit = if !signed || l == 0 { 0 } else { bit(a, (p + l - 1).min(msb)) };
+                                let mut d = 0;
+                                for i in 0..=msb {
+                                    let v = if i < l && p + i <= msb { bit(a, p + i) } else { sbit };
+                                    d |= v << i;
+                                }
+                                assert_eq!(bfe(wd, signed, a, pos, len), d, "bfe {w} {a:#x} {pos} {len}");
+                            }
+                            let mut f = b & wd.mask();
+                            let mut i = 0;
+                            while i < l && p + i <= msb {
+                                f = (f & !(1 << (p + i))) | bit(a, i) << (p + i);
+                                i += 1;
+                            }
+                            assert_eq!(bfi(wd, a, b, pos, len), f, "bfi {w} {a:#x} {pos} {len}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn prmt_picks_bytes_as_the_isa_tables_say() {
+        let (a, b) = (0x8382_0180u64, 0x8786_8504u64); // bytes 0..7: 80 01 82 83 04 85 86 87
+        let bytes = [0x80u64, 0x01, 0x82, 0x83, 0x04, 0x85, 0x86, 0x87];
+        let pack = |s: [usize; 4]| s.iter().enumerate().fold(0, |d, (i, &k)| d | bytes[k] << (8 * i));
+        // Generic: selectors per byte, msb = replicate the sign of the byte.
+        assert_eq!(prmt(PrmtMode::Generic, a, b, 0x3210), a);
+        assert_eq!(prmt(PrmtMode::Generic, a, b, 0x7654), b);
+        assert_eq!(prmt(PrmtMode::Generic, a, b, 0x0123), pack([3, 2, 1, 0]));
+        // d.b0 = sign of byte 1 (01), d.b1 = sign of byte 0 (80), d.b2 = byte 4 (04), d.b3 = byte 0.
+        assert_eq!(prmt(PrmtMode::Generic, a, b, 0x8c89), 0xff00_ff00);
+        assert_eq!(prmt(PrmtMode::Generic, a, b, 0xffff_4444), pack([4, 4, 4, 4]), "upper bits ignored");
+        // The mode tables, written here as d.b3 d.b2 d.b1 d.b0 per selector (ISA order).
+        let rows: [(PrmtMode, [[usize; 4]; 4]); 6] = [
+            (PrmtMode::F4e, [[3, 2, 1, 0], [4, 3, 2, 1], [5, 4, 3, 2], [6, 5, 4, 3]]),
+            (PrmtMode::B4e, [[5, 6, 7, 0], [6, 7, 0, 1], [7, 0, 1, 2], [0, 1, 2, 3]]),
+            (PrmtMode::Rc8, [[0, 0, 0, 0], [1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3]]),
+            (PrmtMode::Ecl, [[3, 2, 1, 0], [3, 2, 1, 1], [3, 2, 2, 2], [3, 3, 3, 3]]),
+            (PrmtMode::Ecr, [[0, 0, 0, 0], [1, 1, 1, 0], [2, 2, 1, 0], [3, 2, 1, 0]]),
+            (PrmtMode::Rc16, [[1, 0, 1, 0], [3, 2, 3, 2], [1, 0, 1, 0], [3, 2, 3, 2]]),
+        ];
+        for (mode, table) in rows {
+            for (sel, row) in table.iter().enumerate() {
+                let want = pack([row[3], row[2], row[1], row[0]]);
+                assert_eq!(prmt(mode, a, b, sel as u64 | 0xf0), want, "{mode:?} {sel}");
+            }
+        }
+    }
+
+    #[test]
+    fn funnel_shifts_match_the_isa_formulas() {
+        for a in values().into_iter().step_by(5) {
+            for b in values().into_iter().step_by(7) {
+                for c in [0u64, 1, 7, 31, 32, 33, 63, 64, 0xffff_ffff, 0x1_0000_0001] {
+                    let (a32, b32) = (a as u32, b as u32);
+                    let c = c & 0xffff_ffff;
+                    for clamp in [false, true] {
+                        let n = if clamp { c.min(32) as u32 } else { c as u32 & 0x1f };
+                        // The ISA: l = (b << n) | (a >> (32-n)); r = (b << (32-n)) | (a >> n),
+                        // with shifts by 32 giving 0.
+                        let sh = |x: u32, k: u32, left: bool| {
+                            if k >= 32 {
+                                0
+                            } else if left {
+                                x << k
+                            } else {
+                                x >> k
+                            }
+                        };
+                        let l = sh(b32, n, true) | sh(a32, 32 - n, false);
+                        let r = sh(b32, 32 - n, true) | sh(a32, n, false);
+                        assert_eq!(shf(true, clamp, a, b, c), u64::from(l));
+                        assert_eq!(shf(false, clamp, a, b, c), u64::from(r));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sad_and_mul24_match_wide_arithmetic() {
+        for a in values().into_iter().step_by(2) {
+            for b in values().into_iter().step_by(3) {
+                let (sa, sb) = (i128::from(a as u32 as i32), i128::from(b as u32 as i32));
+                let (ua, ub) = (i128::from(a as u32), i128::from(b as u32));
+                let want = |d: i128| (d.abs() + 7).rem_euclid(1 << 32) as u64;
+                assert_eq!(sad(Width(32), true, a, b, 7), want(sa - sb));
+                assert_eq!(sad(Width(32), false, a, b, 7), want(ua - ub));
+                let (x, y) = (i128::from(a & 0xff_ffff), i128::from(b & 0xff_ffff));
+                let sx = |v: i128| if v >= 1 << 23 { v - (1 << 24) } else { v };
+                let lo = |p: i128| p.rem_euclid(1 << 32) as u64;
+                assert_eq!(mul24(false, false, a, b), lo(x * y));
+                assert_eq!(mul24(true, false, a, b), lo((x * y) >> 16));
+                assert_eq!(mul24(false, true, a, b), lo(sx(x) * sx(y)));
+                assert_eq!(mul24(true, true, a, b), lo((sx(x) * sx(y)).div_euclid(1 << 16)));
+            }
+        }
+    }
+}
