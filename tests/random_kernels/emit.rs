@@ -198,9 +198,12 @@ impl Emitter {
                 }
                 let _ = writeln!(self.text, "$L_end{k}:");
             }
-            Stmt::Loop { bound, mask, do_while, ref body } => {
+            Stmt::Loop { trips, do_while, ref body } => {
                 let k = self.label();
-                self.line(format!("and.b32 %n{depth}, %r{bound}, {mask};"));
+                match trips {
+                    Trips::Lanes { reg, mask } => self.line(format!("and.b32 %n{depth}, %r{reg}, {mask};")),
+                    Trips::Uniform(n) => self.line(format!("mov.u32 %n{depth}, {n};")),
+                }
                 self.line(format!("mov.u32 %c{depth}, 0;"));
                 let _ = writeln!(self.text, "$L_top{k}:");
                 if do_while {
@@ -247,6 +250,7 @@ impl Emitter {
                 self.line("shl.b32 %t2, %t2, 2;");
                 self.line("add.u32 %t2, %t0, %t2;");
                 self.line(format!("ld.shared.u32 %r{dst}, [%t2+{base}];"));
+                self.line("barrier.sync 0;");
             }
         }
     }

@@ -183,7 +183,9 @@ fn leaf(top: bool) -> BoxedStrategy<Stmt> {
         1 => vote,
         1 => activemask,
     ];
-    if top { prop_oneof![17 => plain, 1 => bar].boxed() } else { plain.boxed() }
+    // Barriers survive `finalize` only outside divergence: mostly at the top level.
+    let bar_weight = if top { 17 } else { 20 };
+    prop_oneof![bar_weight => plain, 1 => bar].boxed()
 }
 
 /// A statement with at most `depth` levels of compound statements inside.
@@ -194,8 +196,15 @@ fn stmt(depth: u32, top: bool) -> BoxedStrategy<Stmt> {
     let inner = || prop::collection::vec(stmt(depth - 1, false), 0..=5);
     let if_ = (pred_ref(), inner(), prop::option::weighted(0.5, inner()))
         .prop_map(|(cond, then, els)| Stmt::If { cond, then, els: els.unwrap_or_default() });
-    let loop_ = (reg(), 0u32..=7, any::<bool>(), inner())
-        .prop_map(|(bound, mask, do_while, body)| Stmt::Loop { bound, mask, do_while, body });
+    let trips = prop_oneof![
+        2 => (reg(), 0u32..=7).prop_map(|(reg, mask)| Trips::Lanes { reg, mask }),
+        1 => (0u32..=4).prop_map(Trips::Uniform),
+    ];
+    let loop_ = (trips, any::<bool>(), inner()).prop_map(|(trips, do_while, body)| Stmt::Loop {
+        trips,
+        do_while,
+        body,
+    });
     prop_oneof![12 => leaf(top), 3 => if_, 2 => loop_].boxed()
 }
 

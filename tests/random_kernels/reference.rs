@@ -294,11 +294,14 @@ impl Cta<'_> {
                 self.block(then, &t);
                 self.block(els, &e);
             }
-            Stmt::Loop { bound, mask, do_while, body } => {
+            Stmt::Loop { trips, do_while, body } => {
                 let trips: Vec<(usize, u32)> = set
                     .iter()
                     .map(|&i| {
-                        let n = self.threads[i].r[*bound as usize] & mask;
+                        let n = match *trips {
+                            Trips::Lanes { reg, mask } => self.threads[i].r[reg as usize] & mask,
+                            Trips::Uniform(n) => n,
+                        };
                         (i, if *do_while { n.max(1) } else { n })
                     })
                     .collect();
