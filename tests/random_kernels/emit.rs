@@ -4,6 +4,8 @@
 //! Control flow is the usual compiler shape: `@!%p bra ELSE` around an `if`, a loop
 //! with its test at the top (`while`) or a back edge at the bottom (`do while`), each
 //! with its own counter registers, so the program's registers never steer a loop.
+//! Unconditional jumps, and the branches of loops with a uniform trip count, are
+//! `bra.uni` as nvcc writes them.
 
 use super::program::*;
 use super::reference::{DONE, OUT_WORDS, Shape, safe_divisor};
@@ -18,6 +20,13 @@ struct Emitter {
 
 fn pred(p: PredRef) -> String {
     format!("{}%p{}", if p.neg { "!" } else { "" }, p.idx)
+}
+
+fn psrc(s: PSrc) -> String {
+    match s {
+        PSrc::Reg(p) => pred(p),
+        PSrc::Lit { value, neg } => format!("{}{value}", if neg { "!" } else { "" }),
+    }
 }
 
 fn guard(g: Guard) -> String {
@@ -174,7 +183,7 @@ impl Emitter {
             }
             Stmt::PredLogic { op, d, a, b, guard: g } => {
                 let g = guard(g);
-                let (a, b) = (pred(a), pred(b));
+                let (a, b) = (psrc(a), psrc(b));
                 match op {
                     PredOp::And => self.line(format!("{g}and.pred %p{d}, {a}, {b};")),
                     PredOp::Or => self.line(format!("{g}or.pred %p{d}, {a}, {b};")),
@@ -192,7 +201,7 @@ impl Emitter {
                 } else {
                     self.line(format!("@{skip} bra $L_else{k};"));
                     self.block(then, depth + 1);
-                    self.line(format!("bra $L_end{k};"));
+                    self.line(format!("bra.uni $L_end{k};"));
                     let _ = writeln!(self.text, "$L_else{k}:");
                     self.block(els, depth + 1);
                 }
@@ -200,6 +209,8 @@ impl Emitter {
             }
             Stmt::Loop { trips, do_while, ref body } => {
                 let k = self.label();
+                // All lanes that run a uniform loop leave it together: its branch is `.uni`.
+                let uni = if matches!(trips, Trips::Uniform(_)) { ".uni" } else { "" };
                 match trips {
                     Trips::Lanes { reg, mask } => self.line(format!("and.b32 %n{depth}, %r{reg}, {mask};")),
                     Trips::Uniform(n) => self.line(format!("mov.u32 %n{depth}, {n};")),
@@ -210,23 +221,24 @@ impl Emitter {
                     self.block(body, depth + 1);
                     self.line(format!("add.u32 %c{depth}, %c{depth}, 1;"));
                     self.line(format!("setp.lt.u32 %lp{depth}, %c{depth}, %n{depth};"));
-                    self.line(format!("@%lp{depth} bra $L_top{k};"));
+                    self.line(format!("@%lp{depth} bra{uni} $L_top{k};"));
                 } else {
                     self.line(format!("setp.ge.u32 %lp{depth}, %c{depth}, %n{depth};"));
-                    self.line(format!("@%lp{depth} bra $L_end{k};"));
+                    self.line(format!("@%lp{depth} bra{uni} $L_end{k};"));
                     self.block(body, depth + 1);
                     self.line(format!("add.u32 %c{depth}, %c{depth}, 1;"));
-                    self.line(format!("bra $L_top{k};"));
+                    self.line(format!("bra.uni $L_top{k};"));
                     let _ = writeln!(self.text, "$L_end{k}:");
                 }
             }
             Stmt::Exit { guard: g, id } => {
                 self.store_state(g, 2 + id);
-                self.line(format!("{}exit;", guard(g)));
+                let end = if id % 2 == 1 { "ret" } else { "exit" };
+                self.line(format!("{}{end};", guard(g)));
             }
             Stmt::Ballot { d, p } => {
                 self.line("activemask.b32 %t0;");
-                self.line(format!("vote.sync.ballot.b32 %r{d}, {}, %t0;", pred(p)));
+                self.line(format!("vote.sync.ballot.b32 %r{d}, {}, %t0;", psrc(p)));
             }
             Stmt::Vote { mode, d, p } => {
                 let mode = match mode {
@@ -235,7 +247,7 @@ impl Emitter {
                     VoteMode::Uni => "uni",
                 };
                 self.line("activemask.b32 %t0;");
-                self.line(format!("vote.sync.{mode}.pred %p{d}, {}, %t0;", pred(p)));
+                self.line(format!("vote.sync.{mode}.pred %p{d}, {}, %t0;", psrc(p)));
             }
             Stmt::Activemask { d } => self.line(format!("activemask.b32 %r{d};")),
             Stmt::Bar { src, dst, shift, region } => {

@@ -43,6 +43,14 @@ fn pred_ref() -> impl Strategy<Value = PredRef> {
     (pred(), any::<bool>()).prop_map(|(idx, neg)| PredRef { idx, neg })
 }
 
+fn psrc() -> impl Strategy<Value = PSrc> {
+    let lit = prop_oneof![
+        (0i8..=2, any::<bool>()).prop_map(|(value, neg)| PSrc::Lit { value, neg }),
+        Just(PSrc::Lit { value: -1, neg: false }),
+    ];
+    prop_oneof![6 => pred_ref().prop_map(PSrc::Reg), 1 => lit]
+}
+
 fn guard() -> impl Strategy<Value = Guard> {
     prop::option::weighted(0.3, pred_ref())
 }
@@ -162,12 +170,17 @@ fn leaf(top: bool) -> BoxedStrategy<Stmt> {
     let selp = (any_ty(), reg(), two_sources(), pred_ref(), guard())
         .prop_map(|(ty, d, (a, b), c, guard)| Stmt::Selp { ty, d, a, b, c, guard });
     let pred_op = prop::sample::select(vec![PredOp::And, PredOp::Or, PredOp::Xor, PredOp::Not, PredOp::Mov]);
-    let logic = (pred_op, pred(), pred_ref(), pred_ref(), guard())
-        .prop_map(|(op, d, a, b, guard)| Stmt::PredLogic { op, d, a, b, guard });
+    let logic = (pred_op, pred(), psrc(), psrc(), guard()).prop_map(|(op, d, a, b, guard)| Stmt::PredLogic {
+        op,
+        d,
+        a,
+        b,
+        guard,
+    });
     let exit = prop::option::weighted(0.85, pred_ref()).prop_map(|guard| Stmt::Exit { guard, id: 0 });
-    let ballot = (reg(), pred_ref()).prop_map(|(d, p)| Stmt::Ballot { d, p });
+    let ballot = (reg(), psrc()).prop_map(|(d, p)| Stmt::Ballot { d, p });
     let vote_mode = prop_oneof![Just(VoteMode::Any), Just(VoteMode::All), Just(VoteMode::Uni)];
-    let vote = (vote_mode, pred(), pred_ref()).prop_map(|(mode, d, p)| Stmt::Vote { mode, d, p });
+    let vote = (vote_mode, pred(), psrc()).prop_map(|(mode, d, p)| Stmt::Vote { mode, d, p });
     let activemask = reg().prop_map(|d| Stmt::Activemask { d });
     let bar = (reg(), reg(), prop_oneof![Just(0u32), 1u32..40, Just(31), Just(32), Just(33)])
         .prop_map(|(src, dst, shift)| Stmt::Bar { src, dst, shift, region: 0 });
@@ -257,6 +270,8 @@ pub fn shape() -> impl Strategy<Value = Shape> {
         2 => (5u32..=40, 2u32..=3).prop_map(|(x, y)| [x, y, 1]),
         1 => (3u32..=12, 1u32..=3, 2u32..=3).prop_map(|(x, y, z)| [x, y, z]),
         1 => Just([64, 2, 1]),
+        // Up to the largest block.
+        1 => (129u32..=MAX_THREADS).prop_map(|x| [x, 1, 1]),
     ];
     let grid =
         prop_oneof![3 => (1u32..=3).prop_map(|x| [x, 1, 1]), 1 => Just([1, 2, 1]), 1 => Just([2, 1, 2])];

@@ -19,7 +19,7 @@ pub const MAX_DEPTH: u32 = 3;
 /// Barriers with a shared-memory exchange per program; each gets its own region.
 pub const MAX_BARS: u32 = 4;
 /// Threads per block at most (the shared regions are this many words).
-pub const MAX_THREADS: u32 = 128;
+pub const MAX_THREADS: u32 = 1024;
 
 /// The type an instruction is written with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +53,16 @@ pub struct PredRef {
 }
 
 pub type Guard = Option<PredRef>;
+
+/// A predicate source of predicate logic or `vote`: a register or an integer literal,
+/// true when non-zero (`1`, `!0`, `-1`, ...), as ptxas accepts there. (`selp`'s and
+/// `setp`'s `c` accept literals too, but ptxvm cannot run that yet: "only predicate
+/// registers are supported here yet"; they are generated with registers only.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PSrc {
+    Reg(PredRef),
+    Lit { value: i8, neg: bool },
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {
@@ -194,8 +204,8 @@ pub enum Stmt {
     PredLogic {
         op: PredOp,
         d: u8,
-        a: PredRef,
-        b: PredRef,
+        a: PSrc,
+        b: PSrc,
         guard: Guard,
     },
     If {
@@ -209,7 +219,8 @@ pub enum Stmt {
         do_while: bool,
         body: Vec<Stmt>,
     },
-    /// The thread stores its state with status `2 + id` and ends. `id` is set by [`finalize`].
+    /// The thread stores its state with status `2 + id` and ends (`exit`, or `ret` for
+    /// odd ids). `id` is set by [`finalize`].
     Exit {
         guard: Guard,
         id: u32,
@@ -217,13 +228,13 @@ pub enum Stmt {
     /// `activemask.b32 %t; vote.sync.ballot.b32 %r{d}, p, %t;`
     Ballot {
         d: u8,
-        p: PredRef,
+        p: PSrc,
     },
     /// `activemask.b32 %t; vote.sync.MODE.pred %p{d}, p, %t;`
     Vote {
         mode: VoteMode,
         d: u8,
-        p: PredRef,
+        p: PSrc,
     },
     /// `activemask.b32 %r{d}`
     Activemask {

@@ -195,6 +195,13 @@ impl Thread {
         self.p[p.idx as usize] != p.neg
     }
 
+    fn psrc(&self, s: PSrc) -> bool {
+        match s {
+            PSrc::Reg(p) => self.pred(p),
+            PSrc::Lit { value, neg } => (value != 0) != neg,
+        }
+    }
+
     fn guard(&self, g: Guard) -> bool {
         g.is_none_or(|p| self.pred(p))
     }
@@ -230,7 +237,7 @@ impl Thread {
                 }
             }
             Stmt::PredLogic { op, d, a, b, guard } if self.guard(guard) => {
-                let (a, b) = (self.pred(a), self.pred(b));
+                let (a, b) = (self.psrc(a), self.psrc(b));
                 self.p[d as usize] = match op {
                     PredOp::And => a && b,
                     PredOp::Or => a || b,
@@ -276,10 +283,10 @@ impl Cta<'_> {
     }
 
     /// Applies `f(lane, group mask, predicate ballot of the group)` to every thread of `set`.
-    fn vote(&mut self, set: &[usize], p: PredRef, mut f: impl FnMut(&mut Thread, u32, u32, u32)) {
+    fn vote(&mut self, set: &[usize], p: PSrc, mut f: impl FnMut(&mut Thread, u32, u32, u32)) {
         for (w, mask) in Self::warps(set) {
             let lanes: Vec<usize> = set.iter().copied().filter(|&i| i / 32 == w).collect();
-            let ballot = lanes.iter().filter(|&&i| self.threads[i].pred(p)).map(|&i| 1u32 << (i % 32)).sum();
+            let ballot = lanes.iter().filter(|&&i| self.threads[i].psrc(p)).map(|&i| 1u32 << (i % 32)).sum();
             for i in lanes {
                 f(&mut self.threads[i], (i % 32) as u32, mask, ballot);
             }
@@ -335,7 +342,7 @@ impl Cta<'_> {
                 };
             }),
             Stmt::Activemask { d } => {
-                self.vote(set, PredRef { idx: 0, neg: false }, |t, _, mask, _| t.r[*d as usize] = mask);
+                self.vote(set, PSrc::Lit { value: 1, neg: false }, |t, _, mask, _| t.r[*d as usize] = mask);
             }
             Stmt::Bar { src, dst, shift, region } => {
                 let base = (region * MAX_THREADS) as usize;
