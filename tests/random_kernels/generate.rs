@@ -3,7 +3,7 @@
 //! Operations are drawn only with the types PTX (and ptxas) allow for them, immediates
 //! favour the values where integer semantics have edges, and at most one source of an
 //! instruction is an immediate. Compound statements nest up to [`MAX_DEPTH`] deep;
-//! `bar.sync` is drawn only at the top level. The drawn body goes through
+//! barriers are drawn mostly at the top level. The drawn body goes through
 //! [`finalize`], so shrinking never produces an ill-defined program.
 
 use super::program::*;
@@ -11,24 +11,10 @@ use super::reference::Shape;
 use proptest::prelude::*;
 
 /// Values where integer semantics have edges.
+#[rustfmt::skip]
 pub const BOUNDARY: &[u32] = &[
-    0,
-    1,
-    2,
-    7,
-    31,
-    32,
-    33,
-    63,
-    0x7fff,
-    0x8000,
-    0xffff,
-    0x1_0000,
-    0x7fff_ffff,
-    0x8000_0000,
-    0x8000_0001,
-    0xffff_fffe,
-    0xffff_ffff,
+    0, 1, 2, 7, 31, 32, 33, 63, 0x7fff, 0x8000, 0xffff, 0x1_0000,
+    0x7fff_ffff, 0x8000_0000, 0x8000_0001, 0xffff_fffe, 0xffff_ffff,
 ];
 
 fn reg() -> impl Strategy<Value = u8> {
