@@ -331,6 +331,15 @@ pub fn ptx(p: &Program) -> String {
             Init::Imm(v) => e.line(format!("mov.b32 %r{k}, {};", imm(Ty::B32, *v))),
         }
     }
+    // Clear this thread's word of every shared region, so a barrier exchange reads 0
+    // from threads that exited before it.
+    e.line("mov.u32 %t0, shared_words;");
+    e.line("shl.b32 %t1, %tl, 2;");
+    e.line("add.u32 %t1, %t0, %t1;");
+    for region in 0..MAX_BARS {
+        e.line(format!("st.shared.u32 [%t1+{}], 0;", 4 * region * MAX_THREADS));
+    }
+    e.line("bar.sync 0;");
     e.block(&p.pred_init, 0);
     e.text.push('\n');
     e.block(&p.body, 0);

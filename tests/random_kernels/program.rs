@@ -242,7 +242,8 @@ pub enum Stmt {
     },
     /// Every thread stores `r[src]` to its word of shared region `region`, `bar.sync 0`,
     /// loads the word of thread `(linear + shift) % threads` into `r[dst]`, and
-    /// `barrier.sync 0` (so a later round in a loop may write the region again).
+    /// `barrier.sync 0` (so a later round in a loop may write the region again). The
+    /// word of a thread that exited before holds 0 (the kernel clears all regions first).
     Bar {
         src: u8,
         dst: u8,
@@ -268,12 +269,13 @@ pub struct Program {
 ///   an exit (a later iteration runs after it), are dropped. Elsewhere the lanes that
 ///   vote together are those that reach the statement in the same loop iteration.
 /// - `bar.sync` stays only outside divergence (at the top level or in loops with a
-///   uniform trip count) and only before any `exit` (in program order, and not in a
-///   loop that holds one), so every thread of the block arrives; at most [`MAX_BARS`].
-///   Exited threads do not count at a barrier, so a barrier after a top-level exit
-///   would be fine, but after an `if` or loop that holds an `exit` the lanes of a warp
-///   do not reconverge and ptxvm reports a barrier deadlock (a bug, reported; see
-///   `bar_after_branch_with_exit` in main.rs), even when no lane takes the exit.
+///   uniform trip count), so every live thread of the block arrives; at most
+///   [`MAX_BARS`]. Threads that exited before it do not hold it up (ISA, `exit`:
+///   "barriers exclusively waiting on arrivals from exited threads are always
+///   released"), so top-level exits before it are fine. After an `if` or loop that
+///   holds an `exit`, and in a loop that holds one, it is dropped: there the lanes of a
+///   warp do not reconverge and ptxvm reports a barrier deadlock, even when no lane
+///   takes the exit (a bug, reported; `bar_after_branch_with_exit` in main.rs).
 pub fn finalize(body: Vec<Stmt>) -> Vec<Stmt> {
     let mut f = Finalizer::default();
     f.block(body, Scope { depth: 0, divergent: false, exit_loop: false })
@@ -282,7 +284,6 @@ pub fn finalize(body: Vec<Stmt>) -> Vec<Stmt> {
 #[derive(Default)]
 struct Finalizer {
     nested_exit_seen: bool,
-    any_exit_seen: bool,
     exits: u32,
     bars: u32,
 }
@@ -326,7 +327,6 @@ impl Finalizer {
                 }
                 Stmt::Exit { guard, .. } => {
                     self.nested_exit_seen |= at.depth > 0;
-                    self.any_exit_seen = true;
                     out.push(Stmt::Exit { guard, id: self.exits });
                     self.exits += 1;
                 }
@@ -336,7 +336,7 @@ impl Finalizer {
                     }
                 }
                 Stmt::Bar { src, dst, shift, .. } => {
-                    if !at.divergent && !at.exit_loop && !self.any_exit_seen && self.bars < MAX_BARS {
+                    if !at.divergent && !at.exit_loop && !self.nested_exit_seen && self.bars < MAX_BARS {
                         out.push(Stmt::Bar { src, dst, shift, region: self.bars });
                         self.bars += 1;
                     }

@@ -95,8 +95,9 @@ pub fn expected(p: &Program, shape: Shape, input: &[u32]) -> Vec<u32> {
     out
 }
 
-/// `b` as the divisor of `div`/`rem`: odd, so never 0, and for `.s32` non-negative, so
-/// never -1 (both are machine-specific in the ISA). `emit.rs` writes the same steps.
+/// `b` as the divisor of `div`/`rem`: odd, so never 0 (the ISA leaves division by zero
+/// machine-specific), and for `.s32` non-negative, so never -1 (the most negative value
+/// divided by -1 overflows). `emit.rs` writes the same steps.
 pub fn safe_divisor(ty: Ty, b: u32) -> u32 {
     match ty {
         Ty::S32 => (b | 1) & 0x7fff_ffff,
