@@ -4,6 +4,8 @@
 //! Control flow is the usual compiler shape: `@!%p bra ELSE` around an `if`, a loop
 //! with its test at the top (`while`) or a back edge at the bottom (`do while`), each
 //! with its own counter registers, so the program's registers never steer a loop.
+//! Unconditional jumps, and the branches of loops with a uniform trip count, are
+//! `bra.uni` as nvcc writes them.
 
 use super::program::*;
 use super::reference::{DONE, OUT_WORDS, Shape, safe_divisor};
@@ -18,6 +20,13 @@ struct Emitter {
 
 fn pred(p: PredRef) -> String {
     format!("{}%p{}", if p.neg { "!" } else { "" }, p.idx)
+}
+
+fn psrc(s: PSrc) -> String {
+    match s {
+        PSrc::Reg(p) => pred(p),
+        PSrc::Lit { value, neg } => format!("{}{value}", if neg { "!" } else { "" }),
+    }
 }
 
 fn guard(g: Guard) -> String {
@@ -174,7 +183,7 @@ impl Emitter {
             }
             Stmt::PredLogic { op, d, a, b, guard: g } => {
                 let g = guard(g);
-                let (a, b) = (pred(a), pred(b));
+                let (a, b) = (psrc(a), psrc(b));
                 match op {
                     PredOp::And => self.line(format!("{g}and.pred %p{d}, {a}, {b};")),
                     PredOp::Or => self.line(format!("{g}or.pred %p{d}, {a}, {b};")),
@@ -192,38 +201,44 @@ impl Emitter {
                 } else {
                     self.line(format!("@{skip} bra $L_else{k};"));
                     self.block(then, depth + 1);
-                    self.line(format!("bra $L_end{k};"));
+                    self.line(format!("bra.uni $L_end{k};"));
                     let _ = writeln!(self.text, "$L_else{k}:");
                     self.block(els, depth + 1);
                 }
                 let _ = writeln!(self.text, "$L_end{k}:");
             }
-            Stmt::Loop { bound, mask, do_while, ref body } => {
+            Stmt::Loop { trips, do_while, ref body } => {
                 let k = self.label();
-                self.line(format!("and.b32 %n{depth}, %r{bound}, {mask};"));
+                // All lanes that run a uniform loop leave it together: its branch is `.uni`.
+                let uni = if matches!(trips, Trips::Uniform(_)) { ".uni" } else { "" };
+                match trips {
+                    Trips::Lanes { reg, mask } => self.line(format!("and.b32 %n{depth}, %r{reg}, {mask};")),
+                    Trips::Uniform(n) => self.line(format!("mov.u32 %n{depth}, {n};")),
+                }
                 self.line(format!("mov.u32 %c{depth}, 0;"));
                 let _ = writeln!(self.text, "$L_top{k}:");
                 if do_while {
                     self.block(body, depth + 1);
                     self.line(format!("add.u32 %c{depth}, %c{depth}, 1;"));
                     self.line(format!("setp.lt.u32 %lp{depth}, %c{depth}, %n{depth};"));
-                    self.line(format!("@%lp{depth} bra $L_top{k};"));
+                    self.line(format!("@%lp{depth} bra{uni} $L_top{k};"));
                 } else {
                     self.line(format!("setp.ge.u32 %lp{depth}, %c{depth}, %n{depth};"));
-                    self.line(format!("@%lp{depth} bra $L_end{k};"));
+                    self.line(format!("@%lp{depth} bra{uni} $L_end{k};"));
                     self.block(body, depth + 1);
                     self.line(format!("add.u32 %c{depth}, %c{depth}, 1;"));
-                    self.line(format!("bra $L_top{k};"));
+                    self.line(format!("bra.uni $L_top{k};"));
                     let _ = writeln!(self.text, "$L_end{k}:");
                 }
             }
             Stmt::Exit { guard: g, id } => {
                 self.store_state(g, 2 + id);
-                self.line(format!("{}exit;", guard(g)));
+                let end = if id % 2 == 1 { "ret" } else { "exit" };
+                self.line(format!("{}{end};", guard(g)));
             }
             Stmt::Ballot { d, p } => {
                 self.line("activemask.b32 %t0;");
-                self.line(format!("vote.sync.ballot.b32 %r{d}, {}, %t0;", pred(p)));
+                self.line(format!("vote.sync.ballot.b32 %r{d}, {}, %t0;", psrc(p)));
             }
             Stmt::Vote { mode, d, p } => {
                 let mode = match mode {
@@ -232,7 +247,7 @@ impl Emitter {
                     VoteMode::Uni => "uni",
                 };
                 self.line("activemask.b32 %t0;");
-                self.line(format!("vote.sync.{mode}.pred %p{d}, {}, %t0;", pred(p)));
+                self.line(format!("vote.sync.{mode}.pred %p{d}, {}, %t0;", psrc(p)));
             }
             Stmt::Activemask { d } => self.line(format!("activemask.b32 %r{d};")),
             Stmt::Bar { src, dst, shift, region } => {
@@ -247,6 +262,7 @@ impl Emitter {
                 self.line("shl.b32 %t2, %t2, 2;");
                 self.line("add.u32 %t2, %t0, %t2;");
                 self.line(format!("ld.shared.u32 %r{dst}, [%t2+{base}];"));
+                self.line("barrier.sync 0;");
             }
         }
     }
@@ -315,6 +331,15 @@ pub fn ptx(p: &Program) -> String {
             Init::Imm(v) => e.line(format!("mov.b32 %r{k}, {};", imm(Ty::B32, *v))),
         }
     }
+    // Clear this thread's word of every shared region, so a barrier exchange reads 0
+    // from threads that exited before it.
+    e.line("mov.u32 %t0, shared_words;");
+    e.line("shl.b32 %t1, %tl, 2;");
+    e.line("add.u32 %t1, %t0, %t1;");
+    for region in 0..MAX_BARS {
+        e.line(format!("st.shared.u32 [%t1+{}], 0;", 4 * region * MAX_THREADS));
+    }
+    e.line("bar.sync 0;");
     e.block(&p.pred_init, 0);
     e.text.push('\n');
     e.block(&p.body, 0);

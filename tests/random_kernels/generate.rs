@@ -3,7 +3,7 @@
 //! Operations are drawn only with the types PTX (and ptxas) allow for them, immediates
 //! favour the values where integer semantics have edges, and at most one source of an
 //! instruction is an immediate. Compound statements nest up to [`MAX_DEPTH`] deep;
-//! `bar.sync` is drawn only at the top level. The drawn body goes through
+//! barriers are drawn mostly at the top level. The drawn body goes through
 //! [`finalize`], so shrinking never produces an ill-defined program.
 
 use super::program::*;
@@ -11,24 +11,10 @@ use super::reference::Shape;
 use proptest::prelude::*;
 
 /// Values where integer semantics have edges.
+#[rustfmt::skip]
 pub const BOUNDARY: &[u32] = &[
-    0,
-    1,
-    2,
-    7,
-    31,
-    32,
-    33,
-    63,
-    0x7fff,
-    0x8000,
-    0xffff,
-    0x1_0000,
-    0x7fff_ffff,
-    0x8000_0000,
-    0x8000_0001,
-    0xffff_fffe,
-    0xffff_ffff,
+    0, 1, 2, 7, 31, 32, 33, 63, 0x7fff, 0x8000, 0xffff, 0x1_0000,
+    0x7fff_ffff, 0x8000_0000, 0x8000_0001, 0xffff_fffe, 0xffff_ffff,
 ];
 
 fn reg() -> impl Strategy<Value = u8> {
@@ -41,6 +27,14 @@ fn pred() -> impl Strategy<Value = u8> {
 
 fn pred_ref() -> impl Strategy<Value = PredRef> {
     (pred(), any::<bool>()).prop_map(|(idx, neg)| PredRef { idx, neg })
+}
+
+fn psrc() -> impl Strategy<Value = PSrc> {
+    let lit = prop_oneof![
+        (0i8..=2, any::<bool>()).prop_map(|(value, neg)| PSrc::Lit { value, neg }),
+        Just(PSrc::Lit { value: -1, neg: false }),
+    ];
+    prop_oneof![6 => pred_ref().prop_map(PSrc::Reg), 1 => lit]
 }
 
 fn guard() -> impl Strategy<Value = Guard> {
@@ -162,12 +156,17 @@ fn leaf(top: bool) -> BoxedStrategy<Stmt> {
     let selp = (any_ty(), reg(), two_sources(), pred_ref(), guard())
         .prop_map(|(ty, d, (a, b), c, guard)| Stmt::Selp { ty, d, a, b, c, guard });
     let pred_op = prop::sample::select(vec![PredOp::And, PredOp::Or, PredOp::Xor, PredOp::Not, PredOp::Mov]);
-    let logic = (pred_op, pred(), pred_ref(), pred_ref(), guard())
-        .prop_map(|(op, d, a, b, guard)| Stmt::PredLogic { op, d, a, b, guard });
+    let logic = (pred_op, pred(), psrc(), psrc(), guard()).prop_map(|(op, d, a, b, guard)| Stmt::PredLogic {
+        op,
+        d,
+        a,
+        b,
+        guard,
+    });
     let exit = prop::option::weighted(0.85, pred_ref()).prop_map(|guard| Stmt::Exit { guard, id: 0 });
-    let ballot = (reg(), pred_ref()).prop_map(|(d, p)| Stmt::Ballot { d, p });
+    let ballot = (reg(), psrc()).prop_map(|(d, p)| Stmt::Ballot { d, p });
     let vote_mode = prop_oneof![Just(VoteMode::Any), Just(VoteMode::All), Just(VoteMode::Uni)];
-    let vote = (vote_mode, pred(), pred_ref()).prop_map(|(mode, d, p)| Stmt::Vote { mode, d, p });
+    let vote = (vote_mode, pred(), psrc()).prop_map(|(mode, d, p)| Stmt::Vote { mode, d, p });
     let activemask = reg().prop_map(|d| Stmt::Activemask { d });
     let bar = (reg(), reg(), prop_oneof![Just(0u32), 1u32..40, Just(31), Just(32), Just(33)])
         .prop_map(|(src, dst, shift)| Stmt::Bar { src, dst, shift, region: 0 });
@@ -183,7 +182,9 @@ fn leaf(top: bool) -> BoxedStrategy<Stmt> {
         1 => vote,
         1 => activemask,
     ];
-    if top { prop_oneof![17 => plain, 1 => bar].boxed() } else { plain.boxed() }
+    // Barriers survive `finalize` only outside divergence: mostly at the top level.
+    let bar_weight = if top { 17 } else { 20 };
+    prop_oneof![bar_weight => plain, 1 => bar].boxed()
 }
 
 /// A statement with at most `depth` levels of compound statements inside.
@@ -194,8 +195,15 @@ fn stmt(depth: u32, top: bool) -> BoxedStrategy<Stmt> {
     let inner = || prop::collection::vec(stmt(depth - 1, false), 0..=5);
     let if_ = (pred_ref(), inner(), prop::option::weighted(0.5, inner()))
         .prop_map(|(cond, then, els)| Stmt::If { cond, then, els: els.unwrap_or_default() });
-    let loop_ = (reg(), 0u32..=7, any::<bool>(), inner())
-        .prop_map(|(bound, mask, do_while, body)| Stmt::Loop { bound, mask, do_while, body });
+    let trips = prop_oneof![
+        2 => (reg(), 0u32..=7).prop_map(|(reg, mask)| Trips::Lanes { reg, mask }),
+        1 => (0u32..=4).prop_map(Trips::Uniform),
+    ];
+    let loop_ = (trips, any::<bool>(), inner()).prop_map(|(trips, do_while, body)| Stmt::Loop {
+        trips,
+        do_while,
+        body,
+    });
     prop_oneof![12 => leaf(top), 3 => if_, 2 => loop_].boxed()
 }
 
@@ -248,6 +256,8 @@ pub fn shape() -> impl Strategy<Value = Shape> {
         2 => (5u32..=40, 2u32..=3).prop_map(|(x, y)| [x, y, 1]),
         1 => (3u32..=12, 1u32..=3, 2u32..=3).prop_map(|(x, y, z)| [x, y, z]),
         1 => Just([64, 2, 1]),
+        // Up to the largest block.
+        1 => (129u32..=MAX_THREADS).prop_map(|x| [x, 1, 1]),
     ];
     let grid =
         prop_oneof![3 => (1u32..=3).prop_map(|x| [x, 1, 1]), 1 => Just([1, 2, 1]), 1 => Just([2, 1, 2])];

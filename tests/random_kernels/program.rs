@@ -19,7 +19,7 @@ pub const MAX_DEPTH: u32 = 3;
 /// Barriers with a shared-memory exchange per program; each gets its own region.
 pub const MAX_BARS: u32 = 4;
 /// Threads per block at most (the shared regions are this many words).
-pub const MAX_THREADS: u32 = 128;
+pub const MAX_THREADS: u32 = 1024;
 
 /// The type an instruction is written with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +53,16 @@ pub struct PredRef {
 }
 
 pub type Guard = Option<PredRef>;
+
+/// A predicate source of predicate logic or `vote`: a register or an integer literal,
+/// true when non-zero (`1`, `!0`, `-1`, ...), as ptxas accepts there. (`selp`'s and
+/// `setp`'s `c` accept literals too, but ptxvm cannot run that yet: "only predicate
+/// registers are supported here yet"; they are generated with registers only.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PSrc {
+    Reg(PredRef),
+    Lit { value: i8, neg: bool },
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {
@@ -136,6 +146,15 @@ pub enum Init {
     Imm(u32),
 }
 
+/// A loop's trip count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trips {
+    /// `r[reg] & mask`: differs between lanes, so the loop diverges.
+    Lanes { reg: u8, mask: u32 },
+    /// The same for every thread: the loop stays converged.
+    Uniform(u32),
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
     Bin {
@@ -185,8 +204,8 @@ pub enum Stmt {
     PredLogic {
         op: PredOp,
         d: u8,
-        a: PredRef,
-        b: PredRef,
+        a: PSrc,
+        b: PSrc,
         guard: Guard,
     },
     If {
@@ -194,14 +213,14 @@ pub enum Stmt {
         then: Vec<Stmt>,
         els: Vec<Stmt>,
     },
-    /// Runs `body` `r[bound] & mask` times (at least once when `do_while`).
+    /// Runs `body` `trips` times (at least once when `do_while`).
     Loop {
-        bound: u8,
-        mask: u32,
+        trips: Trips,
         do_while: bool,
         body: Vec<Stmt>,
     },
-    /// The thread stores its state with status `2 + id` and ends. `id` is set by [`finalize`].
+    /// The thread stores its state with status `2 + id` and ends (`exit`, or `ret` for
+    /// odd ids). `id` is set by [`finalize`].
     Exit {
         guard: Guard,
         id: u32,
@@ -209,20 +228,22 @@ pub enum Stmt {
     /// `activemask.b32 %t; vote.sync.ballot.b32 %r{d}, p, %t;`
     Ballot {
         d: u8,
-        p: PredRef,
+        p: PSrc,
     },
     /// `activemask.b32 %t; vote.sync.MODE.pred %p{d}, p, %t;`
     Vote {
         mode: VoteMode,
         d: u8,
-        p: PredRef,
+        p: PSrc,
     },
     /// `activemask.b32 %r{d}`
     Activemask {
         d: u8,
     },
     /// Every thread stores `r[src]` to its word of shared region `region`, `bar.sync 0`,
-    /// then loads the word of thread `(linear + shift) % threads` into `r[dst]`.
+    /// loads the word of thread `(linear + shift) % threads` into `r[dst]`, and
+    /// `barrier.sync 0` (so a later round in a loop may write the region again). The
+    /// word of a thread that exited before holds 0 (the kernel clears all regions first).
     Bar {
         src: u8,
         dst: u8,
@@ -247,19 +268,35 @@ pub struct Program {
 ///   it: votes after such an exit (in program order), and votes in a loop that holds
 ///   an exit (a later iteration runs after it), are dropped. Elsewhere the lanes that
 ///   vote together are those that reach the statement in the same loop iteration.
-/// - `bar.sync` stays only at the top level (no divergence) and only before any
-///   `exit`, so every thread of the block arrives; at most [`MAX_BARS`] of them.
+/// - `bar.sync` stays only outside divergence (at the top level or in loops with a
+///   uniform trip count), so every live thread of the block arrives; at most
+///   [`MAX_BARS`]. Threads that exited before it do not hold it up (ISA, `exit`:
+///   "barriers exclusively waiting on arrivals from exited threads are always
+///   released"), so top-level exits before it are fine. After an `if` or loop that
+///   holds an `exit`, and in a loop that holds one, it is dropped: there the lanes of a
+///   warp do not reconverge and ptxvm reports a barrier deadlock, even when no lane
+///   takes the exit (a bug, reported; `bar_after_branch_with_exit` in main.rs).
 pub fn finalize(body: Vec<Stmt>) -> Vec<Stmt> {
     let mut f = Finalizer::default();
-    f.block(body, 0, false)
+    f.block(body, Scope { depth: 0, divergent: false, exit_loop: false })
 }
 
 #[derive(Default)]
 struct Finalizer {
     nested_exit_seen: bool,
-    any_exit_seen: bool,
     exits: u32,
     bars: u32,
+}
+
+/// Where a statement sits.
+#[derive(Clone, Copy)]
+struct Scope {
+    /// Compound statements around it.
+    depth: u32,
+    /// Inside an `if` or a loop with lane-dependent trips.
+    divergent: bool,
+    /// Inside a loop that holds an `exit`.
+    exit_loop: bool,
 }
 
 fn contains_exit(stmts: &[Stmt]) -> bool {
@@ -272,33 +309,34 @@ fn contains_exit(stmts: &[Stmt]) -> bool {
 }
 
 impl Finalizer {
-    fn block(&mut self, stmts: Vec<Stmt>, depth: u32, in_exit_loop: bool) -> Vec<Stmt> {
+    fn block(&mut self, stmts: Vec<Stmt>, at: Scope) -> Vec<Stmt> {
+        let inner = Scope { depth: at.depth + 1, ..at };
         let mut out = Vec::with_capacity(stmts.len());
         for s in stmts {
             match s {
                 Stmt::If { cond, then, els } => {
-                    let then = self.block(then, depth + 1, in_exit_loop);
-                    let els = self.block(els, depth + 1, in_exit_loop);
+                    let then = self.block(then, Scope { divergent: true, ..inner });
+                    let els = self.block(els, Scope { divergent: true, ..inner });
                     out.push(Stmt::If { cond, then, els });
                 }
-                Stmt::Loop { bound, mask, do_while, body } => {
-                    let exits = in_exit_loop || contains_exit(&body);
-                    let body = self.block(body, depth + 1, exits);
-                    out.push(Stmt::Loop { bound, mask, do_while, body });
+                Stmt::Loop { trips, do_while, body } => {
+                    let divergent = at.divergent || matches!(trips, Trips::Lanes { .. });
+                    let exit_loop = at.exit_loop || contains_exit(&body);
+                    let body = self.block(body, Scope { divergent, exit_loop, ..inner });
+                    out.push(Stmt::Loop { trips, do_while, body });
                 }
                 Stmt::Exit { guard, .. } => {
-                    self.nested_exit_seen |= depth > 0;
-                    self.any_exit_seen = true;
+                    self.nested_exit_seen |= at.depth > 0;
                     out.push(Stmt::Exit { guard, id: self.exits });
                     self.exits += 1;
                 }
                 Stmt::Ballot { .. } | Stmt::Vote { .. } | Stmt::Activemask { .. } => {
-                    if !self.nested_exit_seen && !in_exit_loop {
+                    if !self.nested_exit_seen && !at.exit_loop {
                         out.push(s);
                     }
                 }
                 Stmt::Bar { src, dst, shift, .. } => {
-                    if depth == 0 && !self.any_exit_seen && self.bars < MAX_BARS {
+                    if !at.divergent && !at.exit_loop && !self.nested_exit_seen && self.bars < MAX_BARS {
                         out.push(Stmt::Bar { src, dst, shift, region: self.bars });
                         self.bars += 1;
                     }

@@ -95,8 +95,9 @@ pub fn expected(p: &Program, shape: Shape, input: &[u32]) -> Vec<u32> {
     out
 }
 
-/// `b` as the divisor of `div`/`rem`: odd, so never 0, and for `.s32` non-negative, so
-/// never -1 (both are machine-specific in the ISA). `emit.rs` writes the same steps.
+/// `b` as the divisor of `div`/`rem`: odd, so never 0 (the ISA leaves division by zero
+/// machine-specific), and for `.s32` non-negative, so never -1 (the most negative value
+/// divided by -1 overflows). `emit.rs` writes the same steps.
 pub fn safe_divisor(ty: Ty, b: u32) -> u32 {
     match ty {
         Ty::S32 => (b | 1) & 0x7fff_ffff,
@@ -195,6 +196,13 @@ impl Thread {
         self.p[p.idx as usize] != p.neg
     }
 
+    fn psrc(&self, s: PSrc) -> bool {
+        match s {
+            PSrc::Reg(p) => self.pred(p),
+            PSrc::Lit { value, neg } => (value != 0) != neg,
+        }
+    }
+
     fn guard(&self, g: Guard) -> bool {
         g.is_none_or(|p| self.pred(p))
     }
@@ -230,7 +238,7 @@ impl Thread {
                 }
             }
             Stmt::PredLogic { op, d, a, b, guard } if self.guard(guard) => {
-                let (a, b) = (self.pred(a), self.pred(b));
+                let (a, b) = (self.psrc(a), self.psrc(b));
                 self.p[d as usize] = match op {
                     PredOp::And => a && b,
                     PredOp::Or => a || b,
@@ -276,10 +284,10 @@ impl Cta<'_> {
     }
 
     /// Applies `f(lane, group mask, predicate ballot of the group)` to every thread of `set`.
-    fn vote(&mut self, set: &[usize], p: PredRef, mut f: impl FnMut(&mut Thread, u32, u32, u32)) {
+    fn vote(&mut self, set: &[usize], p: PSrc, mut f: impl FnMut(&mut Thread, u32, u32, u32)) {
         for (w, mask) in Self::warps(set) {
             let lanes: Vec<usize> = set.iter().copied().filter(|&i| i / 32 == w).collect();
-            let ballot = lanes.iter().filter(|&&i| self.threads[i].pred(p)).map(|&i| 1u32 << (i % 32)).sum();
+            let ballot = lanes.iter().filter(|&&i| self.threads[i].psrc(p)).map(|&i| 1u32 << (i % 32)).sum();
             for i in lanes {
                 f(&mut self.threads[i], (i % 32) as u32, mask, ballot);
             }
@@ -294,11 +302,14 @@ impl Cta<'_> {
                 self.block(then, &t);
                 self.block(els, &e);
             }
-            Stmt::Loop { bound, mask, do_while, body } => {
+            Stmt::Loop { trips, do_while, body } => {
                 let trips: Vec<(usize, u32)> = set
                     .iter()
                     .map(|&i| {
-                        let n = self.threads[i].r[*bound as usize] & mask;
+                        let n = match *trips {
+                            Trips::Lanes { reg, mask } => self.threads[i].r[reg as usize] & mask,
+                            Trips::Uniform(n) => n,
+                        };
                         (i, if *do_while { n.max(1) } else { n })
                     })
                     .collect();
@@ -332,7 +343,7 @@ impl Cta<'_> {
                 };
             }),
             Stmt::Activemask { d } => {
-                self.vote(set, PredRef { idx: 0, neg: false }, |t, _, mask, _| t.r[*d as usize] = mask);
+                self.vote(set, PSrc::Lit { value: 1, neg: false }, |t, _, mask, _| t.r[*d as usize] = mask);
             }
             Stmt::Bar { src, dst, shift, region } => {
                 let base = (region * MAX_THREADS) as usize;
