@@ -160,6 +160,10 @@ impl<'m> Flow<'m> {
                     }
                 }
                 Kind::Leave => cfg.add_edge(i, exit),
+                // A guarded exit also falls through; its lanes leave every mask, so
+                // only that fall-through counts for where the others meet again.
+                Kind::Halt if guarded => {}
+                Kind::Halt => cfg.add_edge(i, exit),
                 Kind::Other => {}
             }
             if guarded || kinds[last as usize] == Kind::Other {
@@ -178,8 +182,14 @@ impl<'m> Flow<'m> {
 enum Kind {
     /// `bra`, `brx.idx`: continue at a target.
     Branch,
-    /// `ret`, `exit`, `trap`: leave the function.
+    /// `ret`: leave the function.
     Leave,
+    /// `exit`, `trap`: end the thread. Guarded, the path gets no edge to the exit,
+    /// so it does not count against a post-dominator: the lanes that take it leave
+    /// every mask, and the others still meet where they would without it (a guarded
+    /// `exit` no lane takes must not keep the two sides of an `if` apart before a
+    /// barrier). Unguarded, it leaves like `ret`.
+    Halt,
     Other,
 }
 
@@ -187,7 +197,8 @@ impl Kind {
     fn of(i: &InstrView<'_>, src: &str) -> Kind {
         match i.opcode.text(src) {
             "bra" | "brx" => Kind::Branch,
-            "ret" | "exit" | "trap" => Kind::Leave,
+            "ret" => Kind::Leave,
+            "exit" | "trap" => Kind::Halt,
             _ => Kind::Other,
         }
     }

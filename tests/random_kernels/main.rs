@@ -244,7 +244,6 @@ fn reference_semantics_at_the_edges() {
 /// the block reaches that same barrier. `finalize` keeps barriers before any exit until
 /// this is fixed.
 #[test]
-#[ignore = "ptxvm bug: bar.sync after a branch region holding an exit faults (see doc comment)"]
 fn bar_after_branch_with_exit() {
     let ptx = "\
 .version 8.0
