@@ -78,7 +78,7 @@ impl Cta<'_> {
                 let (b, c) = (read(w, *b, l), read(w, *c, l));
                 let size = ty.bytes();
                 let f = |old: u64| crate::sem::atom::apply(*op, *ty, old, b, c);
-                let old = match self.target(w, *mem, a, l) {
+                let old = match self.target(w, *mem, a) {
                     Target::Global(a) => self.memory.atomic(a, size, f).map_err(|e| e.to_string())?,
                     Target::Shared(a) => {
                         let r = range(shared.len(), a, size as u8, "shared")?;
@@ -496,7 +496,7 @@ impl Cta<'_> {
     }
 
     /// Resolves an address in `mem` for lane `l`.
-    fn target(&self, w: &Warp, mem: Mem, a: u64, _l: usize) -> Target {
+    fn target(&self, w: &Warp, mem: Mem, a: u64) -> Target {
         match mem {
             Mem::Global => Target::Global(a),
             Mem::Shared => Target::Shared(a),
@@ -515,7 +515,7 @@ impl Cta<'_> {
     }
 
     fn load(&self, w: &Warp, shared: &[u8], mem: Mem, a: u64, size: u8, l: usize) -> Result<u64, String> {
-        match self.target(w, mem, a, l) {
+        match self.target(w, mem, a) {
             Target::Global(a) => self.memory.load(a, u64::from(size)).map_err(|e: MemFault| e.to_string()),
             Target::Shared(a) => Ok(le(&shared[range(shared.len(), a, size, "shared")?])),
             Target::Local(a) => Ok(le(&w.local[l][range(w.top as usize, a, size, "local")?])),
@@ -534,7 +534,7 @@ impl Cta<'_> {
         l: usize,
     ) -> Result<(), String> {
         let bytes = &v.to_le_bytes()[..size as usize];
-        match self.target(w, mem, a, l) {
+        match self.target(w, mem, a) {
             Target::Global(a) => self.memory.store(a, u64::from(size), v).map_err(|e| e.to_string()),
             Target::Shared(a) => {
                 let r = range(shared.len(), a, size, "shared")?;

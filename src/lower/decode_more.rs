@@ -5,6 +5,7 @@
 //! "cannot run this instruction yet".
 
 use super::decode::Decoder;
+use super::decode_ops::pick;
 use super::decode_ops::rnd;
 pub use super::ops::*;
 use super::program::fail;
@@ -39,15 +40,15 @@ impl<'m> Decoder<'m> {
         match (opcode, ty) {
             ("membar" | "fence", _) => Ok(Op::Fence),
             ("shfl", _) if has(".sync") => {
-                let mode = if has(".up") {
-                    ShflMode::Up
-                } else if has(".down") {
-                    ShflMode::Down
-                } else if has(".bfly") {
-                    ShflMode::Bfly
-                } else if has(".idx") {
-                    ShflMode::Idx
-                } else {
+                let Some(mode) = pick(
+                    mods,
+                    &[
+                        (".up", ShflMode::Up),
+                        (".down", ShflMode::Down),
+                        (".bfly", ShflMode::Bfly),
+                        (".idx", ShflMode::Idx),
+                    ],
+                ) else {
                     return self.unsupported(i);
                 };
                 let (dst, p) = match &ops[0] {
@@ -90,19 +91,17 @@ impl<'m> Decoder<'m> {
                 })
             }
             ("redux", Some(ty)) if has(".sync") && ty.bits() == 32 && !ty.is_float() => {
-                let op = if has(".add") {
-                    ReduxOp::Add
-                } else if has(".min") {
-                    ReduxOp::Min
-                } else if has(".max") {
-                    ReduxOp::Max
-                } else if has(".and") {
-                    ReduxOp::And
-                } else if has(".or") {
-                    ReduxOp::Or
-                } else if has(".xor") {
-                    ReduxOp::Xor
-                } else {
+                let Some(op) = pick(
+                    mods,
+                    &[
+                        (".add", ReduxOp::Add),
+                        (".min", ReduxOp::Min),
+                        (".max", ReduxOp::Max),
+                        (".and", ReduxOp::And),
+                        (".or", ReduxOp::Or),
+                        (".xor", ReduxOp::Xor),
+                    ],
+                ) else {
                     return self.unsupported(i);
                 };
                 Ok(Op::Redux {
@@ -129,21 +128,18 @@ impl<'m> Decoder<'m> {
                 self.bits(BitOp::Bfi, width, ops, &[ty, ty, Ty::U32, Ty::U32])
             }
             ("prmt", Some(Ty::B32)) => {
-                let mode = if has(".f4e") {
-                    PrmtMode::F4e
-                } else if has(".b4e") {
-                    PrmtMode::B4e
-                } else if has(".rc8") {
-                    PrmtMode::Rc8
-                } else if has(".ecl") {
-                    PrmtMode::Ecl
-                } else if has(".ecr") {
-                    PrmtMode::Ecr
-                } else if has(".rc16") {
-                    PrmtMode::Rc16
-                } else {
-                    PrmtMode::Generic
-                };
+                let mode = pick(
+                    mods,
+                    &[
+                        (".f4e", PrmtMode::F4e),
+                        (".b4e", PrmtMode::B4e),
+                        (".rc8", PrmtMode::Rc8),
+                        (".ecl", PrmtMode::Ecl),
+                        (".ecr", PrmtMode::Ecr),
+                        (".rc16", PrmtMode::Rc16),
+                    ],
+                )
+                .unwrap_or(PrmtMode::Generic);
                 self.bits(BitOp::Prmt(mode), width, ops, &[Ty::B32; 3])
             }
             ("shf", Some(Ty::B32)) if has(".l") || has(".r") => {

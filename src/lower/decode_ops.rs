@@ -14,6 +14,11 @@ use crate::sem::float::FOp;
 use crate::sem::int::{Part, Width};
 use crate::syntax::ast::*;
 
+/// The value of the first modifier of `table` that `mods` holds, in table order.
+pub(super) fn pick<T: Copy>(mods: &[&str], table: &[(&str, T)]) -> Option<T> {
+    table.iter().find(|(m, _)| mods.contains(m)).map(|&(_, v)| v)
+}
+
 /// A memory operand, decoded: where it goes and how its address is formed.
 struct Place {
     mem: Mem,
@@ -175,15 +180,15 @@ impl<'m> Decoder<'m> {
             }
             ("activemask", _) => Ok(Op::Activemask { dst: self.dst(&ops[0])? }),
             ("vote", _) if has(".sync") => {
-                let mode = if has(".ballot") {
-                    VoteMode::Ballot
-                } else if has(".all") {
-                    VoteMode::All
-                } else if has(".any") {
-                    VoteMode::Any
-                } else if has(".uni") {
-                    VoteMode::Uni
-                } else {
+                let Some(mode) = pick(
+                    &mods,
+                    &[
+                        (".ballot", VoteMode::Ballot),
+                        (".all", VoteMode::All),
+                        (".any", VoteMode::Any),
+                        (".uni", VoteMode::Uni),
+                    ],
+                ) else {
                     return self.unsupported(i);
                 };
                 Ok(Op::Vote {
@@ -384,12 +389,11 @@ impl<'m> Decoder<'m> {
                 Ok(Op::Unpack { dsts, n, bits, src: self.src(src, ty)? })
             }
             (dst, Operand::Vector(..)) => {
-                let (n_ty, n) = (ty, ops[1].clone());
-                let count = match &n {
+                let count = match &ops[1] {
                     Operand::Vector(items, _) => items.len() as u32,
                     _ => 1,
                 };
-                let bits = n_ty.bits() / count.max(1);
+                let bits = ty.bits() / count.max(1);
                 let elem = match bits {
                     8 => Ty::B8,
                     16 => Ty::B16,
@@ -459,17 +463,15 @@ impl<'m> Decoder<'m> {
             (!t.is_float() && t != Ty::Pred && t.bits() >= 8)
                 .then(|| IntTy { bits: t.bits(), signed: t.class() == Class::Signed })
         };
-        let round = if has(".rni") {
-            Some(IntRound::Nearest)
-        } else if has(".rzi") {
-            Some(IntRound::Zero)
-        } else if has(".rmi") {
-            Some(IntRound::Down)
-        } else if has(".rpi") {
-            Some(IntRound::Up)
-        } else {
-            None
-        };
+        let round = pick(
+            mods,
+            &[
+                (".rni", IntRound::Nearest),
+                (".rzi", IntRound::Zero),
+                (".rmi", IntRound::Down),
+                (".rpi", IntRound::Up),
+            ],
+        );
         let float = |t: Ty| match t {
             Ty::F16 => Some(crate::sem::round::F16),
             Ty::BF16 => Some(crate::sem::round::BF16),
