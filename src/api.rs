@@ -4,6 +4,7 @@
 
 use crate::check::types::Ty;
 use crate::diag::Diagnostic;
+use crate::exec::cta::Scratch;
 use crate::exec::memory::{GlobalMemory, MemFault};
 use crate::exec::threads::Shape;
 use crate::exec::warp::{Budget, Cta, Fault};
@@ -174,6 +175,7 @@ impl Device {
                 ctaid: Dim3 { x: 0, y: 0, z: 0 },
                 tid: Dim3 { x: 0, y: 0, z: 0 },
                 span: Default::default(),
+                notes: Vec::new(),
             });
         }
         let shape = Shape { grid, block };
@@ -181,7 +183,8 @@ impl Device {
         let budget = Budget::new(max_steps);
         let first = (0..grid.count())
             .into_par_iter()
-            .filter_map(|n| cta.run(n, &budget).err().map(|f| (n, f)))
+            .map_init(Scratch::default, |scratch, n| cta.run(n, &budget, scratch).err().map(|f| (n, f)))
+            .flatten()
             .min_by_key(|(n, _)| *n);
         match first {
             Some((_, fault)) => Err(fault),

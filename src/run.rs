@@ -125,6 +125,11 @@ pub fn run(file: &Path, spec_path: &Path, out: Option<&Path>, max_steps: u64) ->
                 "{shown}:{line}:{col}: fault: kernel `{name}`, ctaid=({},{},{}) tid=({},{},{}), `{text}`: {}",
                 f.ctaid.x, f.ctaid.y, f.ctaid.z, f.tid.x, f.tid.y, f.tid.z, f.cause
             );
+            for (span, note) in &f.notes {
+                let (line, col) = ptxvm::syntax::span::line_col(&src, span.start);
+                let text = span.text(&src).split_whitespace().collect::<Vec<_>>().join(" ");
+                eprintln!("{shown}:{line}:{col}: note: `{text}`: {note}");
+            }
             ExitCode::from(2)
         }
     }

@@ -49,12 +49,27 @@ fn shuffles_reduce_scan_broadcast_and_shift_within_segments() {
 }
 
 #[test]
-fn a_shuffle_whose_members_took_another_path_is_a_fault() {
-    let spec = r#"{"grid": 1, "block": 32, "args": [{"buffer": "u32", "len": 1}]}"#;
-    let (out, _) = run("tests/data/isa/shuffle_diverged.ptx", spec);
+fn a_shuffle_completes_once_the_members_that_left_have_exited() {
+    let spec = r#"{"grid": 1, "block": 32, "args": [{"buffer": "u32", "len": 32}]}"#;
+    let (out, json) = run("tests/data/isa/shuffle_diverged.ptx", spec);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let got = u32s(&json["buffers"][0]["data"]);
+    // Lanes 16-31 read lane ^ 1 (bfly 1); lanes 0-15 left before the shuffle.
+    let want: Vec<u32> = (0..32).map(|t| if t < 16 { 0 } else { t ^ 1 }).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn warp_synchronous_instructions_of_different_kinds_on_one_mask_are_a_fault() {
+    let spec = r#"{"grid": 1, "block": 32, "args": [{"buffer": "u32", "len": 32}]}"#;
+    let (out, _) = run("tests/data/isa/sync_kinds_differ.ptx", spec);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("shfl.sync: member lanes 0x0000ffff are not executing it here"), "{err}");
+    assert!(err.contains("warp-synchronous instructions of different kinds meet"), "{err}");
+    assert!(
+        err.contains("note: `vote.sync.ballot.b32") || err.contains("note: `shfl.sync.bfly.b32"),
+        "{err}"
+    );
 }
 
 #[test]

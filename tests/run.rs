@@ -290,13 +290,31 @@ fn shared_memory_reduction_across_warps_needs_the_barriers() {
 }
 
 #[test]
-fn a_barrier_only_some_lanes_reach_is_a_fault_not_a_hang() {
-    let spec = r#"{"grid": 1, "block": 32, "args": [{"buffer": "u32", "len": 1}]}"#;
+fn lanes_that_return_before_a_barrier_stop_counting() {
+    let spec = r#"{"grid": 1, "block": 32, "args": [{"buffer": "u32", "len": 32}]}"#;
+    let (out, json) = run("tests/data/run/return_before_barrier.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let got: Vec<u64> =
+        json["buffers"][0]["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    let want: Vec<u64> = (0..32).map(|t| if t % 2 == 0 { t + 100 } else { 0 }).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn a_cta_deadlocked_at_barriers_is_a_fault_naming_every_waiting_group() {
+    let spec = r#"{"grid": 1, "block": 64, "args": [{"buffer": "u32", "len": 1}]}"#;
     let (out, _) = run("tests/data/run/deadlock.ptx", spec, &[]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("barrier that cannot complete") && err.contains("0xaaaaaaaa"), "{err}");
     assert!(err.starts_with("tests/data/run/deadlock.ptx:13:2: fault: kernel `stuck`"), "{err}");
+    assert!(
+        err.contains("barrier that cannot complete") && err.contains("warp 0 wait at barrier 0"),
+        "{err}"
+    );
+    assert!(
+        err.contains("deadlock.ptx:16:2: note: `bar.sync 1;`: lanes 0xffffffff of warp 1 wait at barrier 1"),
+        "{err}"
+    );
 }
 
 #[test]

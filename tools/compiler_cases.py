@@ -334,9 +334,7 @@ def threads(grid, block):
 # Which cases wait for an instruction ptxvm cannot run yet (case name -> what).
 # Filled in from running the cases; see tests/compilers/README.md.
 # The first thing ptxvm reports it cannot run is named first.
-WAITING = {
-    "shared_static_block_votes": "bar.red.{popc,and,or}",
-}
+WAITING = {}
 
 def waiting(name):
     return WAITING.get(name)

@@ -5,7 +5,7 @@
 
 use super::memory::MemFault;
 use super::threads::WARP_SIZE;
-use super::warp::{Cta, Warp};
+use super::warp::{Cta, Regs, Warp};
 use crate::check::types::Ty;
 use crate::launch::Dim3;
 use crate::lower::program::{
@@ -351,7 +351,8 @@ impl Cta<'_> {
             | Op::Shfl { .. }
             | Op::Match { .. }
             | Op::Redux { .. }
-            | Op::Bar
+            | Op::Barrier(_)
+            | Op::WarpSync { .. }
             | Op::Nanosleep
             | Op::Bra { .. }
             | Op::Brx { .. }
@@ -360,108 +361,6 @@ impl Cta<'_> {
             | Op::Exit
             | Op::Trap
             | Op::PredLogic { .. } => {}
-        }
-        Ok(())
-    }
-
-    /// A warp-wide instruction (`shfl.sync`, `match.sync`, `redux.sync`) for the `active` lanes, with
-    /// `live` the warp's lanes that have not exited. Every lane's source is read before
-    /// any destination is written. The error names the lanes at fault and why: members
-    /// that are not executing the instruction here (they could never arrive), or an
-    /// executing lane outside its member mask (undefined in the ISA, 9.7.9.6).
-    pub(super) fn collective(
-        &self,
-        w: &mut Warp,
-        op: &Op,
-        active: u32,
-        live: u32,
-    ) -> Result<(), (u32, String)> {
-        let (name, members) = match op {
-            Op::Shfl { members, .. } => ("shfl.sync", *members),
-            Op::Redux { members, .. } => ("redux.sync", *members),
-            Op::Match { members, .. } => ("match.sync", *members),
-            _ => return Ok(()),
-        };
-        if active == 0 {
-            return Ok(());
-        }
-        // Each lane names its own members (cooperative groups give each tile of a warp
-        // its own mask): it must be one of them, and they must all be here.
-        let mut masks = [0u32; 32];
-        for lane in super::warp::lanes(active) {
-            let mask = read(w, members, lane as usize) as u32;
-            if mask >> lane & 1 == 0 {
-                let cause =
-                    format!("{name}: lane {lane} executes it but is not in its member mask {mask:#010x}");
-                return Err((1 << lane, cause));
-            }
-            if mask & live & !active != 0 {
-                // Under the SIMT stack a member parked on another path has not arrived.
-                let cause =
-                    format!("{name}: member lanes {:#010x} are not executing it here", mask & live & !active);
-                return Err((1 << lane, cause));
-            }
-            masks[lane as usize] = mask;
-        }
-        match op {
-            Op::Shfl { mode, dst, p, a, b, c, .. } => {
-                let mut out = [(0u64, false); 32];
-                for lane in super::warp::lanes(active) {
-                    let l = lane as usize;
-                    let (bv, cv) = (read(w, *b, l) as u32, read(w, *c, l) as u32);
-                    let (j, pval) = crate::sem::warp::shfl_source(*mode, lane, bv, cv);
-                    // A source lane not executing the instruction gives an undefined
-                    // value (ISA), not undefined behaviour: code such as a reduction over
-                    // `__activemask()` reads it and discards it. ptxvm reads what that
-                    // lane's register holds, as the hardware does.
-                    out[l] = (read(w, *a, j as usize), pval);
-                }
-                for lane in super::warp::lanes(active) {
-                    let (v, pval) = out[lane as usize];
-                    write(w, *dst, lane as usize, v);
-                    if let Some(row) = p {
-                        let r = &mut w.regs.pred[*row as usize];
-                        *r = (*r & !(1 << lane)) | u32::from(pval) << lane;
-                    }
-                }
-            }
-            Op::Match { all, dst, p, a, .. } => {
-                let values: Vec<u64> = (0..32).map(|l| read(w, *a, l)).collect();
-                let mut out = [(0u32, false); 32];
-                for lane in super::warp::lanes(active) {
-                    let group = masks[lane as usize] & active;
-                    let mine = values[lane as usize];
-                    let same = super::warp::lanes(group)
-                        .filter(|&j| values[j as usize] == mine)
-                        .fold(0, |m, j| m | 1 << j);
-                    out[lane as usize] = if *all {
-                        let uniform = same == group;
-                        (if uniform { masks[lane as usize] } else { 0 }, uniform)
-                    } else {
-                        (same, false)
-                    };
-                }
-                for lane in super::warp::lanes(active) {
-                    let (v, pval) = out[lane as usize];
-                    write(w, *dst, lane as usize, u64::from(v));
-                    if let Some(row) = p {
-                        let r = &mut w.regs.pred[*row as usize];
-                        *r = (*r & !(1 << lane)) | u32::from(pval) << lane;
-                    }
-                }
-            }
-            Op::Redux { op, signed, dst, a, .. } => {
-                let values: Vec<u32> = (0..32).map(|l| read(w, *a, l) as u32).collect();
-                let mut out = [0u32; 32];
-                for lane in super::warp::lanes(active) {
-                    let group = super::warp::lanes(masks[lane as usize] & active).map(|j| values[j as usize]);
-                    out[lane as usize] = crate::sem::warp::redux(*op, *signed, group);
-                }
-                for lane in super::warp::lanes(active) {
-                    write(w, *dst, lane as usize, u64::from(out[lane as usize]));
-                }
-            }
-            _ => {}
         }
         Ok(())
     }
@@ -628,12 +527,17 @@ pub(super) fn read(w: &Warp, src: Src, lane: usize) -> u64 {
 }
 
 pub(super) fn write(w: &mut Warp, dst: Slot, lane: usize, v: u64) {
+    write_regs(&mut w.regs, dst, lane, v);
+}
+
+/// Writes lane `lane` of register `dst` in `regs` (any frame's).
+pub(super) fn write_regs(regs: &mut Regs, dst: Slot, lane: usize, v: u64) {
     match dst.file {
-        RegFile::R32 => w.regs.r32[dst.index as usize][lane] = v as u32,
-        RegFile::R64 => w.regs.r64[dst.index as usize][lane] = v,
+        RegFile::R32 => regs.r32[dst.index as usize][lane] = v as u32,
+        RegFile::R64 => regs.r64[dst.index as usize][lane] = v,
         RegFile::Pred => {
             let bit = 1u32 << lane;
-            let r = &mut w.regs.pred[dst.index as usize];
+            let r = &mut regs.pred[dst.index as usize];
             *r = if v & 1 == 1 { *r | bit } else { *r & !bit };
         }
     }

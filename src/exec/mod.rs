@@ -1,10 +1,13 @@
-//! `exec`: running kernels. `warp` executes a CTA warp by warp over register rows,
-//! with the `simt` stack deciding which lanes run, `threads` mapping lanes to thread
-//! ids and special registers, and `memory` holding the device's global memory with
-//! bounds. Faults name the kernel, the thread and the instruction.
+//! `exec`: running kernels. `cta` schedules a CTA's warps and its barriers, `warp`
+//! runs a warp's groups over register rows with the `simt` tree deciding which lanes
+//! run where, `sync` meets warp-synchronous instructions across groups, `lane` computes
+//! what a lane computes alone, `threads` maps lanes to thread ids, and `memory` holds
+//! the device's global memory with bounds. Faults name the kernel, the thread and the instruction.
 
+pub mod cta;
 mod lane;
 pub mod memory;
 pub mod simt;
+mod sync;
 pub mod threads;
 pub mod warp;

@@ -1,22 +1,22 @@
-//! Running a decoded program, one CTA at a time and one warp instruction at a time
-//! (DESIGN.md, principle 2): registers live per warp in rows of 32 lanes, a guard is a
-//! lane mask, and the SIMT stack decides which lanes run. Instructions that change
-//! which lanes run (branches, calls, returns, exits, barriers, votes) are here;
-//! everything a lane computes alone is in `lane.rs`.
+//! One warp: its groups (the reconvergence tree of `simt.rs`), its call frames and
+//! registers, and the loop that runs one group until it must stop (DESIGN.md, "SIMT
+//! model"). Registers live per frame in rows of 32 lanes; a guard is a lane mask.
+//! Instructions that change which lanes run (branches, calls, returns, exits) are
+//! here; barriers are in `cta.rs`, warp-synchronous instructions in `sync.rs`, and
+//! everything a lane computes alone in `lane.rs`.
 //!
-//! A call saves the caller's registers and gives the callee fresh ones; each lane's
-//! local memory is a stack of frames (parameters, returns, `.local` and `.param`
-//! variables), the callee's right above the caller's. When the call's frame entry
-//! leaves the SIMT stack (every calling lane returned or exited), return values are
-//! copied back and the caller's registers restored.
+//! Frames: a call gives the calling lanes a new frame (registers, and a region of
+//! each lane's local memory above the caller's), so groups of one warp may run in
+//! different functions at once. Lanes of one frame share its register rows, each in
+//! its own column. `ret` copies the returning lanes' results into the caller's frame
+//! at once; a frame is reused once its last lane has left it.
 
 use super::memory::GlobalMemory;
-use super::simt::{NEVER, SimtStack};
+use super::simt::{Groups, NONE, Wait};
 use super::threads::{Shape, WARP_SIZE};
 use crate::launch::Dim3;
-use crate::lower::flow::EXIT;
 use crate::lower::program::{
-    Call, CallValue, Callee, FUNC_STRIDE, FUNC_WINDOW, Inst, Op, Pred, PredOp, PredSrc, Program, VoteMode,
+    Call, CallValue, Callee, FUNC_STRIDE, FUNC_WINDOW, Inst, Op, Pred, PredOp, PredSrc, Program, Src,
 };
 use crate::syntax::Span;
 
@@ -27,9 +27,13 @@ pub struct Fault {
     pub ctaid: Dim3,
     pub tid: Dim3,
     pub span: Span,
+    /// Other instructions the cause involves (the groups of a deadlock), each with
+    /// what is there.
+    pub notes: Vec<(Span, String)>,
 }
 
-/// One function activation's registers for the whole warp.
+/// One frame's registers for the whole warp.
+#[derive(Default)]
 pub(super) struct Regs {
     pub r32: Vec<[u32; 32]>,
     pub r64: Vec<[u64; 32]>,
@@ -37,48 +41,171 @@ pub(super) struct Regs {
 }
 
 impl Regs {
-    fn new((r32, r64, pred): (u32, u32, u32)) -> Regs {
-        Regs {
-            r32: vec![[0; 32]; r32 as usize],
-            r64: vec![[0; 32]; r64 as usize],
-            pred: vec![0; pred as usize],
-        }
+    /// Zeroed rows for a function, reusing the storage.
+    fn reset(&mut self, (r32, r64, pred): (u32, u32, u32)) {
+        self.r32.clear();
+        self.r32.resize(r32 as usize, [0; 32]);
+        self.r64.clear();
+        self.r64.resize(r64 as usize, [0; 32]);
+        self.pred.clear();
+        self.pred.resize(pred as usize, 0);
     }
 }
 
-/// A caller waiting for its call to return.
-struct Saved {
+/// A function activation of some lanes of the warp.
+#[derive(Default)]
+struct Frame {
+    /// Its registers; empty while checked out into [`Warp::regs`].
     regs: Regs,
     func: u32,
     base: u32,
+    top: u32,
+    /// The caller's frame, and the call instruction (for return values).
+    parent: u32,
     call_pc: u32,
+    /// Lanes running in it or in frames it called.
     lanes: u32,
+    depth: u32,
 }
 
-/// One warp: its running function's registers and frame, its callers, its SIMT stack.
+/// One warp.
+#[derive(Default)]
 pub(super) struct Warp {
     pub index: u32,
+    /// Lanes that hold threads that have not exited.
+    pub live: u32,
+    pub groups: Groups,
+    /// The registers, function and local-memory frame of frame `frame`, checked out
+    /// for the group that runs.
     pub regs: Regs,
-    stack: SimtStack,
-    /// Waiting at `bar.sync` for the rest of the CTA.
-    at_barrier: bool,
-    /// The running function and its frame's offset in each lane's local memory.
     pub func: u32,
     pub base: u32,
     /// Bytes of the running frame's top: local addresses at or past it fault.
     pub top: u32,
-    saved: Vec<Saved>,
+    frame: u32,
+    frames: Vec<Frame>,
+    free_frames: Vec<u32>,
     /// Each lane's local memory: its stack of frames.
     pub local: Vec<Vec<u8>>,
     /// Virtual time: instructions this warp executed.
     pub clock: u64,
+    /// Each lane's member mask at the warp-synchronous instruction it waits at.
+    pub sync_mask: [u32; 32],
+    /// Each lane's predicate at the `bar.red` it waits at.
+    pub red_bits: u32,
 }
 
 /// Deepest call nesting, and most local memory per thread (CUDA's stack limit is
 /// settable too; a runaway recursion becomes a fault, not an abort).
-const MAX_CALL_DEPTH: usize = 4096;
+const MAX_CALL_DEPTH: u32 = 4096;
 const MAX_LOCAL_BYTES: u32 = 1 << 20;
 const FRAME_ALIGN: u32 = 16;
+/// Instructions a group runs before the warp's other ready groups get a turn, so a
+/// group spinning on a flag that another group sets still lets it be set.
+const SLICE: u32 = 1024;
+
+impl Warp {
+    /// Makes warp `index` start kernel `func` with `mask` lanes, reusing storage.
+    pub fn reset(&mut self, index: u32, mask: u32, program: &Program, func: u32) {
+        let f = &program.funcs[func as usize];
+        self.index = index;
+        self.live = mask;
+        // Frames (and their register storage) from earlier CTAs are reused.
+        if self.frames.is_empty() {
+            self.frames.push(Frame::default());
+        }
+        self.free_frames.clear();
+        self.free_frames.extend((1..self.frames.len() as u32).rev());
+        self.regs.reset(f.rows);
+        let root = &mut self.frames[0];
+        root.func = func;
+        root.base = 0;
+        root.top = f.frame_bytes;
+        root.parent = NONE;
+        root.call_pc = 0;
+        root.lanes = mask;
+        root.depth = 0;
+        self.frame = 0;
+        self.func = func;
+        self.base = 0;
+        self.top = f.frame_bytes;
+        self.groups.reset(f.entry, mask, 0);
+        self.local.resize_with(WARP_SIZE as usize, Vec::new);
+        for l in &mut self.local {
+            l.clear();
+            l.resize(f.frame_bytes as usize, 0);
+        }
+        self.clock = 0;
+        self.red_bits = 0;
+    }
+
+    /// Checks frame `f`'s registers out into [`Warp::regs`].
+    pub fn use_frame(&mut self, f: u32) {
+        if f == self.frame {
+            return;
+        }
+        if self.frame != NONE {
+            std::mem::swap(&mut self.regs, &mut self.frames[self.frame as usize].regs);
+        }
+        let fr = &mut self.frames[f as usize];
+        std::mem::swap(&mut self.regs, &mut fr.regs);
+        self.func = fr.func;
+        self.base = fr.base;
+        self.top = fr.top;
+        self.frame = f;
+    }
+
+    /// A new frame for `lanes` calling `func` from the running frame at `call_pc`.
+    fn push_frame(&mut self, program: &Program, func: u32, base: u32, call_pc: u32, lanes: u32) -> u32 {
+        let f = &program.funcs[func as usize];
+        let parent = self.frame;
+        let depth = self.frames[parent as usize].depth + 1;
+        let k = match self.free_frames.pop() {
+            Some(k) => k,
+            None => {
+                self.frames.push(Frame::default());
+                (self.frames.len() - 1) as u32
+            }
+        };
+        let fr = &mut self.frames[k as usize];
+        fr.regs.reset(f.rows);
+        fr.func = func;
+        fr.base = base;
+        fr.top = base + f.frame_bytes;
+        fr.parent = parent;
+        fr.call_pc = call_pc;
+        fr.lanes = lanes;
+        fr.depth = depth;
+        k
+    }
+
+    /// `lanes` leave frame `f` and (`to_root`) every frame that called it; frames
+    /// left empty are reused.
+    fn leave_frames(&mut self, f: u32, lanes: u32, to_root: bool) {
+        let mut f = f;
+        while f != NONE {
+            let fr = &mut self.frames[f as usize];
+            fr.lanes &= !lanes;
+            let (empty, parent) = (fr.lanes == 0, fr.parent);
+            if empty && f != 0 {
+                if f == self.frame {
+                    std::mem::swap(&mut self.regs, &mut self.frames[f as usize].regs);
+                    self.frame = NONE;
+                }
+                self.free_frames.push(f);
+            }
+            if !to_root {
+                return;
+            }
+            f = parent;
+        }
+    }
+
+    /// The registers of frame `f`, whether checked out or not.
+    pub fn regs_of(&mut self, f: u32) -> &mut Regs {
+        if f == self.frame { &mut self.regs } else { &mut self.frames[f as usize].regs }
+    }
+}
 
 /// The step budget of a launch, shared by CTAs running on several threads; each
 /// takes steps in chunks so they rarely touch the shared counter.
@@ -100,9 +227,9 @@ impl Budget {
 }
 
 /// One CTA's view of the budget: steps taken from it in chunks.
-struct Steps<'b> {
-    budget: &'b Budget,
-    local: u64,
+pub(super) struct Steps<'b> {
+    pub budget: &'b Budget,
+    pub local: u64,
 }
 
 impl Steps<'_> {
@@ -132,103 +259,82 @@ pub struct Cta<'a> {
 
 /// The lanes of `mask`, lowest first.
 pub(super) fn lanes(mask: u32) -> impl Iterator<Item = u32> {
-    (0..WARP_SIZE).filter(move |l| mask >> l & 1 == 1)
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let l = m.trailing_zeros();
+            m &= m - 1;
+            l
+        })
+    })
 }
 
 impl Cta<'_> {
-    /// Runs CTA number `n` (launch order) to completion, counting executed warp
-    /// instructions against `budget`.
-    ///
-    /// # Errors
-    /// The first [`Fault`] met.
-    pub fn run(&self, n: u64, budget: &Budget) -> Result<(), Fault> {
-        let budget = &mut Steps { budget, local: 0 };
-        let f = &self.program.funcs[self.kernel as usize];
-        let mut warps: Vec<Warp> = (0..self.shape.warps_per_cta())
-            .map(|w| Warp {
-                index: w,
-                regs: Regs::new(f.rows),
-                stack: SimtStack::new(f.entry, self.shape.warp_mask(w)),
-                at_barrier: false,
-                func: self.kernel,
-                base: 0,
-                top: f.frame_bytes,
-                saved: Vec::new(),
-                local: vec![vec![0; f.frame_bytes as usize]; WARP_SIZE as usize],
-                clock: 0,
-            })
-            .collect();
-        let mut shared = vec![0u8; (self.program.dynamic_shared_at + self.dynamic_shared) as usize];
-        loop {
-            // Each warp runs until it finishes or waits at a barrier.
-            for warp in warps.iter_mut().filter(|w| !w.at_barrier) {
-                self.run_warp(n, warp, &mut shared, budget)?;
-            }
-            // Every warp still running waits at the barrier; exited threads do not
-            // count (PTX ISA: barriers stop counting exited threads), so release them.
-            let mut waiting = false;
-            for warp in warps.iter_mut().filter(|w| w.at_barrier) {
-                warp.at_barrier = false;
-                let pc = warp.stack.top().map_or(0, |t| t.pc);
-                warp.stack.goto(pc + 1);
-                waiting = true;
-            }
-            if !waiting {
-                return Ok(());
-            }
-        }
-    }
-
-    /// Runs one warp until it finishes or arrives at a barrier.
-    fn run_warp(
+    /// Runs the warp's ready groups until none is left ready or it has run about
+    /// `quantum` instructions.
+    pub(super) fn run_warp(
         &self,
         n: u64,
         warp: &mut Warp,
         shared: &mut [u8],
         budget: &mut Steps<'_>,
+        quantum: u64,
     ) -> Result<(), Fault> {
-        while let Some(top) = warp.stack.top() {
-            let pc = top.pc;
-            let Some(inst) = self.program.insts.get(pc as usize) else {
-                // Past the last instruction: only a kernel falling off its end gets here.
-                warp.stack.exit_lanes(top.mask);
-                continue;
-            };
-            if !budget.step() {
-                let cause = "instruction budget exhausted (raise it with --max-steps)".to_string();
-                return Err(self.fault(n, warp, top.mask, inst, cause));
-            }
-            warp.clock += 1;
-            let active = top.mask & guard_mask(warp, inst.guard);
-            if let Op::Bar = inst.op
-                && active != 0
-            {
-                // Under the SIMT stack, lanes parked on another path cannot arrive.
-                let live = warp.stack.live();
-                if active != live {
-                    let cause = format!(
-                        "barrier that cannot complete: lanes {:#010x} of warp {} wait on another path",
-                        live & !active,
-                        warp.index
-                    );
-                    return Err(self.fault(n, warp, active, inst, cause));
-                }
-                warp.at_barrier = true;
-                return Ok(());
-            }
-            self.step(n, warp, shared, inst, pc, top.mask, active)?;
-            while warp.saved.len() > warp.stack.frames() {
-                self.leave(warp);
+        let until = warp.clock + quantum;
+        while let Some(leaf) = warp.groups.pick() {
+            self.run_leaf(n, warp, shared, budget, leaf)?;
+            if warp.clock >= until {
+                break;
             }
         }
         Ok(())
     }
 
-    pub(super) fn fault(&self, n: u64, warp: &Warp, mask: u32, inst: &Inst, cause: String) -> Fault {
-        let lane = mask.trailing_zeros().min(WARP_SIZE - 1);
-        Fault { cause, ctaid: self.shape.ctaid(n), tid: self.shape.tid(warp.index, lane), span: inst.span }
+    /// Runs group `leaf` until it splits, waits, leaves the tree or has run a slice.
+    fn run_leaf(
+        &self,
+        n: u64,
+        warp: &mut Warp,
+        shared: &mut [u8],
+        budget: &mut Steps<'_>,
+        leaf: u32,
+    ) -> Result<(), Fault> {
+        warp.use_frame(warp.groups.node(leaf).frame);
+        for _ in 0..SLICE {
+            let node = warp.groups.node(leaf);
+            let (pc, mask) = (node.pc, node.mask);
+            let Some(inst) = self.program.insts.get(pc as usize) else {
+                // Past the last instruction: only a kernel falling off its end gets here.
+                self.exit(warp, leaf, mask);
+                return Ok(());
+            };
+            if !budget.step() {
+                let cause = "instruction budget exhausted (raise it with --max-steps)".to_string();
+                return Err(self.fault(n, warp, mask, inst, cause));
+            }
+            warp.clock += 1;
+            let active = mask & guard_mask(warp, inst.guard);
+            if !self.step(n, warp, shared, inst, leaf, pc, mask, active)? {
+                return Ok(());
+            }
+        }
+        warp.groups.yield_leaf(leaf);
+        Ok(())
     }
 
+    pub(super) fn fault(&self, n: u64, warp: &Warp, mask: u32, inst: &Inst, cause: String) -> Fault {
+        let lane = mask.trailing_zeros().min(WARP_SIZE - 1);
+        Fault {
+            cause,
+            ctaid: self.shape.ctaid(n),
+            tid: self.shape.tid(warp.index, lane),
+            span: inst.span,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Executes one instruction for group `leaf`; false when the group stops running
+    /// (it split, waits, or left the tree).
     #[allow(clippy::too_many_arguments)]
     fn step(
         &self,
@@ -236,11 +342,11 @@ impl Cta<'_> {
         warp: &mut Warp,
         shared: &mut [u8],
         inst: &Inst,
+        leaf: u32,
         pc: u32,
         mask: u32,
         active: u32,
-    ) -> Result<(), Fault> {
-        let rpc = |r: u32| if r == EXIT { NEVER } else { r };
+    ) -> Result<bool, Fault> {
         match &inst.op {
             Op::Bra { target, reconverge, uni } => {
                 if *uni && active != 0 && active != mask {
@@ -250,11 +356,13 @@ impl Cta<'_> {
                     );
                     return Err(self.fault(n, warp, mask & !active, inst, cause));
                 }
-                warp.stack.split(&[(pc + 1, mask & !active), (*target, active)], rpc(*reconverge));
+                Ok(warp.groups.split(leaf, &[(pc + 1, mask & !active), (*target, active)], *reconverge))
             }
             Op::Brx { index, targets, reconverge } => {
                 // Lanes are grouped by target, in target-list order.
-                let mut groups: Vec<(u32, u32)> = vec![(pc + 1, mask & !active)];
+                let mut paths = [(0u32, 0u32); 33];
+                paths[0] = (pc + 1, mask & !active);
+                let mut len = 1;
                 for lane in lanes(active) {
                     let k = super::lane::read(warp, *index, lane as usize) & 0xffff_ffff;
                     let Some(&t) = targets.get(k as usize) else {
@@ -262,65 +370,50 @@ impl Cta<'_> {
                             format!("brx.idx index {k} is past the {} targets of its list", targets.len());
                         return Err(self.fault(n, warp, 1 << lane, inst, cause));
                     };
-                    match groups.iter_mut().find(|(pc, _)| *pc == t) {
-                        Some(g) => g.1 |= 1 << lane,
-                        None => groups.push((t, 1 << lane)),
+                    match paths[..len].iter_mut().find(|(pc, _)| *pc == t) {
+                        Some(p) => p.1 |= 1 << lane,
+                        None => {
+                            paths[len] = (t, 1 << lane);
+                            len += 1;
+                        }
                     }
                 }
-                warp.stack.split(&groups, rpc(*reconverge));
+                Ok(warp.groups.split(leaf, &paths[..len], *reconverge))
             }
-            Op::Call(call) => self.call(n, warp, inst, call, pc, mask, active)?,
+            Op::Call(call) => self.call(n, warp, inst, call, leaf, pc, mask, active),
             Op::Ret => {
-                warp.stack.ret(active);
-                if mask & !active != 0 {
-                    warp.stack.goto(pc + 1);
+                if active != 0 {
+                    self.return_values(warp, active);
+                    let f = warp.groups.node(leaf).frame;
+                    warp.leave_frames(f, active, false);
+                    warp.groups.ret(leaf, active);
                 }
+                Ok(mask & !active != 0 && warp.groups.goto(leaf, pc + 1))
             }
             Op::Exit => {
-                warp.stack.exit_lanes(active);
-                if mask & !active != 0 {
-                    warp.stack.goto(pc + 1);
-                }
+                self.exit(warp, leaf, active);
+                Ok(mask & !active != 0 && warp.groups.goto(leaf, pc + 1))
             }
-            Op::Trap if active != 0 => return Err(self.fault(n, warp, active, inst, "trap".into())),
+            Op::Trap if active != 0 => Err(self.fault(n, warp, active, inst, "trap".into())),
             Op::Activemask { dst } => {
                 for lane in lanes(active) {
                     super::lane::write(warp, *dst, lane as usize, u64::from(active));
                 }
-                warp.stack.goto(pc + 1);
+                Ok(warp.groups.goto(leaf, pc + 1))
             }
-            Op::Vote { mode, dst, pred, members } => {
-                if active != 0 {
-                    let first = active.trailing_zeros() as usize;
-                    let members = super::lane::read(warp, *members, first) as u32;
-                    if members & !active != 0 {
-                        // Under the SIMT stack a member parked on another path has not
-                        // arrived; ptxvm does not run that path first (DESIGN.md).
-                        let cause = format!(
-                            "vote.sync: member lanes {:#010x} are not executing it here",
-                            members & !active
-                        );
-                        return Err(self.fault(n, warp, active, inst, cause));
-                    }
-                    let votes = pred_mask(warp, *pred) & members;
-                    let v = match mode {
-                        VoteMode::Ballot => u64::from(votes),
-                        VoteMode::All => u64::from(votes == members),
-                        VoteMode::Any => u64::from(votes != 0),
-                        VoteMode::Uni => u64::from(votes == 0 || votes == members),
-                    };
-                    for lane in lanes(active) {
-                        super::lane::write(warp, *dst, lane as usize, v);
-                    }
+            Op::Nanosleep => {
+                // Time is virtual: the group lets the others run first.
+                if warp.groups.goto(leaf, pc + 1) {
+                    warp.groups.yield_leaf(leaf);
                 }
-                warp.stack.goto(pc + 1);
+                Ok(false)
             }
-            Op::Shfl { .. } | Op::Match { .. } | Op::Redux { .. } => {
-                let live = warp.stack.live();
-                self.collective(warp, &inst.op, active, live)
-                    .map_err(|(lanes, cause)| self.fault(n, warp, lanes, inst, cause))?;
-                warp.stack.goto(pc + 1);
-            }
+            Op::Barrier(bar) => self.barrier(n, warp, inst, bar, leaf, pc, mask, active),
+            Op::Vote { members, .. }
+            | Op::Shfl { members, .. }
+            | Op::Match { members, .. }
+            | Op::Redux { members, .. }
+            | Op::WarpSync { members } => self.warp_sync(n, warp, inst, *members, leaf, pc, mask, active),
             Op::PredLogic { op, dst, a, b } => {
                 // Predicates are lane masks: one operation for the whole warp.
                 let (x, y) = (pred_mask(warp, *a), pred_mask(warp, *b));
@@ -333,17 +426,28 @@ impl Cta<'_> {
                 };
                 let row = &mut warp.regs.pred[*dst as usize];
                 *row = (*row & !active) | (r & active);
-                warp.stack.goto(pc + 1);
+                Ok(warp.groups.goto(leaf, pc + 1))
             }
             _ => {
                 for lane in lanes(active) {
                     self.lane(n, warp, shared, inst, lane)
                         .map_err(|cause| self.fault(n, warp, 1 << lane, inst, cause))?;
                 }
-                warp.stack.goto(pc + 1);
+                Ok(warp.groups.goto(leaf, pc + 1))
             }
         }
-        Ok(())
+    }
+
+    /// `exit` (or `ret` from the kernel) by `lanes` of group `leaf`: the threads end,
+    /// and leave every group and frame.
+    fn exit(&self, warp: &mut Warp, leaf: u32, lanes: u32) {
+        if lanes == 0 {
+            return;
+        }
+        warp.live &= !lanes;
+        let f = warp.groups.node(leaf).frame;
+        warp.leave_frames(f, lanes, true);
+        warp.groups.exit(leaf, lanes);
     }
 
     /// `call`: direct, or indirect with lanes split by target (PTX ISA 9.7.12.9).
@@ -354,18 +458,19 @@ impl Cta<'_> {
         warp: &mut Warp,
         inst: &Inst,
         call: &Call,
+        leaf: u32,
         pc: u32,
         mask: u32,
         active: u32,
-    ) -> Result<(), Fault> {
+    ) -> Result<bool, Fault> {
         if active == 0 {
-            warp.stack.goto(pc + 1);
-            return Ok(());
+            return Ok(warp.groups.goto(leaf, pc + 1));
         }
         let callee = match call.callee {
             Callee::Direct(f) => f,
             Callee::Indirect(src) => {
-                let mut groups: Vec<(u32, u32)> = Vec::new();
+                let mut groups = [(0u32, 0u32); 32];
+                let mut len = 0;
                 for lane in lanes(active) {
                     let addr = super::lane::read(warp, src, lane as usize);
                     let f = self.function_at(addr).ok_or_else(|| {
@@ -373,19 +478,24 @@ impl Cta<'_> {
                             format!("indirect call to {addr:#x}, which is not the address of a .func");
                         self.fault(n, warp, 1 << lane, inst, cause)
                     })?;
-                    match groups.iter_mut().find(|(g, _)| *g == f) {
+                    match groups[..len].iter_mut().find(|(g, _)| *g == f) {
                         Some(g) => g.1 |= 1 << lane,
-                        None => groups.push((f, 1 << lane)),
+                        None => {
+                            groups[len] = (f, 1 << lane);
+                            len += 1;
+                        }
                     }
                 }
-                if let [(f, _)] = groups[..] {
-                    f
+                if len == 1 {
+                    groups[0].0
                 } else {
                     // Each target's lanes run the call in turn and meet after it.
-                    let mut paths = vec![(pc + 1, mask & !active)];
-                    paths.extend(groups.iter().map(|&(_, m)| (pc, m)));
-                    warp.stack.split(&paths, pc + 1);
-                    return Ok(());
+                    let mut paths = [(0u32, 0u32); 33];
+                    paths[0] = (pc + 1, mask & !active);
+                    for (p, &(_, m)) in paths[1..].iter_mut().zip(&groups[..len]) {
+                        *p = (pc, m);
+                    }
+                    return Ok(warp.groups.split(leaf, &paths[..=len], pc + 1));
                 }
             }
         };
@@ -406,10 +516,11 @@ impl Cta<'_> {
         // in local memory too (`.align` above 16 in a frame is not supported).
         let base = warp.top.div_ceil(FRAME_ALIGN) * FRAME_ALIGN;
         let top = u64::from(base) + u64::from(f.frame_bytes);
-        if warp.saved.len() >= MAX_CALL_DEPTH || top > u64::from(MAX_LOCAL_BYTES) {
+        let depth = warp.frames[warp.frame as usize].depth;
+        if depth >= MAX_CALL_DEPTH || top > u64::from(MAX_LOCAL_BYTES) {
             let cause = format!(
                 "call stack overflow: {} nested calls, {top} bytes of local memory per thread",
-                warp.saved.len() + 1
+                depth + 1
             );
             return Err(self.fault(n, warp, active, inst, cause));
         }
@@ -436,13 +547,9 @@ impl Cta<'_> {
                 }
             }
         }
-        let regs = std::mem::replace(&mut warp.regs, Regs::new(f.rows));
-        warp.saved.push(Saved { regs, func: warp.func, base: warp.base, call_pc: pc, lanes: active });
-        warp.func = callee;
-        warp.base = base;
-        warp.top = top;
-        warp.stack.call(pc + 1, f.entry, active);
-        Ok(())
+        let frame = warp.push_frame(self.program, callee, base, pc, active);
+        warp.groups.call(leaf, pc + 1, f.entry, active, frame);
+        Ok(false)
     }
 
     /// The function at a function address, if it is one (kernels cannot be called).
@@ -456,38 +563,43 @@ impl Cta<'_> {
         (!f.kernel).then_some(k)
     }
 
-    /// The innermost call is over: copy its return values to the caller's variables
-    /// and registers, for the lanes that returned, and restore the caller.
-    fn leave(&self, warp: &mut Warp) {
-        let Some(saved) = warp.saved.pop() else { return };
+    /// `ret` by `lanes` of the running frame: copy their return values to the
+    /// caller's variables and registers.
+    fn return_values(&self, warp: &mut Warp, returning: u32) {
+        let fr = &warp.frames[warp.frame as usize];
+        let (caller, call_pc) = (fr.parent, fr.call_pc);
         let callee = &self.program.funcs[warp.func as usize];
+        let Op::Call(call) = &self.program.insts[call_pc as usize].op else { return };
         let callee_base = warp.base;
-        warp.regs = saved.regs;
-        warp.func = saved.func;
-        warp.base = saved.base;
-        warp.top = saved.base + self.program.funcs[saved.func as usize].frame_bytes;
-        let Op::Call(call) = &self.program.insts[saved.call_pc as usize].op else { return };
-        let returned = warp.stack.live() & saved.lanes;
+        let caller_base = warp.frames[caller as usize].base;
         for (ret, &(_, offset, size)) in call.rets.iter().zip(&callee.rets) {
-            for lane in lanes(returned) {
+            for lane in lanes(returning) {
                 let l = lane as usize;
                 let from = (callee_base + offset) as usize;
                 match *ret {
                     CallValue::Frame { offset: to, size: s } => {
                         let k = s.min(size) as usize;
-                        let to = (warp.base + to) as usize;
+                        let to = (caller_base + to) as usize;
                         warp.local[l].copy_within(from..from + k, to);
                     }
-                    CallValue::Reg(crate::lower::program::Src::Reg(slot), _) => {
+                    CallValue::Reg(Src::Reg(slot), _) => {
                         let mut bytes = [0u8; 8];
                         let k = (size as usize).min(8);
                         bytes[..k].copy_from_slice(&warp.local[l][from..from + k]);
-                        super::lane::write(warp, slot, l, u64::from_le_bytes(bytes));
+                        super::lane::write_regs(warp.regs_of(caller), slot, l, u64::from_le_bytes(bytes));
                     }
                     _ => {}
                 }
             }
         }
+    }
+
+    /// Marks group `leaf`'s `lanes` as waiting with `wait` at its pc; the group's
+    /// other lanes go on to `pc + 1`. Returns the waiting group.
+    pub(super) fn park(warp: &mut Warp, leaf: u32, pc: u32, mask: u32, lanes: u32, wait: Wait) -> u32 {
+        let g = if lanes == mask { leaf } else { warp.groups.split_off(leaf, pc + 1, lanes) };
+        warp.groups.node_mut(g).wait = wait;
+        g
     }
 }
 

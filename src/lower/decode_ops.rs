@@ -32,6 +32,42 @@ impl<'m> Decoder<'m> {
         fail(i.span, format!("{name}: ptxvm cannot run this instruction yet"))
     }
 
+    /// `bar`/`barrier` `.sync`, `.arrive`, `.red` (PTX ISA 9.7.13.1): `a{, b}` for
+    /// `.sync`, `a, b` for `.arrive`, `d, a{, b}, {!}c` for `.red`.
+    fn barrier(&self, i: &InstrView<'_>, aligned: bool, mods: &[&str]) -> Result<Op, LowerError> {
+        let ops = i.operands;
+        if mods.iter().any(|m| m.starts_with(".cluster")) {
+            return self.unsupported(i);
+        }
+        let has = |m: &str| mods.contains(&m);
+        let kind = if has(".sync") {
+            BarKind::Sync
+        } else if has(".arrive") {
+            BarKind::Arrive
+        } else if has(".red") {
+            let Some(red) =
+                pick(mods, &[(".popc", BarRed::Popc), (".and", BarRed::And), (".or", BarRed::Or)])
+            else {
+                return self.unsupported(i);
+            };
+            BarKind::Red(red)
+        } else {
+            return self.unsupported(i);
+        };
+        let (dst, rest, pred) = match kind {
+            BarKind::Red(_) if (3..=4).contains(&ops.len()) => {
+                let last = ops.len() - 1;
+                (Some(self.dst(&ops[0])?), &ops[1..last], Some(self.pred_src(&ops[last])?))
+            }
+            BarKind::Sync if (1..=2).contains(&ops.len()) => (None, ops, None),
+            BarKind::Arrive if ops.len() == 2 => (None, ops, None),
+            _ => return self.unsupported(i),
+        };
+        let id = self.src(&rest[0], Ty::U32)?;
+        let count = rest.get(1).map(|c| self.src(c, Ty::U32)).transpose()?;
+        Ok(Op::Barrier(Box::new(Barrier { kind, aligned, id, count, dst, pred })))
+    }
+
     /// The memory space an `ld`/`st`/`atom` names (generic when none).
     fn space(mods: &[&str]) -> Option<Space> {
         mods.iter().find_map(|m| match *m {
@@ -129,7 +165,10 @@ impl<'m> Decoder<'m> {
             ("ret", _) => Ok(if self.kernel { Op::Exit } else { Op::Ret }),
             ("call", _) => self.call(i),
             ("cvt", _) => self.cvt(i, &mods),
-            ("bar" | "barrier", _) if !has(".red") && !has(".arrive") && ops.len() == 1 => Ok(Op::Bar),
+            ("bar", _) if has(".warp") && has(".sync") && ops.len() == 1 => {
+                Ok(Op::WarpSync { members: self.src(&ops[0], Ty::B32)? })
+            }
+            ("bar" | "barrier", _) => self.barrier(i, opcode == "bar" || has(".aligned"), &mods),
             ("ld" | "ldu", Some(ty)) => {
                 let Operand::Addr(a) = &ops[1] else { return self.unsupported(i) };
                 let space = Self::space(&mods);

@@ -426,8 +426,17 @@ pub enum Op {
         dst: Slot,
         src: Src,
     },
-    /// `bar.sync` / `barrier.sync`: wait for every live thread of the CTA.
-    Bar,
+    /// `bar`/`barrier` `.sync`, `.arrive` and `.red` (PTX ISA 9.7.13.1): the warp
+    /// arrives at CTA barrier `id` once its non-exited threads have reached a
+    /// barrier; `.sync` and `.red` then wait for `count` threads (all of the CTA's
+    /// when `None`). `aligned`: every thread of a warp must execute the same
+    /// instruction (`bar.*` and `barrier.*.aligned`).
+    Barrier(Box<Barrier>),
+    /// `bar.warp.sync`: waits until every non-exited lane of `members` has executed
+    /// one with the same mask.
+    WarpSync {
+        members: Src,
+    },
     /// `activemask.b32`: the lanes executing it.
     Activemask {
         dst: Slot,
@@ -545,6 +554,39 @@ pub struct Inst {
     pub span: Span,
 }
 
+/// What a barrier does once its threads have arrived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarKind {
+    Sync,
+    /// Arrive without waiting.
+    Arrive,
+    /// Wait, and reduce a predicate over the participating threads.
+    Red(BarRed),
+}
+
+/// The reduction of `bar.red`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarRed {
+    /// `.popc.u32`: how many threads' predicate is true.
+    Popc,
+    /// `.and.pred`: whether all are.
+    And,
+    /// `.or.pred`: whether any is.
+    Or,
+}
+
+/// A CTA barrier instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Barrier {
+    pub kind: BarKind,
+    pub aligned: bool,
+    pub id: Src,
+    pub count: Option<Src>,
+    /// `bar.red`: the destination and the predicate reduced.
+    pub dst: Option<Slot>,
+    pub pred: Option<PredSrc>,
+}
+
 /// Where a memory access goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mem {
@@ -617,6 +659,9 @@ pub struct Func {
 /// A whole module, decoded: every function's instructions in one pc space.
 #[derive(Debug, Clone)]
 pub struct Program {
+    /// The `sm_` number of the module's `.target` (the last one named): below 70,
+    /// a warp reaches barriers converged (no independent thread scheduling).
+    pub sm: u32,
     pub insts: Vec<Inst>,
     pub funcs: Vec<Func>,
     /// Bytes of static `.shared` variables per CTA; dynamic shared memory (an

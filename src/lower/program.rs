@@ -144,7 +144,14 @@ pub fn lower_module(module: &Module, src: &str, image_base: u64) -> Result<Progr
             indirect,
         });
     }
+    let sm = module
+        .targets
+        .iter()
+        .rev()
+        .find_map(|t| crate::check::target::parse_sm(t.text(src)))
+        .map_or(90, |sm| sm.number);
     Ok(Program {
+        sm,
         insts,
         funcs,
         shared_bytes: shared.end as u32,

@@ -1,0 +1,328 @@
+//! One CTA: its warps, its shared memory and its sixteen barriers (PTX ISA 9.7.13.1;
+//! DESIGN.md, "SIMT model").
+//!
+//! Warps take turns: each runs its ready groups for a quantum of instructions. A
+//! group that reaches a barrier waits there; once every non-exited thread of its warp
+//! waits at a barrier, the warp *arrives* (counting as 32 threads towards an explicit
+//! thread count). A barrier completes when its count is reached, or, without one,
+//! when every warp with non-exited threads has arrived: exited threads stop counting,
+//! so `if (i >= n) return; __syncthreads();` is well defined. When nothing can run,
+//! the newest join of a warp lets its done lanes go on alone; when not even that can
+//! happen the CTA is deadlocked, and the fault names every waiting group.
+
+use super::simt::Wait;
+use super::threads::WARP_SIZE;
+use super::warp::{Budget, Cta, Fault, Steps, Warp, lanes};
+use crate::lower::program::{BarKind, BarRed, Barrier, Inst, Op};
+
+/// Instructions a warp runs before the next warp's turn.
+const QUANTUM: u64 = 1 << 14;
+
+/// One barrier's state in the current phase.
+#[derive(Clone, Copy, Debug, Default)]
+struct Bar {
+    /// Warps that arrived (one bit each).
+    warps: u32,
+    /// Threads counted: 32 per arrived warp.
+    threads: u32,
+    /// The thread count the arrivals named (0: every non-exited thread).
+    count: u32,
+}
+
+/// What a CTA keeps between runs on one host thread: warps, frames and shared
+/// memory are reused, so a launch allocates per resident CTA, not per CTA.
+#[derive(Default)]
+pub struct Scratch {
+    warps: Vec<Warp>,
+    shared: Vec<u8>,
+}
+
+impl Cta<'_> {
+    /// Runs CTA number `n` (launch order) to completion, counting executed warp
+    /// instructions against `budget`.
+    ///
+    /// # Errors
+    /// The first [`Fault`] met.
+    pub fn run(&self, n: u64, budget: &Budget, scratch: &mut Scratch) -> Result<(), Fault> {
+        let budget = &mut Steps { budget, local: 0 };
+        let count = self.shape.warps_per_cta() as usize;
+        scratch.warps.resize_with(count, Warp::default);
+        for (w, warp) in scratch.warps.iter_mut().enumerate() {
+            warp.reset(w as u32, self.shape.warp_mask(w as u32), self.program, self.kernel);
+        }
+        let bytes = (self.program.dynamic_shared_at + self.dynamic_shared) as usize;
+        scratch.shared.clear();
+        scratch.shared.resize(bytes, 0);
+        let (warps, shared) = (&mut scratch.warps[..count], &mut scratch.shared[..]);
+        let mut bars = [Bar::default(); 16];
+        loop {
+            let mut moved = false;
+            for warp in warps.iter_mut() {
+                if warp.groups.pick().is_some() {
+                    self.run_warp(n, warp, shared, budget, QUANTUM)?;
+                    moved = true;
+                }
+            }
+            for warp in warps.iter_mut() {
+                moved |= self.try_sync(n, warp)?;
+                moved |= self.arrive(n, warp, &mut bars)?;
+            }
+            for b in 0..bars.len() {
+                moved |= self.complete(warps, &mut bars, b);
+            }
+            if moved {
+                continue;
+            }
+            // Nothing can run: lanes done at a join go on alone (one join a warp).
+            for warp in warps.iter_mut() {
+                moved |= warp.groups.go_alone();
+            }
+            if !moved {
+                if warps.iter().all(|w| w.groups.is_empty()) {
+                    return Ok(());
+                }
+                return Err(self.deadlock(n, warps, &bars));
+            }
+        }
+    }
+
+    /// Group `leaf` reaches a barrier with its `active` lanes.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn barrier(
+        &self,
+        n: u64,
+        warp: &mut Warp,
+        inst: &Inst,
+        bar: &Barrier,
+        leaf: u32,
+        pc: u32,
+        mask: u32,
+        active: u32,
+    ) -> Result<bool, Fault> {
+        if active == 0 {
+            return Ok(warp.groups.goto(leaf, pc + 1));
+        }
+        if self.program.sm < 70 && active != warp.live {
+            // Before sm_70 a warp reaches a barrier converged.
+            let cause = format!(
+                "barrier that cannot complete: lanes {:#010x} of warp {} wait on another path \
+                 (a warp must reach a barrier converged before sm_70)",
+                warp.live & !active,
+                warp.index
+            );
+            return Err(self.fault(n, warp, active, inst, cause));
+        }
+        let uniform = |warp: &Warp, src, what: &str| -> Result<u32, Fault> {
+            let first = super::lane::read(warp, src, active.trailing_zeros() as usize) as u32;
+            for lane in lanes(active) {
+                let v = super::lane::read(warp, src, lane as usize) as u32;
+                if v != first {
+                    let cause = format!("the {what} differs between lanes: {first} and {v} (lane {lane})");
+                    return Err(self.fault(n, warp, 1 << lane, inst, cause));
+                }
+            }
+            Ok(first)
+        };
+        let id = uniform(warp, bar.id, "barrier id")?;
+        if id > 15 {
+            return Err(self.fault(n, warp, active, inst, format!("barrier id {id} is not one of 0-15")));
+        }
+        let count = match bar.count {
+            Some(c) => {
+                let c = uniform(warp, c, "thread count")?;
+                if c == 0 || !c.is_multiple_of(WARP_SIZE) {
+                    let cause =
+                        format!("barrier thread count {c} is not a positive multiple of the warp size");
+                    return Err(self.fault(n, warp, active, inst, cause));
+                }
+                c
+            }
+            None => 0,
+        };
+        if let Some(p) = bar.pred {
+            let bits = super::warp::pred_mask(warp, p);
+            warp.red_bits = (warp.red_bits & !active) | (bits & active);
+        }
+        let wait = Wait::Barrier { id: id as u8, count, arrived: false };
+        Self::park(warp, leaf, pc, mask, active, wait);
+        Ok(false)
+    }
+
+    /// Counts warp `warp` at its barriers once every non-exited thread of it waits at
+    /// one; `.arrive` groups then go on. True when something changed.
+    fn arrive(&self, n: u64, warp: &mut Warp, bars: &mut [Bar; 16]) -> Result<bool, Fault> {
+        let mut at = 0;
+        let mut new = false;
+        for (_, node) in warp.groups.leaves() {
+            match node.wait {
+                Wait::Barrier { arrived, .. } => {
+                    at |= node.mask;
+                    new |= !arrived;
+                }
+                _ => return Ok(false),
+            }
+        }
+        if !new || at != warp.live {
+            return Ok(false);
+        }
+        // `.aligned` barriers: every thread of the warp at the same instruction.
+        let waiting: Vec<(u32, u32, u32)> =
+            warp.groups.leaves().map(|(i, node)| (i, node.pc, node.mask)).collect();
+        let (_, pc0, _) = waiting[0];
+        if let Some(&(_, pc1, m1)) = waiting.iter().find(|w| w.1 != pc0) {
+            let aligned = |pc: u32| matches!(&self.inst(pc).op, Op::Barrier(b) if b.aligned);
+            if aligned(pc0) || aligned(pc1) {
+                let (a, b) = if aligned(pc0) { (pc0, pc1) } else { (pc1, pc0) };
+                let m0 = waiting.iter().filter(|w| w.1 == a).fold(0, |m, w| m | w.2);
+                let other = if a == pc0 { m1 } else { m0 };
+                let cause = format!(
+                    "barrier that cannot complete: an .aligned barrier reached from different paths of warp {} \
+                     (undefined behaviour): lanes {m0:#010x} here, lanes {other:#010x} at another barrier",
+                    warp.index
+                );
+                let mut f = self.fault(n, warp, m0, self.inst(a), cause);
+                f.notes.push((
+                    self.inst(b).span,
+                    format!("lanes {other:#010x} of warp {} wait here", warp.index),
+                ));
+                return Err(f);
+            }
+        }
+        for &(i, pc, _) in &waiting {
+            let node = warp.groups.node_mut(i);
+            let Wait::Barrier { id, count, arrived: false } = node.wait else { continue };
+            node.wait = Wait::Barrier { id, count, arrived: true };
+            let bar = &mut bars[id as usize];
+            if bar.warps >> warp.index & 1 == 0 {
+                bar.warps |= 1 << warp.index;
+                bar.threads += WARP_SIZE;
+            }
+            if count != 0 {
+                bar.count = count;
+            }
+            if matches!(&self.inst(pc).op, Op::Barrier(b) if b.kind == BarKind::Arrive) {
+                warp.groups.wake(i);
+                warp.groups.goto(i, pc + 1);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Completes barrier `b` if its threads are all there: computes `bar.red` and
+    /// lets its waiting groups go on. True when it did.
+    fn complete(&self, warps: &mut [Warp], bars: &mut [Bar; 16], b: usize) -> bool {
+        let bar = bars[b];
+        if bar.warps == 0 {
+            return false;
+        }
+        let done = if bar.count != 0 {
+            bar.threads >= bar.count
+        } else {
+            warps.iter().all(|w| w.live == 0 || bar.warps >> w.index & 1 == 1)
+        };
+        if !done {
+            return false;
+        }
+        bars[b] = Bar::default();
+        let at_b = |wait: Wait| matches!(wait, Wait::Barrier { id, arrived: true, .. } if id as usize == b);
+        // `bar.red`: the reduction over every participating thread.
+        let (mut total, mut all, mut any) = (0u32, true, false);
+        for warp in warps.iter() {
+            for (_, node) in warp.groups.leaves().filter(|(_, n)| at_b(n.wait)) {
+                if let Op::Barrier(x) = &self.inst(node.pc).op
+                    && matches!(x.kind, BarKind::Red(_))
+                {
+                    let bits = warp.red_bits & node.mask;
+                    total += bits.count_ones();
+                    all &= bits == node.mask;
+                    any |= bits != 0;
+                }
+            }
+        }
+        for warp in warps.iter_mut() {
+            let waiting: Vec<(u32, u32, u32, u32)> = warp
+                .groups
+                .leaves()
+                .filter(|(_, n)| at_b(n.wait))
+                .map(|(i, n)| (i, n.pc, n.mask, n.frame))
+                .collect();
+            for (i, pc, mask, frame) in waiting {
+                if let Op::Barrier(x) = &self.inst(pc).op
+                    && let (BarKind::Red(red), Some(dst)) = (x.kind, x.dst)
+                {
+                    let v = match red {
+                        BarRed::Popc => u64::from(total),
+                        BarRed::And => u64::from(all),
+                        BarRed::Or => u64::from(any),
+                    };
+                    warp.use_frame(frame);
+                    for lane in lanes(mask) {
+                        super::lane::write(warp, dst, lane as usize, v);
+                    }
+                }
+                warp.groups.wake(i);
+                warp.groups.goto(i, pc + 1);
+            }
+        }
+        true
+    }
+
+    fn inst(&self, pc: u32) -> &Inst {
+        &self.program.insts[pc as usize]
+    }
+
+    /// The fault of a CTA where no group can move: the first waiting group, with a
+    /// note for every other.
+    fn deadlock(&self, n: u64, warps: &[Warp], bars: &[Bar; 16]) -> Fault {
+        let mut groups = Vec::new();
+        for warp in warps {
+            for (_, node) in warp.groups.iter() {
+                let done = node.mask & !node.pending;
+                if done == 0 {
+                    continue;
+                }
+                let what = match node.wait {
+                    _ if node.pending != 0 => {
+                        format!("wait at this reconvergence point for lanes {:#010x}", node.pending)
+                    }
+                    Wait::Barrier { id, count, .. } => {
+                        let bar = bars[id as usize];
+                        let expected = if count != 0 {
+                            format!("{count} threads")
+                        } else {
+                            "every non-exited thread of the CTA".to_string()
+                        };
+                        let arrived = if bar.warps >> warp.index & 1 == 1 {
+                            "its warp has arrived"
+                        } else {
+                            "its warp has not arrived: other lanes of it are elsewhere"
+                        };
+                        format!(
+                            "wait at barrier {id} for {expected} ({} threads arrived; {arrived})",
+                            bar.threads
+                        )
+                    }
+                    Wait::Sync => {
+                        let m = lanes(done).fold(0, |m, l| m | warp.sync_mask[l as usize]);
+                        format!("wait for member lanes {:#010x} (of mask {m:#010x})", m & warp.live & !done)
+                    }
+                    Wait::Ready => "are ready".to_string(),
+                };
+                let at = self.program.insts.get(node.pc as usize).unwrap_or(&self.program.insts[0]);
+                groups.push((warp.index, done, at, what));
+            }
+        }
+        let Some(&(w, lanes0, at, ref what)) = groups.first() else {
+            let at = &self.program.insts[0];
+            return self.fault(n, &warps[0], 1, at, "deadlock".into());
+        };
+        let cause = format!(
+            "deadlock: no thread of the CTA can go on (barrier that cannot complete); lanes {lanes0:#010x} of warp {w} {what}"
+        );
+        let mut f = self.fault(n, &warps[w as usize], lanes0, at, cause);
+        for &(w, lanes, at, ref what) in &groups[1..] {
+            f.notes.push((at.span, format!("lanes {lanes:#010x} of warp {w} {what}")));
+        }
+        f
+    }
+}
