@@ -101,7 +101,7 @@ fn out_of_bounds_access_faults_with_thread_and_line_and_keeps_earlier_writes() {
     let err = String::from_utf8(out.stderr).unwrap();
     // Thread 20 is the first past the 20-element y: CTA 1 (16 threads each), tid 4.
     assert!(err.contains("kernel `saxpy`, ctaid=(1,0,0) tid=(4,0,0)"), "{err}");
-    assert!(err.contains("ld.global.f32 %f3, [%rd7];") && err.contains("outside every allocation"), "{err}");
+    assert!(err.contains("ld.global.f32 %f3, [%rd7];") && err.contains("out of bounds: address"), "{err}");
     assert!(err.starts_with("examples/saxpy.ptx:45:"), "{err}");
     // CTA 0 finished before the fault: y[i] = 2*x[i] + 0 for i < 16; the rest untouched.
     let y = floats(&json["buffers"][1]["data"]);
@@ -519,7 +519,9 @@ fn dynamic_shared_memory_comes_from_the_launch() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("tid=(25,0,0)") && err.contains("outside the CTA's 116 bytes of shared memory"),
+        err.contains("tid=(25,0,0)")
+            && err.contains("out of bounds: shared address")
+            && err.contains("outside the CTA's 116 bytes of shared memory"),
         "{err}"
     );
 }
@@ -637,4 +639,30 @@ fn misaligned_access_bad_call_target_and_runaway_recursion_fault_cleanly() {
         // Every thread stored 1 before the faulting instruction; nothing after it ran.
         assert_eq!(u64s(&json["buffers"][0]["data"]), vec![1; 8], "{kernel}");
     }
+}
+
+#[test]
+fn a_store_past_a_kernels_shared_array_into_another_kernels_is_out_of_bounds() {
+    let spec = |k: &str, idx: u32| {
+        format!(
+            r#"{{"kernel": "{k}", "grid": 1, "block": 1, "args": [{{"buffer": "u32", "len": 1}}{}]}}"#,
+            if k == "ka" { format!(r#", {{"type": "u32", "value": {idx}}}"#) } else { String::new() }
+        )
+    };
+    // sa[15] is the last word of ka's array: fine.
+    let (out, json) = run("tests/data/run/two_kernels_shared.ptx", &spec("ka", 15), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json["buffers"][0]["data"][0], 7);
+    // sa[16] is where kb's sb lies.
+    let (out, _) = run("tests/data/run/two_kernels_shared.ptx", &spec("ka", 16), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("st.shared.u32 [%r4], 7;") && err.contains("out of bounds: shared address 0x40"),
+        "{err}"
+    );
+    // kb owns sb.
+    let (out, json) = run("tests/data/run/two_kernels_shared.ptx", &spec("kb", 0), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json["buffers"][0]["data"][0], 9);
 }

@@ -81,7 +81,7 @@ impl Cta<'_> {
                 let old = match self.target(w, *mem, a) {
                     Target::Global(a) => self.memory.atomic(a, size, f).map_err(|e| e.to_string())?,
                     Target::Shared(a) => {
-                        let r = range(shared.len(), a, size as u8, "shared")?;
+                        let r = self.shared_range(shared.len(), a, size as u8)?;
                         let old = le(&shared[r.clone()]);
                         shared[r].copy_from_slice(&f(old).to_le_bytes()[..size as usize]);
                         old
@@ -365,6 +365,22 @@ impl Cta<'_> {
         Ok(())
     }
 
+    /// The bytes of a shared-memory access, or why it faults: outside the CTA's
+    /// shared memory, or in static shared memory the kernel does not own (another
+    /// kernel's variables in the same module).
+    fn shared_range(&self, len: usize, a: u64, size: u8) -> Result<std::ops::Range<usize>, String> {
+        let r = range(len, a, size, "shared")?;
+        if let Some(owned) = &self.program.funcs[self.kernel as usize].shared
+            && (r.start as u64) < u64::from(self.program.dynamic_shared_at)
+            && !owned.iter().any(|&(lo, hi)| lo as usize <= r.start && r.end <= hi as usize)
+        {
+            return Err(format!(
+                "out of bounds: shared address 0x{a:x} ({size} bytes) is in no shared variable of this kernel"
+            ));
+        }
+        Ok(r)
+    }
+
     fn special(&self, n: u64, w: &Warp, sreg: Special, lane: u32) -> u64 {
         let pick = |d: Dim3, axis: u8| u64::from([d.x, d.y, d.z][axis as usize]);
         let le = (2u64 << lane) - 1;
@@ -416,7 +432,7 @@ impl Cta<'_> {
     fn load(&self, w: &Warp, shared: &[u8], mem: Mem, a: u64, size: u8, l: usize) -> Result<u64, String> {
         match self.target(w, mem, a) {
             Target::Global(a) => self.memory.load(a, u64::from(size)).map_err(|e: MemFault| e.to_string()),
-            Target::Shared(a) => Ok(le(&shared[range(shared.len(), a, size, "shared")?])),
+            Target::Shared(a) => Ok(le(&shared[self.shared_range(shared.len(), a, size)?])),
             Target::Local(a) => Ok(le(&w.local[l][range(w.top as usize, a, size, "local")?])),
         }
     }
@@ -436,7 +452,7 @@ impl Cta<'_> {
         match self.target(w, mem, a) {
             Target::Global(a) => self.memory.store(a, u64::from(size), v).map_err(|e| e.to_string()),
             Target::Shared(a) => {
-                let r = range(shared.len(), a, size, "shared")?;
+                let r = self.shared_range(shared.len(), a, size)?;
                 shared[r].copy_from_slice(bytes);
                 Ok(())
             }
@@ -478,7 +494,7 @@ fn range(len: usize, addr: u64, size: u8, space: &str) -> Result<std::ops::Range
         _ => {
             let owner = if space == "shared" { "CTA's" } else { "thread's" };
             Err(format!(
-                "{space} address 0x{addr:x} ({size} bytes) is outside the {owner} {len} bytes of {space} memory"
+                "out of bounds: {space} address 0x{addr:x} ({size} bytes) is outside the {owner} {len} bytes of {space} memory"
             ))
         }
     }

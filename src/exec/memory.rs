@@ -18,7 +18,7 @@ pub const ALIGN: u64 = 256;
 /// Why an access failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum MemFault {
-    #[error("address 0x{addr:x} ({size} bytes) is outside every allocation")]
+    #[error("out of bounds: address 0x{addr:x} ({size} bytes) is outside every allocation")]
     OutOfBounds { addr: u64, size: u64 },
     #[error("address 0x{addr:x} is not aligned to the {size}-byte access")]
     Misaligned { addr: u64, size: u64 },

@@ -42,6 +42,15 @@ pub(super) enum Named {
     Func(u32),
 }
 
+/// What decoding a body gives besides its instructions.
+pub(super) struct Decoded {
+    /// Rows of each register file: 32-bit, 64-bit, predicates.
+    pub rows: (u32, u32, u32),
+    pub frame_bytes: u32,
+    /// Offsets of the shared variables the body names, sorted.
+    pub shared: Vec<u32>,
+}
+
 pub(super) struct Decoder<'m> {
     pub src: &'m str,
     pub pool: &'m Pool,
@@ -58,6 +67,9 @@ pub(super) struct Decoder<'m> {
     /// The predicate row holding each lane's carry flag `CC.CF`, once an instruction
     /// uses it.
     pub carry: Option<u32>,
+    /// Offsets of the shared variables it names, for the bounds of each kernel's
+    /// shared memory.
+    used_shared: std::cell::RefCell<Vec<u32>>,
 }
 
 /// Largest frame of one function per lane (a guard, not a CUDA limit).
@@ -72,7 +84,7 @@ impl<'m> Decoder<'m> {
         f: &'m Function,
         layout: &'m Layout<'m>,
         insts: &mut Vec<Inst>,
-    ) -> Result<((u32, u32, u32), u32), LowerError> {
+    ) -> Result<Decoded, LowerError> {
         let Some(body) = &f.body else { return fail(f.name.span, "the function has no body") };
         let k = match layout.symbols.get(f.name.text(src)) {
             Some(Symbol::Func(k)) => *k as usize,
@@ -105,6 +117,7 @@ impl<'m> Decoder<'m> {
             flow: &flow,
             base: insts.len() as u32,
             carry: None,
+            used_shared: Default::default(),
         };
         // A `.func`'s parameters may also be declared as registers (`.reg` params).
         d.regs.enter();
@@ -119,7 +132,10 @@ impl<'m> Decoder<'m> {
             }
         }
         d.block(body, insts)?;
-        Ok((d.regs.counts(), d.frame_bytes))
+        let mut used = d.used_shared.take();
+        used.sort_unstable();
+        used.dedup();
+        Ok(Decoded { rows: d.regs.counts(), frame_bytes: d.frame_bytes, shared: used })
     }
 
     pub fn t(&self, n: Name) -> &'m str {
@@ -227,6 +243,7 @@ impl<'m> Decoder<'m> {
                 return Some(Named::Frame(v));
             }
             if let Some(&o) = s.shared.get(text) {
+                self.used_shared.borrow_mut().push(o);
                 return Some(Named::Shared(o));
             }
         }
@@ -236,7 +253,10 @@ impl<'m> Decoder<'m> {
         match self.layout.symbols.get(text)? {
             Symbol::Func(f) => Some(Named::Func(*f)),
             Symbol::Data(a) => Some(Named::Data(*a)),
-            Symbol::Shared(o) => Some(Named::Shared(*o)),
+            Symbol::Shared(o) => {
+                self.used_shared.borrow_mut().push(*o);
+                Some(Named::Shared(*o))
+            }
         }
     }
 

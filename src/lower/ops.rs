@@ -654,6 +654,9 @@ pub struct Func {
     /// Functions it calls directly, and whether it makes indirect calls.
     pub callees: Vec<u32>,
     pub indirect: bool,
+    /// A kernel's static shared memory, as byte ranges, when it may not touch all of
+    /// the module's (other kernels' variables are out of its bounds).
+    pub shared: Option<Vec<(u32, u32)>>,
 }
 
 /// A whole module, decoded: every function's instructions in one pc space.

@@ -104,16 +104,17 @@ pub fn lower_module(module: &Module, src: &str, image_base: u64) -> Result<Progr
     let layout = Layout { symbols, body_shared, dynamic_shared_at: dynamic_shared_at as u32, sigs };
 
     let mut insts = Vec::new();
-    let mut funcs = Vec::new();
+    let mut funcs: Vec<Func> = Vec::new();
+    let mut used_shared: Vec<Vec<u32>> = Vec::new();
     for (k, f) in bodies.iter().enumerate() {
         let entry = insts.len() as u32;
         let (params, rets) = layout.sigs[k].clone();
         let kernel = f.kind == FuncKind::Entry;
-        let (rows, frame_bytes, error) = match Decoder::decode(module, src, f, &layout, &mut insts) {
-            Ok((rows, bytes)) => (rows, bytes, None),
+        let (rows, frame_bytes, used, error) = match Decoder::decode(module, src, f, &layout, &mut insts) {
+            Ok(d) => (d.rows, d.frame_bytes, d.shared, None),
             Err(e) => {
                 insts.truncate(entry as usize);
-                ((0, 0, 0), 0, Some(e))
+                ((0, 0, 0), 0, Vec::new(), Some(e))
             }
         };
         let body = &insts[entry as usize..];
@@ -142,7 +143,14 @@ pub fn lower_module(module: &Module, src: &str, image_base: u64) -> Result<Progr
             error,
             callees,
             indirect,
+            shared: None,
         });
+        used_shared.push(used);
+    }
+    for k in 0..funcs.len() {
+        if funcs[k].kernel {
+            funcs[k].shared = kernel_shared(&funcs, k as u32, &used_shared, &shared.vars);
+        }
     }
     let sm = module
         .targets
@@ -195,6 +203,8 @@ pub(super) fn var_size(v: &VarDecl, d: &Declarator, src: &str) -> Option<(u64, u
 #[derive(Default)]
 struct SharedLayout {
     end: u64,
+    /// Every static variable placed: offset and bytes.
+    vars: HashMap<u32, u32>,
 }
 
 impl SharedLayout {
@@ -208,6 +218,7 @@ impl SharedLayout {
             return fail(d.name.span, "static shared memory beyond 227 KiB per block");
         }
         self.end = end;
+        self.vars.insert(offset as u32, size as u32);
         Ok(Some(offset as u32))
     }
 
@@ -233,6 +244,45 @@ impl SharedLayout {
         }
         Ok(())
     }
+}
+
+/// The static shared memory kernel `k` may touch, as sorted byte ranges: the
+/// variables named by it and every function it can reach (all of them once an
+/// indirect call is reachable). `None` when that is all of it, as with one kernel.
+fn kernel_shared(
+    funcs: &[Func],
+    k: u32,
+    used: &[Vec<u32>],
+    vars: &HashMap<u32, u32>,
+) -> Option<Vec<(u32, u32)>> {
+    let mut seen = vec![false; funcs.len()];
+    let mut todo = vec![k];
+    while let Some(f) = todo.pop() {
+        if std::mem::replace(&mut seen[f as usize], true) {
+            continue;
+        }
+        if funcs[f as usize].indirect {
+            seen.iter_mut().for_each(|s| *s = true);
+            break;
+        }
+        todo.extend(&funcs[f as usize].callees);
+    }
+    let mut ranges: Vec<(u32, u32)> = seen
+        .iter()
+        .zip(used)
+        .filter(|(s, _)| **s)
+        .flat_map(|(_, offs)| offs.iter().filter_map(|o| vars.get(o).map(|&n| (*o, *o + n))))
+        .collect();
+    ranges.sort_unstable();
+    let mut merged: Vec<(u32, u32)> = Vec::new();
+    for (a, b) in ranges {
+        match merged.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    let end = vars.iter().map(|(o, n)| o + n).max().unwrap_or(0);
+    if end == 0 || merged == [(0, end)] { None } else { Some(merged) }
 }
 
 /// The module's data image: `.global` and `.const` variables, initialised.
