@@ -5,9 +5,10 @@
 use crate::check::types::Ty;
 use crate::diag::Diagnostic;
 use crate::exec::cta::Scratch;
+use crate::exec::limits::Limits;
 use crate::exec::memory::{GlobalMemory, MemFault};
 use crate::exec::threads::Shape;
-use crate::exec::warp::{Budget, Cta, Fault};
+use crate::exec::warp::{Cta, Fault};
 use crate::launch::Dim3;
 use crate::lower::program::{IMAGE_STRIDE, IMAGE_WINDOW, LowerError, Program, lower_module};
 use crate::syntax::ast::{FuncKind, Item};
@@ -167,6 +168,26 @@ impl Device {
         params: &[u8],
         max_steps: u64,
     ) -> Result<(), Fault> {
+        self.launch_with(kernel, grid, block, dynamic_shared, params, &Limits::new(max_steps))
+    }
+
+    /// [`Device::launch`] under `limits`: a step budget, and optionally a time limit
+    /// and a cancel flag; `limits` also counts finished CTAs and lane-instructions
+    /// while the launch runs, for a watcher on another thread.
+    ///
+    /// # Errors
+    /// As [`Device::launch`]; a launch stopped by its limits faults at a running
+    /// thread.
+    #[allow(clippy::too_many_arguments)]
+    pub fn launch_with(
+        &mut self,
+        kernel: &Kernel,
+        grid: Dim3,
+        block: Dim3,
+        dynamic_shared: u32,
+        params: &[u8],
+        limits: &Limits,
+    ) -> Result<(), Fault> {
         let program = &*kernel.program;
         if let Err(e) = self.memory.alloc_at(program.image_base, &program.image) {
             let cause = format!("cannot place the module's variables in device memory: {e}");
@@ -180,10 +201,9 @@ impl Device {
         }
         let shape = Shape { grid, block };
         let cta = Cta { program, kernel: kernel.func, shape, params, memory: &self.memory, dynamic_shared };
-        let budget = Budget::new(max_steps);
         let first = (0..grid.count())
             .into_par_iter()
-            .map_init(Scratch::default, |scratch, n| cta.run(n, &budget, scratch).err().map(|f| (n, f)))
+            .map_init(Scratch::default, |scratch, n| cta.run(n, limits, scratch).err().map(|f| (n, f)))
             .flatten()
             .min_by_key(|(n, _)| *n);
         match first {

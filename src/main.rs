@@ -67,6 +67,11 @@ enum Command {
         /// Bound on the dynamic warp instructions of the launch.
         #[arg(long, value_name = "N", default_value_t = ptxvm::api::DEFAULT_MAX_STEPS)]
         max_steps: u64,
+        /// Wall-clock limit of the launch in seconds (0: none). A launch that runs
+        /// longer stops with a fault naming a running thread, like Ctrl-C does.
+        /// Launches over two seconds show a progress line on a terminal.
+        #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+        timeout: f64,
     },
 }
 
@@ -81,7 +86,13 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check { file } => check(&file),
-        Command::Run { file, launch, out, max_steps } => run::run(&file, &launch, out.as_deref(), max_steps),
+        Command::Run { file, launch, out, max_steps, timeout } => {
+            if !(timeout.is_finite() && timeout >= 0.0) {
+                eprintln!("ptxvm: --timeout takes a number of seconds, 0 or more (0: no limit)");
+                return ExitCode::from(1);
+            }
+            run::run(&file, &launch, out.as_deref(), max_steps, timeout)
+        }
     }
 }
 

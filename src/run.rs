@@ -2,16 +2,67 @@
 
 use ptxvm::api::{Device, Module};
 use ptxvm::diag::Diagnostic;
+use ptxvm::exec::limits::Limits;
 use ptxvm::launch::{Arg, ElemType, parse_spec, result_json};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Set by Ctrl-C: the running launch stops with a fault report.
+fn interrupt_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let set = flag.clone();
+    // Without a handler (another one is installed) Ctrl-C ends the process as usual.
+    let _ = ctrlc::set_handler(move || set.store(true, Ordering::Relaxed));
+    flag
+}
+
+/// Runs `launch` while a watcher thread shows, on a terminal and after two seconds,
+/// a progress line: CTAs done of `total`, and lane-instructions per second.
+fn watch<T: Send>(limits: &Limits, total: u64, launch: impl FnOnce() -> T + Send) -> T {
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let start = Instant::now();
+            let mut bar: Option<indicatif::ProgressBar> = None;
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                let secs = start.elapsed().as_secs_f64();
+                if bar.is_none() && secs >= 2.0 && std::io::stderr().is_terminal() {
+                    let b = indicatif::ProgressBar::new(total).with_elapsed(start.elapsed());
+                    b.set_style(
+                        indicatif::ProgressStyle::with_template(
+                            "{elapsed} [{bar:30}] {pos}/{len} CTAs, {msg}",
+                        )
+                        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                    );
+                    bar = Some(b);
+                }
+                if let Some(b) = &bar {
+                    b.set_position(limits.ctas_done());
+                    let rate = limits.lane_instructions() as f64 / secs / 1e6;
+                    b.set_message(format!("{rate:.0} M lane-instructions/s"));
+                }
+            }
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
+        });
+        let r = launch();
+        done.store(true, Ordering::Relaxed);
+        r
+    })
+}
 
 fn invalid(message: String) -> ExitCode {
     eprintln!("ptxvm: {message}");
     ExitCode::from(1)
 }
 
-pub fn run(file: &Path, spec_path: &Path, out: Option<&Path>, max_steps: u64) -> ExitCode {
+pub fn run(file: &Path, spec_path: &Path, out: Option<&Path>, max_steps: u64, timeout: f64) -> ExitCode {
     let shown = file.display().to_string();
     let src = match crate::read_ptx(file) {
         Ok(s) => s,
@@ -98,7 +149,14 @@ pub fn run(file: &Path, spec_path: &Path, out: Option<&Path>, max_steps: u64) ->
         params[offset as usize..(offset + size) as usize]
             .copy_from_slice(&bits.to_le_bytes()[..size as usize]);
     }
-    let result = device.launch(&kernel, spec.grid, spec.block, spec.dynamic_shared_bytes, &params, max_steps);
+    let mut limits = Limits::new(max_steps).cancel(interrupt_flag());
+    if timeout > 0.0 {
+        limits = limits.timeout(Duration::from_secs_f64(timeout));
+    }
+    let total = spec.grid.count();
+    let result = watch(&limits, total, || {
+        device.launch_with(&kernel, spec.grid, spec.block, spec.dynamic_shared_bytes, &params, &limits)
+    });
     let mut contents = Vec::new();
     for &(_, _, addr, len) in &buffers {
         let mut data = vec![0u8; len];

@@ -666,3 +666,45 @@ fn a_store_past_a_kernels_shared_array_into_another_kernels_is_out_of_bounds() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(json["buffers"][0]["data"][0], 9);
 }
+
+#[test]
+fn an_endless_loop_stops_at_the_time_limit_with_a_fault() {
+    let spec = r#"{"grid": 4, "block": 64, "args": [{"buffer": "u32", "len": 1}]}"#;
+    let start = std::time::Instant::now();
+    let (out, _) =
+        run("tests/data/run/endless.ptx", spec, &["--timeout", "0.5", "--max-steps", "1000000000000"]);
+    let took = start.elapsed();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("fault: kernel `endless`") && err.contains("time limit of 0.5 s exceeded"), "{err}");
+    assert!(took < std::time::Duration::from_secs(20), "took {took:?}");
+}
+
+#[test]
+fn ctrl_c_ends_a_launch_with_a_fault_report() {
+    use std::process::{Command, Stdio};
+    let root = env!("CARGO_MANIFEST_DIR");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let spec = dir.join("endless_ctrl_c.json");
+    std::fs::write(&spec, r#"{"grid": 2, "block": 32, "args": [{"buffer": "u32", "len": 1}]}"#).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_ptxvm"))
+        .current_dir(root)
+        .args(["run", "tests/data/run/endless.ptx", "--launch"])
+        .arg(&spec)
+        .args(["--timeout", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("fault: kernel `endless`, ctaid=(") && err.contains("interrupted (Ctrl-C)"),
+        "{err}"
+    );
+    assert!(err.contains("endless.ptx:1"), "names the line: {err}");
+}

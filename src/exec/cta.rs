@@ -10,9 +10,10 @@
 //! the newest join of a warp lets its done lanes go on alone; when not even that can
 //! happen the CTA is deadlocked, and the fault names every waiting group.
 
+use super::limits::{Limits, Steps};
 use super::simt::Wait;
 use super::threads::WARP_SIZE;
-use super::warp::{Budget, Cta, Fault, Steps, Warp, lanes};
+use super::warp::{Cta, Fault, Warp, lanes};
 use crate::lower::program::{BarKind, BarRed, Barrier, Inst, Op};
 
 /// Instructions a warp runs before the next warp's turn.
@@ -43,8 +44,17 @@ impl Cta<'_> {
     ///
     /// # Errors
     /// The first [`Fault`] met.
-    pub fn run(&self, n: u64, budget: &Budget, scratch: &mut Scratch) -> Result<(), Fault> {
-        let budget = &mut Steps { budget, local: 0 };
+    pub fn run(&self, n: u64, limits: &Limits, scratch: &mut Scratch) -> Result<(), Fault> {
+        let mut steps = Steps::new(limits);
+        let result = self.run_cta(n, &mut steps, scratch);
+        steps.flush();
+        if result.is_ok() {
+            limits.cta_done();
+        }
+        result
+    }
+
+    fn run_cta(&self, n: u64, budget: &mut Steps<'_>, scratch: &mut Scratch) -> Result<(), Fault> {
         let count = self.shape.warps_per_cta() as usize;
         scratch.warps.resize_with(count, Warp::default);
         for (w, warp) in scratch.warps.iter_mut().enumerate() {

@@ -6,6 +6,7 @@
 
 pub mod cta;
 mod lane;
+pub mod limits;
 pub mod memory;
 pub mod simt;
 mod sync;

@@ -11,6 +11,7 @@
 //! its own column. `ret` copies the returning lanes' results into the caller's frame
 //! at once; a frame is reused once its last lane has left it.
 
+use super::limits::Steps;
 use super::memory::GlobalMemory;
 use super::simt::{Groups, NONE, Wait};
 use super::threads::{Shape, WARP_SIZE};
@@ -207,45 +208,6 @@ impl Warp {
     }
 }
 
-/// The step budget of a launch, shared by CTAs running on several threads; each
-/// takes steps in chunks so they rarely touch the shared counter.
-pub struct Budget(std::sync::atomic::AtomicU64);
-
-impl Budget {
-    pub fn new(steps: u64) -> Self {
-        Budget(std::sync::atomic::AtomicU64::new(steps))
-    }
-
-    /// Takes up to `want` steps; 0 when the budget is spent.
-    fn take(&self, want: u64) -> u64 {
-        use std::sync::atomic::Ordering::Relaxed;
-        match self.0.fetch_update(Relaxed, Relaxed, |left| Some(left - left.min(want))) {
-            Ok(left) => left.min(want),
-            Err(_) => 0,
-        }
-    }
-}
-
-/// One CTA's view of the budget: steps taken from it in chunks.
-pub(super) struct Steps<'b> {
-    pub budget: &'b Budget,
-    pub local: u64,
-}
-
-impl Steps<'_> {
-    /// Uses one step; false when the launch's budget is spent.
-    fn step(&mut self) -> bool {
-        if self.local == 0 {
-            self.local = self.budget.take(1 << 16);
-        }
-        if self.local == 0 {
-            return false;
-        }
-        self.local -= 1;
-        true
-    }
-}
-
 /// What a CTA needs to run.
 pub struct Cta<'a> {
     pub program: &'a Program,
@@ -308,12 +270,11 @@ impl Cta<'_> {
                 self.exit(warp, leaf, mask);
                 return Ok(());
             };
-            if !budget.step() {
-                let cause = "instruction budget exhausted (raise it with --max-steps)".to_string();
-                return Err(self.fault(n, warp, mask, inst, cause));
+            let active = mask & guard_mask(warp, inst.guard);
+            if let Err(stop) = budget.step(active.count_ones()) {
+                return Err(self.fault(n, warp, mask, inst, stop.to_string()));
             }
             warp.clock += 1;
-            let active = mask & guard_mask(warp, inst.guard);
             if !self.step(n, warp, shared, inst, leaf, pc, mask, active)? {
                 return Ok(());
             }
