@@ -51,9 +51,15 @@ fn watch<T: Send>(limits: &Limits, total: u64, launch: impl FnOnce() -> T + Send
                 b.finish_and_clear();
             }
         });
-        let r = launch();
-        done.store(true, Ordering::Relaxed);
-        r
+        // Stops the watcher however the launch ends, a panic included.
+        struct Done<'a>(&'a AtomicBool);
+        impl Drop for Done<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::Relaxed);
+            }
+        }
+        let _done = Done(&done);
+        launch()
     })
 }
 

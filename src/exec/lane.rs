@@ -429,7 +429,15 @@ impl Cta<'_> {
         }
     }
 
-    fn load(&self, w: &Warp, shared: &[u8], mem: Mem, a: u64, size: u8, l: usize) -> Result<u64, String> {
+    pub(super) fn load(
+        &self,
+        w: &Warp,
+        shared: &[u8],
+        mem: Mem,
+        a: u64,
+        size: u8,
+        l: usize,
+    ) -> Result<u64, String> {
         match self.target(w, mem, a) {
             Target::Global(a) => self.memory.load(a, u64::from(size)).map_err(|e: MemFault| e.to_string()),
             Target::Shared(a) => Ok(le(&shared[self.shared_range(shared.len(), a, size)?])),
@@ -438,7 +446,7 @@ impl Cta<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn store(
+    pub(super) fn store(
         &self,
         w: &mut Warp,
         shared: &mut [u8],

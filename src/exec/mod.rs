@@ -5,6 +5,7 @@
 //! the device's global memory with bounds. Faults name the kernel, the thread and the instruction.
 
 pub mod cta;
+mod fast;
 mod lane;
 pub mod limits;
 pub mod memory;

@@ -16,6 +16,7 @@ use super::memory::GlobalMemory;
 use super::simt::{Groups, NONE, Wait};
 use super::threads::{Shape, WARP_SIZE};
 use crate::launch::Dim3;
+use crate::lower::fast::Fast;
 use crate::lower::program::{
     Call, CallValue, Callee, FUNC_STRIDE, FUNC_WINDOW, Inst, Op, Pred, PredOp, PredSrc, Program, Src,
 };
@@ -253,6 +254,8 @@ impl Cta<'_> {
     }
 
     /// Runs group `leaf` until it splits, waits, leaves the tree or has run a slice.
+    /// Instructions with a warp-wide form run here, on the group's pc and lanes held
+    /// in locals; the others go through [`Cta::step`].
     fn run_leaf(
         &self,
         n: u64,
@@ -261,24 +264,61 @@ impl Cta<'_> {
         budget: &mut Steps<'_>,
         leaf: u32,
     ) -> Result<(), Fault> {
-        warp.use_frame(warp.groups.node(leaf).frame);
+        let node = *warp.groups.node(leaf);
+        warp.use_frame(node.frame);
+        let (mut pc, mut mask, rpc) = (node.pc, node.mask, node.rpc);
         for _ in 0..SLICE {
-            let node = warp.groups.node(leaf);
-            let (pc, mask) = (node.pc, node.mask);
-            let Some(inst) = self.program.insts.get(pc as usize) else {
+            let Some(fi) = self.program.fast.get(pc as usize) else {
                 // Past the last instruction: only a kernel falling off its end gets here.
+                warp.groups.node_mut(leaf).pc = pc;
                 self.exit(warp, leaf, mask);
                 return Ok(());
             };
-            let active = mask & guard_mask(warp, inst.guard);
+            let active = mask & fi.guard.mask(&warp.regs.pred);
             if let Err(stop) = budget.step(active.count_ones()) {
-                return Err(self.fault(n, warp, mask, inst, stop.to_string()));
+                warp.groups.node_mut(leaf).pc = pc;
+                return Err(self.fault(n, warp, mask, &self.program.insts[pc as usize], stop.to_string()));
             }
             warp.clock += 1;
-            if !self.step(n, warp, shared, inst, leaf, pc, mask, active)? {
-                return Ok(());
+            let next = match fi.op {
+                Fast::Generic => None,
+                Fast::Bra { target } if active == mask => Some(target),
+                Fast::Bra { .. } if active == 0 => Some(pc + 1),
+                Fast::Bra { .. } => None,
+                op @ (Fast::Ld { .. } | Fast::St { .. }) => {
+                    let inst = &self.program.insts[pc as usize];
+                    if let Err(f) = self.fast_mem(n, warp, shared, inst, op, active) {
+                        warp.groups.node_mut(leaf).pc = pc;
+                        return Err(f);
+                    }
+                    Some(pc + 1)
+                }
+                op => {
+                    super::fast::run(&mut warp.regs, op, active);
+                    Some(pc + 1)
+                }
+            };
+            match next {
+                Some(next) => {
+                    pc = next;
+                    if pc == rpc {
+                        warp.groups.goto(leaf, pc);
+                        return Ok(());
+                    }
+                }
+                None => {
+                    warp.groups.node_mut(leaf).pc = pc;
+                    let inst = &self.program.insts[pc as usize];
+                    let active = mask & guard_mask(warp, inst.guard);
+                    if !self.step(n, warp, shared, inst, leaf, pc, mask, active)? {
+                        return Ok(());
+                    }
+                    let node = warp.groups.node(leaf);
+                    (pc, mask) = (node.pc, node.mask);
+                }
             }
         }
+        warp.groups.node_mut(leaf).pc = pc;
         warp.groups.yield_leaf(leaf);
         Ok(())
     }

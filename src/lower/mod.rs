@@ -9,6 +9,7 @@ pub mod cfg;
 mod decode;
 mod decode_more;
 mod decode_ops;
+pub mod fast;
 pub mod flow;
 pub mod ops;
 pub mod program;

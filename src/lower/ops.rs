@@ -666,6 +666,8 @@ pub struct Program {
     /// a warp reaches barriers converged (no independent thread scheduling).
     pub sm: u32,
     pub insts: Vec<Inst>,
+    /// Each instruction's warp-wide form, by pc (the hot loop reads only these).
+    pub fast: Vec<super::fast::FastInst>,
     pub funcs: Vec<Func>,
     /// Bytes of static `.shared` variables per CTA; dynamic shared memory (an
     /// `.extern .shared` array) starts at `dynamic_shared_at`.

@@ -158,8 +158,10 @@ pub fn lower_module(module: &Module, src: &str, image_base: u64) -> Result<Progr
         .rev()
         .find_map(|t| crate::check::target::parse_sm(t.text(src)))
         .map_or(90, |sm| sm.number);
+    let fast = insts.iter().map(super::fast::FastInst::of).collect();
     Ok(Program {
         sm,
+        fast,
         insts,
         funcs,
         shared_bytes: shared.end as u32,
