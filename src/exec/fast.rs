@@ -151,7 +151,9 @@ fn setp_i64(op: CmpOp, signed: bool, a: Row64, b: Row64) -> u32 {
 }
 
 /// `setp` on f32 (ISA 9.7.6.1): ordered comparisons are false with a NaN operand,
-/// the `u` forms true; `.ftz` flushes subnormal operands first.
+/// the `u` forms true; `.ftz` flushes subnormal operands first. An unordered form
+/// is the negation of the opposite ordered one, which is what the `!` says.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
 fn setp_f32(op: CmpOp, ftz: bool, a: Row32, b: Row32) -> u32 {
     use CmpOp::*;
     let f = |x: u32| f32::from_bits(flush(x, ftz));
@@ -497,8 +499,7 @@ mod tests {
                         assert_eq!(got[l], crate::sem::float::f32_binary(op, a[l], b[l], ftz, false));
                     }
                 }
-                let mut regs = Regs::default();
-                regs.r32 = vec![a, b, c, [0; 32]];
+                let mut regs = Regs { r32: vec![a, b, c, [0; 32]], ..Regs::default() };
                 run(
                     &mut regs,
                     Fast::Fma32 { ftz, d: 3, a: R32::Reg(0), b: R32::Reg(1), c: R32::Reg(2) },
