@@ -23,13 +23,16 @@ fn interrupt_flag() -> Arc<AtomicBool> {
 /// Runs `launch` while a watcher thread shows, on a terminal and after two seconds,
 /// a progress line: CTAs done of `total`, and lane-instructions per second.
 fn watch<T: Send>(limits: &Limits, total: u64, launch: impl FnOnce() -> T + Send) -> T {
-    let done = AtomicBool::new(false);
+    // The launch drops the sender when it ends, a panic included, which wakes the
+    // watcher at once.
+    let (done, ended) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|s| {
-        s.spawn(|| {
+        s.spawn(move || {
             let start = Instant::now();
             let mut bar: Option<indicatif::ProgressBar> = None;
-            while !done.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(100));
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                ended.recv_timeout(Duration::from_millis(100))
+            {
                 let secs = start.elapsed().as_secs_f64();
                 if bar.is_none() && secs >= 2.0 && std::io::stderr().is_terminal() {
                     let b = indicatif::ProgressBar::new(total).with_elapsed(start.elapsed());
@@ -51,14 +54,7 @@ fn watch<T: Send>(limits: &Limits, total: u64, launch: impl FnOnce() -> T + Send
                 b.finish_and_clear();
             }
         });
-        // Stops the watcher however the launch ends, a panic included.
-        struct Done<'a>(&'a AtomicBool);
-        impl Drop for Done<'_> {
-            fn drop(&mut self) {
-                self.0.store(true, Ordering::Relaxed);
-            }
-        }
-        let _done = Done(&done);
+        let _done = done;
         launch()
     })
 }

@@ -13,7 +13,7 @@ use crate::sem::float::{F32_CANONICAL_NAN, F64_NAN, FOp};
 type Row32 = [u32; 32];
 type Row64 = [u64; 32];
 
-#[inline]
+#[inline(always)]
 fn row32(regs: &Regs, a: R32) -> Row32 {
     match a {
         R32::Reg(r) => regs.r32[usize::from(r)],
@@ -21,7 +21,7 @@ fn row32(regs: &Regs, a: R32) -> Row32 {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn row64(regs: &Regs, a: R64) -> Row64 {
     match a {
         R64::Reg(r) => regs.r64[usize::from(r)],
@@ -30,7 +30,7 @@ fn row64(regs: &Regs, a: R64) -> Row64 {
 }
 
 /// A shift amount of a 64-bit shift: a 32-bit row.
-#[inline]
+#[inline(always)]
 fn amount(regs: &Regs, a: R64) -> Row32 {
     match a {
         R64::Reg(r) => regs.r32[usize::from(r)],
@@ -38,31 +38,42 @@ fn amount(regs: &Regs, a: R64) -> Row32 {
     }
 }
 
-#[inline]
+/// Each lane's bit of a lane mask.
+const BIT: Row32 = {
+    let mut b = [0u32; 32];
+    let mut l = 0;
+    while l < 32 {
+        b[l] = 1 << l;
+        l += 1;
+    }
+    b
+};
+
+#[inline(always)]
 fn put32(regs: &mut Regs, d: u16, v: Row32, active: u32) {
     let row = &mut regs.r32[usize::from(d)];
     if active == u32::MAX {
         *row = v;
     } else {
-        for (l, (r, v)) in row.iter_mut().zip(v).enumerate() {
-            *r = if active >> l & 1 == 1 { v } else { *r };
+        for l in 0..32 {
+            row[l] = if active & BIT[l] != 0 { v[l] } else { row[l] };
         }
     }
 }
 
-#[inline]
+#[inline(always)]
 fn put64(regs: &mut Regs, d: u16, v: Row64, active: u32) {
     let row = &mut regs.r64[usize::from(d)];
     if active == u32::MAX {
         *row = v;
     } else {
-        for (l, (r, v)) in row.iter_mut().zip(v).enumerate() {
-            *r = if active >> l & 1 == 1 { v } else { *r };
+        for l in 0..32 {
+            row[l] = if active & BIT[l] != 0 { v[l] } else { row[l] };
         }
     }
 }
 
-#[inline]
+#[inline(always)]
 fn put_pred(regs: &mut Regs, p: u16, m: u32, active: u32) {
     let row = &mut regs.pred[usize::from(p)];
     *row = (*row & !active) | (m & active);
@@ -78,10 +89,28 @@ fn map2<T: Copy, U: Copy>(a: [T; 32], b: [T; 32], f: impl Fn(T, T) -> U, zero: U
 }
 
 #[inline(always)]
+fn map1<T: Copy, U: Copy>(a: [T; 32], f: impl Fn(T) -> U, zero: U) -> [U; 32] {
+    let mut r = [zero; 32];
+    for l in 0..32 {
+        r[l] = f(a[l]);
+    }
+    r
+}
+
+#[inline(always)]
+fn map3<T: Copy, U: Copy>(a: [T; 32], b: [T; 32], c: [T; 32], f: impl Fn(T, T, T) -> U, zero: U) -> [U; 32] {
+    let mut r = [zero; 32];
+    for l in 0..32 {
+        r[l] = f(a[l], b[l], c[l]);
+    }
+    r
+}
+
+#[inline(always)]
 fn mask_of<T: Copy>(a: [T; 32], b: [T; 32], f: impl Fn(T, T) -> bool) -> u32 {
     let mut m = 0u32;
     for l in 0..32 {
-        m |= u32::from(f(a[l], b[l])) << l;
+        m |= if f(a[l], b[l]) { BIT[l] } else { 0 };
     }
     m
 }
@@ -128,6 +157,7 @@ fn int_cmp<T: Ord, S: Ord>(op: CmpOp, x: T, y: T, sx: S, sy: S, signed: bool) ->
 }
 
 /// `setp` on 32-bit integers: the lanes where it holds.
+#[inline(always)]
 fn setp_i32(op: CmpOp, signed: bool, a: Row32, b: Row32) -> u32 {
     use CmpOp::*;
     // One loop per operation, so each compiles to a vector compare.
@@ -146,6 +176,7 @@ fn setp_i32(op: CmpOp, signed: bool, a: Row32, b: Row32) -> u32 {
     }
 }
 
+#[inline(always)]
 fn setp_i64(op: CmpOp, signed: bool, a: Row64, b: Row64) -> u32 {
     mask_of(a, b, |x, y| int_cmp(op, x, y, x as i64, y as i64, signed))
 }
@@ -154,6 +185,7 @@ fn setp_i64(op: CmpOp, signed: bool, a: Row64, b: Row64) -> u32 {
 /// the `u` forms true; `.ftz` flushes subnormal operands first. An unordered form
 /// is the negation of the opposite ordered one, which is what the `!` says.
 #[allow(clippy::neg_cmp_op_on_partial_ord)]
+#[inline(always)]
 fn setp_f32(op: CmpOp, ftz: bool, a: Row32, b: Row32) -> u32 {
     use CmpOp::*;
     let f = |x: u32| f32::from_bits(flush(x, ftz));
@@ -176,6 +208,7 @@ fn setp_f32(op: CmpOp, ftz: bool, a: Row32, b: Row32) -> u32 {
     }
 }
 
+#[inline(always)]
 fn int32(op: I32, a: Row32, b: Row32) -> Row32 {
     match op {
         I32::Add => map2(a, b, u32::wrapping_add, 0),
@@ -197,6 +230,7 @@ fn int32(op: I32, a: Row32, b: Row32) -> Row32 {
     }
 }
 
+#[inline(always)]
 fn int64(op: I64, a: Row64, b: Row64, n: Row32) -> Row64 {
     match op {
         I64::Add => map2(a, b, u64::wrapping_add, 0),
@@ -205,12 +239,13 @@ fn int64(op: I64, a: Row64, b: Row64, n: Row32) -> Row64 {
         I64::And => map2(a, b, |x, y| x & y, 0),
         I64::Or => map2(a, b, |x, y| x | y, 0),
         I64::Xor => map2(a, b, |x, y| x ^ y, 0),
-        I64::Shl => std::array::from_fn(|l| if n[l] >= 64 { 0 } else { a[l] << n[l] }),
-        I64::ShrU => std::array::from_fn(|l| if n[l] >= 64 { 0 } else { a[l] >> n[l] }),
-        I64::ShrS => std::array::from_fn(|l| ((a[l] as i64) >> n[l].min(63)) as u64),
+        I64::Shl => map2(a, map1(n, u64::from, 0), |x, k| if k >= 64 { 0 } else { x << k }, 0),
+        I64::ShrU => map2(a, map1(n, u64::from, 0), |x, k| if k >= 64 { 0 } else { x >> k }, 0),
+        I64::ShrS => map2(a, map1(n, u64::from, 0), |x, k| ((x as i64) >> k.min(63)) as u64, 0),
     }
 }
 
+#[inline(always)]
 fn f32_op(op: FOp, ftz: bool, a: Row32, b: Row32) -> Row32 {
     let f = |x: u32| f32::from_bits(flush(x, ftz));
     match op {
@@ -221,6 +256,7 @@ fn f32_op(op: FOp, ftz: bool, a: Row32, b: Row32) -> Row32 {
     }
 }
 
+#[inline(always)]
 fn f64_op(op: FOp, a: Row64, b: Row64) -> Row64 {
     let f = f64::from_bits;
     match op {
@@ -231,42 +267,71 @@ fn f64_op(op: FOp, a: Row64, b: Row64) -> Row64 {
     }
 }
 
-/// `a*b + c` rounded once, lane by lane, with the CPU's FMA instructions when it has
-/// them (`f32::mul_add` is a library call otherwise).
-fn fma32(a: &[f32; 32], b: &[f32; 32], c: &[f32; 32]) -> [f32; 32] {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "fma")]
-        fn with_fma(a: &[f32; 32], b: &[f32; 32], c: &[f32; 32]) -> [f32; 32] {
-            std::array::from_fn(|l| a[l].mul_add(b[l], c[l]))
-        }
-        if std::arch::is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU has the FMA instructions `with_fma` is compiled for,
-            // as checked just above.
-            return unsafe { with_fma(a, b, c) };
-        }
-    }
-    std::array::from_fn(|l| a[l].mul_add(b[l], c[l]))
+/// `a*b + c` rounded once, lane by lane: one instruction in the copies of [`run`]
+/// built for CPUs with FMA, a library call otherwise.
+#[inline(always)]
+fn fma32(a: [f32; 32], b: [f32; 32], c: [f32; 32]) -> [f32; 32] {
+    map3(a, b, c, f32::mul_add, 0.0)
 }
 
-fn fma64(a: &[f64; 32], b: &[f64; 32], c: &[f64; 32]) -> [f64; 32] {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "fma")]
-        fn with_fma(a: &[f64; 32], b: &[f64; 32], c: &[f64; 32]) -> [f64; 32] {
-            std::array::from_fn(|l| a[l].mul_add(b[l], c[l]))
-        }
-        if std::arch::is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU has the FMA instructions `with_fma` is compiled for,
-            // as checked just above.
-            return unsafe { with_fma(a, b, c) };
-        }
-    }
-    std::array::from_fn(|l| a[l].mul_add(b[l], c[l]))
+#[inline(always)]
+fn fma64(a: [f64; 32], b: [f64; 32], c: [f64; 32]) -> [f64; 32] {
+    map3(a, b, c, f64::mul_add, 0.0)
 }
 
-/// Runs a register-only warp-wide instruction for the `active` lanes.
+/// The widest vector instructions this CPU has, found once: 0 not yet known, 1 none
+/// beyond the build's, 2 AVX2 and FMA, 3 AVX-512 (F, BW, VL) too.
+static LEVEL: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+#[cfg(target_arch = "x86_64")]
+fn level() -> u8 {
+    use std::sync::atomic::Ordering::Relaxed;
+    let known = LEVEL.load(Relaxed);
+    if known != 0 {
+        return known;
+    }
+    let avx2 = is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma");
+    let avx512 = avx2
+        && is_x86_feature_detected!("avx512f")
+        && is_x86_feature_detected!("avx512bw")
+        && is_x86_feature_detected!("avx512vl");
+    let l = if avx512 {
+        3
+    } else if avx2 {
+        2
+    } else {
+        1
+    };
+    LEVEL.store(l, Relaxed);
+    l
+}
+
+/// Runs a register-only warp-wide instruction for the `active` lanes, with the
+/// widest vector instructions the CPU has (the same code, compiled for each).
 pub(super) fn run(regs: &mut Regs, op: Fast, active: u32) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma,bmi1,bmi2,popcnt")]
+        fn wide(regs: &mut Regs, op: Fast, active: u32) {
+            run_any(regs, op, active);
+        }
+        #[target_feature(enable = "avx2,fma,bmi1,bmi2,popcnt")]
+        fn avx2(regs: &mut Regs, op: Fast, active: u32) {
+            run_any(regs, op, active);
+        }
+        match level() {
+            // SAFETY: `level` found the CPU has every feature `wide` is built for.
+            3 => return unsafe { wide(regs, op, active) },
+            // SAFETY: `level` found the CPU has every feature `avx2` is built for.
+            2 => return unsafe { avx2(regs, op, active) },
+            _ => {}
+        }
+    }
+    run_any(regs, op, active);
+}
+
+#[inline(always)]
+fn run_any(regs: &mut Regs, op: Fast, active: u32) {
     match op {
         Fast::Mov32 { d, a } => {
             let v = row32(regs, a);
@@ -282,7 +347,7 @@ pub(super) fn run(regs: &mut Regs, op: Fast, active: u32) {
         }
         Fast::Mad32 { d, a, b, c } => {
             let (x, y, z) = (row32(regs, a), row32(regs, b), row32(regs, c));
-            let v = std::array::from_fn(|l| x[l].wrapping_mul(y[l]).wrapping_add(z[l]));
+            let v = map3(x, y, z, |x, y, z| x.wrapping_mul(y).wrapping_add(z), 0);
             put32(regs, d, v, active);
         }
         Fast::Int64 { op, d, a, b } => {
@@ -315,7 +380,7 @@ pub(super) fn run(regs: &mut Regs, op: Fast, active: u32) {
         }
         Fast::Extend { signed, d, a } => {
             let x = row32(regs, a);
-            let v = if signed { x.map(|x| x as i32 as i64 as u64) } else { x.map(u64::from) };
+            let v = if signed { map1(x, |x| x as i32 as i64 as u64, 0) } else { map1(x, u64::from, 0) };
             put64(regs, d, v, active);
         }
         Fast::F32 { op, ftz, d, a, b } => {
@@ -323,18 +388,18 @@ pub(super) fn run(regs: &mut Regs, op: Fast, active: u32) {
             put32(regs, d, v, active);
         }
         Fast::Fma32 { ftz, d, a, b, c } => {
-            let f = |r: Row32| r.map(|x| f32::from_bits(flush(x, ftz)));
-            let r = fma32(&f(row32(regs, a)), &f(row32(regs, b)), &f(row32(regs, c)));
-            put32(regs, d, r.map(|v| finish(v, ftz)), active);
+            let f = |r: Row32| map1(r, |x| f32::from_bits(flush(x, ftz)), 0.0);
+            let r = fma32(f(row32(regs, a)), f(row32(regs, b)), f(row32(regs, c)));
+            put32(regs, d, map1(r, |v| finish(v, ftz), 0), active);
         }
         Fast::F64 { op, d, a, b } => {
             let v = f64_op(op, row64(regs, a), row64(regs, b));
             put64(regs, d, v, active);
         }
         Fast::Fma64 { d, a, b, c } => {
-            let f = |r: Row64| r.map(f64::from_bits);
-            let r = fma64(&f(row64(regs, a)), &f(row64(regs, b)), &f(row64(regs, c)));
-            put64(regs, d, r.map(finish64), active);
+            let f = |r: Row64| map1(r, f64::from_bits, 0.0);
+            let r = fma64(f(row64(regs, a)), f(row64(regs, b)), f(row64(regs, c)));
+            put64(regs, d, map1(r, finish64, 0), active);
         }
         Fast::SetpI32 { op, signed, p, a, b } => {
             let m = setp_i32(op, signed, row32(regs, a), row32(regs, b));
@@ -351,13 +416,19 @@ pub(super) fn run(regs: &mut Regs, op: Fast, active: u32) {
         Fast::Selp32 { d, a, b, p, negated } => {
             let m = regs.pred[usize::from(p)] ^ if negated { u32::MAX } else { 0 };
             let (x, y) = (row32(regs, a), row32(regs, b));
-            let v = std::array::from_fn(|l| if m >> l & 1 == 1 { x[l] } else { y[l] });
+            let mut v = y;
+            for l in 0..32 {
+                v[l] = if m & BIT[l] != 0 { x[l] } else { y[l] };
+            }
             put32(regs, d, v, active);
         }
         Fast::Selp64 { d, a, b, p, negated } => {
             let m = regs.pred[usize::from(p)] ^ if negated { u32::MAX } else { 0 };
             let (x, y) = (row64(regs, a), row64(regs, b));
-            let v = std::array::from_fn(|l| if m >> l & 1 == 1 { x[l] } else { y[l] });
+            let mut v = y;
+            for l in 0..32 {
+                v[l] = if m & BIT[l] != 0 { x[l] } else { y[l] };
+            }
             put64(regs, d, v, active);
         }
         Fast::Generic | Fast::Bra { .. } | Fast::Ld { .. } | Fast::St { .. } => {}
