@@ -259,7 +259,9 @@ fn arg(v: &Value, path: &str) -> Result<Arg, SpecError> {
             }
             let mut bytes = Vec::with_capacity(total as usize);
             for (i, item) in items.iter().enumerate() {
-                let bits = encode(elem, item, &format!("{path}.data[{i}]"))?;
+                // The path is written only for an error.
+                let bits = encode(elem, item, "")
+                    .map_err(|e| SpecError { path: format!("{path}.data[{i}]"), message: e.message })?;
                 bytes.extend_from_slice(&bits.to_le_bytes()[..elem.bytes()]);
             }
             bytes
@@ -378,6 +380,15 @@ fn float_bits(ty: ElemType, x: f64) -> u64 {
 /// The JSON text of one element: an integer, or for floats the shortest decimal that
 /// reads back to the same value of the element's type, or `"nan"`, `"inf"`, `"-inf"`.
 pub fn decode(ty: ElemType, bits: u64) -> String {
+    let mut out = String::new();
+    decode_into(&mut out, ty, bits, &mut String::new());
+    out
+}
+
+/// [`decode`], appended to `out`; `scratch` is working space, so that printing a
+/// buffer allocates nothing per element.
+fn decode_into(out: &mut String, ty: ElemType, bits: u64, scratch: &mut String) {
+    use std::fmt::Write;
     let value = match ty {
         ElemType::F16 => f64::from(half::f16::from_bits(bits as u16)),
         ElemType::BF16 => f64::from(half::bf16::from_bits(bits as u16)),
@@ -385,57 +396,98 @@ pub fn decode(ty: ElemType, bits: u64) -> String {
         ElemType::F64 => f64::from_bits(bits),
         t if t.is_signed() => {
             let shift = 64 - t.bits();
-            return (((bits << shift) as i64) >> shift).to_string();
+            let _ = write!(out, "{}", ((bits << shift) as i64) >> shift);
+            return;
         }
-        _ => return bits.to_string(),
+        _ => {
+            let _ = write!(out, "{bits}");
+            return;
+        }
     };
     if value.is_nan() {
-        return "\"nan\"".into();
+        out.push_str("\"nan\"");
+        return;
     }
     if value.is_infinite() {
-        return if value > 0.0 { "\"inf\"".into() } else { "\"-inf\"".into() };
+        out.push_str(if value > 0.0 { "\"inf\"" } else { "\"-inf\"" });
+        return;
     }
-    // The fewest significant digits that round back to the same bits of `ty`.
-    for digits in 1..=17 {
-        let text = format!("{:.*e}", digits - 1, value);
-        let back: f64 = text.parse().unwrap_or(f64::NAN);
-        let mask = if ty.bytes() == 8 { u64::MAX } else { (1 << ty.bits()) - 1 };
-        if float_bits(ty, back) == bits & mask {
-            return json_number(&text);
+    scratch.clear();
+    // f32 and f64 print the shortest decimal that reads back to the same value of
+    // their own type; the halves search for it.
+    match ty {
+        ElemType::F32 => {
+            let _ = write!(scratch, "{:e}", f32::from_bits(bits as u32));
+        }
+        ElemType::F64 => {
+            let _ = write!(scratch, "{value:e}");
+        }
+        _ => {
+            // The fewest significant digits that round back to the same bits of `ty`.
+            let mask = if ty.bytes() == 8 { u64::MAX } else { (1 << ty.bits()) - 1 };
+            for digits in 1..=17 {
+                scratch.clear();
+                let _ = write!(scratch, "{:.*e}", digits - 1, value);
+                let back: f64 = scratch.parse().unwrap_or(f64::NAN);
+                if float_bits(ty, back) == bits & mask {
+                    break;
+                }
+            }
         }
     }
-    json_number(&format!("{value:e}"))
+    json_number_into(out, scratch);
 }
 
-/// Writes scientific `d.ddde±x` as a JSON number: plain decimal for exponents -5..=15
-/// (`0.1`, `65504`), exponent form otherwise (`1e20`, `-2.5e-7`); zeros keep a point
-/// and their sign (`0.0`, `-0.0`) so they still read as floats.
+#[cfg(test)]
 fn json_number(sci: &str) -> String {
+    let mut out = String::new();
+    json_number_into(&mut out, sci);
+    out
+}
+
+/// Appends a number in Rust's `{:e}` form (`-1.25e-3`) as JSON text the way people
+/// write it: positional from 1e-5 to below 1e16 (`0.00125`), zero as `0.0`.
+fn json_number_into(out: &mut String, sci: &str) {
     let (mantissa, exp) = sci.split_once('e').unwrap_or((sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let neg = mantissa.starts_with('-');
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let digits = mantissa.as_bytes().iter().filter(|b| b.is_ascii_digit());
     let sign = if neg { "-" } else { "" };
-    if digits.bytes().all(|d| d == b'0') {
-        return format!("{sign}0.0");
+    if digits.clone().all(|&d| d == b'0') {
+        out.push_str(sign);
+        out.push_str("0.0");
+        return;
     }
     if !(-5..=15).contains(&exp) {
-        return format!("{mantissa}e{exp}");
+        out.push_str(mantissa);
+        out.push('e');
+        out.push_str(&exp.to_string());
+        return;
     }
+    out.push_str(sign);
+    let n = digits.clone().count();
     let point = exp + 1;
-    let body = if point <= 0 {
-        format!("0.{}{digits}", "0".repeat((-point) as usize))
-    } else if point as usize >= digits.len() {
-        format!("{digits}{}", "0".repeat(point as usize - digits.len()))
+    if point <= 0 {
+        out.push_str("0.");
+        (0..-point).for_each(|_| out.push('0'));
+        digits.for_each(|&d| out.push(char::from(d)));
+    } else if point as usize >= n {
+        digits.for_each(|&d| out.push(char::from(d)));
+        (n..point as usize).for_each(|_| out.push('0'));
     } else {
-        format!("{}.{}", &digits[..point as usize], &digits[point as usize..])
-    };
-    format!("{sign}{body}")
+        for (k, &d) in digits.enumerate() {
+            if k == point as usize {
+                out.push('.');
+            }
+            out.push(char::from(d));
+        }
+    }
 }
 
 /// The result JSON: one entry per buffer argument, in argument order.
 pub fn result_json(kernel: &str, buffers: &[(usize, ElemType, &[u8])]) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(buffers.iter().map(|b| b.2.len() * 3).sum());
+    let mut scratch = String::new();
     let _ = write!(out, "{{\"kernel\": {}, \"buffers\": [", Value::String(kernel.into()));
     for (k, (arg, elem, bytes)) in buffers.iter().enumerate() {
         if k > 0 {
@@ -448,7 +500,7 @@ pub fn result_json(kernel: &str, buffers: &[(usize, ElemType, &[u8])]) -> String
             }
             let mut b = [0u8; 8];
             b[..chunk.len()].copy_from_slice(chunk);
-            out.push_str(&decode(*elem, u64::from_le_bytes(b)));
+            decode_into(&mut out, *elem, u64::from_le_bytes(b), &mut scratch);
         }
         out.push_str("]}");
     }
@@ -459,6 +511,48 @@ pub fn result_json(kernel: &str, buffers: &[(usize, ElemType, &[u8])]) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The printed f32 and f64 values read back to the same bits and have as few
+    /// significant digits as a search over the number of digits finds, for 20,000
+    /// random bit patterns (on a tie between two such decimals either may print).
+    #[test]
+    fn printed_floats_are_the_shortest_that_read_back() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let search = |ty: ElemType, bits: u64, value: f64| -> String {
+            (1..=17)
+                .map(|d| format!("{:.*e}", d - 1, value))
+                .find(|t| encode(ty, &serde_json::from_str(t).unwrap(), "t").unwrap() == bits)
+                .map(|t| json_number(&t))
+                .unwrap()
+        };
+        for _ in 0..20_000 {
+            let b = next();
+            let (f, d) = (f32::from_bits(b as u32), f64::from_bits(b));
+            let digits = |t: &str| {
+                let m = t.split('e').next().unwrap_or(t);
+                m.trim_start_matches(['-', '0', '.']).chars().filter(char::is_ascii_digit).count()
+                    - m.chars().rev().take_while(|&c| c == '0' || c == '.').filter(|&c| c == '0').count()
+            };
+            for (ty, bits, value, finite) in [
+                (ElemType::F32, b & 0xffff_ffff, f64::from(f), f.is_finite()),
+                (ElemType::F64, b, d, d.is_finite()),
+            ] {
+                if !finite {
+                    continue;
+                }
+                let got = decode(ty, bits);
+                assert_eq!(encode(ty, &serde_json::from_str(&got).unwrap(), "t").unwrap(), bits, "{got}");
+                let want = search(ty, bits, value);
+                assert_eq!(digits(&got), digits(&want), "{got} vs {want}");
+            }
+        }
+    }
 
     /// 20,000 random f64 and 20,000 random f32 values, written as the shortest
     /// decimal that reads back to them and with 17 (f64) or 9 (f32) significant

@@ -6,7 +6,7 @@
 
 use super::warp::{Cta, Fault, Regs, Warp, lanes};
 use crate::lower::fast::{Fast, I32, I64, R32, R64};
-use crate::lower::program::Inst;
+use crate::lower::program::{IMAGE_WINDOW, Inst, Mem};
 use crate::sem::compare::CmpOp;
 use crate::sem::float::{F32_CANONICAL_NAN, F64_NAN, FOp};
 
@@ -449,43 +449,108 @@ impl Cta<'_> {
         active: u32,
     ) -> Result<(), Fault> {
         let address = |regs: &Regs, addr: u16, wide: bool, offset: i32| -> Row64 {
-            let base: Row64 =
-                if wide { regs.r64[usize::from(addr)] } else { regs.r32[usize::from(addr)].map(u64::from) };
-            base.map(|a| a.wrapping_add(offset as i64 as u64))
+            let base: Row64 = if wide {
+                regs.r64[usize::from(addr)]
+            } else {
+                map1(regs.r32[usize::from(addr)], u64::from, 0)
+            };
+            map1(base, |a| a.wrapping_add(offset as i64 as u64), 0)
         };
         match op {
             Fast::Ld { mem, size, d, addr, wide_addr, offset } => {
                 let at = address(&warp.regs, addr, wide_addr, offset);
                 let mut out = [0u64; 32];
-                for lane in lanes(active) {
-                    let l = lane as usize;
-                    out[l] = self
-                        .load(warp, shared, mem, at[l], size, l)
-                        .map_err(|cause| self.fault(n, warp, 1 << lane, inst, cause))?;
+                match self.row_space(mem, &at, active, size, shared.len()) {
+                    Row::Global => self
+                        .memory
+                        .load_row(&at, active, u64::from(size), &mut out)
+                        .map_err(|(lane, e)| self.fault(n, warp, 1 << lane, inst, e.to_string()))?,
+                    Row::Shared => {
+                        for l in 0..32 {
+                            if active & BIT[l] != 0 {
+                                let a = at[l] as usize;
+                                let mut b = [0u8; 8];
+                                b[..usize::from(size)].copy_from_slice(&shared[a..a + usize::from(size)]);
+                                out[l] = u64::from_le_bytes(b);
+                            }
+                        }
+                    }
+                    Row::Lanes => {
+                        for lane in lanes(active) {
+                            let l = lane as usize;
+                            out[l] = self
+                                .load(warp, shared, mem, at[l], size, l)
+                                .map_err(|cause| self.fault(n, warp, 1 << lane, inst, cause))?;
+                        }
+                    }
                 }
                 if size == 8 {
                     put64(&mut warp.regs, d, out, active);
                 } else {
-                    put32(&mut warp.regs, d, out.map(|v| v as u32), active);
+                    put32(&mut warp.regs, d, map1(out, |v| v as u32, 0), active);
                 }
             }
             Fast::St { mem, size, src, addr, wide_addr, offset } => {
                 let at = address(&warp.regs, addr, wide_addr, offset);
                 let v: Row64 = match (src, size) {
-                    (R64::Reg(r), 4) => warp.regs.r32[usize::from(r)].map(u64::from),
+                    (R64::Reg(r), 4) => map1(warp.regs.r32[usize::from(r)], u64::from, 0),
                     (R64::Imm(v), 4) => [u64::from(v as u32); 32],
                     (src, _) => row64(&warp.regs, src),
                 };
-                for lane in lanes(active) {
-                    let l = lane as usize;
-                    self.store(warp, shared, mem, at[l], size, v[l], l)
-                        .map_err(|cause| self.fault(n, warp, 1 << lane, inst, cause))?;
+                match self.row_space(mem, &at, active, size, shared.len()) {
+                    Row::Global => self
+                        .memory
+                        .store_row(&at, active, u64::from(size), &v)
+                        .map_err(|(lane, e)| self.fault(n, warp, 1 << lane, inst, e.to_string()))?,
+                    Row::Shared => {
+                        for l in 0..32 {
+                            if active & BIT[l] != 0 {
+                                let a = at[l] as usize;
+                                let k = usize::from(size);
+                                shared[a..a + k].copy_from_slice(&v[l].to_le_bytes()[..k]);
+                            }
+                        }
+                    }
+                    Row::Lanes => {
+                        for lane in lanes(active) {
+                            let l = lane as usize;
+                            self.store(warp, shared, mem, at[l], size, v[l], l)
+                                .map_err(|cause| self.fault(n, warp, 1 << lane, inst, cause))?;
+                        }
+                    }
                 }
             }
             _ => {}
         }
         Ok(())
     }
+
+    /// How a warp's access can go: all to global memory (one lookup for the warp),
+    /// all inside shared memory the kernel owns entirely, or lane by lane (generic
+    /// addresses in windows, holes, and every access that faults).
+    fn row_space(&self, mem: Mem, at: &Row64, active: u32, size: u8, shared_len: usize) -> Row {
+        let all = |f: &dyn Fn(u64) -> bool| (0..32).all(|l| active & BIT[l] == 0 || f(at[l]));
+        match mem {
+            Mem::Global => Row::Global,
+            Mem::Generic if all(&|a| a >= IMAGE_WINDOW) => Row::Global,
+            Mem::Shared
+                if self.program.funcs[self.kernel as usize].shared.is_none()
+                    && all(&|a| {
+                        a.is_multiple_of(u64::from(size))
+                            && a.checked_add(u64::from(size)).is_some_and(|e| e <= shared_len as u64)
+                    }) =>
+            {
+                Row::Shared
+            }
+            _ => Row::Lanes,
+        }
+    }
+}
+
+enum Row {
+    Global,
+    Shared,
+    Lanes,
 }
 
 #[cfg(test)]

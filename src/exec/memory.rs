@@ -1,14 +1,18 @@
 //! Global memory: device allocations with bounds, shared by every CTA of a launch.
 //!
-//! CTAs run on several host threads, so memory is `AtomicU64` words accessed with
-//! `Relaxed` ordering (plain moves on x86) and sub-word stores are compare-exchange
-//! loops on their word: sound Rust without `unsafe`, and a racy PTX program gets
-//! some interleaving of whole stores, never torn bytes or undefined behaviour in
-//! ptxvm itself. Any access outside an allocation, or not aligned to its size, is a
-//! [`MemFault`] (DESIGN.md, "Memory"). Addresses start high (like CUDA's) so that a
-//! null or small integer used as a pointer faults.
+//! CTAs run on several host threads, so memory is `AtomicU32` words accessed with
+//! `Relaxed` ordering (plain moves on x86): a 4-byte access is one word, an 8-byte
+//! one two (a racing PTX program may see a 64-bit value torn, as its data race
+//! allows), a sub-word store a compare-exchange on its word, and a 64-bit atomic
+//! read-modify-write holds one of a set of locks chosen by address, so atomics on
+//! one address never interleave. That is sound Rust without `unsafe`, and a racy
+//! program gets some interleaving of stores, never undefined behaviour in ptxvm.
+//! Any access outside an allocation, or not aligned to its size, is a [`MemFault`]
+//! (DESIGN.md, "Memory"). Addresses start high (like CUDA's) so that a null or small
+//! integer used as a pointer faults.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// Where the first allocation starts, and the alignment of every allocation
 /// (cudaMalloc returns 256-byte aligned addresses).
@@ -29,8 +33,47 @@ pub enum MemFault {
 struct Allocation {
     base: u64,
     len: u64,
-    words: Box<[AtomicU64]>,
+    words: Box<[AtomicU32]>,
 }
+
+impl Allocation {
+    #[inline]
+    fn word(&self, w: usize) -> u32 {
+        self.words[w].load(Relaxed)
+    }
+
+    /// An aligned access of `size` bytes at byte offset `off`.
+    #[inline]
+    fn load(&self, off: u64, size: u64) -> u64 {
+        let w = (off / 4) as usize;
+        match size {
+            8 => u64::from(self.word(w)) | u64::from(self.word(w + 1)) << 32,
+            4 => u64::from(self.word(w)),
+            _ => u64::from(self.word(w)) >> ((off % 4) * 8) & ((1u64 << (size * 8)) - 1),
+        }
+    }
+
+    #[inline]
+    fn store(&self, off: u64, size: u64, bits: u64) {
+        let w = (off / 4) as usize;
+        match size {
+            8 => {
+                self.words[w].store(bits as u32, Relaxed);
+                self.words[w + 1].store((bits >> 32) as u32, Relaxed);
+            }
+            4 => self.words[w].store(bits as u32, Relaxed),
+            _ => {
+                let shift = (off % 4) * 8;
+                let mask = (((1u64 << (size * 8)) - 1) << shift) as u32;
+                let v = ((bits << shift) as u32) & mask;
+                let _ = self.words[w].fetch_update(Relaxed, Relaxed, |old| Some((old & !mask) | v));
+            }
+        }
+    }
+}
+
+/// Locks for 64-bit atomics, by address.
+static WIDE_ATOMICS: [Mutex<()>; 64] = [const { Mutex::new(()) }; 64];
 
 /// The device's global memory.
 #[derive(Default)]
@@ -39,15 +82,18 @@ pub struct GlobalMemory {
     allocs: Vec<Allocation>,
 }
 
+fn zeroed(len: u64) -> Option<Box<[AtomicU32]>> {
+    let n = usize::try_from(len.div_ceil(4)).ok()?;
+    Some((0..n).map(|_| AtomicU32::new(0)).collect())
+}
+
 impl GlobalMemory {
     /// Allocates `len` zeroed bytes; returns the device address.
     ///
     /// # Errors
     /// [`MemFault::TooLarge`] when the size cannot be represented.
     pub fn alloc(&mut self, len: u64) -> Result<u64, MemFault> {
-        let words = len.div_ceil(8);
         let too_large = MemFault::TooLarge { bytes: len };
-        let count = usize::try_from(words).map_err(|_| too_large)?;
         let base = match self.allocs.last() {
             Some(a) if a.base >= BASE => {
                 (a.base + a.len.max(1)).div_ceil(ALIGN).checked_mul(ALIGN).ok_or(too_large)?
@@ -55,7 +101,8 @@ impl GlobalMemory {
             _ => BASE,
         };
         base.checked_add(len).ok_or(too_large)?;
-        self.allocs.push(Allocation { base, len, words: (0..count).map(|_| AtomicU64::new(0)).collect() });
+        let words = zeroed(len).ok_or(too_large)?;
+        self.allocs.push(Allocation { base, len, words });
         Ok(base)
     }
 
@@ -75,24 +122,29 @@ impl GlobalMemory {
         if end > BASE || self.allocs.get(i).is_some_and(|a| a.base < end) {
             return Err(too_large);
         }
-        let words = (0..len.div_ceil(8)).map(|_| AtomicU64::new(0)).collect();
+        let words = zeroed(len).ok_or(too_large)?;
         self.allocs.insert(i, Allocation { base, len, words });
         self.write_bytes(base, bytes)
     }
 
-    /// The allocation and the word index of an aligned access of `size` bytes.
-    fn locate(&self, addr: u64, size: u64) -> Result<(&Allocation, usize), MemFault> {
+    /// The allocation holding `addr`, if any.
+    fn find(&self, addr: u64) -> Option<&Allocation> {
+        let i = self.allocs.partition_point(|a| a.base <= addr);
+        self.allocs.get(i.checked_sub(1)?)
+    }
+
+    /// The allocation and the offset of an aligned access of `size` bytes.
+    fn locate(&self, addr: u64, size: u64) -> Result<(&Allocation, u64), MemFault> {
         if !addr.is_multiple_of(size) {
             return Err(MemFault::Misaligned { addr, size });
         }
-        let i = self.allocs.partition_point(|a| a.base <= addr);
         let oob = MemFault::OutOfBounds { addr, size };
-        let a = self.allocs.get(i.checked_sub(1).ok_or(oob)?).ok_or(oob)?;
+        let a = self.find(addr).ok_or(oob)?;
         let end = addr.checked_add(size).ok_or(oob)?;
         if end > a.base + a.len {
             return Err(oob);
         }
-        Ok((a, ((addr - a.base) / 8) as usize))
+        Ok((a, addr - a.base))
     }
 
     /// Loads `size` (1, 2, 4 or 8) bytes, zero-extended.
@@ -100,10 +152,8 @@ impl GlobalMemory {
     /// # Errors
     /// [`MemFault`] for an access outside an allocation or not aligned to `size`.
     pub fn load(&self, addr: u64, size: u64) -> Result<u64, MemFault> {
-        let (a, w) = self.locate(addr, size)?;
-        let word = a.words[w].load(Relaxed);
-        let shift = (addr % 8) * 8;
-        Ok(if size == 8 { word } else { (word >> shift) & ((1u64 << (size * 8)) - 1) })
+        let (a, off) = self.locate(addr, size)?;
+        Ok(a.load(off, size))
     }
 
     /// Stores the low `size` (1, 2, 4 or 8) bytes of `bits`.
@@ -111,15 +161,108 @@ impl GlobalMemory {
     /// # Errors
     /// [`MemFault`] for an access outside an allocation or not aligned to `size`.
     pub fn store(&self, addr: u64, size: u64, bits: u64) -> Result<(), MemFault> {
-        let (a, w) = self.locate(addr, size)?;
-        if size == 8 {
-            a.words[w].store(bits, Relaxed);
+        let (a, off) = self.locate(addr, size)?;
+        a.store(off, size, bits);
+        Ok(())
+    }
+
+    /// The allocation that every lane of `lanes` accesses with `size` bytes at
+    /// `addrs`, aligned, when there is one: then a warp's access needs no per-lane
+    /// lookup. `None` sends the caller lane by lane (to find which lane faults).
+    #[inline]
+    fn row(&self, addrs: &[u64; 32], lanes: u32, size: u64) -> Option<&Allocation> {
+        let first = addrs[lanes.trailing_zeros() as usize % 32];
+        let a = self.find(first)?;
+        let (lo, hi) = (a.base, (a.base + a.len).checked_sub(size)?);
+        // Sizes are powers of two: alignment is a mask, not a division.
+        let align = size - 1;
+        let mut bad = 0u32;
+        for (l, &x) in addrs.iter().enumerate() {
+            bad |= u32::from(x < lo || x > hi || x & align != 0) << l;
+        }
+        let ok = bad & lanes == 0;
+        ok.then_some(a)
+    }
+
+    /// Loads `size` bytes for each lane of `lanes` into `out`.
+    ///
+    /// # Errors
+    /// The first lane (lowest) whose access faults, and why.
+    pub fn load_row(
+        &self,
+        addrs: &[u64; 32],
+        lanes: u32,
+        size: u64,
+        out: &mut [u64; 32],
+    ) -> Result<(), (u32, MemFault)> {
+        if let Some(a) = self.row(addrs, lanes, size) {
+            let w = |l: usize| ((addrs[l] - a.base) / 4) as usize;
+            match size {
+                4 => {
+                    for (l, o) in out.iter_mut().enumerate() {
+                        if lanes & 1 << l != 0 {
+                            *o = u64::from(a.word(w(l)));
+                        }
+                    }
+                }
+                8 => {
+                    for (l, o) in out.iter_mut().enumerate() {
+                        if lanes & 1 << l != 0 {
+                            *o = u64::from(a.word(w(l))) | u64::from(a.word(w(l) + 1)) << 32;
+                        }
+                    }
+                }
+                _ => {
+                    for (l, o) in out.iter_mut().enumerate() {
+                        if lanes & 1 << l != 0 {
+                            *o = a.load(addrs[l] - a.base, size);
+                        }
+                    }
+                }
+            }
             return Ok(());
         }
-        let shift = (addr % 8) * 8;
-        let mask = ((1u64 << (size * 8)) - 1) << shift;
-        let _ =
-            a.words[w].fetch_update(Relaxed, Relaxed, |old| Some((old & !mask) | ((bits << shift) & mask)));
+        for l in 0..32u32 {
+            if lanes & 1 << l != 0 {
+                out[l as usize] = self.load(addrs[l as usize], size).map_err(|e| (l, e))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores the low `size` bytes of `values` for each lane of `lanes`, in lane
+    /// order.
+    ///
+    /// # Errors
+    /// The first lane (lowest) whose access faults, and why; lanes before it stored.
+    pub fn store_row(
+        &self,
+        addrs: &[u64; 32],
+        lanes: u32,
+        size: u64,
+        values: &[u64; 32],
+    ) -> Result<(), (u32, MemFault)> {
+        if let Some(a) = self.row(addrs, lanes, size) {
+            if size == 4 {
+                for (l, &v) in values.iter().enumerate() {
+                    if lanes & 1 << l != 0 {
+                        a.words[((addrs[l] - a.base) / 4) as usize].store(v as u32, Relaxed);
+                    }
+                }
+            } else {
+                for (l, &v) in values.iter().enumerate() {
+                    if lanes & 1 << l != 0 {
+                        a.store(addrs[l] - a.base, size, v);
+                    }
+                }
+            }
+            return Ok(());
+        }
+        for l in 0..32u32 {
+            if lanes & 1 << l != 0 {
+                self.store(addrs[l as usize], size, values[l as usize]).map_err(|e| (l, e))?;
+            }
+        }
         Ok(())
     }
 
@@ -129,16 +272,34 @@ impl GlobalMemory {
     /// # Errors
     /// [`MemFault`] for an access outside an allocation or not aligned to `size`.
     pub fn atomic(&self, addr: u64, size: u64, f: impl Fn(u64) -> u64) -> Result<u64, MemFault> {
-        let (a, w) = self.locate(addr, size)?;
-        let shift = (addr % 8) * 8;
-        let mask = if size == 8 { u64::MAX } else { ((1u64 << (size * 8)) - 1) << shift };
+        let (a, off) = self.locate(addr, size)?;
+        if size == 8 {
+            let lock = &WIDE_ATOMICS[(addr / 8 % 64) as usize];
+            let _held = lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let old = a.load(off, 8);
+            a.store(off, 8, f(old));
+            return Ok(old);
+        }
+        let w = (off / 4) as usize;
+        let shift = (off % 4) * 8;
+        let mask = if size == 4 { u32::MAX } else { (((1u64 << (size * 8)) - 1) << shift) as u32 };
         let old = a.words[w]
             .fetch_update(Relaxed, Relaxed, |word| {
-                let v = (word & mask) >> shift;
-                Some((word & !mask) | ((f(v) << shift) & mask))
+                let v = u64::from((word & mask) >> shift);
+                Some((word & !mask) | (((f(v) << shift) as u32) & mask))
             })
             .unwrap_or(0);
-        Ok((old & mask) >> shift)
+        Ok(u64::from((old & mask) >> shift))
+    }
+
+    /// The allocation holding all of `addr..addr + len`.
+    fn span(&self, addr: u64, len: u64) -> Result<&Allocation, MemFault> {
+        let oob = MemFault::OutOfBounds { addr, size: len };
+        let a = self.find(addr).ok_or(oob)?;
+        match addr.checked_add(len) {
+            Some(end) if end <= a.base + a.len => Ok(a),
+            _ => Err(oob),
+        }
     }
 
     /// Copies bytes into device memory (host to device).
@@ -146,8 +307,22 @@ impl GlobalMemory {
     /// # Errors
     /// [`MemFault::OutOfBounds`] unless the whole range is inside one allocation.
     pub fn write_bytes(&self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
-        for (k, &b) in data.iter().enumerate() {
-            self.store(addr + k as u64, 1, u64::from(b))?;
+        let a = self.span(addr, data.len() as u64)?;
+        let mut off = addr - a.base;
+        let mut rest = data;
+        // Byte by byte up to a word boundary, then whole words, then the tail.
+        while !off.is_multiple_of(4) && !rest.is_empty() {
+            a.store(off, 1, u64::from(rest[0]));
+            (off, rest) = (off + 1, &rest[1..]);
+        }
+        let mut chunks = rest.chunks_exact(4);
+        for c in &mut chunks {
+            a.words[(off / 4) as usize].store(u32::from_le_bytes([c[0], c[1], c[2], c[3]]), Relaxed);
+            off += 4;
+        }
+        for &b in chunks.remainder() {
+            a.store(off, 1, u64::from(b));
+            off += 1;
         }
         Ok(())
     }
@@ -157,8 +332,10 @@ impl GlobalMemory {
     /// # Errors
     /// [`MemFault::OutOfBounds`] unless the whole range is inside one allocation.
     pub fn read_bytes(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
+        let a = self.span(addr, out.len() as u64)?;
         for (k, b) in out.iter_mut().enumerate() {
-            *b = self.load(addr + k as u64, 1)? as u8;
+            let off = addr - a.base + k as u64;
+            *b = (a.word((off / 4) as usize) >> ((off % 4) * 8)) as u8;
         }
         Ok(())
     }

@@ -247,10 +247,13 @@ fn row(s: Slot, file: RegFile) -> Option<u16> {
     (s.file == file).then_some(u16::try_from(s.index).ok()?)
 }
 
+/// A 32-bit source. Immediates hold 64 bits, sign-extended when negative; a 32-bit
+/// operation reads the low 32 (the general path masks them to its width).
 fn r32(s: Src) -> Option<R32> {
     match s {
         Src::Reg(s) => row(s, RegFile::R32).map(R32::Reg),
-        Src::Imm(v) => u32::try_from(v).ok().map(R32::Imm),
+        Src::Imm(v) if v >> 32 == 0 || v >> 32 == 0xffff_ffff => Some(R32::Imm(v as u32)),
+        Src::Imm(_) => None,
     }
 }
 
@@ -265,7 +268,7 @@ fn r64(s: Src) -> Option<R64> {
 fn either(s: Src, size: u8) -> Option<R64> {
     match (s, size) {
         (Src::Reg(s), 4) => row(s, RegFile::R32).map(R64::Reg),
-        (Src::Imm(v), 4) => u32::try_from(v).ok().map(|v| R64::Imm(v as i32)),
+        (Src::Imm(v), 4) if v >> 32 == 0 || v >> 32 == 0xffff_ffff => Some(R64::Imm(v as i32)),
         (s, 8) => r64(s),
         _ => None,
     }
