@@ -486,21 +486,35 @@ fn json_number_into(out: &mut String, sci: &str) {
 
 /// The result JSON: one entry per buffer argument, in argument order.
 pub fn result_json(kernel: &str, buffers: &[(usize, ElemType, &[u8])]) -> String {
+    use rayon::prelude::*;
     let mut out = String::with_capacity(buffers.iter().map(|b| b.2.len() * 3).sum());
-    let mut scratch = String::new();
     let _ = write!(out, "{{\"kernel\": {}, \"buffers\": [", Value::String(kernel.into()));
     for (k, (arg, elem, bytes)) in buffers.iter().enumerate() {
         if k > 0 {
             out.push_str(", ");
         }
         let _ = write!(out, "{{\"arg\": {arg}, \"buffer\": \"{}\", \"data\": [", elem.name());
-        for (i, chunk) in bytes.chunks_exact(elem.bytes()).enumerate() {
-            if i > 0 {
-                out.push_str(", ");
-            }
-            let mut b = [0u8; 8];
-            b[..chunk.len()].copy_from_slice(chunk);
-            decode_into(&mut out, *elem, u64::from_le_bytes(b), &mut scratch);
+        // Large buffers are printed in chunks on every core.
+        let size = elem.bytes();
+        let chunks: Vec<String> = bytes
+            .par_chunks(size * 4096)
+            .map(|part| {
+                let mut text = String::with_capacity(part.len() * 3);
+                let mut scratch = String::new();
+                for chunk in part.chunks_exact(size) {
+                    let mut b = [0u8; 8];
+                    b[..chunk.len()].copy_from_slice(chunk);
+                    decode_into(&mut text, *elem, u64::from_le_bytes(b), &mut scratch);
+                    text.push_str(", ");
+                }
+                text
+            })
+            .collect();
+        for c in &chunks {
+            out.push_str(c);
+        }
+        if out.ends_with(", ") {
+            out.truncate(out.len() - 2);
         }
         out.push_str("]}");
     }

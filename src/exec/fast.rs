@@ -448,6 +448,58 @@ impl Cta<'_> {
         op: Fast,
         active: u32,
     ) -> Result<(), Fault> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            match level() {
+                // SAFETY: `level` found the CPU has every feature `fast_mem_wide` is
+                // built for.
+                3 => return unsafe { self.fast_mem_wide(n, warp, shared, inst, op, active) },
+                // SAFETY: as above, for `fast_mem_avx2`.
+                2 => return unsafe { self.fast_mem_avx2(n, warp, shared, inst, op, active) },
+                _ => {}
+            }
+        }
+        self.fast_mem_any(n, warp, shared, inst, op, active)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma,bmi1,bmi2,popcnt")]
+    fn fast_mem_wide(
+        &self,
+        n: u64,
+        warp: &mut Warp,
+        shared: &mut [u8],
+        inst: &Inst,
+        op: Fast,
+        active: u32,
+    ) -> Result<(), Fault> {
+        self.fast_mem_any(n, warp, shared, inst, op, active)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma,bmi1,bmi2,popcnt")]
+    fn fast_mem_avx2(
+        &self,
+        n: u64,
+        warp: &mut Warp,
+        shared: &mut [u8],
+        inst: &Inst,
+        op: Fast,
+        active: u32,
+    ) -> Result<(), Fault> {
+        self.fast_mem_any(n, warp, shared, inst, op, active)
+    }
+
+    #[inline(always)]
+    fn fast_mem_any(
+        &self,
+        n: u64,
+        warp: &mut Warp,
+        shared: &mut [u8],
+        inst: &Inst,
+        op: Fast,
+        active: u32,
+    ) -> Result<(), Fault> {
         let address = |regs: &Regs, addr: u16, wide: bool, offset: i32| -> Row64 {
             let base: Row64 = if wide {
                 regs.r64[usize::from(addr)]
@@ -528,6 +580,7 @@ impl Cta<'_> {
     /// How a warp's access can go: all to global memory (one lookup for the warp),
     /// all inside shared memory the kernel owns entirely, or lane by lane (generic
     /// addresses in windows, holes, and every access that faults).
+    #[inline(always)]
     fn row_space(&self, mem: Mem, at: &Row64, active: u32, size: u8, shared_len: usize) -> Row {
         let all = |f: &dyn Fn(u64) -> bool| (0..32).all(|l| active & BIT[l] == 0 || f(at[l]));
         match mem {

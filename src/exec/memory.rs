@@ -128,6 +128,7 @@ impl GlobalMemory {
     }
 
     /// The allocation holding `addr`, if any.
+    #[inline]
     fn find(&self, addr: u64) -> Option<&Allocation> {
         let i = self.allocs.partition_point(|a| a.base <= addr);
         self.allocs.get(i.checked_sub(1)?)
@@ -169,7 +170,7 @@ impl GlobalMemory {
     /// The allocation that every lane of `lanes` accesses with `size` bytes at
     /// `addrs`, aligned, when there is one: then a warp's access needs no per-lane
     /// lookup. `None` sends the caller lane by lane (to find which lane faults).
-    #[inline]
+    #[inline(always)]
     fn row(&self, addrs: &[u64; 32], lanes: u32, size: u64) -> Option<&Allocation> {
         let first = addrs[lanes.trailing_zeros() as usize % 32];
         let a = self.find(first)?;
@@ -188,6 +189,7 @@ impl GlobalMemory {
     ///
     /// # Errors
     /// The first lane (lowest) whose access faults, and why.
+    #[inline(always)]
     pub fn load_row(
         &self,
         addrs: &[u64; 32],
@@ -235,6 +237,7 @@ impl GlobalMemory {
     ///
     /// # Errors
     /// The first lane (lowest) whose access faults, and why; lanes before it stored.
+    #[inline(always)]
     pub fn store_row(
         &self,
         addrs: &[u64; 32],
