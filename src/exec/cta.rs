@@ -59,6 +59,7 @@ impl Cta<'_> {
         scratch.warps.resize_with(count, Warp::default);
         for (w, warp) in scratch.warps.iter_mut().enumerate() {
             warp.reset(w as u32, self.shape.warp_mask(w as u32), self.program, self.kernel);
+            warp.set_tids(&self.shape);
         }
         let bytes = (self.program.dynamic_shared_at + self.dynamic_shared) as usize;
         scratch.shared.clear();

@@ -431,7 +431,16 @@ fn run_any(regs: &mut Regs, op: Fast, active: u32) {
             }
             put64(regs, d, v, active);
         }
-        Fast::Generic | Fast::Bra { .. } | Fast::Ld { .. } | Fast::St { .. } => {}
+        Fast::Trunc { d, a } => {
+            let v = map1(row64(regs, a), |x| x as u32, 0);
+            put32(regs, d, v, active);
+        }
+        Fast::Generic
+        | Fast::Bra { .. }
+        | Fast::Ld { .. }
+        | Fast::St { .. }
+        | Fast::Param { .. }
+        | Fast::Sreg { .. } => {}
     }
 }
 
@@ -571,6 +580,42 @@ impl Cta<'_> {
                         }
                     }
                 }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// `ld.param` of a kernel parameter and `mov` of a thread-shape special register:
+    /// values the warp knows (the parameter buffer, its lanes' thread ids).
+    pub(super) fn fast_uniform(&self, n: u64, warp: &mut Warp, op: Fast, active: u32) -> Result<(), String> {
+        match op {
+            Fast::Param { wide, d, offset, size, signed } => {
+                let (o, k) = (offset as usize, usize::from(size));
+                let bytes = self.params.get(o..o + k).ok_or("parameter read outside the parameter buffer")?;
+                let mut b = [0u8; 8];
+                b[..k].copy_from_slice(bytes);
+                let mut v = u64::from_le_bytes(b);
+                if signed && k < 8 {
+                    let shift = 64 - 8 * k as u32;
+                    v = (((v << shift) as i64) >> shift) as u64;
+                }
+                if wide {
+                    put64(&mut warp.regs, d, [v; 32], active);
+                } else {
+                    put32(&mut warp.regs, d, [v as u32; 32], active);
+                }
+            }
+            Fast::Sreg { d, which } => {
+                let pick = |v: crate::launch::Dim3, a: u8| [v.x, v.y, v.z][usize::from(a)];
+                let row = match which {
+                    0..=2 => warp.tid[usize::from(which)],
+                    3..=5 => [pick(self.shape.block, which - 3); 32],
+                    6..=8 => [pick(self.shape.ctaid(n), which - 6); 32],
+                    9..=11 => [pick(self.shape.grid, which - 9); 32],
+                    _ => std::array::from_fn(|l| l as u32),
+                };
+                put32(&mut warp.regs, d, row, active);
             }
             _ => {}
         }

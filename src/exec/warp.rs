@@ -95,6 +95,8 @@ pub(super) struct Warp {
     pub sync_mask: [u32; 32],
     /// Each lane's predicate at the `bar.red` it waits at.
     pub red_bits: u32,
+    /// Each lane's `%tid.x`, `%tid.y`, `%tid.z`.
+    pub tid: [[u32; 32]; 3],
 }
 
 /// Deepest call nesting, and most local memory per thread (CUDA's stack limit is
@@ -139,6 +141,17 @@ impl Warp {
         }
         self.clock = 0;
         self.red_bits = 0;
+    }
+
+    /// Records each lane's thread id for `%tid` (lanes past the block's threads read
+    /// 0; they never run).
+    pub fn set_tids(&mut self, shape: &super::threads::Shape) {
+        for l in 0..WARP_SIZE {
+            let t =
+                if self.live >> l & 1 == 1 { shape.tid(self.index, l) } else { Dim3 { x: 0, y: 0, z: 0 } };
+            let l = l as usize;
+            (self.tid[0][l], self.tid[1][l], self.tid[2][l]) = (t.x, t.y, t.z);
+        }
     }
 
     /// Checks frame `f`'s registers out into [`Warp::regs`].
@@ -285,6 +298,13 @@ impl Cta<'_> {
                 Fast::Bra { target } if active == mask => Some(target),
                 Fast::Bra { .. } if active == 0 => Some(pc + 1),
                 Fast::Bra { .. } => None,
+                op @ (Fast::Param { .. } | Fast::Sreg { .. }) => {
+                    if let Err(cause) = self.fast_uniform(n, warp, op, active) {
+                        warp.groups.node_mut(leaf).pc = pc;
+                        return Err(self.fault(n, warp, active, &self.program.insts[pc as usize], cause));
+                    }
+                    Some(pc + 1)
+                }
                 op @ (Fast::Ld { .. } | Fast::St { .. }) => {
                     let inst = &self.program.insts[pc as usize];
                     if let Err(f) = self.fast_mem(n, warp, shared, inst, op, active) {

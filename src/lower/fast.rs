@@ -10,7 +10,7 @@
 //! The form is kept small (its size is pinned by a test, as wasmi pins its op) and in
 //! an array of its own, so the hot loop reads 32 bytes per instruction.
 
-use super::ops::{CmpKind, CvtKind, Inst, IntOp, Mem, Op, Pred, Src};
+use super::ops::{CmpKind, CvtKind, Inst, IntOp, Mem, Op, Pred, Special, Src};
 use super::regs::{RegFile, Slot};
 use crate::sem::compare::CmpOp;
 use crate::sem::float::FOp;
@@ -234,6 +234,25 @@ pub enum Fast {
     Bra {
         target: u32,
     },
+    /// `ld.param` of a kernel parameter: the same value in every lane.
+    Param {
+        wide: bool,
+        d: u16,
+        offset: u32,
+        size: u8,
+        signed: bool,
+    },
+    /// `mov` of a special register the executor keeps per warp: `%tid`, `%ntid`,
+    /// `%ctaid`, `%nctaid` (axis 0-2, in that order: 0-11), `%laneid` (12).
+    Sreg {
+        d: u16,
+        which: u8,
+    },
+    /// `cvt` of a 64-bit integer to a 32-bit one without saturation: the low half.
+    Trunc {
+        d: u16,
+        a: R64,
+    },
 }
 
 /// An instruction as the hot loop reads it.
@@ -430,6 +449,31 @@ impl FastInst {
                 }
             }
             Op::Bra { target, .. } => Fast::Bra { target },
+            Op::LdParam { dst, offset, size, signed } => match dst.file {
+                RegFile::R32 if size <= 4 => Fast::Param { wide: false, d: d32(dst)?, offset, size, signed },
+                RegFile::R64 => Fast::Param { wide: true, d: d64(dst)?, offset, size, signed },
+                _ => return None,
+            },
+            Op::MovSpecial { dst, sreg } => {
+                let which = match sreg {
+                    Special::Tid(a) => a,
+                    Special::Ntid(a) => 3 + a,
+                    Special::Ctaid(a) => 6 + a,
+                    Special::Nctaid(a) => 9 + a,
+                    Special::Laneid => 12,
+                    _ => return None,
+                };
+                Fast::Sreg { d: d32(dst)?, which }
+            }
+            // Converting to or from the global window changes nothing.
+            Op::Cvta { dst, src, window: 0, .. } if dst.file == RegFile::R64 => {
+                Fast::Mov64 { d: d64(dst)?, a: r64(src)? }
+            }
+            Op::Cvt { kind: CvtKind::IntInt { dst: to, src: from, sat: false }, dst, src }
+                if to.bits == 32 && from.bits == 64 =>
+            {
+                Fast::Trunc { d: d32(dst)?, a: r64(src)? }
+            }
             _ => return None,
         })
     }
