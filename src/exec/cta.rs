@@ -177,8 +177,14 @@ impl Cta<'_> {
             return Ok(false);
         }
         // `.aligned` barriers: every thread of the warp at the same instruction.
-        let waiting: Vec<(u32, u32, u32)> =
-            warp.groups.leaves().map(|(i, node)| (i, node.pc, node.mask)).collect();
+        // Every leaf holds a lane: at most 32 (no allocation at each barrier).
+        let mut all = [(0u32, 0u32, 0u32); 32];
+        let mut len = 0;
+        for (i, node) in warp.groups.leaves().take(32) {
+            all[len] = (i, node.pc, node.mask);
+            len += 1;
+        }
+        let waiting = &all[..len];
         let (_, pc0, _) = waiting[0];
         if let Some(&(_, pc1, m1)) = waiting.iter().find(|w| w.1 != pc0) {
             let aligned = |pc: u32| matches!(&self.inst(pc).op, Op::Barrier(b) if b.aligned);
@@ -199,7 +205,7 @@ impl Cta<'_> {
                 return Err(f);
             }
         }
-        for &(i, pc, _) in &waiting {
+        for &(i, pc, _) in waiting {
             let node = warp.groups.node_mut(i);
             let Wait::Barrier { id, count, arrived: false } = node.wait else { continue };
             node.wait = Wait::Barrier { id, count, arrived: true };
@@ -251,13 +257,13 @@ impl Cta<'_> {
             }
         }
         for warp in warps.iter_mut() {
-            let waiting: Vec<(u32, u32, u32, u32)> = warp
-                .groups
-                .leaves()
-                .filter(|(_, n)| at_b(n.wait))
-                .map(|(i, n)| (i, n.pc, n.mask, n.frame))
-                .collect();
-            for (i, pc, mask, frame) in waiting {
+            let mut waiting = [(0u32, 0u32, 0u32, 0u32); 32];
+            let mut len = 0;
+            for (i, n) in warp.groups.leaves().filter(|(_, n)| at_b(n.wait)).take(32) {
+                waiting[len] = (i, n.pc, n.mask, n.frame);
+                len += 1;
+            }
+            for &(i, pc, mask, frame) in &waiting[..len] {
                 if let Op::Barrier(x) = &self.inst(pc).op
                     && let (BarKind::Red(red), Some(dst)) = (x.kind, x.dst)
                 {

@@ -521,17 +521,18 @@ impl Cta<'_> {
             }
         };
         let f = &self.program.funcs[callee as usize];
-        if let Some((params, rets)) = &call.proto {
+        if let Some((params, rets)) = &call.proto
+            && !(f.params.iter().map(|p| p.2).eq(params.iter().copied())
+                && f.rets.iter().map(|p| p.2).eq(rets.iter().copied()))
+        {
             let has: Vec<u32> = f.params.iter().map(|p| p.2).collect();
             let gives: Vec<u32> = f.rets.iter().map(|p| p.2).collect();
-            if &has != params || &gives != rets {
-                let cause = format!(
-                    "indirect call to `{}`, whose parameters {has:?} and returns {gives:?} (bytes) do not match \
-                     the prototype's {params:?} and {rets:?}",
-                    f.name
-                );
-                return Err(self.fault(n, warp, active, inst, cause));
-            }
+            let cause = format!(
+                "indirect call to `{}`, whose parameters {has:?} and returns {gives:?} (bytes) do not match \
+                 the prototype's {params:?} and {rets:?}",
+                f.name
+            );
+            return Err(self.fault(n, warp, active, inst, cause));
         }
         // Frames start 16-byte aligned, so a variable's alignment in its frame holds
         // in local memory too (`.align` above 16 in a frame is not supported).

@@ -5,7 +5,11 @@
 //! with its test at the top (`while`) or a back edge at the bottom (`do while`), each
 //! with its own counter registers, so the program's registers never steer a loop.
 //! Unconditional jumps, and the branches of loops with a uniform trip count, are
-//! `bra.uni` as nvcc writes them.
+//! `bra.uni` as nvcc writes them. Tile member masks (`%tm4`, `%tm8`, `%tm16`), the
+//! thread count of a counted barrier (`%nbar`) and the thread's shared word (`%sh`) are
+//! computed once at the start. `shfl.sync` is written with a `vote.sync.ballot` of the
+//! same mask before it and a `selp` after it that keeps the shuffled value only when its
+//! source lane took part, so no output depends on an undefined value.
 
 use super::program::*;
 use super::reference::{DONE, OUT_WORDS, Shape, safe_divisor};
@@ -207,7 +211,24 @@ impl Emitter {
                 }
                 let _ = writeln!(self.text, "$L_end{k}:");
             }
-            Stmt::Loop { trips, do_while, ref body } => {
+            Stmt::TileIf { width, reg, bit, ref then, ref els } => {
+                let k = self.label();
+                self.line(format!("redux.sync.xor.b32 %t3, %r{reg}, {};", mask(width)));
+                self.line(format!("and.b32 %t3, %t3, {};", 1u32 << bit));
+                self.line("setp.eq.u32 %tq, %t3, 0;");
+                if els.is_empty() {
+                    self.line(format!("@%tq bra $L_end{k};"));
+                    self.block(then, depth + 1);
+                } else {
+                    self.line(format!("@%tq bra $L_else{k};"));
+                    self.block(then, depth + 1);
+                    self.line(format!("bra.uni $L_end{k};"));
+                    let _ = writeln!(self.text, "$L_else{k}:");
+                    self.block(els, depth + 1);
+                }
+                let _ = writeln!(self.text, "$L_end{k}:");
+            }
+            Stmt::Loop { trips, do_while, ref body, ref pad } => {
                 let k = self.label();
                 // All lanes that run a uniform loop leave it together: its branch is `.uni`.
                 let uni = if matches!(trips, Trips::Uniform(_)) { ".uni" } else { "" };
@@ -230,6 +251,23 @@ impl Emitter {
                     self.line(format!("bra.uni $L_top{k};"));
                     let _ = writeln!(self.text, "$L_end{k}:");
                 }
+                if let (Trips::Lanes { mask, .. }, false) = (trips, pad.is_empty()) {
+                    // The rest of the most trips, so that every lane meets the same
+                    // synchronisation as often: `total - trips` runs of `pad`.
+                    let total = if do_while { mask.max(1) } else { mask };
+                    if do_while {
+                        self.line(format!("max.u32 %n{depth}, %n{depth}, 1;"));
+                    }
+                    self.line(format!("sub.u32 %n{depth}, {total}, %n{depth};"));
+                    self.line(format!("mov.u32 %c{depth}, 0;"));
+                    let _ = writeln!(self.text, "$L_pad{k}:");
+                    self.line(format!("setp.ge.u32 %lp{depth}, %c{depth}, %n{depth};"));
+                    self.line(format!("@%lp{depth} bra $L_pad_end{k};"));
+                    self.block(pad, depth + 1);
+                    self.line(format!("add.u32 %c{depth}, %c{depth}, 1;"));
+                    self.line(format!("bra.uni $L_pad{k};"));
+                    let _ = writeln!(self.text, "$L_pad_end{k}:");
+                }
             }
             Stmt::Exit { guard: g, id } => {
                 self.store_state(g, 2 + id);
@@ -241,37 +279,116 @@ impl Emitter {
                 self.line(format!("vote.sync.ballot.b32 %r{d}, {}, %t0;", psrc(p)));
             }
             Stmt::Vote { mode, d, p } => {
-                let mode = match mode {
-                    VoteMode::Any => "any",
-                    VoteMode::All => "all",
-                    VoteMode::Uni => "uni",
-                };
                 self.line("activemask.b32 %t0;");
-                self.line(format!("vote.sync.{mode}.pred %p{d}, {}, %t0;", psrc(p)));
+                self.line(format!("vote.sync.{}.pred %p{d}, {}, %t0;", vote_word(mode), psrc(p)));
             }
             Stmt::Activemask { d } => self.line(format!("activemask.b32 %r{d};")),
-            Stmt::Bar { src, dst, shift, region } => {
-                let base = 4 * region * MAX_THREADS;
-                self.line("mov.u32 %t0, shared_words;");
-                self.line("shl.b32 %t1, %tl, 2;");
-                self.line("add.u32 %t1, %t0, %t1;");
-                self.line(format!("st.shared.u32 [%t1+{base}], %r{src};"));
-                self.line("bar.sync 0;");
+            Stmt::Bar { .. } => unreachable!("finalize writes Bar out"),
+            Stmt::Barrier { aligned, count } => match (aligned, count) {
+                (true, _) => self.line("bar.sync 0;"),
+                (false, true) => self.line("barrier.sync 0, %nbar;"),
+                (false, false) => self.line("barrier.sync 0;"),
+            },
+            Stmt::StShared { src, region } => {
+                self.line(format!("st.shared.u32 [%sh+{}], %r{src};", 4 * region * MAX_THREADS));
+            }
+            Stmt::LdShared { dst, shift, region, .. } => {
                 self.line(format!("add.u32 %t2, %tl, {shift};"));
                 self.line("rem.u32 %t2, %t2, %nt;");
                 self.line("shl.b32 %t2, %t2, 2;");
-                self.line("add.u32 %t2, %t0, %t2;");
-                self.line(format!("ld.shared.u32 %r{dst}, [%t2+{base}];"));
-                self.line("barrier.sync 0;");
+                self.line("add.u32 %t2, %shb, %t2;");
+                self.line(format!("ld.shared.u32 %r{dst}, [%t2+{}];", 4 * region * MAX_THREADS));
+            }
+            Stmt::WarpSync { op, width } => self.warp_sync(op, &mask(width)),
+        }
+    }
+
+    fn warp_sync(&mut self, op: WarpOp, m: &str) {
+        match op {
+            WarpOp::Ballot { d, p } => self.line(format!("vote.sync.ballot.b32 %r{d}, {}, {m};", psrc(p))),
+            WarpOp::Vote { mode, d, p } => {
+                self.line(format!("vote.sync.{}.pred %p{d}, {}, {m};", vote_word(mode), psrc(p)));
+            }
+            WarpOp::BarWarp => self.line(format!("bar.warp.sync {m};")),
+            WarpOp::MatchAny { d, a } => self.line(format!("match.any.sync.b32 %r{d}, %r{a}, {m};")),
+            WarpOp::Redux { op, ty, d, a } => {
+                let op = match op {
+                    ReduxOp::Add => "add",
+                    ReduxOp::Min => "min",
+                    ReduxOp::Max => "max",
+                    ReduxOp::And => "and",
+                    ReduxOp::Or => "or",
+                    ReduxOp::Xor => "xor",
+                };
+                self.line(format!("redux.sync.{op}.{} %r{d}, %r{a}, {m};", ty.word()));
+            }
+            WarpOp::Shfl { mode, d, a, b, c, q } => {
+                // Which lanes take part, then the shuffle; the source lane j (as the ISA
+                // computes it) must be one of them, unless out of range (own value).
+                self.line(format!("vote.sync.ballot.b32 %t3, 1, {m};"));
+                let word = match mode {
+                    ShflMode::Up => "up",
+                    ShflMode::Down => "down",
+                    ShflMode::Bfly => "bfly",
+                    ShflMode::Idx => "idx",
+                };
+                let b_text = match b {
+                    Opnd::Imm(v) => imm(Ty::B32, v),
+                    Opnd::Reg(r) => format!("%r{r}"),
+                };
+                self.line(format!("shfl.sync.{word}.b32 %t4|%tq, %r{a}, {b_text}, 0x{c:x}, {m};"));
+                let seg = (c >> 8) & 31;
+                let bv = match b {
+                    Opnd::Imm(v) => (v & 31).to_string(),
+                    Opnd::Reg(r) => {
+                        self.line(format!("and.b32 %t5, %r{r}, 31;"));
+                        "%t5".to_string()
+                    }
+                };
+                match mode {
+                    ShflMode::Up => self.line(format!("sub.u32 %t5, %ln, {bv};")),
+                    ShflMode::Down => self.line(format!("add.u32 %t5, %ln, {bv};")),
+                    ShflMode::Bfly => self.line(format!("xor.b32 %t5, %ln, {bv};")),
+                    ShflMode::Idx => {
+                        self.line(format!("and.b32 %t6, %ln, {seg};"));
+                        match b {
+                            Opnd::Imm(v) => self.line(format!("or.b32 %t5, %t6, {};", v & !seg & 31)),
+                            Opnd::Reg(_) => {
+                                self.line(format!("and.b32 %t5, %t5, {};", !seg & 31));
+                                self.line("or.b32 %t5, %t5, %t6;");
+                            }
+                        }
+                    }
+                }
+                self.line("shr.b32 %t3, %t3, %t5;");
+                self.line("and.b32 %t3, %t3, 1;");
+                self.line("setp.ne.or.u32 %tv, %t3, 0, !%tq;");
+                self.line(format!("selp.b32 %r{d}, %t4, %r{a}, %tv;"));
+                if let Some(q) = q {
+                    self.line(format!("mov.pred %p{q}, %tq;"));
+                }
             }
         }
+    }
+}
+
+/// The member mask of a warp-synchronous instruction over tiles of `width` lanes.
+fn mask(width: u32) -> String {
+    if width == 32 { "0xffffffff".to_string() } else { format!("%tm{width}") }
+}
+
+fn vote_word(mode: VoteMode) -> &'static str {
+    match mode {
+        VoteMode::Any => "any",
+        VoteMode::All => "all",
+        VoteMode::Uni => "uni",
     }
 }
 
 /// The module's text.
 pub fn ptx(p: &Program) -> String {
     let mut e = Emitter { text: String::new(), labels: 0 };
-    let words = MAX_BARS * MAX_THREADS;
+    let words = REGIONS * MAX_THREADS;
     let _ = write!(
         e.text,
         "//\n// Generated by tests/random_kernels (ptxvm property test).\n//\n\n\
@@ -285,8 +402,10 @@ pub fn ptx(p: &Program) -> String {
     e.line(format!(".reg .b32 %c<{depth}>;"));
     e.line(format!(".reg .b32 %n<{depth}>;"));
     e.line(format!(".reg .pred %lp<{depth}>;"));
-    e.line(".reg .b32 %t<3>;");
+    e.line(".reg .b32 %t<7>;");
+    e.line(".reg .pred %tq, %tv;");
     e.line(".reg .b32 %tx, %ty, %tz, %nx, %ny, %tl, %nt, %cx, %cy, %cz, %ncx, %ncy, %gt;");
+    e.line(".reg .b32 %ln, %tm4, %tm8, %tm16, %nbar, %shb, %sh;");
     e.line(".reg .b64 %in, %out, %off;");
     e.text.push('\n');
     e.line(format!("ld.param.u64 %in, [{KERNEL}_param_0];"));
@@ -331,13 +450,22 @@ pub fn ptx(p: &Program) -> String {
             Init::Imm(v) => e.line(format!("mov.b32 %r{k}, {};", imm(Ty::B32, *v))),
         }
     }
-    // Clear this thread's word of every shared region, so a barrier exchange reads 0
-    // from threads that exited before it.
-    e.line("mov.u32 %t0, shared_words;");
+    // The lane, its tiles of 4, 8 and 16 lanes as member masks, and the thread count of
+    // `barrier.sync 0, %nbar`: every warp of the block.
+    e.line("mov.u32 %ln, %laneid;");
+    for w in [4u32, 8, 16] {
+        e.line(format!("and.b32 %t0, %ln, {};", -(w as i32)));
+        e.line(format!("shl.b32 %tm{w}, {}, %t0;", (1u32 << w) - 1));
+    }
+    e.line("add.u32 %nbar, %nt, 31;");
+    e.line("and.b32 %nbar, %nbar, -32;");
+    // Clear this thread's word of every shared region, so a load reads 0 from threads
+    // that did not store (or exited before they did).
+    e.line("mov.u32 %shb, shared_words;");
     e.line("shl.b32 %t1, %tl, 2;");
-    e.line("add.u32 %t1, %t0, %t1;");
-    for region in 0..MAX_BARS {
-        e.line(format!("st.shared.u32 [%t1+{}], 0;", 4 * region * MAX_THREADS));
+    e.line("add.u32 %sh, %shb, %t1;");
+    for region in 0..REGIONS {
+        e.line(format!("st.shared.u32 [%sh+{}], 0;", 4 * region * MAX_THREADS));
     }
     e.line("bar.sync 0;");
     e.block(&p.pred_init, 0);

@@ -2,9 +2,14 @@
 //!
 //! Operations are drawn only with the types PTX (and ptxas) allow for them, immediates
 //! favour the values where integer semantics have edges, and at most one source of an
-//! instruction is an immediate. Compound statements nest up to [`MAX_DEPTH`] deep;
-//! barriers are drawn mostly at the top level. The drawn body goes through
-//! [`finalize`], so shrinking never produces an ill-defined program.
+//! instruction is an immediate. Compound statements nest up to [`MAX_DEPTH`] deep.
+//! Besides statements drawn one by one (barriers, shared-memory stores and loads and
+//! warp-synchronous instructions anywhere, which [`finalize`] balances), two templates
+//! put synchronisation in divergent code on purpose: [`sync_if`], an `if` on lane data
+//! whose sides meet the same barriers, exchanges and warp-synchronous instructions with
+//! their own instructions and operands, and [`tile_if`], a branch uniform across tiles
+//! whose sides use the tile as member mask. The drawn body goes through [`finalize`], so
+//! shrinking never produces an ill-defined program.
 
 use super::program::*;
 use super::reference::Shape;
@@ -135,7 +140,83 @@ pub fn setp(p: impl Strategy<Value = u8>) -> impl Strategy<Value = Stmt> {
     )
 }
 
-fn leaf(top: bool) -> BoxedStrategy<Stmt> {
+fn width() -> impl Strategy<Value = u32> {
+    prop_oneof![6 => Just(32u32), 1 => Just(16u32), 1 => Just(8u32), 1 => Just(4u32)]
+}
+
+/// Which warp-synchronous instruction: what lanes that meet must agree on.
+#[derive(Clone, Copy, Debug)]
+enum WarpKind {
+    Ballot,
+    Vote(VoteMode),
+    Shfl(ShflMode),
+    BarWarp,
+    MatchAny,
+    Redux(ReduxOp, Ty),
+}
+
+fn warp_kind() -> impl Strategy<Value = WarpKind> {
+    let vote = prop_oneof![Just(VoteMode::Any), Just(VoteMode::All), Just(VoteMode::Uni)];
+    let shfl =
+        prop_oneof![Just(ShflMode::Up), Just(ShflMode::Down), Just(ShflMode::Bfly), Just(ShflMode::Idx)];
+    let arith = (prop_oneof![Just(ReduxOp::Add), Just(ReduxOp::Min), Just(ReduxOp::Max)], int_ty());
+    let bits = prop_oneof![Just(ReduxOp::And), Just(ReduxOp::Or), Just(ReduxOp::Xor)];
+    prop_oneof![
+        2 => Just(WarpKind::Ballot),
+        2 => vote.prop_map(WarpKind::Vote),
+        5 => shfl.prop_map(WarpKind::Shfl),
+        1 => Just(WarpKind::BarWarp),
+        2 => Just(WarpKind::MatchAny),
+        2 => arith.prop_map(|(op, ty)| WarpKind::Redux(op, ty)),
+        1 => bits.prop_map(|op| WarpKind::Redux(op, Ty::B32)),
+    ]
+}
+
+/// `shfl.sync`'s `c`: a segment mask for segments of 32, 16, 8, 4 or 2 lanes and a clamp
+/// value (nvcc's forms: the segment's last lane, 0 for `up`), sometimes another clamp.
+fn shfl_c(mode: ShflMode) -> impl Strategy<Value = u32> {
+    let seg = prop::sample::select(vec![32u32, 32, 16, 8, 4, 2]);
+    let clamp = prop_oneof![3 => Just(if mode == ShflMode::Up { 0u32 } else { 31 }), 1 => 0u32..32];
+    (seg, clamp).prop_map(|(seg, clamp)| ((32 - seg) << 8) | clamp)
+}
+
+/// An instruction of kind `kind` with drawn operands.
+fn warp_op_of(kind: WarpKind) -> BoxedStrategy<WarpOp> {
+    match kind {
+        WarpKind::Ballot => (reg(), psrc()).prop_map(|(d, p)| WarpOp::Ballot { d, p }).boxed(),
+        WarpKind::Vote(mode) => (pred(), psrc()).prop_map(move |(d, p)| WarpOp::Vote { mode, d, p }).boxed(),
+        WarpKind::Shfl(mode) => {
+            // The lane or offset: small immediates, one past the segment, or a register
+            // (lane-dependent: each lane names its own source).
+            let b = prop_oneof![
+                3 => (0u32..32).prop_map(Opnd::Imm),
+                1 => prop::sample::select(vec![32u32, 33, 0xffff_ffff]).prop_map(Opnd::Imm),
+                2 => reg().prop_map(Opnd::Reg),
+            ];
+            (reg(), reg(), b, shfl_c(mode), prop::option::weighted(0.3, pred()))
+                .prop_map(move |(d, a, b, c, q)| WarpOp::Shfl { mode, d, a, b, c, q })
+                .boxed()
+        }
+        WarpKind::BarWarp => Just(WarpOp::BarWarp).boxed(),
+        WarpKind::MatchAny => (reg(), reg()).prop_map(|(d, a)| WarpOp::MatchAny { d, a }).boxed(),
+        WarpKind::Redux(op, ty) => {
+            (reg(), reg()).prop_map(move |(d, a)| WarpOp::Redux { op, ty, d, a }).boxed()
+        }
+    }
+}
+
+fn warp_sync() -> impl Strategy<Value = Stmt> {
+    (warp_kind().prop_flat_map(warp_op_of), width()).prop_map(|(op, width)| Stmt::WarpSync { op, width })
+}
+
+fn shift() -> impl Strategy<Value = u32> {
+    prop_oneof![Just(0u32), 1u32..40, Just(31), Just(32), Just(33)]
+}
+
+/// A statement without compound statements inside. With `sync`, also the
+/// synchronisation of issue 7 (warp-synchronous instructions, barriers, shared-memory
+/// stores and loads anywhere); without, only `Bar` exchanges, mostly at the top level.
+fn leaf(top: bool, sync: bool) -> BoxedStrategy<Stmt> {
     let bin = (bin_op(), reg(), two_sources(), guard()).prop_map(|((op, ty), d, (a, b), guard)| Stmt::Bin {
         op,
         ty,
@@ -168,8 +249,20 @@ fn leaf(top: bool) -> BoxedStrategy<Stmt> {
     let vote_mode = prop_oneof![Just(VoteMode::Any), Just(VoteMode::All), Just(VoteMode::Uni)];
     let vote = (vote_mode, pred(), psrc()).prop_map(|(mode, d, p)| Stmt::Vote { mode, d, p });
     let activemask = reg().prop_map(|d| Stmt::Activemask { d });
-    let bar = (reg(), reg(), prop_oneof![Just(0u32), 1u32..40, Just(31), Just(32), Just(33)])
-        .prop_map(|(src, dst, shift)| Stmt::Bar { src, dst, shift, region: 0 });
+    let bar = (reg(), reg(), shift(), 0..REGIONS).prop_map(|(src, dst, shift, region)| Stmt::Bar {
+        src,
+        dst,
+        shift,
+        region,
+    });
+    let barrier = any::<bool>().prop_map(|aligned| Stmt::Barrier { aligned, count: false });
+    let store = (reg(), 0..REGIONS).prop_map(|(src, region)| Stmt::StShared { src, region });
+    let load = (reg(), shift(), 0..REGIONS).prop_map(|(dst, shift, region)| Stmt::LdShared {
+        dst,
+        shift,
+        region,
+        id: 0,
+    });
     let plain = prop_oneof![
         12 => bin,
         3 => un,
@@ -182,17 +275,123 @@ fn leaf(top: bool) -> BoxedStrategy<Stmt> {
         1 => vote,
         1 => activemask,
     ];
-    // Barriers survive `finalize` only outside divergence: mostly at the top level.
-    let bar_weight = if top { 17 } else { 20 };
-    prop_oneof![bar_weight => plain, 1 => bar].boxed()
+    if !sync {
+        let weight = if top { 17 } else { 20 };
+        return prop_oneof![weight => plain, 1 => bar].boxed();
+    }
+    // `Bar` exchanges mostly at the top level; barriers mostly in divergent code.
+    let (bar_weight, barrier_weight) = if top { (2, 1) } else { (1, 2) };
+    prop_oneof![
+        34 => plain,
+        2 => warp_sync(),
+        1 => store,
+        1 => load,
+        bar_weight => bar,
+        barrier_weight => barrier,
+    ]
+    .boxed()
+}
+
+/// One synchronisation point of a [`sync_if`]: both sides meet one of these.
+#[derive(Clone, Copy, Debug)]
+enum Slot {
+    Barrier,
+    Warp(WarpKind, u32),
+    /// Store, barrier, load of the region, barrier.
+    Exchange(u32),
+}
+
+/// The statements of one side of a [`sync_if`] for `slots`, with other statements
+/// before each, sometimes a guarded `exit` (so lanes end while others wait for them):
+/// each side meets the same synchronisation with its own instructions and operands.
+fn sync_side(slots: Vec<Slot>, sub: &BoxedStrategy<Stmt>) -> BoxedStrategy<Vec<Stmt>> {
+    let parts: Vec<BoxedStrategy<Vec<Stmt>>> = slots
+        .into_iter()
+        .map(|slot| {
+            let exit = pred_ref().prop_map(|p| Stmt::Exit { guard: Some(p), id: 0 });
+            let before = (prop::collection::vec(sub.clone(), 0..=2), prop::option::weighted(0.08, exit))
+                .prop_map(|(mut v, exit)| {
+                    v.extend(exit);
+                    v
+                });
+            let point: BoxedStrategy<Vec<Stmt>> = match slot {
+                Slot::Barrier => Just(vec![Stmt::Barrier { aligned: false, count: false }]).boxed(),
+                Slot::Warp(kind, width) => {
+                    warp_op_of(kind).prop_map(move |op| vec![Stmt::WarpSync { op, width }]).boxed()
+                }
+                Slot::Exchange(region) => (reg(), reg(), shift(), prop::collection::vec(sub.clone(), 0..=1))
+                    .prop_map(move |(src, dst, shift, middle)| {
+                        let mut v = vec![Stmt::StShared { src, region }];
+                        v.extend(middle);
+                        v.push(Stmt::Barrier { aligned: false, count: false });
+                        v.push(Stmt::LdShared { dst, shift, region, id: 0 });
+                        v.push(Stmt::Barrier { aligned: false, count: false });
+                        v
+                    })
+                    .boxed(),
+            };
+            (before, point)
+                .prop_map(|(mut v, p)| {
+                    v.extend(p);
+                    v
+                })
+                .boxed()
+        })
+        .collect();
+    parts.prop_map(|parts| parts.concat()).boxed()
+}
+
+/// An `if` on lane data whose two sides meet the same barriers, shared-memory exchanges
+/// and warp-synchronous instructions at different instructions.
+fn sync_if(sub: BoxedStrategy<Stmt>) -> BoxedStrategy<Stmt> {
+    let slot = prop_oneof![
+        2 => Just(Slot::Barrier),
+        4 => (warp_kind(), width()).prop_map(|(k, w)| Slot::Warp(k, w)),
+        2 => (0..REGIONS).prop_map(Slot::Exchange),
+    ];
+    (pred_ref(), prop::collection::vec(slot, 1..=3))
+        .prop_flat_map(move |(cond, slots)| {
+            (Just(cond), sync_side(slots.clone(), &sub), sync_side(slots, &sub))
+        })
+        .prop_map(|(cond, then, els)| Stmt::If { cond, then, els })
+        .boxed()
+}
+
+/// A branch uniform across tiles of `width` lanes, whose sides hold instructions with
+/// that tile as member mask.
+fn tile_if(sub: BoxedStrategy<Stmt>) -> BoxedStrategy<Stmt> {
+    let side = move |width: u32| {
+        let op = warp_kind().prop_flat_map(warp_op_of).prop_map(move |op| Stmt::WarpSync { op, width });
+        (prop::collection::vec(sub.clone(), 0..=3), op, prop::collection::vec(sub.clone(), 0..=2)).prop_map(
+            |(mut a, op, b)| {
+                a.push(op);
+                a.extend(b);
+                a
+            },
+        )
+    };
+    let widths = prop_oneof![Just(4u32), Just(8u32), Just(16u32), Just(32u32)];
+    (widths, reg(), 0u8..6)
+        .prop_flat_map(move |(width, reg, bit)| {
+            (Just((width, reg, bit)), side(width), prop::option::weighted(0.7, side(width)))
+        })
+        .prop_map(|((width, reg, bit), then, els)| Stmt::TileIf {
+            width,
+            reg,
+            bit,
+            then,
+            els: els.unwrap_or_default(),
+        })
+        .boxed()
 }
 
 /// A statement with at most `depth` levels of compound statements inside.
-fn stmt(depth: u32, top: bool) -> BoxedStrategy<Stmt> {
+fn stmt(depth: u32, top: bool, sync: bool) -> BoxedStrategy<Stmt> {
     if depth == 0 {
-        return leaf(top);
+        return leaf(top, sync);
     }
-    let inner = || prop::collection::vec(stmt(depth - 1, false), 0..=5);
+    let sub = stmt(depth - 1, false, sync);
+    let inner = || prop::collection::vec(sub.clone(), 0..=5);
     let if_ = (pred_ref(), inner(), prop::option::weighted(0.5, inner()))
         .prop_map(|(cond, then, els)| Stmt::If { cond, then, els: els.unwrap_or_default() });
     let trips = prop_oneof![
@@ -203,8 +402,13 @@ fn stmt(depth: u32, top: bool) -> BoxedStrategy<Stmt> {
         trips,
         do_while,
         body,
+        pad: Vec::new(),
     });
-    prop_oneof![12 => leaf(top), 3 => if_, 2 => loop_].boxed()
+    if !sync {
+        return prop_oneof![12 => leaf(top, sync), 3 => if_, 2 => loop_].boxed();
+    }
+    prop_oneof![12 => leaf(top, sync), 3 => if_, 2 => loop_, 1 => tile_if(sub.clone()), 2 => sync_if(sub)]
+        .boxed()
 }
 
 fn init() -> impl Strategy<Value = Init> {
@@ -227,9 +431,17 @@ pub fn program() -> impl Strategy<Value = Program> {
     (
         prop::collection::vec(init(), NREG as usize),
         preds,
-        prop::collection::vec(stmt(MAX_DEPTH, true), 1..=24),
+        // A third of the programs as before issue 7, where votes over the active mask
+        // and aligned barriers survive more often.
+        prop_oneof![
+            1 => prop::collection::vec(stmt(MAX_DEPTH, true, false), 1..=24),
+            // Fewer statements: their templates are larger.
+            2 => prop::collection::vec(stmt(MAX_DEPTH, true, true), 1..=16),
+        ],
+        // Barriers with a thread count (kept only in programs without exits).
+        prop::bool::weighted(0.75),
     )
-        .prop_map(|(init, pred_init, body)| {
+        .prop_map(|(init, pred_init, body, count_form)| {
             // Predicate initialisation writes each predicate from registers only: no
             // sink, no guard, no combine yet.
             let pred_init = pred_init
@@ -242,7 +454,7 @@ pub fn program() -> impl Strategy<Value = Program> {
                     other => other,
                 })
                 .collect();
-            Program { init, pred_init, body: finalize(body) }
+            Program { init, pred_init, body: finalize(body, count_form) }
         })
 }
 
