@@ -284,7 +284,7 @@ fn fma64(a: [f64; 32], b: [f64; 32], c: [f64; 32]) -> [f64; 32] {
 static LEVEL: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
 
 #[cfg(target_arch = "x86_64")]
-fn level() -> u8 {
+pub(super) fn level() -> u8 {
     use std::sync::atomic::Ordering::Relaxed;
     let known = LEVEL.load(Relaxed);
     if known != 0 {
@@ -306,32 +306,10 @@ fn level() -> u8 {
     l
 }
 
-/// Runs a register-only warp-wide instruction for the `active` lanes, with the
-/// widest vector instructions the CPU has (the same code, compiled for each).
-pub(super) fn run(regs: &mut Regs, op: Fast, active: u32) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma,bmi1,bmi2,popcnt")]
-        fn wide(regs: &mut Regs, op: Fast, active: u32) {
-            run_any(regs, op, active);
-        }
-        #[target_feature(enable = "avx2,fma,bmi1,bmi2,popcnt")]
-        fn avx2(regs: &mut Regs, op: Fast, active: u32) {
-            run_any(regs, op, active);
-        }
-        match level() {
-            // SAFETY: `level` found the CPU has every feature `wide` is built for.
-            3 => return unsafe { wide(regs, op, active) },
-            // SAFETY: `level` found the CPU has every feature `avx2` is built for.
-            2 => return unsafe { avx2(regs, op, active) },
-            _ => {}
-        }
-    }
-    run_any(regs, op, active);
-}
-
+/// Runs a register-only warp-wide instruction for the `active` lanes. It is
+/// inlined into each compiled copy of the executor's loop (`Cta::run_leaf`).
 #[inline(always)]
-fn run_any(regs: &mut Regs, op: Fast, active: u32) {
+pub(super) fn run_any(regs: &mut Regs, op: Fast, active: u32) {
     match op {
         Fast::Mov32 { d, a } => {
             let v = row32(regs, a);
@@ -445,62 +423,11 @@ fn run_any(regs: &mut Regs, op: Fast, active: u32) {
 }
 
 impl Cta<'_> {
-    /// A scalar `ld` or `st` of the warp-wide forms, lane by lane (each lane's
-    /// address may land anywhere); a fault names the first lane that met it.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn fast_mem(
-        &self,
-        n: u64,
-        warp: &mut Warp,
-        shared: &mut [u8],
-        inst: &Inst,
-        op: Fast,
-        active: u32,
-    ) -> Result<(), Fault> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            match level() {
-                // SAFETY: `level` found the CPU has every feature `fast_mem_wide` is
-                // built for.
-                3 => return unsafe { self.fast_mem_wide(n, warp, shared, inst, op, active) },
-                // SAFETY: as above, for `fast_mem_avx2`.
-                2 => return unsafe { self.fast_mem_avx2(n, warp, shared, inst, op, active) },
-                _ => {}
-            }
-        }
-        self.fast_mem_any(n, warp, shared, inst, op, active)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma,bmi1,bmi2,popcnt")]
-    fn fast_mem_wide(
-        &self,
-        n: u64,
-        warp: &mut Warp,
-        shared: &mut [u8],
-        inst: &Inst,
-        op: Fast,
-        active: u32,
-    ) -> Result<(), Fault> {
-        self.fast_mem_any(n, warp, shared, inst, op, active)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma,bmi1,bmi2,popcnt")]
-    fn fast_mem_avx2(
-        &self,
-        n: u64,
-        warp: &mut Warp,
-        shared: &mut [u8],
-        inst: &Inst,
-        op: Fast,
-        active: u32,
-    ) -> Result<(), Fault> {
-        self.fast_mem_any(n, warp, shared, inst, op, active)
-    }
-
+    /// A scalar `ld` or `st` of the warp-wide forms: for the whole warp when every
+    /// lane lands in one allocation (or in shared memory the kernel owns), else lane
+    /// by lane, so a fault names the first lane that met it.
     #[inline(always)]
-    fn fast_mem_any(
+    pub(super) fn fast_mem_any(
         &self,
         n: u64,
         warp: &mut Warp,
@@ -734,7 +661,7 @@ mod tests {
                     }
                 }
                 let mut regs = Regs { r32: vec![a, b, c, [0; 32]], ..Regs::default() };
-                run(
+                run_any(
                     &mut regs,
                     Fast::Fma32 { ftz, d: 3, a: R32::Reg(0), b: R32::Reg(1), c: R32::Reg(2) },
                     u32::MAX,

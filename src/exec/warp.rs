@@ -266,10 +266,61 @@ impl Cta<'_> {
         Ok(())
     }
 
-    /// Runs group `leaf` until it splits, waits, leaves the tree or has run a slice.
+    /// Runs group `leaf` until it splits, waits, leaves the tree or has run a slice,
+    /// with the widest vector instructions the CPU has: the loop and the warp-wide
+    /// arms are compiled once for each ([`super::fast::level`]).
+    fn run_leaf(
+        &self,
+        n: u64,
+        warp: &mut Warp,
+        shared: &mut [u8],
+        budget: &mut Steps<'_>,
+        leaf: u32,
+    ) -> Result<(), Fault> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            match super::fast::level() {
+                // SAFETY: `level` found the CPU has every feature `run_leaf_wide` is
+                // built for.
+                3 => return unsafe { self.run_leaf_wide(n, warp, shared, budget, leaf) },
+                // SAFETY: as above, for `run_leaf_avx2`.
+                2 => return unsafe { self.run_leaf_avx2(n, warp, shared, budget, leaf) },
+                _ => {}
+            }
+        }
+        self.run_leaf_any(n, warp, shared, budget, leaf)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma,bmi1,bmi2,popcnt")]
+    fn run_leaf_wide(
+        &self,
+        n: u64,
+        warp: &mut Warp,
+        shared: &mut [u8],
+        budget: &mut Steps<'_>,
+        leaf: u32,
+    ) -> Result<(), Fault> {
+        self.run_leaf_any(n, warp, shared, budget, leaf)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma,bmi1,bmi2,popcnt")]
+    fn run_leaf_avx2(
+        &self,
+        n: u64,
+        warp: &mut Warp,
+        shared: &mut [u8],
+        budget: &mut Steps<'_>,
+        leaf: u32,
+    ) -> Result<(), Fault> {
+        self.run_leaf_any(n, warp, shared, budget, leaf)
+    }
+
     /// Instructions with a warp-wide form run here, on the group's pc and lanes held
     /// in locals; the others go through [`Cta::step`].
-    fn run_leaf(
+    #[inline(always)]
+    fn run_leaf_any(
         &self,
         n: u64,
         warp: &mut Warp,
@@ -307,14 +358,14 @@ impl Cta<'_> {
                 }
                 op @ (Fast::Ld { .. } | Fast::St { .. }) => {
                     let inst = &self.program.insts[pc as usize];
-                    if let Err(f) = self.fast_mem(n, warp, shared, inst, op, active) {
+                    if let Err(f) = self.fast_mem_any(n, warp, shared, inst, op, active) {
                         warp.groups.node_mut(leaf).pc = pc;
                         return Err(f);
                     }
                     Some(pc + 1)
                 }
                 op => {
-                    super::fast::run(&mut warp.regs, op, active);
+                    super::fast::run_any(&mut warp.regs, op, active);
                     Some(pc + 1)
                 }
             };
