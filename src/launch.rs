@@ -162,8 +162,7 @@ pub const MAX_BUFFER_BYTES: u64 = 4 << 30;
 /// A [`SpecError`] naming the offending field for malformed JSON, unknown fields,
 /// shapes outside CUDA's limits, unknown types and values that do not fit.
 pub fn parse_spec(json: &str) -> Result<LaunchSpec, SpecError> {
-    let v: Value = serde_json::from_str(json)
-        .map_err(|e| SpecError { path: "spec".into(), message: format!("not valid JSON: {e}") })?;
+    let (v, raw_data) = split_spec(json)?;
     let Value::Object(obj) = &v else { return err("spec", "must be a JSON object") };
     for k in obj.keys() {
         if !matches!(k.as_str(), "kernel" | "grid" | "block" | "dynamic_shared_bytes" | "args") {
@@ -198,9 +197,11 @@ pub fn parse_spec(json: &str) -> Result<LaunchSpec, SpecError> {
     };
     let args = match obj.get("args") {
         None => Vec::new(),
-        Some(Value::Array(items)) => {
-            items.iter().enumerate().map(|(i, a)| arg(a, &format!("args[{i}]"))).collect::<Result<_, _>>()?
-        }
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, a)| arg(a, raw_data.get(i).and_then(Option::as_deref), &format!("args[{i}]")))
+            .collect::<Result<_, _>>()?,
         Some(_) => return err("args", "must be a list"),
     };
     Ok(LaunchSpec { kernel, grid, block, dynamic_shared_bytes, args })
@@ -227,7 +228,60 @@ fn dim3(v: Option<&Value>, path: &str, max: Dim3) -> Result<Dim3, SpecError> {
     Ok(Dim3 { x: d[0], y: d[1], z: d[2] })
 }
 
-fn arg(v: &Value, path: &str) -> Result<Arg, SpecError> {
+type Raw<'a> = &'a serde_json::value::RawValue;
+
+/// The spec as a value, but for each argument's `data` list, which comes apart as
+/// the text of its elements (large buffers are read without a value per element).
+/// Any spec of another shape is read whole, as a value, for its error messages.
+#[allow(clippy::type_complexity)]
+fn split_spec(json: &str) -> Result<(Value, Vec<Option<Vec<Raw<'_>>>>), SpecError> {
+    let whole = || -> Result<(Value, Vec<Option<Vec<Raw<'_>>>>), SpecError> {
+        let v = serde_json::from_str(json)
+            .map_err(|e| SpecError { path: "spec".into(), message: format!("not valid JSON: {e}") })?;
+        Ok((v, Vec::new()))
+    };
+    let Ok(top) = serde_json::from_str::<std::collections::BTreeMap<String, Raw<'_>>>(json) else {
+        return whole();
+    };
+    let value = |r: Raw<'_>| serde_json::from_str::<Value>(r.get());
+    let mut obj = serde_json::Map::new();
+    let mut data = Vec::new();
+    for (k, r) in &top {
+        if k != "args" {
+            let Ok(v) = value(r) else { return whole() };
+            obj.insert(k.clone(), v);
+            continue;
+        }
+        let Ok(args) = serde_json::from_str::<Vec<std::collections::BTreeMap<String, Raw<'_>>>>(r.get())
+        else {
+            return whole();
+        };
+        let mut list = Vec::new();
+        for a in args {
+            let mut o = serde_json::Map::new();
+            let mut items = None;
+            for (k, r) in a {
+                if k == "data"
+                    && let Ok(raw) = serde_json::from_str::<Vec<Raw<'_>>>(r.get())
+                {
+                    // The value keeps a list of the right length; `arg` reads the text.
+                    o.insert(k, Value::Array(vec![Value::Null; raw.len()]));
+                    items = Some(raw);
+                    continue;
+                }
+                let Ok(v) = value(r) else { return whole() };
+                o.insert(k, v);
+            }
+            list.push(Value::Object(o));
+            data.push(items);
+        }
+        obj.insert(k.clone(), Value::Array(list));
+    }
+    Ok((Value::Object(obj), data))
+}
+
+/// One argument; `raw` is its data's elements as text, when read that way.
+fn arg(v: &Value, raw: Option<&[&serde_json::value::RawValue]>, path: &str) -> Result<Arg, SpecError> {
     let Value::Object(o) = v else {
         return err(path, "must be an object: {\"type\", \"value\"} or {\"buffer\", ...}");
     };
@@ -258,11 +312,23 @@ fn arg(v: &Value, path: &str) -> Result<Arg, SpecError> {
                 );
             }
             let mut bytes = Vec::with_capacity(total as usize);
-            for (i, item) in items.iter().enumerate() {
-                // The path is written only for an error.
-                let bits = encode(elem, item, "")
-                    .map_err(|e| SpecError { path: format!("{path}.data[{i}]"), message: e.message })?;
-                bytes.extend_from_slice(&bits.to_le_bytes()[..elem.bytes()]);
+            // The path is written only for an error.
+            let at = |i: usize| {
+                move |e: SpecError| SpecError { path: format!("{path}.data[{i}]"), message: e.message }
+            };
+            match raw {
+                Some(raw) => {
+                    for (i, item) in raw.iter().enumerate() {
+                        let bits = encode_text(elem, item.get()).map_err(at(i))?;
+                        bytes.extend_from_slice(&bits.to_le_bytes()[..elem.bytes()]);
+                    }
+                }
+                _ => {
+                    for (i, item) in items.iter().enumerate() {
+                        let bits = encode(elem, item, "").map_err(at(i))?;
+                        bytes.extend_from_slice(&bits.to_le_bytes()[..elem.bytes()]);
+                    }
+                }
             }
             bytes
         }
@@ -294,6 +360,25 @@ fn elem_type(v: &Value, path: &str, scalar: bool) -> Result<ElemType, SpecError>
             format!("unknown buffer type {v}; one of u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64"),
         ),
     }
+}
+
+/// [`encode`] of one element given as JSON text: numbers are read from their text
+/// directly, anything else as a JSON value.
+fn encode_text(ty: ElemType, text: &str) -> Result<u64, SpecError> {
+    let number = text.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'));
+    if number && ty == ElemType::F32 {
+        if let Ok(x) = text.parse::<f32>() {
+            return Ok(u64::from(x.to_bits()));
+        }
+    } else if number
+        && ty.is_float()
+        && let Ok(x) = text.parse::<f64>()
+    {
+        return Ok(float_bits(ty, x));
+    }
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| SpecError { path: String::new(), message: e.to_string() })?;
+    encode(ty, &v, "")
 }
 
 /// The bits of value `v` as an element of type `ty`: a JSON number (floats rounded to
@@ -605,6 +690,20 @@ mod tests {
             }
             f32s += 1;
         }
+        // The same through a whole spec, whose data lists are read from their text.
+        let f64s: Vec<f64> = (0..2000).map(|_| f64::from_bits(next() >> 2)).collect();
+        let f32s: Vec<f32> = (0..2000).map(|_| f32::from_bits(next() as u32 >> 2)).collect();
+        let list = |v: Vec<String>| v.join(", ");
+        let spec = format!(
+            r#"{{"grid": 1, "block": 1, "args": [{{"buffer": "f64", "data": [{}]}}, {{"buffer": "f32", "data": [{}]}}]}}"#,
+            list(f64s.iter().map(|v| format!("{v:.16e}")).collect()),
+            list(f32s.iter().map(|v| format!("{v:e}")).collect())
+        );
+        let parsed = parse_spec(&spec).unwrap();
+        let want64: Vec<u8> = f64s.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let want32: Vec<u8> = f32s.iter().flat_map(|v| v.to_le_bytes()).collect();
+        assert!(matches!(&parsed.args[0], Arg::Buffer { bytes, .. } if *bytes == want64));
+        assert!(matches!(&parsed.args[1], Arg::Buffer { bytes, .. } if *bytes == want32));
     }
 
     fn spec(json: &str) -> Result<LaunchSpec, SpecError> {
