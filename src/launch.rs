@@ -497,6 +497,19 @@ fn decode_into(out: &mut String, ty: ElemType, bits: u64, scratch: &mut String) 
         out.push_str(if value > 0.0 { "\"inf\"" } else { "\"-inf\"" });
         return;
     }
+    // Whole numbers below 2^precision, where every integer is a value of the type,
+    // print as integers (what the search below gives them, without it); zero keeps
+    // its `.0` and sign.
+    let exact = match ty {
+        ElemType::F16 => 2048.0,
+        ElemType::BF16 => 256.0,
+        ElemType::F32 => 16_777_216.0,
+        _ => 9_007_199_254_740_992.0,
+    };
+    if value.fract() == 0.0 && value != 0.0 && value.abs() <= exact {
+        let _ = write!(out, "{}", value as i64);
+        return;
+    }
     scratch.clear();
     // f32 and f64 print the shortest decimal that reads back to the same value of
     // their own type; the halves search for it.
@@ -630,6 +643,25 @@ mod tests {
                 .map(|t| json_number(&t))
                 .unwrap()
         };
+        // Whole numbers around each type's last exact integer, and random bits.
+        let wholes = (0..64u32).flat_map(|k| {
+            [(1u64 << 24) - 32 + u64::from(k), (1 << 53) - 32 + u64::from(k), u64::from(k) * 977 + 1]
+        });
+        for w in wholes {
+            for (ty, bits, value) in [
+                (ElemType::F32, u64::from((w as f32).to_bits()), f64::from(w as f32)),
+                (ElemType::F64, (w as f64).to_bits(), w as f64),
+                (
+                    ElemType::F16,
+                    u64::from(half::f16::from_f64(w as f64).to_bits()),
+                    half::f16::from_f64(w as f64).to_f64(),
+                ),
+            ] {
+                if value.is_finite() {
+                    assert_eq!(decode(ty, bits), search(ty, bits, value), "{ty:?} {value}");
+                }
+            }
+        }
         for _ in 0..20_000 {
             let b = next();
             let (f, d) = (f32::from_bits(b as u32), f64::from_bits(b));

@@ -198,19 +198,30 @@ impl GlobalMemory {
         out: &mut [u64; 32],
     ) -> Result<(), (u32, MemFault)> {
         if let Some(a) = self.row(addrs, lanes, size) {
-            let w = |l: usize| ((addrs[l] - a.base) / 4) as usize;
+            // Word indices for the whole warp first (one vector loop), then the loads.
+            let mut w = [0usize; 32];
+            for (w, &x) in w.iter_mut().zip(addrs) {
+                *w = (x.wrapping_sub(a.base) / 4) as usize;
+            }
+            let words = &a.words[..];
             match size {
+                4 if lanes == u32::MAX => {
+                    for (o, &w) in out.iter_mut().zip(&w) {
+                        *o = u64::from(words[w].load(Relaxed));
+                    }
+                }
                 4 => {
                     for (l, o) in out.iter_mut().enumerate() {
                         if lanes & 1 << l != 0 {
-                            *o = u64::from(a.word(w(l)));
+                            *o = u64::from(words[w[l]].load(Relaxed));
                         }
                     }
                 }
                 8 => {
                     for (l, o) in out.iter_mut().enumerate() {
                         if lanes & 1 << l != 0 {
-                            *o = u64::from(a.word(w(l))) | u64::from(a.word(w(l) + 1)) << 32;
+                            *o = u64::from(words[w[l]].load(Relaxed))
+                                | u64::from(words[w[l] + 1].load(Relaxed)) << 32;
                         }
                     }
                 }
@@ -336,8 +347,22 @@ impl GlobalMemory {
     /// [`MemFault::OutOfBounds`] unless the whole range is inside one allocation.
     pub fn read_bytes(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
         let a = self.span(addr, out.len() as u64)?;
+        let off = addr - a.base;
+        if off.is_multiple_of(4) {
+            // Whole words, then the tail.
+            let first = (off / 4) as usize;
+            let mut chunks = out.chunks_exact_mut(4);
+            for (k, c) in (&mut chunks).enumerate() {
+                c.copy_from_slice(&a.word(first + k).to_le_bytes());
+            }
+            let done = out.len() / 4 * 4;
+            for (k, b) in out[done..].iter_mut().enumerate() {
+                *b = a.word(first + done / 4).to_le_bytes()[k];
+            }
+            return Ok(());
+        }
         for (k, b) in out.iter_mut().enumerate() {
-            let off = addr - a.base + k as u64;
+            let off = off + k as u64;
             *b = (a.word((off / 4) as usize) >> ((off % 4) * 8)) as u8;
         }
         Ok(())
