@@ -118,6 +118,7 @@ pub enum Fast {
         b: R32,
         c: R32,
     },
+    /// 64-bit integer operations; for the shifts `b` names a 32-bit row (the amount).
     Int64 {
         op: I64,
         d: u16,
@@ -337,26 +338,18 @@ impl FastInst {
                     (IntOp::And, _) => I64::And,
                     (IntOp::Or, _) => I64::Or,
                     (IntOp::Xor, _) => I64::Xor,
+                    (IntOp::Shl, _) => I64::Shl,
                     (IntOp::Shr, false) => I64::ShrU,
                     (IntOp::Shr, true) => I64::ShrS,
-                    // A 64-bit shift amount is a 32-bit operand.
-                    (IntOp::Shl, _) => {
-                        let b = match b {
-                            Src::Reg(s) => R64::Reg(d32(s)?),
-                            Src::Imm(v) => R64::Imm(i32::try_from(v).ok()?),
-                        };
-                        return Some(Fast::Int64 { op: I64::Shl, d: d64(dst)?, a: r64(a)?, b });
-                    }
                     _ => return None,
                 };
-                if op == I64::ShrU || op == I64::ShrS {
-                    let b = match b {
-                        Src::Reg(s) => R64::Reg(d32(s)?),
-                        Src::Imm(v) => R64::Imm(i32::try_from(v).ok()?),
-                    };
-                    return Some(Fast::Int64 { op, d: d64(dst)?, a: r64(a)?, b });
-                }
-                Fast::Int64 { op, d: d64(dst)?, a: r64(a)?, b: r64(b)? }
+                // A 64-bit shift's amount is a 32-bit operand (kept in a 32-bit row).
+                let b = match (op, b) {
+                    (I64::Shl | I64::ShrU | I64::ShrS, Src::Reg(s)) => R64::Reg(d32(s)?),
+                    (I64::Shl | I64::ShrU | I64::ShrS, Src::Imm(v)) => R64::Imm(i32::try_from(v).ok()?),
+                    (_, b) => r64(b)?,
+                };
+                Fast::Int64 { op, d: d64(dst)?, a: r64(a)?, b }
             }
             Op::Mul { part, width, signed, dst, a, b } if width.0 == 32 => match part {
                 Part::Lo => Fast::Int32 { op: I32::MulLo, d: d32(dst)?, a: r32(a)?, b: r32(b)? },
