@@ -11,6 +11,7 @@
 //! (DESIGN.md, "Memory"). Addresses start high (like CUDA's) so that a null or small
 //! integer used as a pointer faults.
 
+use rayon::prelude::*;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -82,9 +83,12 @@ pub struct GlobalMemory {
     allocs: Vec<Allocation>,
 }
 
+/// Words a host copy moves per task.
+const COPY_CHUNK: usize = 1 << 16;
+
 fn zeroed(len: u64) -> Option<Box<[AtomicU32]>> {
     let n = usize::try_from(len.div_ceil(4)).ok()?;
-    Some((0..n).map(|_| AtomicU32::new(0)).collect())
+    Some((0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect::<Vec<_>>().into_boxed_slice())
 }
 
 impl GlobalMemory {
@@ -329,12 +333,19 @@ impl GlobalMemory {
             a.store(off, 1, u64::from(rest[0]));
             (off, rest) = (off + 1, &rest[1..]);
         }
-        let mut chunks = rest.chunks_exact(4);
-        for c in &mut chunks {
-            a.words[(off / 4) as usize].store(u32::from_le_bytes([c[0], c[1], c[2], c[3]]), Relaxed);
-            off += 4;
-        }
-        for &b in chunks.remainder() {
+        let whole = rest.len() / 4 * 4;
+        let first = (off / 4) as usize;
+        let words = &a.words[first..first + whole / 4];
+        // Large copies go on every core.
+        rest[..whole].par_chunks(4 * COPY_CHUNK).zip(words.par_chunks(COPY_CHUNK)).for_each(
+            |(bytes, words)| {
+                for (c, w) in bytes.chunks_exact(4).zip(words) {
+                    w.store(u32::from_le_bytes([c[0], c[1], c[2], c[3]]), Relaxed);
+                }
+            },
+        );
+        off += whole as u64;
+        for &b in &rest[whole..] {
             a.store(off, 1, u64::from(b));
             off += 1;
         }
@@ -351,11 +362,15 @@ impl GlobalMemory {
         if off.is_multiple_of(4) {
             // Whole words, then the tail.
             let first = (off / 4) as usize;
-            let mut chunks = out.chunks_exact_mut(4);
-            for (k, c) in (&mut chunks).enumerate() {
-                c.copy_from_slice(&a.word(first + k).to_le_bytes());
-            }
             let done = out.len() / 4 * 4;
+            let words = &a.words[first..first + done / 4];
+            out[..done].par_chunks_mut(4 * COPY_CHUNK).zip(words.par_chunks(COPY_CHUNK)).for_each(
+                |(bytes, words)| {
+                    for (c, w) in bytes.chunks_exact_mut(4).zip(words) {
+                        c.copy_from_slice(&w.load(Relaxed).to_le_bytes());
+                    }
+                },
+            );
             for (k, b) in out[done..].iter_mut().enumerate() {
                 *b = a.word(first + done / 4).to_le_bytes()[k];
             }
@@ -388,6 +403,21 @@ mod tests {
         assert_eq!(m.load(a + 2, 4), Err(MemFault::Misaligned { addr: a + 2, size: 4 }));
         assert_eq!(m.store(b + 4, 1, 7), Err(MemFault::OutOfBounds { addr: b + 4, size: 1 }));
         assert!(m.alloc(u64::MAX).is_err());
+    }
+
+    #[test]
+    fn large_host_copies_round_trip_at_any_alignment() {
+        let mut m = GlobalMemory::default();
+        let a = m.alloc(1 << 20).unwrap();
+        let data: Vec<u8> = (0..700_001u32).map(|k| (k.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        for skew in [0u64, 1, 3, 4] {
+            m.write_bytes(a + skew, &data).unwrap();
+            let mut back = vec![0u8; data.len()];
+            m.read_bytes(a + skew, &mut back).unwrap();
+            assert_eq!(back, data, "skew {skew}");
+            assert_eq!(m.load(a + skew + 12, 1), Ok(u64::from(data[12])));
+        }
+        assert!(m.write_bytes(a + (1 << 20) - 3, &data[..4]).is_err());
     }
 
     #[test]
