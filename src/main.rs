@@ -87,6 +87,8 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { file } => check(&file),
         Command::Run { file, launch, out, max_steps, timeout } => {
+            // A limit past a year is no limit (and would not fit a `Duration` at 1e20).
+            let timeout = if timeout > 3.2e7 { 0.0 } else { timeout };
             if !(timeout.is_finite() && timeout >= 0.0) {
                 eprintln!("ptxvm: --timeout takes a number of seconds, 0 or more (0: no limit)");
                 return ExitCode::from(1);

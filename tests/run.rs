@@ -708,3 +708,45 @@ fn ctrl_c_ends_a_launch_with_a_fault_report() {
     );
     assert!(err.contains("endless.ptx:1"), "names the line: {err}");
 }
+
+#[test]
+fn before_sm70_lanes_that_return_before_a_barrier_stop_counting() {
+    let spec =
+        r#"{"grid": 1, "block": 64, "args": [{"buffer": "u32", "len": 64}, {"type": "u32", "value": 40}]}"#;
+    let (out, json) = run("tests/data/run/sm60_return_before_barrier.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let got: Vec<u64> =
+        json["buffers"][0]["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    let want: Vec<u64> = (0..64).map(|t| if t < 40 { t } else { 0 }).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn a_counted_barrier_releases_its_count_and_no_more() {
+    let spec = r#"{"grid": 1, "block": 96, "args": [{"buffer": "u32", "len": 96}]}"#;
+    let (out, json) = run("tests/data/run/count_barrier_phase.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("deadlock") && err.contains("warp 2 wait at barrier 1 for 64 threads"), "{err}");
+    let got: Vec<u64> =
+        json["buffers"][0]["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    let want: Vec<u64> = (0..96).map(|t| u64::from(t < 64)).collect();
+    assert_eq!(got, want, "the first two warps completed the phase");
+}
+
+#[test]
+fn lanes_through_a_warp_sync_go_on_while_others_still_wait() {
+    let spec = r#"{"grid": 1, "block": 32, "args": [{"buffer": "u32", "len": 1}]}"#;
+    let (out, json) = run("tests/data/run/warp_sync_progress.ptx", spec, &["--max-steps", "1000000"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json["buffers"][0]["data"][0], 1);
+}
+
+#[test]
+fn cluster_barriers_without_operands_are_valid() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ptxvm"))
+        .args(["check", "tests/data/run/cluster_barrier.ptx"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}

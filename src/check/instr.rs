@@ -36,7 +36,7 @@ fn operand_count(opcode: &str) -> Option<Option<(usize, usize)>> {
         "activemask" => n(1, 1),
         "shfl" => n(4, 5),
         "match" | "redux" => n(3, 3),
-        "bar" | "barrier" => n(1, 4),
+        "bar" | "barrier" => n(0, 4),
         "membar" | "trap" | "brkpt" | "pmevent" | "fence" | "griddepcontrol" | "elect" => Some(None),
         "prefetch"
         | "prefetchu"

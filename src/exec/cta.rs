@@ -74,10 +74,17 @@ impl Cta<'_> {
                     moved = true;
                 }
             }
-            for warp in warps.iter_mut() {
-                moved |= self.try_sync(n, warp)?;
-                moved |= self.arrive(n, warp, &mut bars)?;
+            // A barrier completes as soon as its count is reached, so the warps that
+            // arrive after that wait for its next phase.
+            for w in 0..warps.len() {
+                moved |= self.try_sync(n, &mut warps[w])?;
+                let arrived = self.arrive(n, &mut warps[w], &mut bars)?;
+                moved |= arrived != 0;
+                for b in lanes(u32::from(arrived)) {
+                    self.complete(warps, &mut bars, b as usize);
+                }
             }
+            // Exits can complete a barrier that waits for every thread.
             for b in 0..bars.len() {
                 moved |= self.complete(warps, &mut bars, b);
             }
@@ -112,16 +119,6 @@ impl Cta<'_> {
     ) -> Result<bool, Fault> {
         if active == 0 {
             return Ok(warp.groups.goto(leaf, pc + 1));
-        }
-        if self.program.sm < 70 && active != warp.live {
-            // Before sm_70 a warp reaches a barrier converged.
-            let cause = format!(
-                "barrier that cannot complete: lanes {:#010x} of warp {} wait on another path \
-                 (a warp must reach a barrier converged before sm_70)",
-                warp.live & !active,
-                warp.index
-            );
-            return Err(self.fault(n, warp, active, inst, cause));
         }
         let uniform = |warp: &Warp, src, what: &str| -> Result<u32, Fault> {
             let first = super::lane::read(warp, src, active.trailing_zeros() as usize) as u32;
@@ -160,8 +157,9 @@ impl Cta<'_> {
     }
 
     /// Counts warp `warp` at its barriers once every non-exited thread of it waits at
-    /// one; `.arrive` groups then go on. True when something changed.
-    fn arrive(&self, n: u64, warp: &mut Warp, bars: &mut [Bar; 16]) -> Result<bool, Fault> {
+    /// one; `.arrive` groups then go on. Returns the barriers it arrived at (a bit
+    /// each). Before sm_70 the warp must be there converged, as one group.
+    fn arrive(&self, n: u64, warp: &mut Warp, bars: &mut [Bar; 16]) -> Result<u16, Fault> {
         let mut at = 0;
         let mut new = false;
         for (_, node) in warp.groups.leaves() {
@@ -170,11 +168,11 @@ impl Cta<'_> {
                     at |= node.mask;
                     new |= !arrived;
                 }
-                _ => return Ok(false),
+                _ => return Ok(0),
             }
         }
         if !new || at != warp.live {
-            return Ok(false);
+            return Ok(0);
         }
         // `.aligned` barriers: every thread of the warp at the same instruction.
         // Every leaf holds a lane: at most 32 (no allocation at each barrier).
@@ -185,7 +183,16 @@ impl Cta<'_> {
             len += 1;
         }
         let waiting = &all[..len];
-        let (_, pc0, _) = waiting[0];
+        let (_, pc0, m0) = waiting[0];
+        if self.program.sm < 70 && len > 1 {
+            let cause = format!(
+                "barrier that cannot complete: lanes {:#010x} of warp {} reach it on another path \
+                 (before sm_70 a warp must reach a barrier converged)",
+                warp.live & !m0,
+                warp.index
+            );
+            return Err(self.fault(n, warp, m0, self.inst(pc0), cause));
+        }
         if let Some(&(_, pc1, m1)) = waiting.iter().find(|w| w.1 != pc0) {
             let aligned = |pc: u32| matches!(&self.inst(pc).op, Op::Barrier(b) if b.aligned);
             if aligned(pc0) || aligned(pc1) {
@@ -205,9 +212,11 @@ impl Cta<'_> {
                 return Err(f);
             }
         }
+        let mut ids = 0u16;
         for &(i, pc, _) in waiting {
             let node = warp.groups.node_mut(i);
             let Wait::Barrier { id, count, arrived: false } = node.wait else { continue };
+            ids |= 1 << id;
             node.wait = Wait::Barrier { id, count, arrived: true };
             let bar = &mut bars[id as usize];
             if bar.warps >> warp.index & 1 == 0 {
@@ -222,7 +231,7 @@ impl Cta<'_> {
                 warp.groups.goto(i, pc + 1);
             }
         }
-        Ok(true)
+        Ok(ids)
     }
 
     /// Completes barrier `b` if its threads are all there: computes `bar.red` and

@@ -231,17 +231,28 @@ impl Groups {
         false
     }
 
-    /// Leaf `i` goes on at `rpc` without `lanes`, which stay at its pc as a new
-    /// group (waiting there) and meet it again at `rpc`. Returns the new group.
-    pub fn split_off(&mut self, i: u32, rpc: u32, lanes: u32) -> u32 {
-        let seq = self.next_seq();
+    /// Leaf `i` parts in two groups that run independently and meet where `i` meets
+    /// its siblings: `going` (pc, lanes) ready to run first, and `staying` (pc, lanes),
+    /// returned, which the caller marks as waiting. Lanes of `going` already at that
+    /// meeting point wait there, done.
+    pub fn fork(&mut self, i: u32, going: (u32, u32), staying: (u32, u32)) -> u32 {
         let n = self.nodes[i as usize];
-        let c = self.alloc(Node { rpc, mask: lanes, pending: 0, parent: i, call: false, seq, ..n });
-        let n = &mut self.nodes[i as usize];
-        n.pc = rpc;
-        n.pending = lanes;
-        n.wait = Wait::Ready;
-        c
+        let rpc = n.rpc;
+        let child = |me: &mut Self, (pc, mask): (u32, u32)| {
+            let seq = me.next_seq();
+            me.alloc(Node { pc, rpc, mask, pending: 0, parent: i, call: false, wait: Wait::Ready, seq, ..n })
+        };
+        let stay = child(self, staying);
+        let mut pending = staying.1;
+        if going.1 != 0 && going.0 != rpc {
+            child(self, going);
+            pending |= going.1;
+        }
+        let node = &mut self.nodes[i as usize];
+        node.pc = rpc;
+        node.pending = pending;
+        node.wait = Wait::Ready;
+        stay
     }
 
     /// Leaf `i` calls: `lanes` (some of its lanes) run the callee from `entry` in

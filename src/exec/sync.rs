@@ -70,14 +70,6 @@ impl Cta<'_> {
             self.execute(warp, &[(leaf, active)]);
             return Ok(warp.groups.goto(leaf, pc + 1));
         }
-        if self.program.sm < 70 {
-            let cause = format!(
-                "{}: member lanes {missing:#010x} are not executing it here (before sm_70 the members \
-                 must execute it converged)",
-                name(&inst.op)
-            );
-            return Err(self.fault(n, warp, active, inst, cause));
-        }
         Self::park(warp, leaf, pc, mask, active, Wait::Sync);
         self.try_sync(n, warp)?;
         Ok(false)
@@ -145,6 +137,18 @@ impl Cta<'_> {
                 k += 1;
             }
         }
+        if self.program.sm < 70 && k > 1 {
+            // Before sm_70 the members execute it converged, as one group.
+            let (i, m) = run[0];
+            let inst = &self.program.insts[warp.groups.node(i).pc as usize];
+            let cause = format!(
+                "{}: member lanes {:#010x} execute it on another path (before sm_70 the members must \
+                 execute it converged)",
+                name(&inst.op),
+                ready & !m
+            );
+            return Err(self.fault(n, warp, m, inst, cause));
+        }
         self.execute(warp, &run[..k]);
         for &(i, lanes) in &run[..k] {
             let node = *warp.groups.node(i);
@@ -152,9 +156,12 @@ impl Cta<'_> {
                 warp.groups.wake(i);
                 warp.groups.goto(i, node.pc + 1);
             } else {
-                // The lanes that are through go on; the rest keep waiting.
-                let rest = warp.groups.split_off(i, node.pc + 1, node.mask & !lanes);
-                warp.groups.node_mut(rest).wait = Wait::Sync;
+                // The lanes that are through go on, as a group of their own; the rest
+                // keep waiting (independent thread scheduling: neither waits for the
+                // other until they meet where the group would have).
+                let rest = node.mask & !lanes;
+                let stay = warp.groups.fork(i, (node.pc + 1, lanes), (node.pc, rest));
+                warp.groups.node_mut(stay).wait = Wait::Sync;
             }
         }
         Ok(true)

@@ -668,9 +668,11 @@ impl Cta<'_> {
     }
 
     /// Marks group `leaf`'s `lanes` as waiting with `wait` at its pc; the group's
-    /// other lanes go on to `pc + 1`. Returns the waiting group.
+    /// other lanes (whose guard is false) go on to `pc + 1` as a group of their own.
+    /// Returns the waiting group.
     pub(super) fn park(warp: &mut Warp, leaf: u32, pc: u32, mask: u32, lanes: u32, wait: Wait) -> u32 {
-        let g = if lanes == mask { leaf } else { warp.groups.split_off(leaf, pc + 1, lanes) };
+        let g =
+            if lanes == mask { leaf } else { warp.groups.fork(leaf, (pc + 1, mask & !lanes), (pc, lanes)) };
         warp.groups.node_mut(g).wait = wait;
         g
     }
