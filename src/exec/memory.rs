@@ -1,19 +1,19 @@
 //! Global memory: device allocations with bounds, shared by every CTA of a launch.
 //!
-//! CTAs run on several host threads, so memory is `AtomicU32` words accessed with
-//! `Relaxed` ordering (plain moves on x86): a 4-byte access is one word, an 8-byte
-//! one two (a racing PTX program may see a 64-bit value torn, as its data race
-//! allows), a sub-word store a compare-exchange on its word, and a 64-bit atomic
-//! read-modify-write holds one of a set of locks chosen by address, so atomics on
-//! one address never interleave. That is sound Rust without `unsafe`, and a racy
-//! program gets some interleaving of stores, never undefined behaviour in ptxvm.
-//! Any access outside an allocation, or not aligned to its size, is a [`MemFault`]
-//! (DESIGN.md, "Memory"). Addresses start high (like CUDA's) so that a null or small
-//! integer used as a pointer faults.
+//! CTAs run on several host threads, so memory is `AtomicU64` words accessed with
+//! `Relaxed` ordering (plain moves on x86): an aligned 8-byte access is one word,
+//! single-copy atomic as PTX's strong accesses are, so a 64-bit atomic and a
+//! 64-bit load never tear; a 4-byte load is one word and a shift; a store narrower
+//! than the word is a compare-exchange on it, unless a whole warp stores a run of
+//! consecutive 4-byte values, which goes a word at a time. Atomics are real
+//! read-modify-writes on their word. That is sound Rust without `unsafe`, and a racy
+//! program gets some interleaving of whole stores, never torn bytes or undefined
+//! behaviour in ptxvm. Any access outside an allocation, or not aligned to its size,
+//! is a [`MemFault`] (DESIGN.md, "Memory"). Addresses start high (like CUDA's) so
+//! that a null or small integer used as a pointer faults.
 
 use rayon::prelude::*;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Where the first allocation starts, and the alignment of every allocation
 /// (cudaMalloc returns 256-byte aligned addresses).
@@ -34,47 +34,41 @@ pub enum MemFault {
 struct Allocation {
     base: u64,
     len: u64,
-    words: Box<[AtomicU32]>,
+    words: Box<[AtomicU64]>,
+}
+
+/// The bits of `size` bytes (1, 2, 4 or 8) at byte `shift / 8` of a word.
+#[inline]
+fn field(size: u64, shift: u64) -> u64 {
+    if size == 8 { u64::MAX } else { ((1u64 << (size * 8)) - 1) << shift }
 }
 
 impl Allocation {
     #[inline]
-    fn word(&self, w: usize) -> u32 {
+    fn word(&self, w: usize) -> u64 {
         self.words[w].load(Relaxed)
     }
 
     /// An aligned access of `size` bytes at byte offset `off`.
     #[inline]
     fn load(&self, off: u64, size: u64) -> u64 {
-        let w = (off / 4) as usize;
-        match size {
-            8 => u64::from(self.word(w)) | u64::from(self.word(w + 1)) << 32,
-            4 => u64::from(self.word(w)),
-            _ => u64::from(self.word(w)) >> ((off % 4) * 8) & ((1u64 << (size * 8)) - 1),
-        }
+        let shift = (off % 8) * 8;
+        (self.word((off / 8) as usize) & field(size, shift)) >> shift
     }
 
     #[inline]
     fn store(&self, off: u64, size: u64, bits: u64) {
-        let w = (off / 4) as usize;
-        match size {
-            8 => {
-                self.words[w].store(bits as u32, Relaxed);
-                self.words[w + 1].store((bits >> 32) as u32, Relaxed);
-            }
-            4 => self.words[w].store(bits as u32, Relaxed),
-            _ => {
-                let shift = (off % 4) * 8;
-                let mask = (((1u64 << (size * 8)) - 1) << shift) as u32;
-                let v = ((bits << shift) as u32) & mask;
-                let _ = self.words[w].fetch_update(Relaxed, Relaxed, |old| Some((old & !mask) | v));
-            }
+        let w = &self.words[(off / 8) as usize];
+        if size == 8 {
+            w.store(bits, Relaxed);
+            return;
         }
+        let shift = (off % 8) * 8;
+        let mask = field(size, shift);
+        let v = (bits << shift) & mask;
+        let _ = w.fetch_update(Relaxed, Relaxed, |old| Some((old & !mask) | v));
     }
 }
-
-/// Locks for 64-bit atomics, by address.
-static WIDE_ATOMICS: [Mutex<()>; 64] = [const { Mutex::new(()) }; 64];
 
 /// The device's global memory.
 #[derive(Default)]
@@ -84,11 +78,11 @@ pub struct GlobalMemory {
 }
 
 /// Words a host copy moves per task.
-const COPY_CHUNK: usize = 1 << 16;
+const COPY_CHUNK: usize = 1 << 15;
 
-fn zeroed(len: u64) -> Option<Box<[AtomicU32]>> {
-    let n = usize::try_from(len.div_ceil(4)).ok()?;
-    Some((0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect::<Vec<_>>().into_boxed_slice())
+fn zeroed(len: u64) -> Option<Box<[AtomicU64]>> {
+    let n = usize::try_from(len.div_ceil(8)).ok()?;
+    Some((0..n).into_par_iter().map(|_| AtomicU64::new(0)).collect::<Vec<_>>().into_boxed_slice())
 }
 
 impl GlobalMemory {
@@ -185,8 +179,7 @@ impl GlobalMemory {
         for (l, &x) in addrs.iter().enumerate() {
             bad |= u32::from(x < lo || x > hi || x & align != 0) << l;
         }
-        let ok = bad & lanes == 0;
-        ok.then_some(a)
+        (bad & lanes == 0).then_some(a)
     }
 
     /// Loads `size` bytes for each lane of `lanes` into `out`.
@@ -202,38 +195,24 @@ impl GlobalMemory {
         out: &mut [u64; 32],
     ) -> Result<(), (u32, MemFault)> {
         if let Some(a) = self.row(addrs, lanes, size) {
-            // Word indices for the whole warp first (one vector loop), then the loads.
+            // Word indices and shifts for the whole warp first (one vector loop).
             let mut w = [0usize; 32];
-            for (w, &x) in w.iter_mut().zip(addrs) {
-                *w = (x.wrapping_sub(a.base) / 4) as usize;
+            let mut shift = [0u64; 32];
+            for l in 0..32 {
+                let off = addrs[l].wrapping_sub(a.base);
+                w[l] = (off / 8) as usize;
+                shift[l] = (off % 8) * 8;
             }
             let words = &a.words[..];
-            match size {
-                4 if lanes == u32::MAX => {
-                    for (o, &w) in out.iter_mut().zip(&w) {
-                        *o = u64::from(words[w].load(Relaxed));
-                    }
+            let mask = field(size, 0);
+            if lanes == u32::MAX {
+                for (o, (&w, &s)) in out.iter_mut().zip(w.iter().zip(&shift)) {
+                    *o = words[w].load(Relaxed) >> s & mask;
                 }
-                4 => {
-                    for (l, o) in out.iter_mut().enumerate() {
-                        if lanes & 1 << l != 0 {
-                            *o = u64::from(words[w[l]].load(Relaxed));
-                        }
-                    }
-                }
-                8 => {
-                    for (l, o) in out.iter_mut().enumerate() {
-                        if lanes & 1 << l != 0 {
-                            *o = u64::from(words[w[l]].load(Relaxed))
-                                | u64::from(words[w[l] + 1].load(Relaxed)) << 32;
-                        }
-                    }
-                }
-                _ => {
-                    for (l, o) in out.iter_mut().enumerate() {
-                        if lanes & 1 << l != 0 {
-                            *o = a.load(addrs[l] - a.base, size);
-                        }
+            } else {
+                for (l, o) in out.iter_mut().enumerate() {
+                    if lanes & 1 << l != 0 {
+                        *o = words[w[l]].load(Relaxed) >> shift[l] & mask;
                     }
                 }
             }
@@ -261,17 +240,23 @@ impl GlobalMemory {
         values: &[u64; 32],
     ) -> Result<(), (u32, MemFault)> {
         if let Some(a) = self.row(addrs, lanes, size) {
-            if size == 4 {
-                for (l, &v) in values.iter().enumerate() {
-                    if lanes & 1 << l != 0 {
-                        a.words[((addrs[l] - a.base) / 4) as usize].store(v as u32, Relaxed);
-                    }
+            // A whole warp storing 32 consecutive 4-byte values from a word boundary
+            // (the common coalesced store) fills 16 words: one store each.
+            let first = addrs[0];
+            let mut run = lanes == u32::MAX && size == 4 && (first - a.base).is_multiple_of(8);
+            for (l, &x) in addrs.iter().enumerate() {
+                run &= x == first.wrapping_add(4 * l as u64);
+            }
+            if run {
+                let w = ((first - a.base) / 8) as usize;
+                for (k, word) in a.words[w..w + 16].iter().enumerate() {
+                    word.store(values[2 * k] & 0xffff_ffff | values[2 * k + 1] << 32, Relaxed);
                 }
-            } else {
-                for (l, &v) in values.iter().enumerate() {
-                    if lanes & 1 << l != 0 {
-                        a.store(addrs[l] - a.base, size, v);
-                    }
+                return Ok(());
+            }
+            for (l, &v) in values.iter().enumerate() {
+                if lanes & 1 << l != 0 {
+                    a.store(addrs[l] - a.base, size, v);
                 }
             }
             return Ok(());
@@ -291,23 +276,15 @@ impl GlobalMemory {
     /// [`MemFault`] for an access outside an allocation or not aligned to `size`.
     pub fn atomic(&self, addr: u64, size: u64, f: impl Fn(u64) -> u64) -> Result<u64, MemFault> {
         let (a, off) = self.locate(addr, size)?;
-        if size == 8 {
-            let lock = &WIDE_ATOMICS[(addr / 8 % 64) as usize];
-            let _held = lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            let old = a.load(off, 8);
-            a.store(off, 8, f(old));
-            return Ok(old);
-        }
-        let w = (off / 4) as usize;
-        let shift = (off % 4) * 8;
-        let mask = if size == 4 { u32::MAX } else { (((1u64 << (size * 8)) - 1) << shift) as u32 };
-        let old = a.words[w]
+        let shift = (off % 8) * 8;
+        let mask = field(size, shift);
+        let old = a.words[(off / 8) as usize]
             .fetch_update(Relaxed, Relaxed, |word| {
-                let v = u64::from((word & mask) >> shift);
-                Some((word & !mask) | (((f(v) << shift) as u32) & mask))
+                let v = (word & mask) >> shift;
+                Some((word & !mask) | ((f(v) << shift) & mask))
             })
             .unwrap_or(0);
-        Ok(u64::from((old & mask) >> shift))
+        Ok((old & mask) >> shift)
     }
 
     /// The allocation holding all of `addr..addr + len`.
@@ -328,19 +305,19 @@ impl GlobalMemory {
         let a = self.span(addr, data.len() as u64)?;
         let mut off = addr - a.base;
         let mut rest = data;
-        // Byte by byte up to a word boundary, then whole words, then the tail.
-        while !off.is_multiple_of(4) && !rest.is_empty() {
+        // Byte by byte up to a word boundary, then whole words (large copies on
+        // every core), then the tail.
+        while !off.is_multiple_of(8) && !rest.is_empty() {
             a.store(off, 1, u64::from(rest[0]));
             (off, rest) = (off + 1, &rest[1..]);
         }
-        let whole = rest.len() / 4 * 4;
-        let first = (off / 4) as usize;
-        let words = &a.words[first..first + whole / 4];
-        // Large copies go on every core.
-        rest[..whole].par_chunks(4 * COPY_CHUNK).zip(words.par_chunks(COPY_CHUNK)).for_each(
+        let whole = rest.len() / 8 * 8;
+        let first = (off / 8) as usize;
+        let words = &a.words[first..first + whole / 8];
+        rest[..whole].par_chunks(8 * COPY_CHUNK).zip(words.par_chunks(COPY_CHUNK)).for_each(
             |(bytes, words)| {
-                for (c, w) in bytes.chunks_exact(4).zip(words) {
-                    w.store(u32::from_le_bytes([c[0], c[1], c[2], c[3]]), Relaxed);
+                for (c, w) in bytes.chunks_exact(8).zip(words) {
+                    w.store(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]), Relaxed);
                 }
             },
         );
@@ -359,26 +336,26 @@ impl GlobalMemory {
     pub fn read_bytes(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
         let a = self.span(addr, out.len() as u64)?;
         let off = addr - a.base;
-        if off.is_multiple_of(4) {
-            // Whole words, then the tail.
-            let first = (off / 4) as usize;
-            let done = out.len() / 4 * 4;
-            let words = &a.words[first..first + done / 4];
-            out[..done].par_chunks_mut(4 * COPY_CHUNK).zip(words.par_chunks(COPY_CHUNK)).for_each(
+        if off.is_multiple_of(8) {
+            // Whole words (large copies on every core), then the tail.
+            let first = (off / 8) as usize;
+            let done = out.len() / 8 * 8;
+            let words = &a.words[first..first + done / 8];
+            out[..done].par_chunks_mut(8 * COPY_CHUNK).zip(words.par_chunks(COPY_CHUNK)).for_each(
                 |(bytes, words)| {
-                    for (c, w) in bytes.chunks_exact_mut(4).zip(words) {
+                    for (c, w) in bytes.chunks_exact_mut(8).zip(words) {
                         c.copy_from_slice(&w.load(Relaxed).to_le_bytes());
                     }
                 },
             );
             for (k, b) in out[done..].iter_mut().enumerate() {
-                *b = a.word(first + done / 4).to_le_bytes()[k];
+                *b = a.word(first + done / 8).to_le_bytes()[k];
             }
             return Ok(());
         }
         for (k, b) in out.iter_mut().enumerate() {
             let off = off + k as u64;
-            *b = (a.word((off / 4) as usize) >> ((off % 4) * 8)) as u8;
+            *b = (a.word((off / 8) as usize) >> ((off % 8) * 8)) as u8;
         }
         Ok(())
     }
@@ -418,6 +395,51 @@ mod tests {
             assert_eq!(m.load(a + skew + 12, 1), Ok(u64::from(data[12])));
         }
         assert!(m.write_bytes(a + (1 << 20) - 3, &data[..4]).is_err());
+    }
+
+    #[test]
+    fn a_64_bit_load_never_sees_a_64_bit_atomic_half_done() {
+        let mut m = GlobalMemory::default();
+        let a = m.alloc(8).unwrap();
+        let start = 0xffff_ff00u64;
+        m.store(a, 8, start).unwrap();
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                for _ in 0..2000 {
+                    m.atomic(a, 8, |v| v + 1).unwrap();
+                }
+            });
+            s.spawn(|| {
+                for _ in 0..20_000 {
+                    let v = m.load(a, 8).unwrap();
+                    assert!((start..=start + 2000).contains(&v), "torn value {v:#x}");
+                }
+            });
+        });
+        assert_eq!(m.load(a, 8), Ok(start + 2000));
+    }
+
+    #[test]
+    fn whole_warp_stores_match_lane_by_lane_stores() {
+        let mut m = GlobalMemory::default();
+        let a = m.alloc(1024).unwrap();
+        let values: [u64; 32] = std::array::from_fn(|l| 0x1111_0000 + l as u64 * 0x1_0001);
+        for (start, lanes) in [(0u64, u32::MAX), (4, u32::MAX), (8, 0xffff_fff0), (64, u32::MAX)] {
+            let addrs: [u64; 32] = std::array::from_fn(|l| a + start + 4 * l as u64);
+            m.write_bytes(a, &[0xee; 1024]).unwrap();
+            m.store_row(&addrs, lanes, 4, &values).unwrap();
+            let mut out = [0u64; 32];
+            m.load_row(&addrs, u32::MAX, 4, &mut out).unwrap();
+            for l in 0..32 {
+                let want = if lanes >> l & 1 == 1 { values[l] & 0xffff_ffff } else { 0xeeee_eeee };
+                assert_eq!(out[l], want, "start {start} lane {l}");
+            }
+            // The bytes around the run are untouched.
+            if start >= 4 {
+                assert_eq!(m.load(a + start - 4, 4), Ok(0xeeee_eeee));
+            }
+            assert_eq!(m.load(a + start + 128, 4), Ok(0xeeee_eeee));
+        }
     }
 
     #[test]
