@@ -163,7 +163,12 @@ pub const MAX_BUFFER_BYTES: u64 = 4 << 30;
 /// shapes outside CUDA's limits, unknown types and values that do not fit.
 pub fn parse_spec(json: &str) -> Result<LaunchSpec, SpecError> {
     let (v, raw_data) = split_spec(json)?;
-    let Value::Object(obj) = &v else { return err("spec", "must be a JSON object") };
+    spec_from(&v, &raw_data)
+}
+
+/// The spec of a JSON value whose `args[i].data` lists may come as element texts.
+fn spec_from(v: &Value, raw_data: &[Option<Vec<&str>>]) -> Result<LaunchSpec, SpecError> {
+    let Value::Object(obj) = v else { return err("spec", "must be a JSON object") };
     for k in obj.keys() {
         if !matches!(k.as_str(), "kernel" | "grid" | "block" | "dynamic_shared_bytes" | "args") {
             return err(k, "unknown field (expected kernel, grid, block, dynamic_shared_bytes, args)");
@@ -228,60 +233,152 @@ fn dim3(v: Option<&Value>, path: &str, max: Dim3) -> Result<Dim3, SpecError> {
     Ok(Dim3 { x: d[0], y: d[1], z: d[2] })
 }
 
-type Raw<'a> = &'a serde_json::value::RawValue;
-
 /// The spec as a value, but for each argument's `data` list, which comes apart as
-/// the text of its elements (large buffers are read without a value per element).
-/// Any spec of another shape is read whole, as a value, for its error messages.
+/// the text of its elements: large buffers are read without a value per element.
+/// One pass over the text finds the lists (`args[i].data`, holding no nested
+/// lists or objects) and the rest is parsed as JSON with them emptied; a spec of any
+/// other shape, or with an error, is parsed whole for serde's messages.
 #[allow(clippy::type_complexity)]
-fn split_spec(json: &str) -> Result<(Value, Vec<Option<Vec<Raw<'_>>>>), SpecError> {
-    let whole = || -> Result<(Value, Vec<Option<Vec<Raw<'_>>>>), SpecError> {
+fn split_spec(json: &str) -> Result<(Value, Vec<Option<Vec<&str>>>), SpecError> {
+    let whole = || -> Result<(Value, Vec<Option<Vec<&str>>>), SpecError> {
         let v = serde_json::from_str(json)
             .map_err(|e| SpecError { path: "spec".into(), message: format!("not valid JSON: {e}") })?;
         Ok((v, Vec::new()))
     };
-    let Ok(top) = serde_json::from_str::<std::collections::BTreeMap<String, Raw<'_>>>(json) else {
+    let Some(lists) = data_lists(json) else { return whole() };
+    if lists.is_empty() {
         return whole();
-    };
-    let value = |r: Raw<'_>| serde_json::from_str::<Value>(r.get());
-    let mut obj = serde_json::Map::new();
-    let mut data = Vec::new();
-    for (k, r) in &top {
-        if k != "args" {
-            let Ok(v) = value(r) else { return whole() };
-            obj.insert(k.clone(), v);
-            continue;
-        }
-        let Ok(args) = serde_json::from_str::<Vec<std::collections::BTreeMap<String, Raw<'_>>>>(r.get())
-        else {
-            return whole();
-        };
-        let mut list = Vec::new();
-        for a in args {
-            let mut o = serde_json::Map::new();
-            let mut items = None;
-            for (k, r) in a {
-                if k == "data"
-                    && let Ok(raw) = serde_json::from_str::<Vec<Raw<'_>>>(r.get())
-                {
-                    // The value keeps a list of the right length; `arg` reads the text.
-                    o.insert(k, Value::Array(vec![Value::Null; raw.len()]));
-                    items = Some(raw);
-                    continue;
-                }
-                let Ok(v) = value(r) else { return whole() };
-                o.insert(k, v);
-            }
-            list.push(Value::Object(o));
-            data.push(items);
-        }
-        obj.insert(k.clone(), Value::Array(list));
     }
-    Ok((Value::Object(obj), data))
+    // The text with every list emptied, then each list's elements.
+    let mut reduced = String::with_capacity(json.len());
+    let mut at = 0;
+    for &(_, open, close) in &lists {
+        reduced.push_str(&json[at..=open]);
+        at = close;
+    }
+    reduced.push_str(&json[at..]);
+    let Ok(mut v) = serde_json::from_str::<Value>(&reduced) else { return whole() };
+    let mut data: Vec<Option<Vec<&str>>> = Vec::new();
+    for &(arg, open, close) in &lists {
+        let Some(items) = split_items(&json[open + 1..close]) else { return whole() };
+        let Some(Value::Object(o)) = v.get_mut("args").and_then(|a| a.get_mut(arg)) else { return whole() };
+        // The value keeps a list of the right length; `arg` reads the text.
+        o.insert("data".into(), Value::Array(vec![Value::Null; items.len()]));
+        data.resize(data.len().max(arg + 1), None);
+        data[arg] = Some(items);
+    }
+    Ok((v, data))
+}
+
+/// Where `args[i].data` lists are: (i, index of `[`, index of `]`), in order; `None`
+/// when the text is not shaped as expected (then nothing is taken apart).
+fn data_lists(json: &str) -> Option<Vec<(usize, usize, usize)>> {
+    let b = json.as_bytes();
+    let mut out = Vec::new();
+    // Containers open: `true` for an object; the key last read at each depth.
+    let mut stack: Vec<bool> = Vec::new();
+    let mut keys: Vec<&str> = Vec::new();
+    // The index of the element of `args` being read: commas counted at its depth.
+    let mut arg = 0usize;
+    let mut args_lists = 0;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                let start = i + 1;
+                i = string_end(b, i)?;
+                // A string followed by ':' in an object is its key.
+                let mut j = i + 1;
+                while j < b.len() && b[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                if stack.last() == Some(&true) && b.get(j) == Some(&b':') {
+                    *keys.last_mut()? = &json[start..i];
+                }
+            }
+            c @ (b'{' | b'[') => {
+                let in_arg =
+                    stack == [true, false, true] && keys.first() == Some(&"args") && keys[2] == "data";
+                if c == b'[' && in_arg {
+                    let close = list_end(b, i)?;
+                    out.push((arg, i, close));
+                    i = close;
+                } else {
+                    if c == b'[' && stack == [true] && keys.first() == Some(&"args") {
+                        // A second `args` (serde keeps the last): read it whole.
+                        args_lists += 1;
+                        if args_lists > 1 {
+                            return None;
+                        }
+                    }
+                    stack.push(c == b'{');
+                    keys.push("");
+                }
+            }
+            b',' if stack == [true, false] && keys.first() == Some(&"args") => arg += 1,
+            b'}' | b']' => {
+                stack.pop()?;
+                keys.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    stack.is_empty().then_some(out)
+}
+
+/// The index of the quote that ends the string starting at `b[at]`.
+fn string_end(b: &[u8], at: usize) -> Option<usize> {
+    let mut i = at + 1;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The index of the `]` closing the flat list at `b[at]`; `None` if it nests.
+fn list_end(b: &[u8], at: usize) -> Option<usize> {
+    let mut i = at + 1;
+    while i < b.len() {
+        match b[i] {
+            b'"' => i = string_end(b, i)?,
+            b']' => return Some(i),
+            b'[' | b'{' | b'}' => return None,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The texts of a flat list's elements; `None` for an empty element (`1,,2`).
+fn split_items(inner: &str) -> Option<Vec<&str>> {
+    let b = inner.as_bytes();
+    let mut items = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    while i <= b.len() {
+        if i == b.len() || b[i] == b',' {
+            let item = inner[start..i].trim();
+            if item.is_empty() {
+                // Only `[]` (no element at all) may be empty.
+                return (i == b.len() && items.is_empty()).then_some(items);
+            }
+            items.push(item);
+            start = i + 1;
+        } else if b[i] == b'"' {
+            i = string_end(b, i)?;
+        }
+        i += 1;
+    }
+    Some(items)
 }
 
 /// One argument; `raw` is its data's elements as text, when read that way.
-fn arg(v: &Value, raw: Option<&[&serde_json::value::RawValue]>, path: &str) -> Result<Arg, SpecError> {
+fn arg(v: &Value, raw: Option<&[&str]>, path: &str) -> Result<Arg, SpecError> {
     let Value::Object(o) = v else {
         return err(path, "must be an object: {\"type\", \"value\"} or {\"buffer\", ...}");
     };
@@ -318,10 +415,24 @@ fn arg(v: &Value, raw: Option<&[&serde_json::value::RawValue]>, path: &str) -> R
             };
             match raw {
                 Some(raw) => {
-                    for (i, item) in raw.iter().enumerate() {
-                        let bits = encode_text(elem, item.get()).map_err(at(i))?;
-                        bytes.extend_from_slice(&bits.to_le_bytes()[..elem.bytes()]);
-                    }
+                    // Elements convert on every core, in chunks; the error is the
+                    // first bad element's (lowest index).
+                    use rayon::prelude::*;
+                    let k = elem.bytes();
+                    bytes.resize(raw.len() * k, 0);
+                    let results: Vec<Result<(), SpecError>> = bytes
+                        .par_chunks_mut(k * 4096)
+                        .zip(raw.par_chunks(4096))
+                        .enumerate()
+                        .map(|(c, (out, items))| {
+                            for (j, (o, item)) in out.chunks_exact_mut(k).zip(items).enumerate() {
+                                let bits = encode_text(elem, item).map_err(at(c * 4096 + j))?;
+                                o.copy_from_slice(&bits.to_le_bytes()[..k]);
+                            }
+                            Ok(())
+                        })
+                        .collect();
+                    results.into_iter().collect::<Result<(), SpecError>>()?;
                 }
                 _ => {
                     for (i, item) in items.iter().enumerate() {
@@ -683,6 +794,33 @@ mod tests {
                 assert_eq!(digits(&got), digits(&want), "{got} vs {want}");
             }
         }
+    }
+
+    /// Specs of every shape read the same through the text scan of their data lists
+    /// as through a whole JSON value, errors included.
+    #[test]
+    fn data_lists_read_from_text_equal_whole_values() {
+        let specs = [
+            r#"{"grid": 1, "block": 1, "args": [{"buffer": "f32", "data": [1, -2.5, "0x7fc00001", "inf"]}, {"type": "u32", "value": 7}]}"#,
+            r#"{"args": [{"data": [1, 2], "buffer": "u8"}, {"buffer": "u16", "len": 3}, {"buffer": "s32", "data": []}], "grid": [2, 1], "block": 32}"#,
+            r#"{"grid": 1, "block": 1, "args": [{"buffer": "u8", "data": [1, 2, 300]}]}"#,
+            r#"{"grid": 1, "block": 1, "args": [{"buffer": "u8", "data": [1, "x,]\"y", 3]}]}"#,
+            r#"{"grid": 1, "block": 1, "args": [{"buffer": "u8", "data": [1, [2], 3]}]}"#,
+            r#"{"grid": 1, "block": 1, "args": [5, {"buffer": "u8", "data": [1]}]}"#,
+            r#"{"grid": 1, "block": 1, "args": [{"buffer": "u8", "data": [1]}], "args": [{"buffer": "u8", "data": [2, 3]}]}"#,
+            r#"{"grid": 1, "block": 1, "args": [{"buffer": "u8", "data": [1], "data": [4, 5]}]}"#,
+            r#"{"kernel": "k\"args", "grid": 1, "block": 1, "args": [{"buffer": "f64", "data": [ 1e300 , -0.0 ]}]}"#,
+            r#"{"grid": 1, "block": 1, "args": [{"buffer": "u8", "data": [1,,2]}]}"#,
+            r#"{"grid": 1, "block": 1, "args": [{"buffer": "u8", "data": "no"}]}"#,
+        ];
+        for text in specs {
+            let whole = serde_json::from_str::<Value>(text)
+                .map_err(|e| SpecError { path: "spec".into(), message: format!("not valid JSON: {e}") })
+                .and_then(|v| spec_from(&v, &[]));
+            assert_eq!(parse_spec(text), whole, "{text}");
+        }
+        // The first spec's lists were taken apart, not read whole.
+        assert!(data_lists(specs[0]).is_some_and(|l| l.len() == 1));
     }
 
     /// 20,000 random f64 and 20,000 random f32 values, written as the shortest
