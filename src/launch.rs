@@ -477,19 +477,25 @@ fn elem_type(v: &Value, path: &str, scalar: bool) -> Result<ElemType, SpecError>
 /// directly, anything else as a JSON value.
 fn encode_text(ty: ElemType, text: &str) -> Result<u64, SpecError> {
     let number = text.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'));
-    if number && ty == ElemType::F32 {
-        if let Ok(x) = text.parse::<f32>() {
-            return Ok(u64::from(x.to_bits()));
-        }
-    } else if number
+    if number
         && ty.is_float()
-        && let Ok(x) = text.parse::<f64>()
+        && let Some(bits) = decimal_bits(ty, text)
     {
-        return Ok(float_bits(ty, x));
+        return Ok(bits);
     }
     let v: Value =
         serde_json::from_str(text).map_err(|e| SpecError { path: String::new(), message: e.to_string() })?;
     encode(ty, &v, "")
+}
+
+/// A decimal's bits as float type `ty`, rounded once to it (f32 and f64); f16 and
+/// bf16 go through f64, which can round twice only for decimals within 2^-53 of a
+/// half-way point (16 or more significant digits).
+fn decimal_bits(ty: ElemType, text: &str) -> Option<u64> {
+    match ty {
+        ElemType::F32 => text.parse::<f32>().ok().map(|x| u64::from(x.to_bits())),
+        _ => text.parse::<f64>().ok().map(|x| float_bits(ty, x)),
+    }
 }
 
 /// The bits of value `v` as an element of type `ty`: a JSON number (floats rounded to
@@ -526,17 +532,10 @@ pub fn encode(ty: ElemType, v: &Value, path: &str) -> Result<u64, SpecError> {
             }
             Ok(float_bits(ty, special))
         }
-        Value::Number(n) if ty.is_float() => {
-            // The decimal text, rounded once to the element's type (f32 and f64);
-            // f16 and bf16 go through f64, which can round twice only for decimals
-            // within 2^-53 of a half-way point (16 or more significant digits).
-            let text = n.to_string();
-            match ty {
-                ElemType::F32 => text.parse::<f32>().map(|x| u64::from(x.to_bits())),
-                _ => text.parse::<f64>().map(|x| float_bits(ty, x)),
-            }
-            .or_else(|_| err(path, format!("{n} is not representable")))
-        }
+        Value::Number(n) if ty.is_float() => match decimal_bits(ty, &n.to_string()) {
+            Some(bits) => Ok(bits),
+            None => err(path, format!("{n} is not representable")),
+        },
         Value::Number(n) => {
             let value: i128 = if let Some(u) = n.as_u64() {
                 i128::from(u)

@@ -58,8 +58,7 @@ impl Cta<'_> {
         let count = self.shape.warps_per_cta() as usize;
         scratch.warps.resize_with(count, Warp::default);
         for (w, warp) in scratch.warps.iter_mut().enumerate() {
-            warp.reset(w as u32, self.shape.warp_mask(w as u32), self.program, self.kernel);
-            warp.set_tids(&self.shape);
+            warp.reset(w as u32, &self.shape, self.program, self.kernel);
         }
         let bytes = (self.program.dynamic_shared_at + self.dynamic_shared) as usize;
         scratch.shared.clear();
@@ -117,9 +116,6 @@ impl Cta<'_> {
         mask: u32,
         active: u32,
     ) -> Result<bool, Fault> {
-        if active == 0 {
-            return Ok(warp.groups.goto(leaf, pc + 1));
-        }
         let uniform = |warp: &Warp, src, what: &str| -> Result<u32, Fault> {
             let first = super::lane::read(warp, src, active.trailing_zeros() as usize) as u32;
             for lane in lanes(active) {

@@ -49,9 +49,9 @@ const BIT: Row32 = {
     b
 };
 
+/// Writes `v` into the `active` lanes of `row` (a guard applied at the write).
 #[inline(always)]
-fn put32(regs: &mut Regs, d: u16, v: Row32, active: u32) {
-    let row = &mut regs.r32[usize::from(d)];
+fn blend<T: Copy>(row: &mut [T; 32], v: [T; 32], active: u32) {
     if active == u32::MAX {
         *row = v;
     } else {
@@ -62,15 +62,13 @@ fn put32(regs: &mut Regs, d: u16, v: Row32, active: u32) {
 }
 
 #[inline(always)]
+fn put32(regs: &mut Regs, d: u16, v: Row32, active: u32) {
+    blend(&mut regs.r32[usize::from(d)], v, active);
+}
+
+#[inline(always)]
 fn put64(regs: &mut Regs, d: u16, v: Row64, active: u32) {
-    let row = &mut regs.r64[usize::from(d)];
-    if active == u32::MAX {
-        *row = v;
-    } else {
-        for l in 0..32 {
-            row[l] = if active & BIT[l] != 0 { v[l] } else { row[l] };
-        }
-    }
+    blend(&mut regs.r64[usize::from(d)], v, active);
 }
 
 #[inline(always)]
@@ -513,35 +511,23 @@ impl Cta<'_> {
         Ok(())
     }
 
-    /// `ld.param` of a kernel parameter and `mov` of a thread-shape special register:
-    /// values the warp knows (the parameter buffer, its lanes' thread ids).
+    /// `ld.param` of a kernel parameter (the same value in every lane) and `mov` of a
+    /// special register, for the whole warp; the values are the general path's.
     pub(super) fn fast_uniform(&self, n: u64, warp: &mut Warp, op: Fast, active: u32) -> Result<(), String> {
         match op {
             Fast::Param { wide, d, offset, size, signed } => {
-                let (o, k) = (offset as usize, usize::from(size));
-                let bytes = self.params.get(o..o + k).ok_or("parameter read outside the parameter buffer")?;
-                let mut b = [0u8; 8];
-                b[..k].copy_from_slice(bytes);
-                let mut v = u64::from_le_bytes(b);
-                if signed && k < 8 {
-                    let shift = 64 - 8 * k as u32;
-                    v = (((v << shift) as i64) >> shift) as u64;
-                }
+                let v = self.param(offset, size, signed)?;
                 if wide {
                     put64(&mut warp.regs, d, [v; 32], active);
                 } else {
                     put32(&mut warp.regs, d, [v as u32; 32], active);
                 }
             }
-            Fast::Sreg { d, which } => {
-                let pick = |v: crate::launch::Dim3, a: u8| [v.x, v.y, v.z][usize::from(a)];
-                let row = match which {
-                    0..=2 => warp.tid[usize::from(which)],
-                    3..=5 => [pick(self.shape.block, which - 3); 32],
-                    6..=8 => [pick(self.shape.ctaid(n), which - 6); 32],
-                    9..=11 => [pick(self.shape.grid, which - 9); 32],
-                    _ => std::array::from_fn(|l| l as u32),
-                };
+            Fast::Sreg { d, sreg } => {
+                let mut row = [0u32; 32];
+                for (l, r) in row.iter_mut().enumerate() {
+                    *r = self.special(n, warp, sreg, l as u32) as u32;
+                }
                 put32(&mut warp.regs, d, row, active);
             }
             _ => {}

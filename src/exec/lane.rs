@@ -49,11 +49,8 @@ impl Cta<'_> {
                 write(w, *dst, l, v);
             }
             Op::LdParam { dst, offset, size, signed } => {
-                let (o, s) = (*offset as usize, *size as usize);
-                let bytes = self.params.get(o..o + s).ok_or("parameter read outside the parameter buffer")?;
-                let mut b = [0u8; 8];
-                b[..s].copy_from_slice(bytes);
-                write(w, *dst, l, extend(u64::from_le_bytes(b), s, *signed));
+                let v = self.param(*offset, *size, *signed)?;
+                write(w, *dst, l, v);
             }
             Op::Ld { mem, dsts, n, addr, offset, size, signed } => {
                 let a = read(w, *addr, l).wrapping_add(*offset as u64);
@@ -381,11 +378,20 @@ impl Cta<'_> {
         Ok(r)
     }
 
-    fn special(&self, n: u64, w: &Warp, sreg: Special, lane: u32) -> u64 {
+    /// `size` bytes of the kernel's parameter buffer at `offset`, extended to 64 bits.
+    pub(super) fn param(&self, offset: u32, size: u8, signed: bool) -> Result<u64, String> {
+        let (o, s) = (offset as usize, usize::from(size));
+        let bytes = self.params.get(o..o + s).ok_or("parameter read outside the parameter buffer")?;
+        let mut b = [0u8; 8];
+        b[..s].copy_from_slice(bytes);
+        Ok(extend(u64::from_le_bytes(b), s, signed))
+    }
+
+    pub(super) fn special(&self, n: u64, w: &Warp, sreg: Special, lane: u32) -> u64 {
         let pick = |d: Dim3, axis: u8| u64::from([d.x, d.y, d.z][axis as usize]);
         let le = (2u64 << lane) - 1;
         match sreg {
-            Special::Tid(a) => pick(self.shape.tid(w.index, lane), a),
+            Special::Tid(a) => u64::from(w.tid[usize::from(a)][lane as usize]),
             Special::Ntid(a) => pick(self.shape.block, a),
             Special::Ctaid(a) => pick(self.shape.ctaid(n), a),
             Special::Nctaid(a) => pick(self.shape.grid, a),

@@ -50,9 +50,6 @@ impl Cta<'_> {
         mask: u32,
         active: u32,
     ) -> Result<bool, Fault> {
-        if active == 0 {
-            return Ok(warp.groups.goto(leaf, pc + 1));
-        }
         let mut missing = 0;
         for lane in lanes(active) {
             let m = super::lane::read(warp, members, lane as usize) as u32;

@@ -109,8 +109,9 @@ const FRAME_ALIGN: u32 = 16;
 const SLICE: u32 = 1024;
 
 impl Warp {
-    /// Makes warp `index` start kernel `func` with `mask` lanes, reusing storage.
-    pub fn reset(&mut self, index: u32, mask: u32, program: &Program, func: u32) {
+    /// Makes warp `index` of a CTA of `shape` start kernel `func`, reusing storage.
+    pub fn reset(&mut self, index: u32, shape: &Shape, program: &Program, func: u32) {
+        let mask = shape.warp_mask(index);
         let f = &program.funcs[func as usize];
         self.index = index;
         self.live = mask;
@@ -141,11 +142,7 @@ impl Warp {
         }
         self.clock = 0;
         self.red_bits = 0;
-    }
-
-    /// Records each lane's thread id for `%tid` (lanes past the block's threads read
-    /// 0; they never run).
-    pub fn set_tids(&mut self, shape: &super::threads::Shape) {
+        // Each lane's thread id, for `%tid` (lanes past the block's threads never run).
         for l in 0..WARP_SIZE {
             let t =
                 if self.live >> l & 1 == 1 { shape.tid(self.index, l) } else { Dim3 { x: 0, y: 0, z: 0 } };
@@ -419,9 +416,13 @@ impl Cta<'_> {
         mask: u32,
         active: u32,
     ) -> Result<bool, Fault> {
+        // An instruction no lane runs (guard false everywhere) only moves the group on.
+        if active == 0 {
+            return Ok(warp.groups.goto(leaf, pc + 1));
+        }
         match &inst.op {
             Op::Bra { target, reconverge, uni } => {
-                if *uni && active != 0 && active != mask {
+                if *uni && active != mask {
                     let cause = format!(
                         "bra.uni is not uniform: lanes {active:#010x} take it, lanes {:#010x} do not",
                         mask & !active
@@ -454,19 +455,17 @@ impl Cta<'_> {
             }
             Op::Call(call) => self.call(n, warp, inst, call, leaf, pc, mask, active),
             Op::Ret => {
-                if active != 0 {
-                    self.return_values(warp, active);
-                    let f = warp.groups.node(leaf).frame;
-                    warp.leave_frames(f, active, false);
-                    warp.groups.ret(leaf, active);
-                }
+                self.return_values(warp, active);
+                let f = warp.groups.node(leaf).frame;
+                warp.leave_frames(f, active, false);
+                warp.groups.ret(leaf, active);
                 Ok(mask & !active != 0 && warp.groups.goto(leaf, pc + 1))
             }
             Op::Exit => {
                 self.exit(warp, leaf, active);
                 Ok(mask & !active != 0 && warp.groups.goto(leaf, pc + 1))
             }
-            Op::Trap if active != 0 => Err(self.fault(n, warp, active, inst, "trap".into())),
+            Op::Trap => Err(self.fault(n, warp, active, inst, "trap".into())),
             Op::Activemask { dst } => {
                 for lane in lanes(active) {
                     super::lane::write(warp, *dst, lane as usize, u64::from(active));
@@ -513,9 +512,6 @@ impl Cta<'_> {
     /// `exit` (or `ret` from the kernel) by `lanes` of group `leaf`: the threads end,
     /// and leave every group and frame.
     fn exit(&self, warp: &mut Warp, leaf: u32, lanes: u32) {
-        if lanes == 0 {
-            return;
-        }
         warp.live &= !lanes;
         let f = warp.groups.node(leaf).frame;
         warp.leave_frames(f, lanes, true);
@@ -535,9 +531,6 @@ impl Cta<'_> {
         mask: u32,
         active: u32,
     ) -> Result<bool, Fault> {
-        if active == 0 {
-            return Ok(warp.groups.goto(leaf, pc + 1));
-        }
         let callee = match call.callee {
             Callee::Direct(f) => f,
             Callee::Indirect(src) => {

@@ -243,11 +243,10 @@ pub enum Fast {
         size: u8,
         signed: bool,
     },
-    /// `mov` of a special register the executor keeps per warp: `%tid`, `%ntid`,
-    /// `%ctaid`, `%nctaid` (axis 0-2, in that order: 0-11), `%laneid` (12).
+    /// `mov` of a special register into a 32-bit register, for the whole warp.
     Sreg {
         d: u16,
-        which: u8,
+        sreg: Special,
     },
     /// `cvt` of a 64-bit integer to a 32-bit one without saturation: the low half.
     Trunc {
@@ -447,17 +446,7 @@ impl FastInst {
                 RegFile::R64 => Fast::Param { wide: true, d: d64(dst)?, offset, size, signed },
                 _ => return None,
             },
-            Op::MovSpecial { dst, sreg } => {
-                let which = match sreg {
-                    Special::Tid(a) => a,
-                    Special::Ntid(a) => 3 + a,
-                    Special::Ctaid(a) => 6 + a,
-                    Special::Nctaid(a) => 9 + a,
-                    Special::Laneid => 12,
-                    _ => return None,
-                };
-                Fast::Sreg { d: d32(dst)?, which }
-            }
+            Op::MovSpecial { dst, sreg } => Fast::Sreg { d: d32(dst)?, sreg },
             // Converting to or from the global window changes nothing.
             Op::Cvta { dst, src, window: 0, .. } if dst.file == RegFile::R64 => {
                 Fast::Mov64 { d: d64(dst)?, a: r64(src)? }
