@@ -262,8 +262,8 @@ fn split_spec(json: &str) -> Result<(Value, Vec<Option<Vec<&str>>>), SpecError> 
     for &(arg, open, close) in &lists {
         let Some(items) = split_items(&json[open + 1..close]) else { return whole() };
         let Some(Value::Object(o)) = v.get_mut("args").and_then(|a| a.get_mut(arg)) else { return whole() };
-        // The value keeps a list of the right length; `arg` reads the text.
-        o.insert("data".into(), Value::Array(vec![Value::Null; items.len()]));
+        // The value keeps an empty list; `arg` reads the elements from the text.
+        o.insert("data".into(), Value::Array(Vec::new()));
         data.resize(data.len().max(arg + 1), None);
         data[arg] = Some(items);
     }
@@ -357,6 +357,26 @@ fn list_end(b: &[u8], at: usize) -> Option<usize> {
 
 /// The texts of a flat list's elements; `None` for an empty element (`1,,2`).
 fn split_items(inner: &str) -> Option<Vec<&str>> {
+    if !inner.contains('"') {
+        // No strings: every comma separates (a vectorised search).
+        if inner.trim().is_empty() {
+            return Some(Vec::new());
+        }
+        let b = inner.as_bytes();
+        let mut items = Vec::with_capacity(b.iter().filter(|&&c| c == b',').count() + 1);
+        let mut start = 0;
+        for (i, &c) in b.iter().enumerate().chain([(b.len(), &b',')]) {
+            if c == b',' {
+                let item = inner[start..i].trim_ascii();
+                if item.is_empty() {
+                    return None;
+                }
+                items.push(item);
+                start = i + 1;
+            }
+        }
+        return Some(items);
+    }
     let b = inner.as_bytes();
     let mut items = Vec::new();
     let (mut start, mut i) = (0, 0);
@@ -401,7 +421,8 @@ fn arg(v: &Value, raw: Option<&[&str]>, path: &str) -> Result<Arg, SpecError> {
     let bytes = match (o.get("data"), o.get("len")) {
         (Some(_), Some(_)) => return err(path, "give either \"data\" or \"len\", not both"),
         (Some(Value::Array(items)), None) => {
-            let total = items.len() as u64 * elem.bytes() as u64;
+            let count = raw.map_or(items.len(), <[&str]>::len);
+            let total = count as u64 * elem.bytes() as u64;
             if total > MAX_BUFFER_BYTES {
                 return err(
                     path,
@@ -492,6 +513,19 @@ fn encode_text(ty: ElemType, text: &str) -> Result<u64, SpecError> {
 /// bf16 go through f64, which can round twice only for decimals within 2^-53 of a
 /// half-way point (16 or more significant digits).
 fn decimal_bits(ty: ElemType, text: &str) -> Option<u64> {
+    // A whole number (not `-0`) converts from an integer: Rust's integer-to-float
+    // conversion rounds to nearest even, once, as parsing the decimal does.
+    if text.len() <= 18
+        && let Ok(i) = text.parse::<i64>()
+        && !(i == 0 && text.starts_with('-'))
+    {
+        return Some(match ty {
+            ElemType::F32 => u64::from((i as f32).to_bits()),
+            // Exact in f64 (|i| < 10^18 < 2^60 rounds once, in the `as`, only above
+            // 2^53; f16 and bf16 then round again, as the f64 path below does).
+            _ => float_bits(ty, i as f64),
+        });
+    }
     match ty {
         ElemType::F32 => text.parse::<f32>().ok().map(|x| u64::from(x.to_bits())),
         _ => text.parse::<f64>().ok().map(|x| float_bits(ty, x)),
@@ -820,6 +854,40 @@ mod tests {
         }
         // The first spec's lists were taken apart, not read whole.
         assert!(data_lists(specs[0]).is_some_and(|l| l.len() == 1));
+    }
+
+    /// Whole numbers take an integer path; the standard library's decimal parser
+    /// (correctly rounded) says what they must read as, `-0` included.
+    #[test]
+    fn whole_number_inputs_round_as_decimals_do() {
+        let texts = [
+            "0",
+            "-0",
+            "1",
+            "-5",
+            "16777216",
+            "16777217",
+            "16777219",
+            "-16777221",
+            "2049",
+            "65519",
+            "65520",
+            "9007199254740993",
+            "-9007199254740995",
+            "999999999999999999",
+            "-999999999999999999",
+            "123456789012345678",
+        ];
+        for t in texts {
+            let f32_bits = u64::from(t.parse::<f32>().unwrap().to_bits());
+            assert_eq!(decimal_bits(ElemType::F32, t), Some(f32_bits), "f32 {t}");
+            let f64 = t.parse::<f64>().unwrap();
+            assert_eq!(decimal_bits(ElemType::F64, t), Some(f64.to_bits()), "f64 {t}");
+            for ty in [ElemType::F16, ElemType::BF16] {
+                assert_eq!(decimal_bits(ty, t), Some(float_bits(ty, f64)), "{} {t}", ty.name());
+            }
+        }
+        assert_eq!(decimal_bits(ElemType::F32, "-0"), Some(0x8000_0000));
     }
 
     /// 20,000 random f64 and 20,000 random f32 values, written as the shortest

@@ -4,6 +4,7 @@
 //! vectorise. Each computes exactly what the general path (`lane.rs` over `sem`)
 //! computes.
 
+use super::memory::MemFault;
 use super::warp::{Cta, Fault, Regs, Warp, lanes};
 use crate::lower::fast::{Fast, I32, I64, R32, R64};
 use crate::lower::program::{IMAGE_WINDOW, Inst, Mem};
@@ -75,6 +76,22 @@ fn put64(regs: &mut Regs, d: u16, v: Row64, active: u32) {
 fn put_pred(regs: &mut Regs, p: u16, m: u32, active: u32) {
     let row = &mut regs.pred[usize::from(p)];
     *row = (*row & !active) | (m & active);
+}
+
+/// An f32 operand row, subnormals flushed under `.ftz`. A function, not a closure:
+/// closures called more than once are not inlined into the multiversioned loop.
+#[inline(always)]
+fn f32_row(regs: &Regs, r: R32, ftz: bool) -> [f32; 32] {
+    map1(row32(regs, r), |x| f32::from_bits(flush(x, ftz)), 0.0)
+}
+
+/// The addresses of a memory access: register `addr` (64-bit or zero-extended
+/// 32-bit) plus `offset`.
+#[inline(always)]
+fn address(regs: &Regs, addr: u16, wide: bool, offset: i32) -> Row64 {
+    let base: Row64 =
+        if wide { regs.r64[usize::from(addr)] } else { map1(regs.r32[usize::from(addr)], u64::from, 0) };
+    map1(base, |a| a.wrapping_add(offset as i64 as u64), 0)
 }
 
 #[inline(always)]
@@ -364,8 +381,8 @@ pub(super) fn run_any(regs: &mut Regs, op: Fast, active: u32) {
             put32(regs, d, v, active);
         }
         Fast::Fma32 { ftz, d, a, b, c } => {
-            let f = |r: Row32| map1(r, |x| f32::from_bits(flush(x, ftz)), 0.0);
-            let r = fma32(f(row32(regs, a)), f(row32(regs, b)), f(row32(regs, c)));
+            let (a, b, c) = (f32_row(regs, a, ftz), f32_row(regs, b, ftz), f32_row(regs, c, ftz));
+            let r = fma32(a, b, c);
             put32(regs, d, map1(r, |v| finish(v, ftz), 0), active);
         }
         Fast::F64 { op, d, a, b } => {
@@ -373,8 +390,8 @@ pub(super) fn run_any(regs: &mut Regs, op: Fast, active: u32) {
             put64(regs, d, v, active);
         }
         Fast::Fma64 { d, a, b, c } => {
-            let f = |r: Row64| map1(r, f64::from_bits, 0.0);
-            let r = fma64(f(row64(regs, a)), f(row64(regs, b)), f(row64(regs, c)));
+            let f = |r: R64| map1(row64(regs, r), f64::from_bits, 0.0);
+            let r = fma64(f(a), f(b), f(c));
             put64(regs, d, map1(r, finish64, 0), active);
         }
         Fast::SetpI32 { op, signed, p, a, b } => {
@@ -434,23 +451,24 @@ impl Cta<'_> {
         op: Fast,
         active: u32,
     ) -> Result<(), Fault> {
-        let address = |regs: &Regs, addr: u16, wide: bool, offset: i32| -> Row64 {
-            let base: Row64 = if wide {
-                regs.r64[usize::from(addr)]
-            } else {
-                map1(regs.r32[usize::from(addr)], u64::from, 0)
-            };
-            map1(base, |a| a.wrapping_add(offset as i64 as u64), 0)
-        };
         match op {
             Fast::Ld { mem, size, d, addr, wide_addr, offset } => {
                 let at = address(&warp.regs, addr, wide_addr, offset);
                 let mut out = [0u64; 32];
                 match self.row_space(mem, &at, active, size, shared.len()) {
-                    Row::Global => self
-                        .memory
-                        .load_row(&at, active, u64::from(size), &mut out)
-                        .map_err(|(lane, e)| self.fault(n, warp, 1 << lane, inst, e.to_string()))?,
+                    // Global rows load straight into the destination row.
+                    Row::Global => {
+                        let fault = |(lane, e): (u32, MemFault)| (lane, e.to_string());
+                        let d = usize::from(d);
+                        let done = if size == 8 {
+                            self.memory.load_row(&at, active, 8, &mut warp.regs.r64[d]).map_err(fault)
+                        } else {
+                            self.memory
+                                .load_row(&at, active, u64::from(size), &mut warp.regs.r32[d])
+                                .map_err(fault)
+                        };
+                        return done.map_err(|(lane, cause)| self.fault(n, warp, 1 << lane, inst, cause));
+                    }
                     Row::Shared => {
                         for l in 0..32 {
                             if active & BIT[l] != 0 {

@@ -43,6 +43,25 @@ fn field(size: u64, shift: u64) -> u64 {
     if size == 8 { u64::MAX } else { ((1u64 << (size * 8)) - 1) << shift }
 }
 
+/// An element of a register row that a load fills: the loaded bits, truncated to it.
+pub trait RowBits: Copy {
+    fn from_bits(bits: u64) -> Self;
+}
+
+impl RowBits for u32 {
+    #[inline(always)]
+    fn from_bits(bits: u64) -> u32 {
+        bits as u32
+    }
+}
+
+impl RowBits for u64 {
+    #[inline(always)]
+    fn from_bits(bits: u64) -> u64 {
+        bits
+    }
+}
+
 impl Allocation {
     #[inline]
     fn word(&self, w: usize) -> u64 {
@@ -172,47 +191,53 @@ impl GlobalMemory {
     fn row(&self, addrs: &[u64; 32], lanes: u32, size: u64) -> Option<&Allocation> {
         let first = addrs[lanes.trailing_zeros() as usize % 32];
         let a = self.find(first)?;
-        let (lo, hi) = (a.base, (a.base + a.len).checked_sub(size)?);
-        // Sizes are powers of two: alignment is a mask, not a division.
-        let align = size - 1;
-        let mut bad = 0u32;
-        for (l, &x) in addrs.iter().enumerate() {
-            bad |= u32::from(x < lo || x > hi || x & align != 0) << l;
+        // In bounds: every offset from the base is at most `span` (an address below
+        // the base wraps to a huge offset). Aligned: no lane has a low bit set that a
+        // power-of-two `size` forbids. Both are reductions, one vector loop each.
+        let span = a.len.checked_sub(size)?;
+        let (mut far, mut low) = (0u64, 0u64);
+        if lanes == u32::MAX {
+            for &x in addrs {
+                far = far.max(x.wrapping_sub(a.base));
+                low |= x;
+            }
+        } else {
+            for (l, &x) in addrs.iter().enumerate() {
+                let x = if lanes & 1 << l != 0 { x } else { first };
+                far = far.max(x.wrapping_sub(a.base));
+                low |= x;
+            }
         }
-        (bad & lanes == 0).then_some(a)
+        (far <= span && low & (size - 1) == 0).then_some(a)
     }
 
-    /// Loads `size` bytes for each lane of `lanes` into `out`.
+    /// Loads `size` bytes for each lane of `lanes` into that lane of `out` (a
+    /// register row: lanes outside `lanes` keep their value).
     ///
     /// # Errors
-    /// The first lane (lowest) whose access faults, and why.
+    /// The first lane (lowest) whose access faults, and why; lanes before it loaded.
     #[inline(always)]
-    pub fn load_row(
+    pub fn load_row<T: RowBits>(
         &self,
         addrs: &[u64; 32],
         lanes: u32,
         size: u64,
-        out: &mut [u64; 32],
+        out: &mut [T; 32],
     ) -> Result<(), (u32, MemFault)> {
         if let Some(a) = self.row(addrs, lanes, size) {
-            // Word indices and shifts for the whole warp first (one vector loop).
-            let mut w = [0usize; 32];
-            let mut shift = [0u64; 32];
-            for l in 0..32 {
-                let off = addrs[l].wrapping_sub(a.base);
-                w[l] = (off / 8) as usize;
-                shift[l] = (off % 8) * 8;
-            }
-            let words = &a.words[..];
-            let mask = field(size, 0);
+            let (words, base, mask) = (&a.words[..], a.base, field(size, 0));
+            let get = |x: u64| {
+                let off = x.wrapping_sub(base);
+                T::from_bits(words[(off / 8) as usize].load(Relaxed) >> (off % 8 * 8) & mask)
+            };
             if lanes == u32::MAX {
-                for (o, (&w, &s)) in out.iter_mut().zip(w.iter().zip(&shift)) {
-                    *o = words[w].load(Relaxed) >> s & mask;
+                for (o, &x) in out.iter_mut().zip(addrs) {
+                    *o = get(x);
                 }
             } else {
                 for (l, o) in out.iter_mut().enumerate() {
                     if lanes & 1 << l != 0 {
-                        *o = words[w[l]].load(Relaxed) >> shift[l] & mask;
+                        *o = get(addrs[l]);
                     }
                 }
             }
@@ -220,7 +245,8 @@ impl GlobalMemory {
         }
         for l in 0..32u32 {
             if lanes & 1 << l != 0 {
-                out[l as usize] = self.load(addrs[l as usize], size).map_err(|e| (l, e))?;
+                let v = self.load(addrs[l as usize], size).map_err(|e| (l, e))?;
+                out[l as usize] = T::from_bits(v);
             }
         }
         Ok(())
@@ -417,6 +443,34 @@ mod tests {
             });
         });
         assert_eq!(m.load(a, 8), Ok(start + 2000));
+    }
+
+    #[test]
+    fn a_row_load_fills_only_its_lanes_and_names_the_first_bad_one() {
+        let mut m = GlobalMemory::default();
+        let a = m.alloc(256).unwrap();
+        let bytes: Vec<u8> = (0..=255).collect();
+        m.write_bytes(a, &bytes).unwrap();
+        let addrs: [u64; 32] = std::array::from_fn(|l| a + 4 * ((l as u64 * 7) % 64));
+        let mut row = [0xdead_beefu32; 32];
+        m.load_row(&addrs, 0x0000_ffff, 4, &mut row).unwrap();
+        for l in 0..32 {
+            let want = if l < 16 { m.load(addrs[l], 4).unwrap() as u32 } else { 0xdead_beef };
+            assert_eq!(row[l], want, "lane {l}");
+        }
+        // Lane 9 reads past the end, lane 12 is misaligned: lane 9 is named.
+        let mut bad = addrs;
+        bad[9] = a + 256;
+        bad[12] = a + 2;
+        assert_eq!(
+            m.load_row(&bad, u32::MAX, 4, &mut row),
+            Err((9, MemFault::OutOfBounds { addr: a + 256, size: 4 }))
+        );
+        // An inactive lane's address is never checked.
+        m.load_row(&bad, !(1 << 9 | 1 << 12), 4, &mut row).unwrap();
+        let mut wide = [0u64; 32];
+        m.load_row(&addrs.map(|x| x & !7), u32::MAX, 8, &mut wide).unwrap();
+        assert_eq!(wide[1], m.load(addrs[1] & !7, 8).unwrap());
     }
 
     #[test]
