@@ -6,7 +6,6 @@
 //! as integers or the shortest decimal that round-trips in the element's own type.
 
 use serde_json::Value;
-use std::fmt::Write;
 
 /// An error in a launch spec, naming where in the JSON it is.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -614,6 +613,30 @@ pub fn decode(ty: ElemType, bits: u64) -> String {
     out
 }
 
+/// The decimal digits of `v`, appended to `out` (what `{v}` prints, without the
+/// formatting machinery: buffers print millions of them).
+fn push_digits(out: &mut String, mut v: u64) {
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.extend(buf[at..].iter().map(|&b| char::from(b)));
+}
+
+/// `v` in decimal with its sign, appended to `out`.
+fn push_int(out: &mut String, v: i64) {
+    if v < 0 {
+        out.push('-');
+    }
+    push_digits(out, v.unsigned_abs());
+}
+
 /// [`decode`], appended to `out`; `scratch` is working space, so that printing a
 /// buffer allocates nothing per element.
 fn decode_into(out: &mut String, ty: ElemType, bits: u64, scratch: &mut String) {
@@ -625,11 +648,11 @@ fn decode_into(out: &mut String, ty: ElemType, bits: u64, scratch: &mut String) 
         ElemType::F64 => f64::from_bits(bits),
         t if t.is_signed() => {
             let shift = 64 - t.bits();
-            let _ = write!(out, "{}", ((bits << shift) as i64) >> shift);
+            push_int(out, ((bits << shift) as i64) >> shift);
             return;
         }
         _ => {
-            let _ = write!(out, "{bits}");
+            push_digits(out, bits);
             return;
         }
     };
@@ -651,7 +674,7 @@ fn decode_into(out: &mut String, ty: ElemType, bits: u64, scratch: &mut String) 
         _ => 9_007_199_254_740_992.0,
     };
     if value.fract() == 0.0 && value != 0.0 && value.abs() <= exact {
-        let _ = write!(out, "{}", value as i64);
+        push_int(out, value as i64);
         return;
     }
     scratch.clear();
@@ -728,45 +751,78 @@ fn json_number_into(out: &mut String, sci: &str) {
 
 /// The result JSON: one entry per buffer argument, in argument order.
 pub fn result_json(kernel: &str, buffers: &[(usize, ElemType, &[u8])]) -> String {
+    let mut out = Vec::with_capacity(buffers.iter().map(|b| b.2.len() * 3).sum());
+    // Writing to a Vec cannot fail, and every piece written is UTF-8.
+    let _ = write_result_json(&mut out, kernel, buffers);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`result_json`], written to `w` piece by piece: a large buffer's text is printed
+/// in chunks on every core and never gathered into one string.
+///
+/// # Errors
+/// What writing to `w` returns.
+pub fn write_result_json(
+    w: &mut impl std::io::Write,
+    kernel: &str,
+    buffers: &[(usize, ElemType, &[u8])],
+) -> std::io::Result<()> {
     use rayon::prelude::*;
-    let mut out = String::with_capacity(buffers.iter().map(|b| b.2.len() * 3).sum());
-    let _ = write!(out, "{{\"kernel\": {}, \"buffers\": [", Value::String(kernel.into()));
+    write!(w, "{{\"kernel\": {}, \"buffers\": [", Value::String(kernel.into()))?;
     for (k, (arg, elem, bytes)) in buffers.iter().enumerate() {
         if k > 0 {
-            out.push_str(", ");
+            w.write_all(b", ")?;
         }
-        let _ = write!(out, "{{\"arg\": {arg}, \"buffer\": \"{}\", \"data\": [", elem.name());
-        // Large buffers are printed in chunks on every core.
+        write!(w, "{{\"arg\": {arg}, \"buffer\": \"{}\", \"data\": [", elem.name())?;
         let size = elem.bytes();
         let chunks: Vec<String> = bytes
             .par_chunks(size * 4096)
-            .map(|part| {
+            .enumerate()
+            .map(|(c, part)| {
                 let mut text = String::with_capacity(part.len() * 3);
                 let mut scratch = String::new();
-                for chunk in part.chunks_exact(size) {
+                for (i, chunk) in part.chunks_exact(size).enumerate() {
+                    if c > 0 || i > 0 {
+                        text.push_str(", ");
+                    }
                     let mut b = [0u8; 8];
                     b[..chunk.len()].copy_from_slice(chunk);
                     decode_into(&mut text, *elem, u64::from_le_bytes(b), &mut scratch);
-                    text.push_str(", ");
                 }
                 text
             })
             .collect();
         for c in &chunks {
-            out.push_str(c);
+            w.write_all(c.as_bytes())?;
         }
-        if out.ends_with(", ") {
-            out.truncate(out.len() - 2);
-        }
-        out.push_str("]}");
+        w.write_all(b"]}")?;
     }
-    out.push_str("]}");
-    out
+    w.write_all(b"]}")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integers_print_as_the_standard_library_prints_them() {
+        let mut x: u64 = 0x0123_4567_89ab_cdef;
+        let mut values = vec![0, 1, -1, 9, 10, -10, 99, 100, i64::MAX, i64::MIN, i64::MIN + 1];
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            values.push((x as i64) >> (x % 64));
+        }
+        for v in values {
+            let mut s = String::new();
+            push_int(&mut s, v);
+            assert_eq!(s, v.to_string());
+            s.clear();
+            push_digits(&mut s, v as u64);
+            assert_eq!(s, (v as u64).to_string());
+        }
+    }
 
     /// The printed f32 and f64 values read back to the same bits and have as few
     /// significant digits as a search over the number of digits finds, for 20,000

@@ -3,8 +3,8 @@
 use ptxvm::api::{Device, Module};
 use ptxvm::diag::Diagnostic;
 use ptxvm::exec::limits::Limits;
-use ptxvm::launch::{Arg, ElemType, parse_spec, result_json};
-use std::io::IsTerminal;
+use ptxvm::launch::{Arg, ElemType, parse_spec, write_result_json};
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -62,6 +62,14 @@ fn watch<T: Send>(limits: &Limits, total: u64, launch: impl FnOnce() -> T + Send
 fn invalid(message: String) -> ExitCode {
     eprintln!("ptxvm: {message}");
     ExitCode::from(1)
+}
+
+/// The result JSON and a newline, written to `w`.
+fn write_json_line(w: impl Write, kernel: &str, buffers: &[(usize, ElemType, &[u8])]) -> std::io::Result<()> {
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
+    write_result_json(&mut w, kernel, buffers)?;
+    w.write_all(b"\n")?;
+    w.flush()
 }
 
 pub fn run(file: &Path, spec_path: &Path, out: Option<&Path>, max_steps: u64, timeout: f64) -> ExitCode {
@@ -167,14 +175,15 @@ pub fn run(file: &Path, spec_path: &Path, out: Option<&Path>, max_steps: u64, ti
     }
     let listed: Vec<(usize, ElemType, &[u8])> =
         buffers.iter().zip(&contents).map(|(&(k, e, _, _), d)| (k, e, d.as_slice())).collect();
-    let json = result_json(&name, &listed);
-    match out {
-        Some(path) => {
-            if let Err(e) = std::fs::write(path, format!("{json}\n")) {
-                return invalid(format!("cannot write {}: {e}", path.display()));
-            }
-        }
-        None => println!("{json}"),
+    let written = match out {
+        Some(path) => std::fs::File::create(path).and_then(|f| write_json_line(f, &name, &listed)),
+        None => write_json_line(std::io::stdout().lock(), &name, &listed),
+    };
+    // A reader that stops early (`| head`) is not an error of ours.
+    let stopped_reading = |e: &std::io::Error| out.is_none() && e.kind() == std::io::ErrorKind::BrokenPipe;
+    if let Err(e) = written.or_else(|e| if stopped_reading(&e) { Ok(()) } else { Err(e) }) {
+        let to = out.map_or("the result".to_string(), |p| p.display().to_string());
+        return invalid(format!("cannot write {to}: {e}"));
     }
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -750,3 +750,43 @@ fn cluster_barriers_without_operands_are_valid() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn the_result_goes_to_out_or_stdout_and_a_failed_write_is_an_error() {
+    let spec = std::fs::read_to_string("examples/saxpy.json").unwrap();
+    let dir = std::env::temp_dir().join(format!("ptxvm-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("r.json");
+    let (out, stdout_json) = run("examples/saxpy.ptx", &spec, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let (out, _) = run("examples/saxpy.ptx", &spec, &["--out", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.ends_with("]}\n"), "{text}");
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), stdout_json);
+    // A device that is full: exit 1, and the message names the file.
+    let (out, _) = run("examples/saxpy.ptx", &spec, &["--out", "/dev/full"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot write /dev/full"), "{err}");
+}
+
+/// A reader that stops early (`ptxvm run ... | head`) ends the output quietly: the
+/// exit code is the kernel's, and there is no panic or message.
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    use std::process::Stdio;
+    // gemm N=256 prints about 1.3 MB, far more than a pipe holds.
+    let child = Command::new(env!("CARGO_BIN_EXE_ptxvm"))
+        .args(["run", "bench/kernels/gemm.ptx", "--launch", "bench/kernels/gemm256.json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut child = child;
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
