@@ -166,7 +166,7 @@ pub fn parse_spec(json: &str) -> Result<LaunchSpec, SpecError> {
 }
 
 /// The spec of a JSON value whose `args[i].data` lists may come as element texts.
-fn spec_from(v: &Value, raw_data: &[Option<Vec<&str>>]) -> Result<LaunchSpec, SpecError> {
+fn spec_from(v: &Value, raw_data: &[Option<RawList<'_>>]) -> Result<LaunchSpec, SpecError> {
     let Value::Object(obj) = v else { return err("spec", "must be a JSON object") };
     for k in obj.keys() {
         if !matches!(k.as_str(), "kernel" | "grid" | "block" | "dynamic_shared_bytes" | "args") {
@@ -204,7 +204,7 @@ fn spec_from(v: &Value, raw_data: &[Option<Vec<&str>>]) -> Result<LaunchSpec, Sp
         Some(Value::Array(items)) => items
             .iter()
             .enumerate()
-            .map(|(i, a)| arg(a, raw_data.get(i).and_then(Option::as_deref), &format!("args[{i}]")))
+            .map(|(i, a)| arg(a, raw_data.get(i).and_then(Option::as_ref), &format!("args[{i}]")))
             .collect::<Result<_, _>>()?,
         Some(_) => return err("args", "must be a list"),
     };
@@ -238,8 +238,8 @@ fn dim3(v: Option<&Value>, path: &str, max: Dim3) -> Result<Dim3, SpecError> {
 /// lists or objects) and the rest is parsed as JSON with them emptied; a spec of any
 /// other shape, or with an error, is parsed whole for serde's messages.
 #[allow(clippy::type_complexity)]
-fn split_spec(json: &str) -> Result<(Value, Vec<Option<Vec<&str>>>), SpecError> {
-    let whole = || -> Result<(Value, Vec<Option<Vec<&str>>>), SpecError> {
+fn split_spec(json: &str) -> Result<(Value, Vec<Option<RawList<'_>>>), SpecError> {
+    let whole = || -> Result<(Value, Vec<Option<RawList<'_>>>), SpecError> {
         let v = serde_json::from_str(json)
             .map_err(|e| SpecError { path: "spec".into(), message: format!("not valid JSON: {e}") })?;
         Ok((v, Vec::new()))
@@ -257,13 +257,13 @@ fn split_spec(json: &str) -> Result<(Value, Vec<Option<Vec<&str>>>), SpecError> 
     }
     reduced.push_str(&json[at..]);
     let Ok(mut v) = serde_json::from_str::<Value>(&reduced) else { return whole() };
-    let mut data: Vec<Option<Vec<&str>>> = Vec::new();
+    let mut data: Vec<Option<RawList<'_>>> = Vec::new();
     for &(arg, open, close) in &lists {
-        let Some(items) = split_items(&json[open + 1..close]) else { return whole() };
+        let Some(items) = RawList::new(&json[open + 1..close]) else { return whole() };
         let Some(Value::Object(o)) = v.get_mut("args").and_then(|a| a.get_mut(arg)) else { return whole() };
         // The value keeps an empty list; `arg` reads the elements from the text.
         o.insert("data".into(), Value::Array(Vec::new()));
-        data.resize(data.len().max(arg + 1), None);
+        data.resize_with(data.len().max(arg + 1), || None);
         data[arg] = Some(items);
     }
     Ok((v, data))
@@ -354,50 +354,77 @@ fn list_end(b: &[u8], at: usize) -> Option<usize> {
     None
 }
 
-/// The texts of a flat list's elements; `None` for an empty element (`1,,2`).
-fn split_items(inner: &str) -> Option<Vec<&str>> {
-    if !inner.contains('"') {
-        // No strings: every comma separates (a vectorised search).
-        if inner.trim().is_empty() {
-            return Some(Vec::new());
+/// A flat JSON list's elements kept as text, in runs of whole elements that
+/// convert on every core: no per-element allocation for a list of millions.
+struct RawList<'a> {
+    /// Each run with the index of its first element.
+    runs: Vec<(usize, &'a str)>,
+    len: usize,
+}
+
+impl<'a> RawList<'a> {
+    /// About this many bytes of text per run.
+    const RUN: usize = 1 << 15;
+
+    /// The list whose text between the brackets is `inner`; `None` for an empty
+    /// element (`1,,2`) or a string that does not end.
+    fn new(inner: &'a str) -> Option<Self> {
+        use rayon::prelude::*;
+        // Runs end at commas; a list with strings (which may hold commas) is one run.
+        let mut runs = Vec::new();
+        let mut at = 0;
+        if !inner.contains('"') {
+            while inner.len() - at > Self::RUN {
+                let Some(comma) = inner[at + Self::RUN..].find(',') else { break };
+                runs.push(&inner[at..at + Self::RUN + comma]);
+                at += Self::RUN + comma + 1;
+            }
         }
-        let b = inner.as_bytes();
-        let mut items = Vec::with_capacity(b.iter().filter(|&&c| c == b',').count() + 1);
-        let mut start = 0;
-        for (i, &c) in b.iter().enumerate().chain([(b.len(), &b',')]) {
-            if c == b',' {
-                let item = inner[start..i].trim_ascii();
-                if item.is_empty() {
-                    return None;
+        runs.push(&inner[at..]);
+        if runs.len() == 1 && inner.trim_ascii().is_empty() {
+            return Some(RawList { runs: Vec::new(), len: 0 });
+        }
+        let counts: Vec<Option<usize>> =
+            runs.par_iter().map(|run| Self::items(run).try_fold(0, |n, item| item.map(|_| n + 1))).collect();
+        let mut len = 0;
+        let mut out = Vec::with_capacity(runs.len());
+        for (run, n) in runs.into_iter().zip(counts) {
+            out.push((len, run));
+            len += n?;
+        }
+        Some(RawList { runs: out, len })
+    }
+
+    /// The elements of one run, trimmed; `None` for an empty one or an unended
+    /// string.
+    fn items(run: &'a str) -> impl Iterator<Item = Option<&'a str>> {
+        let b = run.as_bytes();
+        let (mut start, mut i) = (0, 0);
+        std::iter::from_fn(move || {
+            if start > b.len() {
+                return None;
+            }
+            while i < b.len() && b[i] != b',' {
+                if b[i] == b'"' {
+                    match string_end(b, i) {
+                        Some(end) => i = end,
+                        None => {
+                            start = b.len() + 1;
+                            return Some(None);
+                        }
+                    }
                 }
-                items.push(item);
-                start = i + 1;
+                i += 1;
             }
-        }
-        return Some(items);
+            let item = run[start..i].trim_ascii();
+            (start, i) = (i + 1, i + 1);
+            Some((!item.is_empty()).then_some(item))
+        })
     }
-    let b = inner.as_bytes();
-    let mut items = Vec::new();
-    let (mut start, mut i) = (0, 0);
-    while i <= b.len() {
-        if i == b.len() || b[i] == b',' {
-            let item = inner[start..i].trim();
-            if item.is_empty() {
-                // Only `[]` (no element at all) may be empty.
-                return (i == b.len() && items.is_empty()).then_some(items);
-            }
-            items.push(item);
-            start = i + 1;
-        } else if b[i] == b'"' {
-            i = string_end(b, i)?;
-        }
-        i += 1;
-    }
-    Some(items)
 }
 
 /// One argument; `raw` is its data's elements as text, when read that way.
-fn arg(v: &Value, raw: Option<&[&str]>, path: &str) -> Result<Arg, SpecError> {
+fn arg(v: &Value, raw: Option<&RawList<'_>>, path: &str) -> Result<Arg, SpecError> {
     let Value::Object(o) = v else {
         return err(path, "must be an object: {\"type\", \"value\"} or {\"buffer\", ...}");
     };
@@ -420,7 +447,7 @@ fn arg(v: &Value, raw: Option<&[&str]>, path: &str) -> Result<Arg, SpecError> {
     let bytes = match (o.get("data"), o.get("len")) {
         (Some(_), Some(_)) => return err(path, "give either \"data\" or \"len\", not both"),
         (Some(Value::Array(items)), None) => {
-            let count = raw.map_or(items.len(), <[&str]>::len);
+            let count = raw.map_or(items.len(), |r| r.len);
             let total = count as u64 * elem.bytes() as u64;
             if total > MAX_BUFFER_BYTES {
                 return err(
@@ -435,18 +462,27 @@ fn arg(v: &Value, raw: Option<&[&str]>, path: &str) -> Result<Arg, SpecError> {
             };
             match raw {
                 Some(raw) => {
-                    // Elements convert on every core, in chunks; the error is the
-                    // first bad element's (lowest index).
+                    // Runs convert on every core; the error is the first bad
+                    // element's (lowest index).
                     use rayon::prelude::*;
                     let k = elem.bytes();
-                    bytes.resize(raw.len() * k, 0);
-                    let results: Vec<Result<(), SpecError>> = bytes
-                        .par_chunks_mut(k * 4096)
-                        .zip(raw.par_chunks(4096))
-                        .enumerate()
-                        .map(|(c, (out, items))| {
-                            for (j, (o, item)) in out.chunks_exact_mut(k).zip(items).enumerate() {
-                                let bits = encode_text(elem, item).map_err(at(c * 4096 + j))?;
+                    bytes.resize(raw.len * k, 0);
+                    let mut outs = Vec::with_capacity(raw.runs.len());
+                    let mut rest = &mut bytes[..];
+                    for w in raw.runs.windows(2) {
+                        let (out, tail) = rest.split_at_mut((w[1].0 - w[0].0) * k);
+                        outs.push(out);
+                        rest = tail;
+                    }
+                    outs.push(rest);
+                    let results: Vec<Result<(), SpecError>> = outs
+                        .into_par_iter()
+                        .zip(&raw.runs)
+                        .map(|(out, &(first, run))| {
+                            // Every element is there: `RawList::new` counted them.
+                            for (j, (o, item)) in out.chunks_exact_mut(k).zip(RawList::items(run)).enumerate()
+                            {
+                                let bits = encode_text(elem, item.unwrap_or("")).map_err(at(first + j))?;
                                 o.copy_from_slice(&bits.to_le_bytes()[..k]);
                             }
                             Ok(())
@@ -626,7 +662,7 @@ fn push_digits(out: &mut String, mut v: u64) {
             break;
         }
     }
-    out.extend(buf[at..].iter().map(|&b| char::from(b)));
+    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
 }
 
 /// `v` in decimal with its sign, appended to `out`.
@@ -673,7 +709,12 @@ fn decode_into(out: &mut String, ty: ElemType, bits: u64, scratch: &mut String) 
         ElemType::F32 => 16_777_216.0,
         _ => 9_007_199_254_740_992.0,
     };
-    if value.fract() == 0.0 && value != 0.0 && value.abs() <= exact {
+    if value == 0.0 {
+        out.push_str(if value.is_sign_negative() { "-0.0" } else { "0.0" });
+        return;
+    }
+    // (`as` truncates; no call to `trunc`.)
+    if value.abs() <= exact && value == (value as i64) as f64 {
         push_int(out, value as i64);
         return;
     }
@@ -1060,6 +1101,13 @@ mod tests {
         assert_eq!(decode(ElemType::F16, 0x7bff), "65500");
         assert_eq!(decode(ElemType::BF16, 0x3f80), "1");
         assert_eq!(decode(ElemType::F32, 0x8000_0000), "-0.0");
+        assert_eq!(decode(ElemType::F32, 0), "0.0");
+        assert_eq!(decode(ElemType::F16, 0x8000), "-0.0");
+        assert_eq!(decode(ElemType::BF16, 0), "0.0");
+        assert_eq!(decode(ElemType::F64, 1 << 63), "-0.0");
+        assert_eq!(decode(ElemType::F32, 0x4b80_0000), "16777216");
+        assert_eq!(decode(ElemType::F32, 0x4b80_0001), "16777218");
+        assert_eq!(decode(ElemType::F32, 0xcb00_0001), "-8388609");
         assert_eq!(decode(ElemType::F32, 0x7fc0_0001), "\"nan\"");
         assert_eq!(decode(ElemType::F64, f64::NEG_INFINITY.to_bits()), "\"-inf\"");
         assert_eq!(decode(ElemType::S16, 0xffff), "-1");
