@@ -169,9 +169,8 @@ pub fn run(file: &Path, spec_path: &Path, out: Option<&Path>, max_steps: u64, ti
     });
     let mut contents = Vec::new();
     for &(_, _, addr, len) in &buffers {
-        let mut data = vec![0u8; len];
-        let _ = device.copy_from_device(addr, &mut data);
-        contents.push(data);
+        // Each buffer was allocated with exactly `len` bytes at `addr`.
+        contents.push(device.read_to_vec(addr, len).unwrap_or_default());
     }
     let listed: Vec<(usize, ElemType, &[u8])> =
         buffers.iter().zip(&contents).map(|(&(k, e, _, _), d)| (k, e, d.as_slice())).collect();

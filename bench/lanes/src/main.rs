@@ -26,7 +26,8 @@
 //! binary running ptoxide from that spec), and a 2^24-thread launch's peak RSS is
 //! compared with a 2^16-thread one.
 //!
-//! Modes: no argument runs the benchmark (`PTXVM_BENCH_QUICK=1`: tiny sizes, one run);
+//! Modes: no argument runs the benchmark (`PTXVM_BENCH_QUICK=1`: tiny sizes, one run;
+//! `PTXVM_BENCH_ONLY=saxpy,gemm`: only those kernels);
 //! `--crosscheck` checks the instruction counts; `--write-gemm-spec PATH [N]` writes
 //! the gemm launch spec; `--ptoxide-run PTX SPEC` and `--mem-probe LOG2` are the child
 //! processes of the whole-process and memory measurements.
@@ -488,9 +489,7 @@ fn run_ptxvm(case: &Case, max_steps: u64) -> Res<Ran> {
         .map_err(|f| format!("fault: {} (ctaid {:?} tid {:?})", f.cause, f.ctaid, f.tid))?;
     let mut out = Vec::new();
     for (addr, len) in bufs {
-        let mut v = vec![0u8; len];
-        device.copy_from_device(addr, &mut v).map_err(|e| format!("{e:?}"))?;
-        out.push(v);
+        out.push(device.read_to_vec(addr, len).map_err(|e| format!("{e:?}"))?);
     }
     Ok((t.elapsed(), out, Some(limits.lane_instructions())))
 }
@@ -679,7 +678,11 @@ fn bench() -> Res<()> {
     let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| e.to_string());
     let (pool1, pool_all) = (pool(1)?, pool(cores)?);
 
-    let cases = bench_cases(quick);
+    let mut cases = bench_cases(quick);
+    // `PTXVM_BENCH_ONLY=gemm,saxpy` measures only those kernels.
+    if let Ok(only) = std::env::var("PTXVM_BENCH_ONLY") {
+        cases.retain(|c| only.split(',').any(|name| name == c.name));
+    }
 
     println!("lanes benchmark: ptxvm (this checkout) vs ptoxide 0.1.0 (crates.io)");
     println!(
