@@ -9,11 +9,18 @@ use super::{Checker, space_word};
 use crate::syntax::ast::*;
 
 /// Known PTX opcodes (PTX ISA 9.x) other than the seed instructions (which have
-/// rules of their own), and how many operands their forms take. `Some(None)` means
-/// the count depends on modifiers beyond what ptxvm validates; `None`, unknown.
-fn operand_count(opcode: &str) -> Option<Option<(usize, usize)>> {
+/// rules of their own), and how many operands their forms take; `sync` says the
+/// instruction has `.sync`, whose forms add a member mask. `Some(None)` means the
+/// count depends on modifiers beyond what ptxvm validates; `None`, unknown.
+fn operand_count(opcode: &str, sync: bool) -> Option<Option<(usize, usize)>> {
     let n = |lo, hi| Some(Some((lo, hi)));
     match opcode {
+        // `vote.sync.mode d, a, membermask` and `shfl.sync.mode d[|p], a, b, c,
+        // membermask` (ISA 9.7.13.5, 9.7.13.8); the older forms have no mask.
+        "vote" if sync => n(3, 3),
+        "vote" => n(2, 2),
+        "shfl" if sync => n(5, 5),
+        "shfl" => n(4, 4),
         "add" | "sub" | "mul" | "div" | "rem" | "shl" | "shr" | "addc" | "subc" | "mul24" | "copysign" => {
             n(3, 3)
         }
@@ -32,9 +39,7 @@ fn operand_count(opcode: &str) -> Option<Option<(usize, usize)>> {
         "ld" | "st" => n(2, 3),
         "atom" => n(3, 5),
         "red" => n(2, 4),
-        "vote" => n(2, 3),
         "activemask" => n(1, 1),
-        "shfl" => n(4, 5),
         "match" | "redux" => n(3, 3),
         "bar" | "barrier" => n(0, 4),
         "membar" | "trap" | "brkpt" | "pmevent" | "fence" | "griddepcontrol" | "elect" => Some(None),
@@ -163,7 +168,8 @@ impl<'a> Checker<'a> {
     }
 
     fn generic(&mut self, i: &I<'a>, name: &str) {
-        match operand_count(self.t(i.opcode)) {
+        let sync = i.mods.iter().any(|m| self.t(*m) == ".sync");
+        match operand_count(self.t(i.opcode), sync) {
             None => {
                 self.error(i.opcode.span, format!("{name}: unknown instruction `{}`", self.t(i.opcode)));
                 return;
