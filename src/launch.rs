@@ -381,11 +381,10 @@ impl<'a> RawList<'a> {
             }
         }
         runs.push(&inner[at..]);
-        if runs.len() == 1 && inner.trim_ascii().is_empty() {
+        if runs.len() == 1 && inner.bytes().all(json_space) {
             return Some(RawList { runs: Vec::new(), len: 0 });
         }
-        let counts: Vec<Option<usize>> =
-            runs.par_iter().map(|run| Self::items(run).try_fold(0, |n, item| item.map(|_| n + 1))).collect();
+        let counts: Vec<Option<usize>> = runs.par_iter().map(|run| Self::count(run)).collect();
         let mut len = 0;
         let mut out = Vec::with_capacity(runs.len());
         for (run, n) in runs.into_iter().zip(counts) {
@@ -395,31 +394,66 @@ impl<'a> RawList<'a> {
         Some(RawList { runs: out, len })
     }
 
-    /// The elements of one run, trimmed; `None` for an empty one or an unended
-    /// string.
-    fn items(run: &'a str) -> impl Iterator<Item = Option<&'a str>> {
-        let b = run.as_bytes();
-        let (mut start, mut i) = (0, 0);
-        std::iter::from_fn(move || {
-            if start > b.len() {
-                return None;
+    /// How many elements a run holds; `None` for an empty one or an unended string.
+    fn count(run: &str) -> Option<usize> {
+        if run.contains('"') {
+            return Items { run, start: 0 }.try_fold(0, |n, item| item.map(|_| n + 1));
+        }
+        // Without strings, one pass over the bytes: an element is there when
+        // something other than JSON whitespace comes before each comma and the end.
+        let (mut n, mut seen) = (0, false);
+        for &b in run.as_bytes() {
+            if b == b',' {
+                if !seen {
+                    return None;
+                }
+                (n, seen) = (n + 1, false);
+            } else if !json_space(b) {
+                seen = true;
             }
-            while i < b.len() && b[i] != b',' {
-                if b[i] == b'"' {
-                    match string_end(b, i) {
-                        Some(end) => i = end,
-                        None => {
-                            start = b.len() + 1;
-                            return Some(None);
-                        }
+        }
+        seen.then_some(n + 1)
+    }
+}
+
+/// JSON's whitespace (RFC 8259): space, tab, line feed, carriage return.
+fn json_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// The elements of a run of a [`RawList`], trimmed; `None` for an empty one or an
+/// unended string.
+struct Items<'a> {
+    run: &'a str,
+    /// Where the next element starts; past the end when done.
+    start: usize,
+}
+
+impl<'a> Iterator for Items<'a> {
+    type Item = Option<&'a str>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let b = self.run.as_bytes();
+        if self.start > b.len() {
+            return None;
+        }
+        let mut i = self.start;
+        while i < b.len() && b[i] != b',' {
+            if b[i] == b'"' {
+                match string_end(b, i) {
+                    Some(end) => i = end,
+                    None => {
+                        self.start = b.len() + 1;
+                        return Some(None);
                     }
                 }
-                i += 1;
             }
-            let item = run[start..i].trim_ascii();
-            (start, i) = (i + 1, i + 1);
-            Some((!item.is_empty()).then_some(item))
-        })
+            i += 1;
+        }
+        let item = self.run[self.start..i].trim_matches(|c: char| c.is_ascii() && json_space(c as u8));
+        self.start = i + 1;
+        Some((!item.is_empty()).then_some(item))
     }
 }
 
@@ -480,7 +514,8 @@ fn arg(v: &Value, raw: Option<&RawList<'_>>, path: &str) -> Result<Arg, SpecErro
                         .zip(&raw.runs)
                         .map(|(out, &(first, run))| {
                             // Every element is there: `RawList::new` counted them.
-                            for (j, (o, item)) in out.chunks_exact_mut(k).zip(RawList::items(run)).enumerate()
+                            for (j, (o, item)) in
+                                out.chunks_exact_mut(k).zip(Items { run, start: 0 }).enumerate()
                             {
                                 let bits = encode_text(elem, item.unwrap_or("")).map_err(at(first + j))?;
                                 o.copy_from_slice(&bits.to_le_bytes()[..k]);
@@ -662,7 +697,9 @@ fn push_digits(out: &mut String, mut v: u64) {
             break;
         }
     }
-    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
+    for &d in &buf[at..] {
+        out.push(char::from(d));
+    }
 }
 
 /// `v` in decimal with its sign, appended to `out`.
@@ -675,8 +712,8 @@ fn push_int(out: &mut String, v: i64) {
 
 /// [`decode`], appended to `out`; `scratch` is working space, so that printing a
 /// buffer allocates nothing per element.
+#[inline(always)]
 fn decode_into(out: &mut String, ty: ElemType, bits: u64, scratch: &mut String) {
-    use std::fmt::Write;
     let value = match ty {
         ElemType::F16 => f64::from(half::f16::from_bits(bits as u16)),
         ElemType::BF16 => f64::from(half::bf16::from_bits(bits as u16)),
@@ -718,6 +755,14 @@ fn decode_into(out: &mut String, ty: ElemType, bits: u64, scratch: &mut String) 
         push_int(out, value as i64);
         return;
     }
+    shortest_into(out, ty, bits, value, scratch);
+}
+
+/// The shortest decimal for float `value` (the bits `bits` of `ty`), appended to
+/// `out`: the slow path of [`decode_into`].
+#[inline(never)]
+fn shortest_into(out: &mut String, ty: ElemType, bits: u64, value: f64, scratch: &mut String) {
+    use std::fmt::Write;
     scratch.clear();
     // f32 and f64 print the shortest decimal that reads back to the same value of
     // their own type; the halves search for it.
@@ -824,11 +869,13 @@ pub fn write_result_json(
                 let mut scratch = String::new();
                 for (i, chunk) in part.chunks_exact(size).enumerate() {
                     if c > 0 || i > 0 {
-                        text.push_str(", ");
+                        // Two pushes: `push_str` of two bytes is a call to memcpy.
+                        text.push(',');
+                        text.push(' ');
                     }
-                    let mut b = [0u8; 8];
-                    b[..chunk.len()].copy_from_slice(chunk);
-                    decode_into(&mut text, *elem, u64::from_le_bytes(b), &mut scratch);
+                    // Little-endian bits without a variable-length memcpy call.
+                    let bits = chunk.iter().rev().fold(0u64, |v, &b| v << 8 | u64::from(b));
+                    decode_into(&mut text, *elem, bits, &mut scratch);
                 }
                 text
             })
@@ -951,6 +998,35 @@ mod tests {
         }
         // The first spec's lists were taken apart, not read whole.
         assert!(data_lists(specs[0]).is_some_and(|l| l.len() == 1));
+    }
+
+    #[test]
+    fn raw_lists_count_elements_and_refuse_empty_ones() {
+        let len = |t: &str| RawList::new(t).map(|l| l.len);
+        assert_eq!(len(""), Some(0));
+        assert_eq!(len(" \n "), Some(0));
+        assert_eq!(len("1"), Some(1));
+        assert_eq!(len(" 1 ,\t2\r\n, 3 "), Some(3));
+        assert_eq!(len("\"a,b\", 2"), Some(2));
+        for bad in [",1", "1,", "1,,2", "1, ,2", "1,\n,2", "\"a", "1, \""] {
+            assert_eq!(len(bad), None, "{bad:?}");
+        }
+        // A form feed is not JSON whitespace: an element, which fails to convert.
+        assert_eq!(len("\u{c}"), Some(1));
+        // Long lists are cut into runs at commas; the elements keep their order.
+        let text: String = (0..100_000).map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+        let list = RawList::new(&text).unwrap();
+        assert_eq!(list.len, 100_000);
+        assert!(list.runs.len() > 1);
+        let mut seen = 0;
+        for &(first, run) in &list.runs {
+            assert_eq!(first, seen);
+            for item in (Items { run, start: 0 }) {
+                assert_eq!(item, Some(seen.to_string().as_str()));
+                seen += 1;
+            }
+        }
+        assert_eq!(seen, 100_000);
     }
 
     /// Whole numbers take an integer path; the standard library's decimal parser
