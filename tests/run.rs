@@ -790,3 +790,40 @@ fn a_reader_that_stops_early_is_not_an_error() {
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// nvcc's initialiser for pointers in a packed struct, a byte of an address at a
+/// time (`0xFF00(generic(values)+4)`): the kernel reads through them.
+#[test]
+fn pointers_in_a_packed_struct_are_initialised_byte_by_byte() {
+    let spec =
+        r#"{"kernel": "_Z10use_packedPi", "grid": 1, "block": 4, "args": [{"buffer": "s32", "len": 4}]}"#;
+    let (out, json) = run("corpus/cuda/ptx/sm_90/packed_pointers.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // packed_pointers.cu: values[1] + 'a' and values[3] + 'b', alternating.
+    let want: Vec<i64> = vec![2 + 97, 4 + 98, 2 + 97, 4 + 98];
+    let got: Vec<i64> =
+        json["buffers"][0]["data"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+    assert_eq!(got, want);
+}
+
+/// `.attribute(.managed)` declares an ordinary global that every CTA sees.
+#[test]
+fn a_managed_variable_is_global_memory() {
+    let spec = r#"{"grid": 1, "block": 64, "args": [{"buffer": "u32", "len": 1}]}"#;
+    let (out, json) = run("tests/data/syntax/managed.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json["buffers"][0]["data"][0], 64);
+}
+
+/// Textures and surfaces pass `check` (a fifth of NVIDIA's samples use them); `run`
+/// names the first one it cannot execute, with its line, and exits 1.
+#[test]
+fn textures_are_checked_and_reported_as_not_runnable() {
+    let ptx = "corpus/cuda/ptx/sm_90/features.ptx";
+    let spec = r#"{"kernel": "_Z10tex_sampleyPfi", "grid": 1, "block": 1, "args": [{"type": "u64", "value": 0}, {"buffer": "f32", "len": 1}, {"type": "s32", "value": 1}]}"#;
+    let (out, _) = run(ptx, spec, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("tex.2d.v4.f32.f32: ptxvm cannot run this instruction yet"), "{err}");
+    assert!(err.contains("features.ptx:"), "{err}");
+}

@@ -170,12 +170,32 @@ impl<'a> Checker<'a> {
     ) {
         match init {
             Init::List(items, _) => items.iter().for_each(|i| self.check_init(i, ty, funcs, only_funcs)),
+            Init::Masked { mask, symbol, span } => {
+                // A byte of an address in a byte array (nvcc, packed structs).
+                let byte = (0..8).any(|k| *mask == 0xFF << (8 * k));
+                if !byte {
+                    self.error(
+                        *span,
+                        format!(
+                            "initialiser: {mask:#x} is not a byte mask (0xFF, 0xFF00, ... 0xFF00000000000000)"
+                        ),
+                    );
+                }
+                // ptxas: "Initial value type mismatch" unless .u8, .u32 or .u64.
+                if !matches!(self.t(ty), ".u8" | ".u32" | ".u64") {
+                    let msg = format!(
+                        "initialiser: a byte of an address needs a .u8, .u32 or .u64 variable, not {}",
+                        self.t(ty)
+                    );
+                    self.error(*span, msg);
+                }
+                match &**symbol {
+                    Init::Symbol { name, .. } => self.init_symbol(*name, funcs, only_funcs),
+                    _ => self
+                        .error(*span, "initialiser: a byte mask applies to a symbol such as `generic(v)+4`"),
+                }
+            }
             Init::Symbol { name, .. } => {
-                let Some(def) = self.globals.lookup(self.t(name)) else {
-                    let msg = format!("initialiser: `{}` is not declared before this point", self.t(name));
-                    self.error(name.span, msg);
-                    return;
-                };
                 // ptxas: "Initial value type mismatch" unless the variable is .u32/.u64.
                 if !matches!(self.t(ty), ".u32" | ".u64") {
                     let msg = format!(
@@ -185,12 +205,22 @@ impl<'a> Checker<'a> {
                     );
                     self.error(name.span, msg);
                 }
-                match def.sym {
-                    Sym::Func(f) => funcs.push(f),
-                    _ => *only_funcs = false,
-                }
+                self.init_symbol(*name, funcs, only_funcs);
             }
             Init::Int(..) | Init::Float(..) => *only_funcs = false,
+        }
+    }
+
+    /// The symbol an initialiser names: declared before, and a function or not.
+    fn init_symbol(&mut self, name: Name, funcs: &mut Vec<usize>, only_funcs: &mut bool) {
+        let Some(def) = self.globals.lookup(self.t(name)) else {
+            let msg = format!("initialiser: `{}` is not declared before this point", self.t(name));
+            self.error(name.span, msg);
+            return;
+        };
+        match def.sym {
+            Sym::Func(f) => funcs.push(f),
+            _ => *only_funcs = false,
         }
     }
 

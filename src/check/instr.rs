@@ -168,6 +168,15 @@ impl<'a> Checker<'a> {
     }
 
     fn generic(&mut self, i: &I<'a>, name: &str) {
+        // `[image, {coords}]` belongs to the texture and surface instructions only.
+        if !matches!(self.t(i.opcode), "tex" | "tld4" | "suld" | "sust" | "sured")
+            && let Some(op) = i.operands.iter().find(|o| matches!(o, Operand::Image(_)))
+        {
+            let msg = format!(
+                "{name}: `[image, {{coordinates}}]` is an operand of tex, tld4, suld, sust and sured only"
+            );
+            self.error(op.span(), msg);
+        }
         let sync = i.mods.iter().any(|m| self.t(*m) == ".sync");
         match operand_count(self.t(i.opcode), sync) {
             None => {
@@ -233,6 +242,13 @@ impl<'a> Checker<'a> {
                 if let Some(b) = a.base {
                     self.resolve_value_name(b, instr);
                 }
+            }
+            Operand::Image(a) => {
+                self.resolve_value_name(a.image, instr);
+                if let Some(s) = a.sampler {
+                    self.resolve_value_name(s, instr);
+                }
+                self.resolve_operand(&a.coords, instr);
             }
             Operand::Sink(_) | Operand::Int { .. } | Operand::Float { .. } => {}
         }

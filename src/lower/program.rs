@@ -343,17 +343,29 @@ impl<'m> Image<'m> {
                         Ty::BF16 => u64::from(half::bf16::from_f64(*x).to_bits()),
                         _ => *x as i64 as u64,
                     },
-                    Init::Symbol { name, offset, .. } => match symbols.get(name.text(src)) {
-                        Some(Symbol::Func(f)) => FUNC_WINDOW + u64::from(*f) * FUNC_STRIDE,
-                        Some(Symbol::Data(a)) => a.wrapping_add(*offset as u64),
-                        _ => return fail(name.span, format!("`{}` has no address here", name.text(src))),
-                    },
+                    Init::Symbol { .. } => symbol_address(init, src, symbols)?,
+                    // Byte k of an address: `(addr & 0xFF << 8k) >> 8k`.
+                    Init::Masked { mask, symbol, .. } => {
+                        (symbol_address(symbol, src, symbols)? & mask) >> mask.trailing_zeros().min(63)
+                    }
                     Init::List(..) => continue,
                 };
                 self.bytes[at..at + elem].copy_from_slice(&bits.to_le_bytes()[..elem.min(8)]);
             }
         }
         Ok(())
+    }
+}
+
+/// The address an initialiser's symbol (`v`, `generic(v)+8`, a function) stands for.
+fn symbol_address(init: &Init, src: &str, symbols: &HashMap<&str, Symbol>) -> Result<u64, LowerError> {
+    let Init::Symbol { name, offset, .. } = init else {
+        return fail(Span::default(), "an initialiser that is not a symbol where one was expected");
+    };
+    match symbols.get(name.text(src)) {
+        Some(Symbol::Func(f)) => Ok(FUNC_WINDOW + u64::from(*f) * FUNC_STRIDE),
+        Some(Symbol::Data(a)) => Ok(a.wrapping_add(*offset as u64)),
+        _ => fail(name.span, format!("`{}` has no address here", name.text(src))),
     }
 }
 

@@ -208,6 +208,13 @@ pub enum Init {
         generic: bool,
         offset: i64,
     },
+    /// One byte of a symbol's address, as nvcc writes a pointer into a byte array
+    /// (packed structs): `0xFF00(generic(v)+4)` is byte 1 of `generic(v)+4`.
+    Masked {
+        mask: u64,
+        symbol: Box<Init>,
+        span: Span,
+    },
 }
 
 /// A `{ }` block; its statements are a range of [`Pool::stmts`].
@@ -310,6 +317,9 @@ pub enum Operand {
     Vector(Vec<Operand>, Span),
     /// `[base+offset]`.
     Addr(Address),
+    /// `[tex, {x, y}]` or `[tex, sampler, {x, y}]`: a texture or surface and its
+    /// coordinates (`tex`, `tld4`, `suld`, `sust`, `sured`).
+    Image(Box<ImageAddr>),
     /// `(a, b)`: the argument and return lists of `call`.
     List(Vec<Operand>, Span),
 }
@@ -319,6 +329,18 @@ pub struct Address {
     /// A register or variable name; `None` for an absolute `[imm]`.
     pub base: Option<Name>,
     pub offset: i64,
+    pub span: Span,
+}
+
+/// The operand of [`Operand::Image`].
+#[derive(Debug, Clone)]
+pub struct ImageAddr {
+    /// A `.texref`/`.surfref` variable or a 64-bit texture or surface object.
+    pub image: Name,
+    /// A `.samplerref` (independent texturing mode).
+    pub sampler: Option<Name>,
+    /// The coordinates: `{x}`, `{x, y}`, `{x, y, z, w}`.
+    pub coords: Operand,
     pub span: Span,
 }
 
@@ -332,6 +354,7 @@ impl Operand {
             Operand::Vector(_, s) | Operand::List(_, s) => *s,
             Operand::Pair(a, b) => a.span().to(b.span()),
             Operand::Addr(a) => a.span,
+            Operand::Image(a) => a.span,
         }
     }
 }

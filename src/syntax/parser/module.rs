@@ -294,6 +294,15 @@ impl Parser<'_> {
             let w = self.text(t);
             if w == ".align" {
                 align = Some(self.expect_int("the alignment")?.0 as u32);
+            } else if w == ".attribute" {
+                // `.attribute(.managed)`: kept as the attribute's own word.
+                self.expect_punct(b'(', "`(` after `.attribute`")?;
+                if self.tok.tok != Tok::Dot {
+                    return self.unexpected("an attribute such as `.managed`");
+                }
+                let a = self.bump();
+                attrs.push(self.name(a));
+                self.expect_punct(b')', "`)`")?;
             } else if let Some(n) = w.strip_prefix(".v").and_then(|n| n.parse::<u32>().ok()) {
                 vector = Some(n);
             } else if is_type_word(w) {
@@ -355,6 +364,19 @@ impl Parser<'_> {
             Tok::Int => {
                 let t = self.bump();
                 let v = self.int_value(t)?;
+                if !neg && self.eat_punct(b'(') {
+                    // `0xFF00(generic(v)+4)`: a byte of an address.
+                    if self.tok.tok != Tok::Ident {
+                        return self.unexpected("a symbol inside the byte mask `0xFF(...)`");
+                    }
+                    let symbol = Box::new(self.init()?);
+                    self.expect_punct(b')', "`)`")?;
+                    return Ok(Init::Masked {
+                        mask: v,
+                        symbol,
+                        span: t.span.to(Span::new(t.span.start, self.prev_end)),
+                    });
+                }
                 Ok(Init::Int(if neg { v.wrapping_neg() } else { v }, t.span))
             }
             Tok::Float => {

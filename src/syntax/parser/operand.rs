@@ -247,6 +247,23 @@ impl Parser<'_> {
         }
     }
 
+    /// The rest of `[image, {coords}]` or `[image, sampler, {coords}]` after the
+    /// image and its comma.
+    fn image_address(&mut self, open: Span, image: Name) -> PResult<Operand> {
+        let mut sampler = None;
+        if self.tok.tok == Tok::Ident {
+            let t = self.bump();
+            sampler = Some(self.name(t));
+            self.expect_punct(b',', "`,` before the coordinates")?;
+        }
+        if !self.at_punct(b'{') {
+            return self.unexpected("the coordinates `{x, y}`");
+        }
+        let coords = self.operand()?;
+        let close = self.expect_punct(b']', "`]` closing the address")?;
+        Ok(Operand::Image(Box::new(ImageAddr { image, sampler, coords, span: open.to(close) })))
+    }
+
     pub(super) fn address(&mut self) -> PResult<Operand> {
         let open = self.expect_punct(b'[', "`[`")?;
         let mut base = None;
@@ -255,6 +272,9 @@ impl Parser<'_> {
             Tok::Ident => {
                 let t = self.bump();
                 base = Some(self.name(t));
+                if self.eat_punct(b',') {
+                    return self.image_address(open, self.name(t));
+                }
                 if self.at_punct(b'+') || self.at_punct(b'-') {
                     let minus = self.bump().tok == Tok::Punct(b'-');
                     let neg = self.eat_punct(b'-') ^ minus;
