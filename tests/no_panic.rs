@@ -365,37 +365,3 @@ proptest::proptest! {
         }
     }
 }
-
-/// The syntax added for issue 8 is judged, not waved through.
-#[test]
-fn image_operands_and_byte_masks_are_checked() {
-    let head = ".version 8.3\n.target sm_90\n.address_size 64\n";
-    let errors = |body: &str| -> Vec<String> {
-        ptxvm::check_source(&format!("{head}{body}")).into_iter().map(|d| d.message).collect()
-    };
-    // An image address outside the texture and surface instructions.
-    let e = errors(
-        ".visible .entry k() { .reg .b32 %r<3>; .reg .b64 %rd<2>; ld.global.u32 %r1, [%rd1, {%r2}]; ret; }",
-    );
-    assert!(e.iter().any(|m| m.contains("operand of tex, tld4, suld, sust and sured only")), "{e:?}");
-    // A byte mask must be one byte, in a byte array.
-    let v = ".global .align 4 .u32 v[2] = {1, 2};\n";
-    let e = errors(&format!("{v}.global .align 1 .u8 p[1] = {{0xF0(generic(v))}};\n"));
-    assert!(e.iter().any(|m| m.contains("not a byte mask")), "{e:?}");
-    // ptxas takes the masks in .u8, .u32 and .u64 arrays only ("Initial value type
-    // mismatch" for .b8, .s8, .u16, .b32 ...).
-    for ty in [".b8", ".s8", ".u16", ".s32", ".b64"] {
-        let e = errors(&format!("{v}.global .align 8 {ty} p[1] = {{0xFF(generic(v))}};\n"));
-        assert!(e.iter().any(|m| m.contains("needs a .u8, .u32 or .u64 variable")), "{ty}: {e:?}");
-    }
-    assert!(errors(&format!("{v}.global .align 4 .u32 p[1] = {{0xFF(generic(v))}};\n")).is_empty());
-    let e = errors(".global .align 1 .u8 p[1] = {0xFF(generic(nowhere))};\n");
-    assert!(e.iter().any(|m| m.contains("`nowhere` is not declared")), "{e:?}");
-    assert_eq!(
-        errors(&format!("{v}.global .align 1 .u8 p[2] = {{0xFF(generic(v)+4), 0xFF00(v)}};\n")),
-        Vec::<String>::new()
-    );
-    // `.attribute(...)` needs its parenthesised attribute.
-    assert!(!errors(".global .attribute .u32 x;\n").is_empty());
-    assert_eq!(errors(".global .attribute(.managed) .align 4 .u32 x;\n"), Vec::<String>::new());
-}

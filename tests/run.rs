@@ -827,3 +827,22 @@ fn textures_are_checked_and_reported_as_not_runnable() {
     assert!(err.contains("tex.2d.v4.f32.f32: ptxvm cannot run this instruction yet"), "{err}");
     assert!(err.contains("features.ptx:"), "{err}");
 }
+
+/// An unsized `.param .b8 a[]` receives the whole argument its caller passes.
+#[test]
+fn an_unsized_parameter_receives_the_whole_argument() {
+    let spec = r#"{"grid": 1, "block": 1, "args": [{"buffer": "u32", "len": 1}]}"#;
+    let (out, json) = run("tests/data/syntax/unsized_param.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // Bytes 0, 3 and 7 of the argument, stored by the caller: 1 + 20 + 100.
+    assert_eq!(json["buffers"][0]["data"][0], 121);
+}
+
+/// `WARP_SZ` is the warp size as a value (PTX ISA 10.2).
+#[test]
+fn warp_sz_is_32() {
+    let spec = r#"{"grid": 1, "block": 1, "args": [{"buffer": "u32", "len": 1}]}"#;
+    let (out, json) = run("tests/data/syntax/warp_sz.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json["buffers"][0]["data"][0], 32);
+}

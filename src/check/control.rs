@@ -262,9 +262,12 @@ impl<'a> Checker<'a> {
         let Operand::Name(n) = op else { return None };
         match self.lookup(self.t(n))?.sym {
             Sym::Reg { ty, .. } => {
-                Some(ParamSig { space: Space::Reg, ty, elems: 1, array: false, align: ty.bits().div_ceil(8) })
+                let align = ty.bits().div_ceil(8);
+                Some(ParamSig { space: Space::Reg, ty, elems: 1, array: false, align, any_len: false })
             }
-            Sym::Var { space, ty, elems, array, align } => Some(ParamSig { space, ty, elems, array, align }),
+            Sym::Var { space, ty, elems, array, align } => {
+                Some(ParamSig { space, ty, elems, array, align, any_len: false })
+            }
             Sym::Func(_) => None,
         }
     }
@@ -287,13 +290,18 @@ impl<'a> Checker<'a> {
         }
         let Some(got) = self.arg_sig(op) else { return Ok(()) };
         let describe = |s: &ParamSig| {
-            if s.array {
+            if s.any_len {
+                format!("{}[] (align {})", s.ty.word(), s.align)
+            } else if s.array {
                 format!("{}[{}] (align {})", s.ty.word(), s.elems, s.align)
             } else {
                 s.ty.word().to_string()
             }
         };
-        let fits = if want.array || got.array {
+        let fits = if want.any_len {
+            // `.b8 _[]` (ptxas): an array of the element type and alignment, any length.
+            got.array && want.ty == got.ty && want.align == got.align
+        } else if want.array || got.array {
             want.array == got.array && want.ty == got.ty && want.elems == got.elems && want.align == got.align
         } else {
             compatible(want.ty, got.ty)

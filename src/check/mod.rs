@@ -46,6 +46,8 @@ pub struct ParamSig {
     pub array: bool,
     /// Alignment in bytes (`.align N`, else the element size).
     pub align: u32,
+    /// An array with an unsized dimension (`.param .b8 _[]`): any element count.
+    pub any_len: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -84,7 +86,8 @@ pub(crate) fn param_sig(p: &Param, src: &str) -> ParamSig {
     let ty = Ty::from_word(p.ty.text(src)).unwrap_or(Ty::Other);
     let elems: u64 = p.array.iter().map(|d| d.unwrap_or(1)).product();
     let align = p.align.unwrap_or(ty.bits().div_ceil(8));
-    ParamSig { space: p.space, ty, elems, array: !p.array.is_empty(), align }
+    let any_len = p.array.iter().any(Option::is_none);
+    ParamSig { space: p.space, ty, elems, array: !p.array.is_empty(), align, any_len }
 }
 
 impl<'a> Checker<'a> {

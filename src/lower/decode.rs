@@ -10,7 +10,7 @@
 
 use super::flow::{EXIT, Flow};
 pub use super::ops::*;
-use super::program::{Layout, Symbol, fail, var_size};
+use super::program::{Layout, Symbol, fail, param_bytes, var_size};
 use super::regs::{RegFile, RegScopes, Slot};
 use crate::check::types::Ty;
 use crate::syntax::ast::*;
@@ -149,7 +149,7 @@ impl<'m> Decoder<'m> {
             match s {
                 Stmt::Var(v) => self.var(v)?,
                 Stmt::CallPrototype { label, proto } => {
-                    let sizes = |ps: &[Param]| ps.iter().map(|p| self.param_size(p)).collect();
+                    let sizes = |ps: &[Param]| ps.iter().map(|p| param_bytes(p, self.src)).collect();
                     let entry = (sizes(&proto.params), sizes(&proto.rets));
                     if let Some(scope) = self.scopes.last_mut() {
                         scope.protos.insert(label.span.text(self.src), entry);
@@ -172,12 +172,6 @@ impl<'m> Decoder<'m> {
         self.regs.exit();
         self.scopes.pop();
         Ok(())
-    }
-
-    fn param_size(&self, p: &Param) -> u32 {
-        let ty = Ty::from_word(p.ty.text(self.src)).unwrap_or(Ty::Other);
-        let elems: u64 = p.array.iter().map(|d| d.unwrap_or(1)).product();
-        (u64::from(ty.bits().div_ceil(8).max(1)) * elems).min(u64::from(u32::MAX / 4)) as u32
     }
 
     /// A declaration inside the body.
@@ -321,6 +315,8 @@ impl<'m> Decoder<'m> {
                 Some(Named::Shared(o)) => Ok(Src::Imm(u64::from(o))),
                 Some(Named::Data(a)) => Ok(Src::Imm(a)),
                 Some(Named::Func(f)) => Ok(Src::Imm(FUNC_WINDOW + u64::from(f) * FUNC_STRIDE)),
+                // The warp size as a constant (nvcc writes it for `warpSize`).
+                None if self.t(*n) == "WARP_SZ" => Ok(Src::Imm(32)),
                 _ => fail(n.span, format!("`{}` cannot be used as a value here", self.t(*n))),
             },
             Operand::Offset(n, off, _) => match self.src(&Operand::Name(*n), ty)? {

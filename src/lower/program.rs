@@ -178,10 +178,8 @@ fn signature(src: &str, f: &Function) -> Signature {
     let mut offset = 0u32;
     let mut place = |p: &Param| {
         let ty = Ty::from_word(p.ty.text(src)).unwrap_or(Ty::Other);
-        let elems: u64 = p.array.iter().map(|d| d.unwrap_or(1)).product();
-        let elem = ty.bits().div_ceil(8).max(1);
-        let size = (u64::from(elem) * elems).min(u64::from(u32::MAX / 4)) as u32;
-        let align = p.align.unwrap_or(elem).max(1);
+        let size = param_bytes(p, src);
+        let align = p.align.unwrap_or(ty.bits().div_ceil(8)).max(1);
         offset = offset.div_ceil(align) * align;
         let at = offset;
         offset += size;
@@ -190,6 +188,19 @@ fn signature(src: &str, f: &Function) -> Signature {
     let params = f.params.iter().map(&mut place).collect();
     let rets = f.rets.iter().map(&mut place).collect();
     (params, rets)
+}
+
+/// Bytes a `.func` parameter declared as an unsized array holds (CUDA passes at most
+/// 4 KB of parameters to a function).
+const UNSIZED_PARAM_BYTES: u32 = 4096;
+
+/// Bytes of a function or prototype parameter. An unsized array (`.param .b8 a[]`)
+/// takes whatever its caller passes, up to [`UNSIZED_PARAM_BYTES`].
+pub(super) fn param_bytes(p: &Param, src: &str) -> u32 {
+    let ty = Ty::from_word(p.ty.text(src)).unwrap_or(Ty::Other);
+    let elems: u64 = p.array.iter().map(|d| d.unwrap_or(1)).product();
+    let size = (u64::from(ty.bits().div_ceil(8).max(1)) * elems).min(u64::from(u32::MAX / 4)) as u32;
+    if p.array.iter().any(Option::is_none) { size.max(UNSIZED_PARAM_BYTES) } else { size }
 }
 
 /// Bytes and alignment of one declarator of `v`; `None` for an unsized array.
