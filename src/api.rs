@@ -25,6 +25,8 @@ static MODULES: AtomicU64 = AtomicU64::new(0);
 /// A validated PTX module.
 pub struct Module {
     src: String,
+    /// The syntax tree, parsed once by `load` and used by every later stage.
+    ast: crate::syntax::ast::Module,
     /// The decoded program, made on first use.
     program: OnceLock<Result<Arc<Program>, LowerError>>,
     image_base: u64,
@@ -47,13 +49,11 @@ impl Module {
     /// # Errors
     /// Every diagnostic when the module is not valid PTX.
     pub fn load(src: &str) -> Result<Module, Vec<Diagnostic>> {
-        let diags = crate::check_source(src);
-        if !diags.is_empty() {
-            return Err(diags);
-        }
+        let ast = crate::parse_and_check(src)?;
         let k = MODULES.fetch_add(1, Ordering::Relaxed) % 32;
         Ok(Module {
             src: src.to_string(),
+            ast,
             program: OnceLock::new(),
             image_base: IMAGE_WINDOW + k * IMAGE_STRIDE,
         })
@@ -65,8 +65,7 @@ impl Module {
 
     /// The names of the module's kernels (`.entry` functions with a body).
     pub fn kernel_names(&self) -> Vec<String> {
-        let (module, _) = crate::syntax::parse(&self.src);
-        module
+        self.ast
             .items
             .iter()
             .filter_map(|i| match i {
@@ -85,8 +84,7 @@ impl Module {
     pub fn program(&self) -> Result<Arc<Program>, LowerError> {
         self.program
             .get_or_init(|| {
-                let (module, _) = crate::syntax::parse(&self.src);
-                lower_module(&module, &self.src, self.image_base).map(Arc::new)
+                lower_module(&self.ast, &self.src, self.image_base).map(Arc::new)
             })
             .clone()
     }

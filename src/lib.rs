@@ -17,11 +17,18 @@ pub use diag::Diagnostic;
 
 /// Parses and validates a PTX module, returning every diagnostic (empty when valid).
 pub fn check_source(src: &str) -> Vec<Diagnostic> {
+    parse_and_check(src).err().unwrap_or_default()
+}
+
+/// Parses and validates a PTX module: its syntax tree when valid, else every
+/// diagnostic.
+pub(crate) fn parse_and_check(src: &str) -> Result<syntax::ast::Module, Vec<Diagnostic>> {
     let (module, parse_errors) = syntax::parse(src);
     if !parse_errors.is_empty() {
         // Checking a partly parsed module would only repeat the syntax errors as
         // undefined names; report the syntax errors alone.
-        return parse_errors.into_iter().map(|e| Diagnostic::new(e.span, e.message)).collect();
+        return Err(parse_errors.into_iter().map(|e| Diagnostic::new(e.span, e.message)).collect());
     }
-    check::check(&module, src)
+    let diags = check::check(&module, src);
+    if diags.is_empty() { Ok(module) } else { Err(diags) }
 }
