@@ -82,11 +82,7 @@ impl Module {
     /// # Errors
     /// A [`LowerError`] for the first thing in the module ptxvm cannot run.
     pub fn program(&self) -> Result<Arc<Program>, LowerError> {
-        self.program
-            .get_or_init(|| {
-                lower_module(&self.ast, &self.src, self.image_base).map(Arc::new)
-            })
-            .clone()
+        self.program.get_or_init(|| lower_module(&self.ast, &self.src, self.image_base).map(Arc::new)).clone()
     }
 
     /// Kernel `name`, ready to launch.
@@ -114,6 +110,44 @@ impl Module {
     }
 }
 
+/// A launch spec bound to a kernel of a module ([`Device::bind`]): the kernel, its
+/// parameter buffer packed as the launch contract says, and the device buffers made
+/// from the spec's buffer arguments.
+pub struct Bound {
+    pub kernel: Kernel,
+    pub params: Vec<u8>,
+    /// One per buffer argument, in argument order.
+    pub buffers: Vec<BoundBuffer>,
+}
+
+/// A buffer argument placed in device memory.
+#[derive(Clone, Copy, Debug)]
+pub struct BoundBuffer {
+    /// The argument's index in the spec.
+    pub arg: usize,
+    pub elem: crate::launch::ElemType,
+    pub addr: u64,
+    pub bytes: usize,
+}
+
+/// Why a launch spec does not fit a module.
+#[derive(Clone, Debug)]
+pub enum BindError {
+    /// The spec and the kernel disagree (no such kernel, argument counts or sizes).
+    Spec(String),
+    /// The kernel uses something ptxvm cannot run, at a place in the source.
+    Lower(LowerError),
+}
+
+impl std::fmt::Display for BindError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BindError::Spec(m) => f.write_str(m),
+            BindError::Lower(e) => f.write_str(&e.message),
+        }
+    }
+}
+
 /// The simulated GPU: its global memory, with the data of the modules launched on it.
 #[derive(Default)]
 pub struct Device {
@@ -121,6 +155,80 @@ pub struct Device {
 }
 
 impl Device {
+    /// Binds `spec` to its kernel in `module` (the one it names, or the module's only
+    /// kernel): allocates and fills a device buffer per buffer argument and packs the
+    /// parameter buffer (docs: the launch contract).
+    ///
+    /// # Errors
+    /// A [`BindError`] when the spec names no kernel of the module, when its
+    /// arguments do not match the kernel's parameters, or when the kernel cannot run.
+    pub fn bind(&mut self, module: &Module, spec: &crate::launch::LaunchSpec) -> Result<Bound, BindError> {
+        use crate::launch::Arg;
+        let names = module.kernel_names();
+        let name = match (&spec.kernel, names.as_slice()) {
+            (Some(k), _) if names.contains(k) => k.clone(),
+            (Some(k), _) => {
+                return Err(BindError::Spec(format!(
+                    "no kernel named `{k}` (kernels: {})",
+                    names.join(", ")
+                )));
+            }
+            (None, [only]) => only.clone(),
+            (None, _) => {
+                let msg = format!(
+                    "the module has {} kernels ({}); name one with \"kernel\"",
+                    names.len(),
+                    names.join(", ")
+                );
+                return Err(BindError::Spec(msg));
+            }
+        };
+        let kernel = module.kernel(&name).map_err(BindError::Lower)?;
+        if spec.args.len() != kernel.params.len() {
+            let msg = format!(
+                "kernel `{name}` takes {} parameters, the spec gives {} args",
+                kernel.params.len(),
+                spec.args.len()
+            );
+            return Err(BindError::Spec(msg));
+        }
+        let mut params = vec![0u8; kernel.param_bytes as usize];
+        let mut buffers = Vec::new();
+        for (k, (arg, &(ty, offset, size))) in spec.args.iter().zip(&kernel.params).enumerate() {
+            let bits = match arg {
+                Arg::Scalar { ty: t, bits } => {
+                    if t.bytes() != size as usize {
+                        let msg = format!(
+                            "args[{k}]: a {} value for a {}-byte parameter ({})",
+                            t.name(),
+                            size,
+                            ty.word()
+                        );
+                        return Err(BindError::Spec(msg));
+                    }
+                    *bits
+                }
+                Arg::Buffer { elem, bytes } => {
+                    if size != 8 {
+                        let msg = format!(
+                            "args[{k}]: a buffer's address needs a 64-bit parameter, not {}",
+                            ty.word()
+                        );
+                        return Err(BindError::Spec(msg));
+                    }
+                    let spec_err = |e: MemFault| BindError::Spec(format!("args[{k}]: {e}"));
+                    let addr = self.alloc(bytes.len() as u64).map_err(spec_err)?;
+                    self.copy_to_device(addr, bytes).map_err(spec_err)?;
+                    buffers.push(BoundBuffer { arg: k, elem: *elem, addr, bytes: bytes.len() });
+                    addr
+                }
+            };
+            params[offset as usize..(offset + size) as usize]
+                .copy_from_slice(&bits.to_le_bytes()[..size as usize]);
+        }
+        Ok(Bound { kernel, params, buffers })
+    }
+
     /// Allocates `bytes` of zeroed global memory.
     ///
     /// # Errors

@@ -1,9 +1,9 @@
 //! `ptxvm run`: the launch contract over the library API (launch-contract.md).
 
-use ptxvm::api::{Device, Module};
+use ptxvm::api::{BindError, Device, Module};
 use ptxvm::diag::Diagnostic;
 use ptxvm::exec::limits::Limits;
-use ptxvm::launch::{Arg, ElemType, parse_spec, write_result_json};
+use ptxvm::launch::{ElemType, parse_spec, write_result_json};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -93,87 +93,38 @@ pub fn run(file: &Path, spec_path: &Path, out: Option<&Path>, max_steps: u64, ti
         Ok(s) => s,
         Err(e) => return invalid(format!("{}: {e}", spec_path.display())),
     };
-    let names = module.kernel_names();
-    let name = match (&spec.kernel, names.as_slice()) {
-        (Some(k), _) if names.contains(k) => k.clone(),
-        (Some(k), _) => {
-            return invalid(format!("no kernel named `{k}` in {shown} (kernels: {})", names.join(", ")));
-        }
-        (None, [only]) => only.clone(),
-        (None, _) => {
-            return invalid(format!(
-                "{shown} has {} kernels ({}); name one with \"kernel\"",
-                names.len(),
-                names.join(", ")
-            ));
-        }
-    };
-    let kernel = match module.kernel(&name) {
-        Ok(k) => k,
-        Err(e) => {
+    let mut device = Device::default();
+    let bound = match device.bind(&module, &spec) {
+        Ok(b) => b,
+        Err(BindError::Lower(e)) => {
             eprint!("{}", Diagnostic::new(e.span, e.message).render(&shown, &src));
             return ExitCode::from(1);
         }
+        Err(BindError::Spec(m)) => return invalid(format!("{}: {m}", spec_path.display())),
     };
-    if spec.args.len() != kernel.params.len() {
-        return invalid(format!(
-            "kernel `{name}` takes {} parameters, the spec gives {} args",
-            kernel.params.len(),
-            spec.args.len()
-        ));
-    }
-    let mut device = Device::default();
-    let mut params = vec![0u8; kernel.param_bytes as usize];
-    let mut buffers: Vec<(usize, ElemType, u64, usize)> = Vec::new();
-    for (k, (arg, &(ty, offset, size))) in spec.args.iter().zip(&kernel.params).enumerate() {
-        let bits = match arg {
-            Arg::Scalar { ty: t, bits } => {
-                if t.bytes() != size as usize {
-                    return invalid(format!(
-                        "args[{k}]: a {} value for a {}-byte parameter ({})",
-                        t.name(),
-                        size,
-                        ty.word()
-                    ));
-                }
-                *bits
-            }
-            Arg::Buffer { elem, bytes } => {
-                if size != 8 {
-                    return invalid(format!(
-                        "args[{k}]: a buffer's address needs a 64-bit parameter, not {}",
-                        ty.word()
-                    ));
-                }
-                let addr = match device.alloc(bytes.len() as u64) {
-                    Ok(a) => a,
-                    Err(e) => return invalid(format!("args[{k}]: {e}")),
-                };
-                if let Err(e) = device.copy_to_device(addr, bytes) {
-                    return invalid(format!("args[{k}]: {e}"));
-                }
-                buffers.push((k, *elem, addr, bytes.len()));
-                addr
-            }
-        };
-        params[offset as usize..(offset + size) as usize]
-            .copy_from_slice(&bits.to_le_bytes()[..size as usize]);
-    }
+    let name = bound.kernel.name.clone();
     let mut limits = Limits::new(max_steps).cancel(interrupt_flag());
     if timeout > 0.0 {
         limits = limits.timeout(Duration::from_secs_f64(timeout));
     }
     let total = spec.grid.count();
     let result = watch(&limits, total, || {
-        device.launch_with(&kernel, spec.grid, spec.block, spec.dynamic_shared_bytes, &params, &limits)
+        device.launch_with(
+            &bound.kernel,
+            spec.grid,
+            spec.block,
+            spec.dynamic_shared_bytes,
+            &bound.params,
+            &limits,
+        )
     });
     let mut contents = Vec::new();
-    for &(_, _, addr, len) in &buffers {
-        // Each buffer was allocated with exactly `len` bytes at `addr`.
-        contents.push(device.read_to_vec(addr, len).unwrap_or_default());
+    for b in &bound.buffers {
+        // Each buffer was allocated with exactly `b.bytes` bytes at `b.addr`.
+        contents.push(device.read_to_vec(b.addr, b.bytes).unwrap_or_default());
     }
     let listed: Vec<(usize, ElemType, &[u8])> =
-        buffers.iter().zip(&contents).map(|(&(k, e, _, _), d)| (k, e, d.as_slice())).collect();
+        bound.buffers.iter().zip(&contents).map(|(b, d)| (b.arg, b.elem, d.as_slice())).collect();
     let written = match out {
         Some(path) => std::fs::File::create(path).and_then(|f| write_json_line(f, &name, &listed)),
         None => write_json_line(std::io::stdout().lock(), &name, &listed),
