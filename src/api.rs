@@ -8,7 +8,8 @@ use crate::exec::cta::Scratch;
 use crate::exec::limits::Limits;
 use crate::exec::memory::{GlobalMemory, MemFault};
 use crate::exec::threads::Shape;
-use crate::exec::warp::{Cta, Fault};
+use crate::exec::warp::Cta;
+use crate::syntax::Span;
 use crate::launch::Dim3;
 use crate::lower::program::{IMAGE_STRIDE, IMAGE_WINDOW, LowerError, Program, lower_module};
 use crate::syntax::ast::{FuncKind, Item};
@@ -108,6 +109,20 @@ impl Module {
             program: program.clone(),
         })
     }
+}
+
+/// Why a launch stopped: the cause, the thread that met it (the first CTA in launch
+/// order that faulted), and where in the source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault {
+    pub cause: String,
+    pub ctaid: Dim3,
+    pub tid: Dim3,
+    /// The instruction.
+    pub span: Span,
+    /// Other instructions the cause involves (the groups of a deadlock), each with
+    /// what is there.
+    pub notes: Vec<(Span, String)>,
 }
 
 /// A launch spec bound to a kernel of a module ([`Device::bind`]): the kernel, its
@@ -306,13 +321,8 @@ impl Device {
         let program = &*kernel.program;
         if let Err(e) = self.memory.alloc_at(program.image_base, &program.image) {
             let cause = format!("cannot place the module's variables in device memory: {e}");
-            return Err(Fault {
-                cause,
-                ctaid: Dim3 { x: 0, y: 0, z: 0 },
-                tid: Dim3 { x: 0, y: 0, z: 0 },
-                span: Default::default(),
-                notes: Vec::new(),
-            });
+            let origin = Dim3 { x: 0, y: 0, z: 0 };
+            return Err(Fault { cause, ctaid: origin, tid: origin, span: Span::default(), notes: Vec::new() });
         }
         let shape = Shape { grid, block };
         let cta = Cta { program, kernel: kernel.func, shape, params, memory: &self.memory, dynamic_shared };
@@ -322,7 +332,11 @@ impl Device {
             .flatten()
             .min_by_key(|(n, _)| *n);
         match first {
-            Some((_, fault)) => Err(fault),
+            Some((_, f)) => {
+                let span = |pc: u32| program.insts.get(pc as usize).map_or_else(Span::default, |i| i.span);
+                let notes = f.notes.iter().map(|(pc, what)| (span(*pc), what.clone())).collect();
+                Err(Fault { cause: f.cause, ctaid: f.ctaid, tid: f.tid, span: span(f.pc), notes })
+            }
             None => Ok(()),
         }
     }

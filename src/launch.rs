@@ -114,19 +114,8 @@ impl ElemType {
     }
 }
 
-/// A grid or block shape.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Dim3 {
-    pub x: u32,
-    pub y: u32,
-    pub z: u32,
-}
-
-impl Dim3 {
-    pub fn count(self) -> u64 {
-        u64::from(self.x) * u64::from(self.y) * u64::from(self.z)
-    }
-}
+/// A grid or block shape (defined with the threads it shapes).
+pub use crate::exec::threads::Dim3;
 
 /// One kernel argument.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -201,10 +201,7 @@ impl Cta<'_> {
                     warp.index
                 );
                 let mut f = self.fault(n, warp, m0, self.inst(a), cause);
-                f.notes.push((
-                    self.inst(b).span,
-                    format!("lanes {other:#010x} of warp {} wait here", warp.index),
-                ));
+                f.notes.push((b, format!("lanes {other:#010x} of warp {} wait here", warp.index)));
                 return Err(f);
             }
         }
@@ -343,7 +340,7 @@ impl Cta<'_> {
         );
         let mut f = self.fault(n, &warps[w as usize], lanes0, at, cause);
         for &(w, lanes, at, ref what) in &groups[1..] {
-            f.notes.push((at.span, format!("lanes {lanes:#010x} of warp {w} {what}")));
+            f.notes.push((self.pc_of(at), format!("lanes {lanes:#010x} of warp {w} {what}")));
         }
         f
     }

@@ -6,14 +6,12 @@
 use super::memory::MemFault;
 use super::threads::WARP_SIZE;
 use super::warp::{Cta, Regs, Warp};
-use crate::check::types::Ty;
-use crate::launch::Dim3;
+use super::threads::Dim3;
 use crate::lower::program::{
     BitOp, BitOp1, CarryOp, CmpKind, CvtKind, FUnary, HalfOp, IntOp, LOCAL_WINDOW, Mem, Op, Pred, Rnd,
     SHARED_WINDOW, Special, Src,
 };
 use crate::lower::regs::{RegFile, Slot};
-use crate::sem::int::Width;
 use crate::sem::round::{F32, F64};
 use crate::sem::{bits, compare, convert, farith, float, int, select};
 
@@ -280,7 +278,7 @@ impl Cta<'_> {
                     }
                 }
             }
-            Op::Set { kind, op, dtype, dst, a, b, combine } => {
+            Op::Set { kind, op, one, dst, a, b, combine } => {
                 let (x, y) = (read(w, *a, l), read(w, *b, l));
                 let (lo, hi, x2) = match *kind {
                     CmpKind::F16x2 { ftz } => {
@@ -298,14 +296,7 @@ impl Cta<'_> {
                     None => t,
                 };
                 let (lo, hi) = (c(lo), c(hi));
-                let one: u64 = match dtype {
-                    Ty::F32 => 0x3f80_0000,
-                    Ty::F16 | Ty::F16x2 => 0x3c00,
-                    Ty::BF16 | Ty::BF16x2 => 0x3f80,
-                    t if x2 => 0xffff & Width(t.bits()).mask(),
-                    t => Width(t.bits()).mask(),
-                };
-                let pick = |t: bool| if t { one } else { 0 };
+                let pick = |t: bool| if t { *one } else { 0 };
                 let v = if x2 { pick(lo) | pick(hi) << 16 } else { pick(lo) };
                 write(w, *dst, l, v);
             }

@@ -115,7 +115,7 @@ impl Cta<'_> {
                         name(&b.op)
                     );
                     let mut f = self.fault(n, warp, 1 << lane, a, cause);
-                    f.notes.push((b.span, format!("lane {j} waits here")));
+                    f.notes.push((self.pc_of(b), format!("lane {j} waits here")));
                     return Err(f);
                 }
             }

@@ -3,9 +3,22 @@
 //! linearised `x + y*nx + z*nx*ny` and cut into warps of 32, the last one possibly
 //! partial.
 
-use crate::launch::Dim3;
-
 pub const WARP_SIZE: u32 = 32;
+
+/// A grid or block shape, or a thread's or CTA's coordinates in one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dim3 {
+    pub x: u32,
+    pub y: u32,
+    pub z: u32,
+}
+
+impl Dim3 {
+    /// The number of points: `x * y * z`.
+    pub fn count(self) -> u64 {
+        u64::from(self.x) * u64::from(self.y) * u64::from(self.z)
+    }
+}
 
 /// The shape of a launch as the special registers see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

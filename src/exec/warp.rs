@@ -15,23 +15,24 @@ use super::limits::Steps;
 use super::memory::GlobalMemory;
 use super::simt::{Groups, NONE, Wait};
 use super::threads::{Shape, WARP_SIZE};
-use crate::launch::Dim3;
+use super::threads::Dim3;
 use crate::lower::fast::Fast;
 use crate::lower::program::{
     Call, CallValue, Callee, FUNC_STRIDE, FUNC_WINDOW, Inst, Op, Pred, PredOp, PredSrc, Program, Src,
 };
-use crate::syntax::Span;
 
 /// Why a launch stopped: the cause, and the thread and instruction that met it.
+/// Instructions are indices into [`Program::insts`]; the API turns them into source
+/// places.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fault {
     pub cause: String,
     pub ctaid: Dim3,
     pub tid: Dim3,
-    pub span: Span,
+    pub pc: u32,
     /// Other instructions the cause involves (the groups of a deadlock), each with
     /// what is there.
-    pub notes: Vec<(Span, String)>,
+    pub notes: Vec<(u32, String)>,
 }
 
 /// One frame's registers for the whole warp.
@@ -397,9 +398,14 @@ impl Cta<'_> {
             cause,
             ctaid: self.shape.ctaid(n),
             tid: self.shape.tid(warp.index, lane),
-            span: inst.span,
+            pc: self.pc_of(inst),
             notes: Vec::new(),
         }
+    }
+
+    /// The index of `inst` in the program (a search: only faults need it).
+    pub(super) fn pc_of(&self, inst: &Inst) -> u32 {
+        self.program.insts.iter().position(|i| std::ptr::eq(i, inst)).unwrap_or(0) as u32
     }
 
     /// Executes one instruction for group `leaf`; false when the group stops running

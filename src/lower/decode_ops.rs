@@ -19,6 +19,20 @@ pub(super) fn pick<T: Copy>(mods: &[&str], table: &[(&str, T)]) -> Option<T> {
     table.iter().find(|(m, _)| mods.contains(m)).map(|&(_, v)| v)
 }
 
+/// The bits `set` writes for true into a `dty` destination from `sty` sources (ISA
+/// 9.7.6.1, 9.7.7.2): 1.0 for a float type, all ones for an integer one, per half for
+/// the packed sources.
+fn set_one(dty: Ty, sty: Ty) -> u64 {
+    let half = matches!(sty, Ty::F16x2 | Ty::BF16x2);
+    match dty {
+        Ty::F32 => 0x3f80_0000,
+        Ty::F16 | Ty::F16x2 => 0x3c00,
+        Ty::BF16 | Ty::BF16x2 => 0x3f80,
+        t if half => 0xffff & Width(t.bits()).mask(),
+        t => Width(t.bits()).mask(),
+    }
+}
+
 /// A memory operand, decoded: where it goes and how its address is formed.
 struct Place {
     mem: Mem,
@@ -388,7 +402,7 @@ impl<'m> Decoder<'m> {
                 Ok(Op::Set {
                     kind: cmp_kind(sty, has(".ftz")),
                     op,
-                    dtype: dty,
+                    one: set_one(dty, sty),
                     dst: self.dst(&ops[0])?,
                     a: self.src(&ops[1], sty)?,
                     b: self.src(&ops[2], sty)?,

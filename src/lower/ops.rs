@@ -386,13 +386,13 @@ pub enum Op {
         b: Src,
         c: Pred,
     },
-    /// `set`: `result` bits of the comparison (combined with `c`) into a register:
-    /// 1.0 or 0.0 for a float `dtype`, all ones or 0 for an integer one, per half for
-    /// packed sources.
+    /// `set`: the comparison (combined with `c`) into a register: `one` when true,
+    /// else 0, per half for packed sources. `one` is 1.0 for a float destination type
+    /// and all ones (of the type, or of a half) for an integer one.
     Set {
         kind: CmpKind,
         op: CmpOp,
-        dtype: Ty,
+        one: u64,
         dst: Slot,
         a: Src,
         b: Src,
