@@ -9,9 +9,9 @@ use crate::exec::limits::Limits;
 use crate::exec::memory::{GlobalMemory, MemFault};
 use crate::exec::threads::Shape;
 use crate::exec::warp::Cta;
-use crate::syntax::Span;
 use crate::launch::Dim3;
 use crate::lower::program::{IMAGE_STRIDE, IMAGE_WINDOW, LowerError, Program, lower_module};
+use crate::syntax::Span;
 use crate::syntax::ast::{FuncKind, Item};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -322,7 +322,13 @@ impl Device {
         if let Err(e) = self.memory.alloc_at(program.image_base, &program.image) {
             let cause = format!("cannot place the module's variables in device memory: {e}");
             let origin = Dim3 { x: 0, y: 0, z: 0 };
-            return Err(Fault { cause, ctaid: origin, tid: origin, span: Span::default(), notes: Vec::new() });
+            return Err(Fault {
+                cause,
+                ctaid: origin,
+                tid: origin,
+                span: Span::default(),
+                notes: Vec::new(),
+            });
         }
         let shape = Shape { grid, block };
         let cta = Cta { program, kernel: kernel.func, shape, params, memory: &self.memory, dynamic_shared };

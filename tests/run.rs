@@ -846,3 +846,18 @@ fn warp_sz_is_32() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(json["buffers"][0]["data"][0], 32);
 }
+
+/// A kernel body without `ret` ends at its closing brace (found by fuzzing: the
+/// threads ran on into the next kernel's instructions with the wrong registers and
+/// panicked).
+#[test]
+fn falling_off_the_end_of_a_kernel_ends_it() {
+    for (kernel, want) in [("first", 0), ("second", 7)] {
+        let spec = format!(
+            r#"{{"kernel": "{kernel}", "grid": 2, "block": 64, "args": [{{"buffer": "u32", "len": 1}}]}}"#
+        );
+        let (out, json) = run("tests/data/syntax/fall_off_end.ptx", &spec, &[]);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(json["buffers"][0]["data"][0], want, "{kernel}");
+    }
+}

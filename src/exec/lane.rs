@@ -4,9 +4,9 @@
 //! error is the cause of a fault; `warp.rs` adds the thread and the instruction.
 
 use super::memory::MemFault;
+use super::threads::Dim3;
 use super::threads::WARP_SIZE;
 use super::warp::{Cta, Regs, Warp};
-use super::threads::Dim3;
 use crate::lower::program::{
     BitOp, BitOp1, CarryOp, CmpKind, CvtKind, FUnary, HalfOp, IntOp, LOCAL_WINDOW, Mem, Op, Pred, Rnd,
     SHARED_WINDOW, Special, Src,

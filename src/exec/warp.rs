@@ -14,8 +14,8 @@
 use super::limits::Steps;
 use super::memory::GlobalMemory;
 use super::simt::{Groups, NONE, Wait};
-use super::threads::{Shape, WARP_SIZE};
 use super::threads::Dim3;
+use super::threads::{Shape, WARP_SIZE};
 use crate::lower::fast::Fast;
 use crate::lower::program::{
     Call, CallValue, Callee, FUNC_STRIDE, FUNC_WINDOW, Inst, Op, Pred, PredOp, PredSrc, Program, Src,

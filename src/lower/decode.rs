@@ -132,6 +132,11 @@ impl<'m> Decoder<'m> {
             }
         }
         d.block(body, insts)?;
+        // Falling off the end of a body leaves the function, as the flow graph says:
+        // an implicit `ret` (`exit` in a kernel) at the closing brace, so that no
+        // thread runs on into the next function's instructions.
+        let end = crate::syntax::Span::new(body.span.end.saturating_sub(1), body.span.end);
+        insts.push(Inst { guard: None, op: if kernel { Op::Exit } else { Op::Ret }, span: end });
         let mut used = d.used_shared.take();
         used.sort_unstable();
         used.dedup();
