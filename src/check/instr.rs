@@ -177,6 +177,9 @@ impl<'a> Checker<'a> {
             );
             self.error(op.span(), msg);
         }
+        if matches!(self.t(i.opcode), "ld" | "st" | "ldu") {
+            self.memory_vector(i, name);
+        }
         let sync = i.mods.iter().any(|m| self.t(*m) == ".sync");
         match operand_count(self.t(i.opcode), sync) {
             None => {

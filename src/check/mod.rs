@@ -12,6 +12,7 @@ mod compare;
 mod control;
 mod decl;
 mod instr;
+mod mem;
 pub mod scope;
 pub mod target;
 pub mod types;
