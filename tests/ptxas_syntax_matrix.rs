@@ -5,7 +5,8 @@
 //!
 //! Validation of these families is work in progress: each group's agreement with
 //! ptxas may not fall below the figure recorded here (raise it with every rule
-//! added), and the `v8` group's remaining differences are listed with their reason.
+//! added), and in the groups validated so far (`vecmov`, `v8`) every remaining
+//! difference is listed with its reason.
 
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -20,10 +21,12 @@ struct Case {
 
 /// Cases each group must agree on at least, of its total.
 const FLOORS: &[(&str, usize, usize)] =
-    &[("tex", 246, 556), ("surf", 275, 552), ("vecmov", 285, 521), ("v8", 446, 450)];
+    &[("tex", 246, 556), ("surf", 275, 552), ("vecmov", 520, 521), ("v8", 446, 450)];
 
-/// The `v8` cases where check still differs from ptxas, and why.
-const V8_DIFFERENCES: &[(&str, &str)] = &[
+/// The cases of the groups check validates (`vecmov`, `v8`) where it still differs
+/// from ptxas, and why.
+const DIFFERENCES: &[(&str, &str)] = &[
+    ("vecmov-misc-unpack-parens-0468", "a parenthesised list as a mov operand is not rejected yet"),
     (
         "v8-9_0-sm-100-qual-ld-relaxed-0291",
         "ld/st qualifier rules (.relaxed needs a scope) are not validated yet",
@@ -46,15 +49,15 @@ const V8_DIFFERENCES: &[(&str, &str)] = &[
 fn agreement_with_ptxas_on_the_syntax_matrix_does_not_fall() {
     let data = include_str!("data/ptxas_matrix/syntax_cases.jsonl");
     let mut per_group: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-    let mut v8_differences = Vec::new();
+    let mut differences = Vec::new();
     for line in data.lines().filter(|l| !l.trim().is_empty()) {
         let case: Case = serde_json::from_str(line).expect("valid JSON line");
         let agrees = ptxvm::check_source(&case.ptx).is_empty() == case.accept;
         let entry = per_group.entry(case.group.clone()).or_default();
         entry.0 += 1;
         entry.1 += usize::from(agrees);
-        if case.group == "v8" && !agrees {
-            v8_differences.push(case.id);
+        if matches!(case.group.as_str(), "v8" | "vecmov") && !agrees {
+            differences.push(case.id);
         }
     }
     let mut report = Vec::new();
@@ -66,7 +69,9 @@ fn agreement_with_ptxas_on_the_syntax_matrix_does_not_fall() {
         }
         eprintln!("{group}: {agree} of {n} agree with ptxas");
     }
-    let listed: Vec<&str> = V8_DIFFERENCES.iter().map(|d| d.0).collect();
-    assert_eq!(v8_differences, listed, "the v8 differences changed");
+    let mut listed: Vec<&str> = DIFFERENCES.iter().map(|d| d.0).collect();
+    listed.sort_unstable();
+    differences.sort_unstable();
+    assert_eq!(differences, listed, "the vecmov/v8 differences changed");
     assert!(report.is_empty(), "{}", report.join("\n"));
 }

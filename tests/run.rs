@@ -861,3 +861,15 @@ fn falling_off_the_end_of_a_kernel_ends_it() {
         assert_eq!(json["buffers"][0]["data"][0], want, "{kernel}");
     }
 }
+
+/// `mov.v2`/`mov.v4` move element by element, and a scalar source fills every
+/// element (the file's comment gives the values the ISA says).
+#[test]
+fn vector_moves_run_element_by_element() {
+    let spec = r#"{"grid": 1, "block": 1, "args": [{"buffer": "u32", "len": 7}]}"#;
+    let (out, json) = run("tests/data/syntax/vector_mov.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let got: Vec<u64> =
+        json["buffers"][0]["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(got, [1, 2, 3, 4, 7, 7, 0x0002_0001]);
+}

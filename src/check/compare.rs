@@ -409,6 +409,12 @@ impl<'a> Checker<'a> {
     /// `mov.type d, a` with a register or immediate source; other forms (special
     /// registers, symbol addresses, vectors) only need their names resolved.
     pub(super) fn mov(&mut self, i: &I<'a>, instr: &str) {
+        if let [v, _] = i.mods
+            && self.t(v).starts_with(".v")
+        {
+            self.mov_vector(i, instr);
+            return;
+        }
         let ty = match i.mods {
             [m] => match Ty::from_word(self.t(m)) {
                 Some(t) => t,
@@ -433,6 +439,9 @@ impl<'a> Checker<'a> {
             self.pred_logic_dest(&i.operands[0], instr);
             self.pred_source(&i.operands[1], instr, "operand a");
             return;
+        }
+        if matches!(i.operands[0], Operand::Vector(..)) || matches!(i.operands[1], Operand::Vector(..)) {
+            self.mov_pack(i, ty, instr);
         }
         match &i.operands[0] {
             Operand::Name(_) => {

@@ -107,7 +107,7 @@ impl<'a> Checker<'a> {
             ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2" => {
                 self.error(ty.span, format!("{}: may only be used as an instruction type", self.t(ty)))
             }
-            ".b128" => self.require(ty.span, "type .b128", 83, 0),
+            ".b128" => self.require(ty.span, "type .b128", 83, 70),
             ".f16x2" => self.require(ty.span, "packed type .f16x2", 0, 53),
             _ => {}
         }

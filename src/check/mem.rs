@@ -116,3 +116,200 @@ impl<'a> Checker<'a> {
         }
     }
 }
+
+impl<'a> Checker<'a> {
+    /// `mov.v2`/`mov.v4` (ptxas 13.5, tests/data/ptxas_matrix/SYNTAX.md, `vecmov`):
+    /// 16-, 32- and (`.v2` only) 64-bit types; the destination a vector of exactly N
+    /// registers (sinks allowed, not all); the source N elements or one register or
+    /// immediate for all of them.
+    pub(super) fn mov_vector(&mut self, i: &I<'a>, instr: &str) {
+        let (v, t) = (self.t(i.mods[0]), self.t(i.mods[1]));
+        let n: usize = match v {
+            ".v2" => 2,
+            ".v4" => 4,
+            _ => {
+                self.error(
+                    i.mods[0].span,
+                    format!("{instr}: illegal vector size `{v}` (mov takes .v2 or .v4)"),
+                );
+                return;
+            }
+        };
+        let Some(ty) = Ty::from_word(t) else {
+            self.error(i.mods[1].span, format!("{instr}: `{t}` is not a type for mov"));
+            return;
+        };
+        if ty == Ty::Pred {
+            self.error(i.mods[0].span, format!("{instr}: a .pred mov has no vector form"));
+            return;
+        }
+        let ok = match ty.bits() {
+            16 | 32 => !matches!(ty, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2),
+            64 => n == 2,
+            _ => false,
+        };
+        if !ok {
+            self.error(
+                i.mods[1].span,
+                format!("{instr}: vector mov takes 16-, 32- or (.v2) 64-bit integer, .f32 or .f64 types"),
+            );
+            return;
+        }
+        if !self.operand_count(i, instr, 2, 2) {
+            return;
+        }
+        match &i.operands[0] {
+            Operand::Vector(items, span) => {
+                if items.len() != n {
+                    self.error(
+                        *span,
+                        format!("{instr}: the destination needs {n} elements, found {}", items.len()),
+                    );
+                }
+                if items.iter().all(|o| matches!(o, Operand::Sink(_))) {
+                    self.error(*span, format!("{instr}: every destination element is `_`"));
+                }
+                let ty = self.vector_type(items, ty, instr);
+                for item in items.iter().filter(|o| !matches!(o, Operand::Sink(_))) {
+                    self.vector_element(item, ty, instr, "destination");
+                }
+            }
+            other => self.error(
+                other.span(),
+                format!("{instr}: the destination of a .v{n} mov is a vector `{{...}}`"),
+            ),
+        }
+        match &i.operands[1] {
+            Operand::Vector(items, span) => {
+                if items.len() != n {
+                    self.error(
+                        *span,
+                        format!("{instr}: the source needs {n} elements, found {}", items.len()),
+                    );
+                }
+                let ty = self.vector_type(items, ty, instr);
+                for item in items {
+                    self.vector_element(item, ty, instr, "source");
+                }
+            }
+            // One register or immediate for every element.
+            one => self.vector_element(one, ty, instr, "source"),
+        }
+    }
+
+    /// The type a vector's elements are checked against (ptxas): a `.bN` register of
+    /// the type's size among them makes it that bit type, which any register of the
+    /// size fits; float and integer registers do not mix.
+    fn vector_type(&mut self, items: &[Operand], ty: Ty, instr: &str) -> Ty {
+        let regs: Vec<Ty> = items
+            .iter()
+            .filter_map(|o| match o {
+                Operand::Name(n) => match self.lookup(self.t(n)) {
+                    Some(Def { sym: Sym::Reg { ty, vector: None, .. }, .. }) => Some(ty),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        if let Some(bit) = regs.iter().find(|r| r.class() == Class::Bit && r.bits() == ty.bits()) {
+            return *bit;
+        }
+        let float = regs.iter().any(|r| r.class() == Class::Float);
+        if float && regs.iter().any(|r| matches!(r.class(), Class::Signed | Class::Unsigned)) {
+            self.error(items[0].span(), format!("{instr}: a vector mixes float and integer registers"));
+        }
+        ty
+    }
+
+    /// One element of a vector operand of type `ty`: a register that fits it (a float
+    /// type also takes the integer registers of its size), or an immediate.
+    fn vector_element(&mut self, op: &Operand, ty: Ty, instr: &str, role: &str) {
+        match op {
+            Operand::Name(n) => match self.resolve_value_name(*n, instr) {
+                Some(Def { sym: Sym::Reg { ty: reg, vector: None, .. }, .. }) if !element_fits(ty, reg) => {
+                    let msg = format!(
+                        "{instr}: {role} `{}` is a {} register, not one for {}",
+                        self.t(n),
+                        reg.word(),
+                        ty.word()
+                    );
+                    self.error(n.span, msg);
+                }
+                Some(Def { sym: Sym::Reg { .. }, .. }) | None => {}
+                Some(_) => self.error(n.span, format!("{instr}: {role} `{}` is not a register", self.t(n))),
+            },
+            Operand::Int { .. } | Operand::Float { .. } if role == "source" => {}
+            Operand::Sink(span) => self.error(*span, format!("{instr}: `_` is not a {role} here")),
+            other => self.error(
+                other.span(),
+                format!(
+                    "{instr}: a {role} element is a register{}",
+                    if role == "source" { " or an immediate" } else { "" }
+                ),
+            ),
+        }
+    }
+}
+
+impl<'a> Checker<'a> {
+    /// Packing and unpacking with `mov` (`mov.b32 {%h1, %h2}, %r1;` and back): a
+    /// `.bN` type, a vector on one side only, of 2 or 4 elements (ptxas 13.5,
+    /// SYNTAX.md `vecmov`); not every destination element `_`, and `_` among the
+    /// sources only of `.b32`.
+    pub(super) fn mov_pack(&mut self, i: &I<'a>, ty: Ty, instr: &str) {
+        let (d, a) = (&i.operands[0], &i.operands[1]);
+        if ty.class() != Class::Bit {
+            self.error(
+                i.span,
+                format!("{instr}: packing and unpacking need a .b16, .b32, .b64 or .b128 type"),
+            );
+            return;
+        }
+        if let Operand::Sink(span) = d {
+            self.error(*span, format!("{instr}: the result of mov cannot be discarded with `_`"));
+        }
+        if let Operand::Sink(span) = a {
+            self.error(*span, format!("{instr}: `_` is not a source operand"));
+        }
+        if let (Operand::Vector(..), Operand::Vector(..)) = (d, a) {
+            self.error(i.span, format!("{instr}: a vector on both sides is `mov.v2`/`mov.v4`, not packing"));
+            return;
+        }
+        if let Operand::Vector(items, span) = d {
+            if !matches!(items.len(), 2 | 4) {
+                self.error(*span, format!("{instr}: illegal vector size {}", items.len()));
+            } else if items.iter().all(|o| matches!(o, Operand::Sink(_))) {
+                self.error(*span, format!("{instr}: every destination element is `_`"));
+            }
+        }
+        for side in [d, a] {
+            let Operand::Vector(items, span) = side else { continue };
+            let sizes: Vec<u32> = items
+                .iter()
+                .filter_map(|o| match o {
+                    Operand::Name(n) => match self.lookup(self.t(n)) {
+                        Some(Def { sym: Sym::Reg { ty, vector: None, .. }, .. }) => Some(ty.bits()),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+                .collect();
+            if sizes.windows(2).any(|w| w[0] != w[1]) {
+                self.error(*span, format!("{instr}: the elements have different sizes"));
+            } else if let Some(&bits) = sizes.first()
+                && bits * items.len() as u32 != ty.bits()
+            {
+                let msg =
+                    format!("{instr}: {} elements of {bits} bits do not make a {}", items.len(), ty.word());
+                self.error(*span, msg);
+            }
+        }
+        if let Operand::Vector(items, span) = a {
+            if !matches!(items.len(), 2 | 4) {
+                self.error(*span, format!("{instr}: illegal vector size {}", items.len()));
+            } else if ty != Ty::B32 && items.iter().any(|o| matches!(o, Operand::Sink(_))) {
+                self.error(*span, format!("{instr}: `_` is not a source operand"));
+            }
+        }
+    }
+}

@@ -113,6 +113,18 @@ impl Cta<'_> {
                     });
                 write(w, *dst, l, v);
             }
+            Op::MovVector { dsts, srcs, n } => {
+                let n = usize::from(*n);
+                let mut v = [0u64; 4];
+                for (x, s) in v.iter_mut().zip(srcs).take(n) {
+                    *x = read(w, *s, l);
+                }
+                for (d, x) in dsts.iter().zip(v).take(n) {
+                    if let Some(d) = d {
+                        write(w, *d, l, x);
+                    }
+                }
+            }
             Op::Unpack { dsts, n, bits, src } => {
                 let mask = if *bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
                 let v = read(w, *src, l);

@@ -435,6 +435,15 @@ impl<'m> Decoder<'m> {
     /// variables and functions, plain values.
     fn mov(&self, i: &InstrView<'m>, ty: Ty) -> Result<Op, LowerError> {
         let ops = i.operands;
+        // `mov.v2`/`.v4`: element by element; a scalar source goes to every element.
+        if i.mods.iter().any(|m| matches!(self.t(*m), ".v2" | ".v4")) {
+            let (dsts, n) = self.dsts(&ops[0])?;
+            let srcs = match &ops[1] {
+                Operand::Vector(..) => self.srcs(&ops[1], ty)?.0,
+                one => [self.src(one, ty)?; 4],
+            };
+            return Ok(Op::MovVector { dsts, srcs, n });
+        }
         match (&ops[0], &ops[1]) {
             (Operand::Vector(..), src) => {
                 let (dsts, n) = self.dsts(&ops[0])?;

@@ -309,6 +309,13 @@ pub enum Op {
         bits: u8,
         src: Src,
     },
+    /// `mov.vN.type {d...}, {a...}` (or one `a` for every element): `n` moves, every
+    /// source read before any destination is written.
+    MovVector {
+        dsts: [Option<Slot>; 4],
+        srcs: [Src; 4],
+        n: u8,
+    },
     /// `call`: run a function with the lanes that take it; they continue after it
     /// once all of them have returned.
     Call(Box<Call>),
