@@ -59,3 +59,43 @@ fn unsized_prototype_parameters_take_arrays_of_any_length() {
         assert!(e.iter().any(|m| m.contains("the parameter is .b8[] (align 1)")), "{bad}: {e:?}");
     }
 }
+
+/// Texture and surface instructions are checked, not waved through: ptxas 13.5
+/// rejects each of these (SYNTAX.md in tests/data/ptxas_matrix).
+#[test]
+fn texture_and_surface_forms_are_checked() {
+    let kernel = |body: &str| {
+        errors(&format!(
+            ".visible .entry k(.param .u64 t)\n{{\n.reg .f32 %f<9>;\n.reg .b32 %r<9>;\n.reg .b64 %rd<3>;\n\
+             .reg .pred %p<2>;\nld.param.u64 %rd1, [t];\n{body}\nret;\n}}\n"
+        ))
+    };
+    let ok = [
+        "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];",
+        "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, %r1];",
+        "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}|%p1, [%rd1, {%f5, %f6}];",
+        "tld4.r.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];",
+        "suld.b.2d.v4.b32.trap {%r1, %r2, %r3, %r4}, [%rd1, {%r5, %r6}];",
+        "sust.b.2d.v4.b32.clamp [%rd1, {%r5, %r6}], {%r1, %r2, %r3, %r4};",
+        "txq.width.b32 %r1, [%rd1];",
+        "suq.width.b32 %r1, [%rd1];",
+    ];
+    for body in ok {
+        assert_eq!(kernel(body), Vec::<String>::new(), "{body}");
+    }
+    let bad = [
+        ("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5}];", "needs 2 coordinates"),
+        ("tex.2d.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];", "needs .v4"),
+        ("tex.2d.v4.f32.u32 {%f1, %f2, %f3, %f4}, [%rd1, {%r5, %r6}];", "integer coordinates are .s32"),
+        ("tex.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];", "a geometry such as .2d is required"),
+        ("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%r1, {%f5, %f6}];", "register is 64-bit"),
+        ("tld4.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];", "exactly one component"),
+        ("suld.b.2d.v4.b32 {%r1, %r2, %r3, %r4}, [%rd1, {%r5, %r6}];", "exactly one clamp mode"),
+        ("suld.b.2d.v4.b64.trap {%rd1, %rd1, %rd1, %rd1}, [%rd1, {%r5, %r6}];", "unexpected data type"),
+        ("txq.width.b64 %rd2, [%rd1];", "the result type is .b32"),
+    ];
+    for (body, want) in bad {
+        let e = kernel(body);
+        assert!(e.iter().any(|m| m.contains(want)), "{body}: {e:?}");
+    }
+}

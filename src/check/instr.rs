@@ -177,8 +177,12 @@ impl<'a> Checker<'a> {
             );
             self.error(op.span(), msg);
         }
-        if matches!(self.t(i.opcode), "ld" | "st" | "ldu") {
-            self.memory_vector(i, name);
+        match self.t(i.opcode) {
+            "ld" | "st" | "ldu" => self.memory_vector(i, name),
+            "tex" | "tld4" => return self.texture(i, name),
+            "suld" | "sust" | "sured" => return self.surface(i, name),
+            "txq" | "suq" => return self.image_query(i, name),
+            _ => {}
         }
         let sync = i.mods.iter().any(|m| self.t(*m) == ".sync");
         match operand_count(self.t(i.opcode), sync) {

@@ -12,7 +12,7 @@ use crate::syntax::ast::Operand;
 /// May a register of type `reg` hold an element of a 256-bit access of type `instr`?
 /// ptxas: as for other instructions, and a float type also takes the integer
 /// registers of its size.
-fn element_fits(instr: Ty, reg: Ty) -> bool {
+pub(super) fn element_fits(instr: Ty, reg: Ty) -> bool {
     compatible(instr, reg)
         || (instr.class() == Class::Float
             && matches!(reg.class(), Class::Signed | Class::Unsigned)

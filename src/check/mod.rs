@@ -15,6 +15,7 @@ mod instr;
 mod mem;
 pub mod scope;
 pub mod target;
+mod tex;
 pub mod types;
 
 use crate::diag::Diagnostic;

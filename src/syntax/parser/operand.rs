@@ -69,7 +69,13 @@ impl Parser<'_> {
                 self.bump();
                 let (items, close) =
                     self.list_until(b'}', false, "`,` or `}` in the vector operand", Self::operand)?;
-                Ok(Operand::Vector(items, t.span.to(close)))
+                let v = Operand::Vector(items, t.span.to(close));
+                // `{d0, d1, d2, d3}|p`: a texture result and its predicate.
+                if self.eat_punct(b'|') {
+                    let p = self.expect_ident("a predicate after `|`")?;
+                    return Ok(Operand::Pair(Box::new(v), Box::new(Operand::Name(p))));
+                }
+                Ok(v)
             }
             Tok::Punct(b'(') => {
                 self.bump();
@@ -253,12 +259,22 @@ impl Parser<'_> {
         let mut sampler = None;
         if self.tok.tok == Tok::Ident {
             let t = self.bump();
-            sampler = Some(self.name(t));
+            let n = self.name(t);
+            // `[t, %r1]`: the name was the one coordinate, not a sampler.
+            if self.at_punct(b']') {
+                let close = self.bump().span;
+                let coords = Operand::Name(n);
+                return Ok(Operand::Image(Box::new(ImageAddr {
+                    image,
+                    sampler,
+                    coords,
+                    span: open.to(close),
+                })));
+            }
+            sampler = Some(n);
             self.expect_punct(b',', "`,` before the coordinates")?;
         }
-        if !self.at_punct(b'{') {
-            return self.unexpected("the coordinates `{x, y}`");
-        }
+        // `{x, y}`, or one coordinate as it is (ptxas takes `[t, %r1]` for 1d).
         let coords = self.operand()?;
         let close = self.expect_punct(b']', "`]` closing the address")?;
         Ok(Operand::Image(Box::new(ImageAddr { image, sampler, coords, span: open.to(close) })))
