@@ -168,24 +168,23 @@ impl<'a> Checker<'a> {
     }
 
     fn generic(&mut self, i: &I<'a>, name: &str) {
+        let opcode = self.t(i.opcode);
+        match opcode {
+            "tex" | "tld4" => return self.texture(i, name),
+            "suld" | "sust" | "sured" => return self.surface(i, name),
+            "txq" | "suq" => return self.image_query(i, name),
+            "ld" | "st" | "ldu" => self.memory_vector(i, name),
+            _ => {}
+        }
         // `[image, {coords}]` belongs to the texture and surface instructions only.
-        if !matches!(self.t(i.opcode), "tex" | "tld4" | "suld" | "sust" | "sured")
-            && let Some(op) = i.operands.iter().find(|o| matches!(o, Operand::Image(_)))
-        {
+        if let Some(op) = i.operands.iter().find(|o| matches!(o, Operand::Image(_))) {
             let msg = format!(
                 "{name}: `[image, {{coordinates}}]` is an operand of tex, tld4, suld, sust and sured only"
             );
             self.error(op.span(), msg);
         }
-        match self.t(i.opcode) {
-            "ld" | "st" | "ldu" => self.memory_vector(i, name),
-            "tex" | "tld4" => return self.texture(i, name),
-            "suld" | "sust" | "sured" => return self.surface(i, name),
-            "txq" | "suq" => return self.image_query(i, name),
-            _ => {}
-        }
-        let sync = i.mods.iter().any(|m| self.t(*m) == ".sync");
-        match operand_count(self.t(i.opcode), sync) {
+        let sync = matches!(opcode, "vote" | "shfl") && i.mods.iter().any(|m| self.t(*m) == ".sync");
+        match operand_count(opcode, sync) {
             None => {
                 self.error(i.opcode.span, format!("{name}: unknown instruction `{}`", self.t(i.opcode)));
                 return;

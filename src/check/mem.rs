@@ -53,11 +53,12 @@ impl<'a> Checker<'a> {
     /// need PTX 8.8, sm_100 and global or generic memory.
     pub(super) fn memory_vector(&mut self, i: &I<'a>, name: &str) {
         let opcode = self.t(i.opcode);
-        let mods: Vec<&str> = i.mods.iter().map(|m| self.t(*m)).collect();
-        let Some(n) = mods.iter().find_map(|m| m.strip_prefix(".v").and_then(|n| n.parse::<u32>().ok()))
-        else {
+        // Most accesses are scalar: look for a vector width before collecting anything.
+        let width = |m: &str| m.strip_prefix(".v").and_then(|n| n.parse::<u32>().ok());
+        let Some(n) = i.mods.iter().find_map(|m| width(self.t(*m))) else {
             return;
         };
+        let mods: Vec<&str> = i.mods.iter().map(|m| self.t(*m)).collect();
         let Some(ty) = mods.iter().rev().find_map(|m| Ty::from_word(m)) else { return };
         let bits = ty.bits() * n;
         if !matches!(n, 2 | 4 | 8) || (n == 8 && opcode == "ldu") {
