@@ -56,3 +56,11 @@ fn examples_and_syntax_samples_pass_check() {
         assert!(failures.is_empty(), "{}", failures.join("\n"));
     }
 }
+
+/// Triton-style PTX, written by hand in that shape (corpus/triton/README.md).
+#[test]
+fn every_triton_style_file_passes_check() {
+    let (n, failures) = check_all("corpus/triton");
+    assert!(n >= 3, "expected the three Triton-style files, found {n}");
+    assert!(failures.is_empty(), "{} of {n} files rejected:\n{}", failures.len(), failures.join("\n"));
+}
