@@ -99,3 +99,15 @@ fn texture_and_surface_forms_are_checked() {
         assert!(e.iter().any(|m| m.contains(want)), "{body}: {e:?}");
     }
 }
+
+/// ptxas: "Predicate variable ... must be in register state space" for a `.param
+/// .pred` parameter of a function or kernel; `.reg .pred` parameters of a declared
+/// `.func` are accepted.
+#[test]
+fn pred_parameters_live_in_registers() {
+    let e = errors(".func (.param .pred pr) f(.param .b32 x)\n{\nret;\n}\n");
+    assert!(e.iter().any(|m| m.contains("`pr`: a .pred parameter must be a .reg parameter")), "{e:?}");
+    let e = errors(".visible .entry k(.param .pred p)\n{\nret;\n}\n");
+    assert!(e.iter().any(|m| m.contains("`p`: a .pred parameter must be a .reg parameter")), "{e:?}");
+    assert_eq!(errors(".extern .func (.reg .pred %pr) is_neg(.reg .b32 %x);\n"), Vec::<String>::new());
+}

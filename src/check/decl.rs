@@ -20,6 +20,13 @@ impl<'a> Checker<'a> {
                 self.error(p.span, format!("`{name}`: kernel parameters must be in the .param state space"));
             }
         }
+        // ptxas: "Predicate variable ... must be in register state space".
+        for p in f.rets.iter().chain(&f.params) {
+            if p.space == Space::Param && self.t(p.ty) == ".pred" {
+                let name = p.name.map_or("_", |n| self.t(n));
+                self.error(p.span, format!("`{name}`: a .pred parameter must be a .reg parameter"));
+            }
+        }
         for (d, _) in &f.directives {
             if self.t(d) == ".noreturn" {
                 self.require(d.span, ".noreturn", 64, 0);
