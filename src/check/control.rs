@@ -93,29 +93,11 @@ impl<'a> Checker<'a> {
     /// a `.calltargets` list, a `.callprototype` or a jump-table variable.
     pub(super) fn call(&mut self, i: &I<'a>, instr: &str) {
         self.only_mods(i, instr, &[".uni"]);
-        let ops = i.operands;
-        let mut k = 0;
-        let rets: &[Operand] = match ops.first() {
-            Some(Operand::List(items, _)) => {
-                k = 1;
-                items
-            }
-            _ => &[],
-        };
-        let Some(target) = ops.get(k) else {
+        let Some(CallForm { rets, target, args, extra, rest }) = CallForm::of(i.operands) else {
             self.error(i.span, format!("{instr}: missing the function to call"));
             return;
         };
-        k += 1;
-        let args: &[Operand] = match ops.get(k) {
-            Some(Operand::List(items, _)) => {
-                k += 1;
-                items
-            }
-            _ => &[],
-        };
-        let extra = ops.get(k);
-        if let Some(op) = ops.get(k + 1) {
+        if let Some(op) = rest.first() {
             self.error(op.span(), format!("{instr}: too many operands; the form is `call (r), f, (a, b)`"));
             return;
         }

@@ -303,6 +303,21 @@ impl<'m> Decoder<'m> {
         }
     }
 
+    /// `d` or `d|p` (`shfl.sync`, `match.sync`): a register, and the predicate row
+    /// when one is named (`_` or none: no predicate).
+    pub fn dst_and_pred(&self, op: &Operand) -> Result<(Slot, Option<u32>), LowerError> {
+        match op {
+            Operand::Pair(d, p) => {
+                let p = match &**p {
+                    Operand::Name(n) => Some(self.pred_row(*n)?),
+                    _ => None,
+                };
+                Ok((self.dst(d)?, p))
+            }
+            other => Ok((self.dst(other)?, None)),
+        }
+    }
+
     /// A destination that may be the sink `_`.
     pub fn dst_or_sink(&self, op: &Operand) -> Result<Option<Slot>, LowerError> {
         match op {

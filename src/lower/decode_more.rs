@@ -51,16 +51,7 @@ impl<'m> Decoder<'m> {
                 ) else {
                     return self.unsupported(i);
                 };
-                let (dst, p) = match &ops[0] {
-                    Operand::Pair(d, p) => {
-                        let p = match &**p {
-                            Operand::Name(n) => Some(self.pred_row(*n)?),
-                            _ => None,
-                        };
-                        (self.dst(d)?, p)
-                    }
-                    other => (self.dst(other)?, None),
-                };
+                let (dst, p) = self.dst_and_pred(&ops[0])?;
                 Ok(Op::Shfl {
                     mode,
                     dst,
@@ -72,16 +63,7 @@ impl<'m> Decoder<'m> {
                 })
             }
             ("match", Some(ty @ (Ty::B32 | Ty::B64))) if has(".sync") && (has(".any") || has(".all")) => {
-                let (dst, p) = match &ops[0] {
-                    Operand::Pair(d, p) => {
-                        let p = match &**p {
-                            Operand::Name(n) => Some(self.pred_row(*n)?),
-                            _ => None,
-                        };
-                        (self.dst(d)?, p)
-                    }
-                    other => (self.dst(other)?, None),
-                };
+                let (dst, p) = self.dst_and_pred(&ops[0])?;
                 Ok(Op::Match {
                     all: has(".all"),
                     dst,

@@ -614,24 +614,15 @@ impl<'m> Decoder<'m> {
 
     /// `call (rets), f, (args)` and the indirect forms (PTX ISA 9.7.12.9).
     fn call(&self, i: &InstrView<'m>) -> Result<Op, LowerError> {
-        let ops = i.operands;
-        let mut k = 0;
-        let rets: &[Operand] = match ops.first() {
-            Some(Operand::List(items, _)) => {
-                k = 1;
-                items
-            }
-            _ => &[],
+        let Some(CallForm { rets, target: Operand::Name(target), args, extra, .. }) =
+            CallForm::of(i.operands)
+        else {
+            return self.unsupported(i);
         };
-        let Some(Operand::Name(target)) = ops.get(k) else { return self.unsupported(i) };
-        let args: &[Operand] = match ops.get(k + 1) {
-            Some(Operand::List(items, _)) => items,
-            _ => &[],
-        };
-        let extra = ops.iter().skip(k + 1).find_map(|o| match o {
-            Operand::Name(n) => Some(*n),
+        let extra = match extra {
+            Some(Operand::Name(n)) => Some(*n),
             _ => None,
-        });
+        };
         let (callee, sizes) = match self.named(*target) {
             Some(Named::Func(f)) => {
                 let (p, r) = &self.layout.sigs[f as usize];

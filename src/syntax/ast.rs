@@ -287,6 +287,34 @@ pub struct InstrView<'p> {
     pub span: Span,
 }
 
+/// The operands of `call` (PTX ISA 9.7.12.9): `call (rets), f, (args)` and the
+/// indirect forms through a register, `call (rets), %r, (args), targets`, where the
+/// lists are optional.
+#[derive(Clone, Copy, Debug)]
+pub struct CallForm<'p> {
+    pub rets: &'p [Operand],
+    pub target: &'p Operand,
+    pub args: &'p [Operand],
+    /// The `.calltargets` list, `.callprototype` or jump table of an indirect call.
+    pub extra: Option<&'p Operand>,
+    /// Operands past the form (an error).
+    pub rest: &'p [Operand],
+}
+
+impl<'p> CallForm<'p> {
+    /// The parts of a `call`'s operands; `None` when the function is missing.
+    pub fn of(ops: &'p [Operand]) -> Option<CallForm<'p>> {
+        let list = |o: Option<&'p Operand>| match o {
+            Some(Operand::List(items, _)) => Some(&items[..]),
+            _ => None,
+        };
+        let (rets, k) = list(ops.first()).map_or((&[][..], 0), |r| (r, 1));
+        let target = ops.get(k)?;
+        let (args, k) = list(ops.get(k + 1)).map_or((&[][..], k + 1), |a| (a, k + 2));
+        Some(CallForm { rets, target, args, extra: ops.get(k), rest: ops.get(k + 1..).unwrap_or(&[]) })
+    }
+}
+
 impl InstrView<'_> {
     /// The whole `opcode.mod.mod` text, as diagnostics name the instruction.
     pub fn full_name<'s>(&self, src: &'s str) -> &'s str {
