@@ -125,6 +125,18 @@ pub struct Fault {
     pub notes: Vec<(Span, String)>,
 }
 
+impl std::fmt::Display for Fault {
+    /// `ctaid=(0,0,0) tid=(5,0,0): out of bounds ...`: the thread and the cause. The
+    /// place in the source is [`Fault::span`]; `ptxvm run` prints it as
+    /// `file:line:col`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (c, t) = (self.ctaid, self.tid);
+        write!(f, "ctaid=({},{},{}) tid=({},{},{}): {}", c.x, c.y, c.z, t.x, t.y, t.z, self.cause)
+    }
+}
+
+impl std::error::Error for Fault {}
+
 /// A launch spec bound to a kernel of a module ([`Device::bind`]): the kernel, its
 /// parameter buffer packed as the launch contract says, and the device buffers made
 /// from the spec's buffer arguments.

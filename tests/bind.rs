@@ -61,3 +61,24 @@ fn specs_that_do_not_fit_the_kernel_are_errors() {
     let text = SPEC.replace(r#"{"type": "f32", "value": 2.0}"#, r#"{"buffer": "f32", "len": 1}"#);
     assert!(spec_err(device.bind(&module, &parse_spec(&text).unwrap())).contains("needs a 64-bit parameter"));
 }
+
+/// A fault prints as the thread and the cause, and its span points at the faulting
+/// instruction's text.
+#[test]
+fn a_fault_displays_its_thread_and_cause() {
+    let module = Module::load(SAXPY).unwrap();
+    let spec =
+        parse_spec(&SPEC.replace(r#"{"type": "s32", "value": 10}"#, r#"{"type": "s32", "value": 100}"#))
+            .unwrap();
+    let mut device = Device::default();
+    let b = device.bind(&module, &spec).unwrap();
+    let f = device
+        .launch_with(&b.kernel, spec.grid, spec.block, 0, &b.params, &Limits::new(1 << 20))
+        .unwrap_err();
+    // n = 100 over 10-element buffers: thread 10 of CTA 0 is the first past the end.
+    let shown = f.to_string();
+    assert!(shown.starts_with("ctaid=(0,0,0) tid=(10,0,0): "), "{shown}");
+    assert!(shown.contains("out of bounds"), "{shown}");
+    assert!(f.span.text(module.source()).starts_with("ld.global"), "{}", f.span.text(module.source()));
+    let _: &dyn std::error::Error = &f;
+}
