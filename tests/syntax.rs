@@ -111,3 +111,17 @@ fn pred_parameters_live_in_registers() {
     assert!(e.iter().any(|m| m.contains("`p`: a .pred parameter must be a .reg parameter")), "{e:?}");
     assert_eq!(errors(".extern .func (.reg .pred %pr) is_neg(.reg .b32 %x);\n"), Vec::<String>::new());
 }
+
+/// Absurd vector widths are errors, not arithmetic overflows (checked in debug
+/// builds too).
+#[test]
+fn huge_vector_widths_are_plain_errors() {
+    let body = |ins: &str| {
+        errors(&format!(
+            ".visible .entry k(.param .u64 p)\n{{\n.reg .b32 %r<5>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n{ins}\nret;\n}}\n"
+        ))
+    };
+    assert!(!body("ld.global.v4294967295.b32 {%r1, %r2}, [%rd1];").is_empty());
+    assert!(!body("mov.v4294967295.b32 {%r1, %r2}, {%r3, %r4};").is_empty());
+    assert!(!body("suld.b.2d.v4294967295.b32.trap {%r1, %r2}, [%rd1, {%r3, %r4}];").is_empty());
+}

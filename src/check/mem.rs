@@ -60,11 +60,11 @@ impl<'a> Checker<'a> {
         };
         let mods: Vec<&str> = i.mods.iter().map(|m| self.t(*m)).collect();
         let Some(ty) = mods.iter().rev().find_map(|m| Ty::from_word(m)) else { return };
-        let bits = ty.bits() * n;
         if !matches!(n, 2 | 4 | 8) || (n == 8 && opcode == "ldu") {
             self.error(i.span, format!("{name}: illegal vector size {n}"));
             return;
         }
+        let bits = ty.bits() * n;
         let wide = bits == 256
             && opcode != "ldu"
             && !matches!(ty, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2 | Ty::Pred);
@@ -298,7 +298,7 @@ impl<'a> Checker<'a> {
             if sizes.windows(2).any(|w| w[0] != w[1]) {
                 self.error(*span, format!("{instr}: the elements have different sizes"));
             } else if let Some(&bits) = sizes.first()
-                && bits * items.len() as u32 != ty.bits()
+                && u64::from(bits) * items.len() as u64 != u64::from(ty.bits())
             {
                 let msg =
                     format!("{instr}: {} elements of {bits} bits do not make a {}", items.len(), ty.word());
