@@ -115,8 +115,75 @@ impl<'a> Checker<'a> {
             }
             None => self.error(i.span, format!("{name}: needs a destination and an address")),
         }
-        if mods.contains(&".level") && i.operands.len() < 3 {
-            self.error(i.span, format!("{name}: tex.level needs a level of detail"));
+        // The modifiers tex and tld4 know; two of .level/.grad/.base are an error.
+        for m in &mods {
+            let known = geometry_coords(m).is_some()
+                || Ty::from_word(m).is_some()
+                || matches!(*m, ".v2" | ".v4")
+                || (!tld4 && matches!(*m, ".level" | ".grad" | ".base"))
+                || (tld4 && matches!(*m, ".r" | ".g" | ".b" | ".a"));
+            if !known {
+                self.error(i.span, format!("{name}: unexpected modifier `{m}`"));
+            }
+        }
+        let sampling: Vec<&str> =
+            mods.iter().copied().filter(|m| matches!(*m, ".level" | ".grad" | ".base")).collect();
+        if sampling.len() > 1 {
+            self.error(i.span, format!("{name}: {} and {} exclude each other", sampling[0], sampling[1]));
+        }
+        let ms = matches!(geom, ".2dms" | ".a2dms");
+        let extras = &i.operands.get(2..).unwrap_or(&[]);
+        match sampling.first().copied() {
+            Some(".level") => {
+                if extras.is_empty() || extras.len() > 2 {
+                    self.error(i.span, format!("{name}: tex.level takes a level of detail (and an offset)"));
+                }
+                if ms || ctype == Ty::S32 {
+                    self.error(
+                        i.span,
+                        format!("{name}: tex.level needs float coordinates and no multi-sample geometry"),
+                    );
+                }
+            }
+            Some(".grad") => {
+                if ms {
+                    self.error(i.span, format!("{name}: tex.grad has no multi-sample form"));
+                } else if extras.len() < 2 {
+                    self.error(i.span, format!("{name}: tex.grad takes two gradient vectors"));
+                } else {
+                    // Gradients have exactly the geometry's dimensions (cubes: 1, 2 or 4).
+                    let dims = match geom {
+                        ".1d" | ".a1d" => 1,
+                        ".2d" | ".a2d" => 2,
+                        _ => 4,
+                    };
+                    for g in &extras[..2] {
+                        let n = match g {
+                            Operand::Vector(items, _) => items.len(),
+                            _ => 0,
+                        };
+                        let ok = if matches!(geom, ".cube" | ".acube") {
+                            matches!(n, 1 | 2 | 4)
+                        } else {
+                            n == dims
+                        };
+                        if !ok {
+                            self.error(g.span(), format!("{name}: a {geom} gradient is a vector of {dims}"));
+                        }
+                    }
+                }
+            }
+            _ => {
+                if !extras.is_empty()
+                    && matches!(geom, ".cube" | ".acube")
+                    && matches!(extras[0], Operand::Vector(..))
+                {
+                    self.error(extras[0].span(), format!("{name}: {geom} takes no offset"));
+                }
+                if !extras.is_empty() {
+                    self.require(i.span, "texture offset and depth compare operands", 43, 30);
+                }
+            }
         }
         for extra in i.operands.iter().skip(2) {
             self.resolve_operand(extra, name);
