@@ -125,3 +125,15 @@ fn huge_vector_widths_are_plain_errors() {
     assert!(!body("mov.v4294967295.b32 {%r1, %r2}, {%r3, %r4};").is_empty());
     assert!(!body("suld.b.2d.v4294967295.b32.trap {%r1, %r2}, [%rd1, {%r3, %r4}];").is_empty());
 }
+
+/// ptxas: a `.samplerref`, even one never used, "violates .target texmode_unified",
+/// the default mode; with `texmode_independent` it is accepted.
+#[test]
+fn samplers_need_independent_texture_mode() {
+    let e = errors(".global .samplerref s;\n");
+    assert!(e.iter().any(|m| m.contains("texmode_independent")), "{e:?}");
+    let independent =
+        ".version 8.3\n.target sm_90, texmode_independent\n.address_size 64\n.global .samplerref s;\n";
+    assert_eq!(ptxvm::check_source(independent), Vec::new());
+    assert_eq!(errors(".global .texref t;\n"), Vec::<String>::new());
+}

@@ -123,6 +123,13 @@ impl<'a> Checker<'a> {
     /// Rules common to every declaration: type, alignment, vector width, register counts.
     pub(super) fn check_decl_shape(&mut self, v: &VarDecl) {
         self.check_decl_type(v.ty);
+        // ptxas: a sampler, even one never used, "violates .target texmode_unified".
+        if self.t(v.ty) == ".samplerref" && !self.texmode_independent {
+            self.error(
+                v.ty.span,
+                ".samplerref: needs `.target ..., texmode_independent` (textures are unified by default)",
+            );
+        }
         if let Some(a) = v.align
             && (a == 0 || !a.is_power_of_two())
         {

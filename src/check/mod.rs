@@ -82,6 +82,8 @@ pub struct Checker<'a> {
     scopes: Vec<Scope<'a>>,
     /// The body being checked, searched for labels only when a message needs it.
     body: Option<&'a Block>,
+    /// `.target ..., texmode_independent`: samplers are separate from textures.
+    texmode_independent: bool,
 }
 
 pub(crate) fn param_sig(p: &Param, src: &str) -> ParamSig {
@@ -105,6 +107,7 @@ impl<'a> Checker<'a> {
             jump_tables: HashMap::default(),
             scopes: Vec::new(),
             body: None,
+            texmode_independent: false,
         }
     }
 
@@ -168,7 +171,8 @@ impl<'a> Checker<'a> {
         }
         for t in &m.targets {
             match self.t(t) {
-                "texmode_unified" | "texmode_independent" => {}
+                "texmode_unified" => {}
+                "texmode_independent" => self.texmode_independent = true,
                 "debug" => {
                     let has_debug_info =
                         m.items.iter().any(|i| matches!(i, Item::Skipped(n) if self.t(n) == ".section"));
