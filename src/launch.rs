@@ -881,14 +881,22 @@ pub fn write_result_json(
 mod tests {
     use super::*;
 
-    #[test]
-    fn integers_print_as_the_standard_library_prints_them() {
-        let mut x: u64 = 0x0123_4567_89ab_cdef;
-        let mut values = vec![0, 1, -1, 9, 10, -10, 99, 100, i64::MAX, i64::MIN, i64::MIN + 1];
-        for _ in 0..2000 {
+    /// A xorshift generator of test inputs from `seed`.
+    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+        move || {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
+            x
+        }
+    }
+
+    #[test]
+    fn integers_print_as_the_standard_library_prints_them() {
+        let mut next = xorshift(0x0123_4567_89ab_cdef);
+        let mut values = vec![0, 1, -1, 9, 10, -10, 99, 100, i64::MAX, i64::MIN, i64::MIN + 1];
+        for _ in 0..2000 {
+            let x = next();
             values.push((x as i64) >> (x % 64));
         }
         for v in values {
@@ -906,13 +914,7 @@ mod tests {
     /// random bit patterns (on a tie between two such decimals either may print).
     #[test]
     fn printed_floats_are_the_shortest_that_read_back() {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let search = |ty: ElemType, bits: u64, value: f64| -> String {
             (1..=17)
                 .map(|d| format!("{:.*e}", d - 1, value))
@@ -1057,13 +1059,7 @@ mod tests {
     /// digits: both forms must read back to exactly the same bits.
     #[test]
     fn decimal_inputs_are_read_exactly() {
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         let read = |ty: ElemType, text: &str| -> u64 {
             let v: Value = serde_json::from_str(text).unwrap();
             encode(ty, &v, "t").unwrap()

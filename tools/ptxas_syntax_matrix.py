@@ -1081,17 +1081,10 @@ GROUPS = collections.OrderedDict([("tex", gen_tex), ("surf", gen_surf), ("vecmov
 # Running ptxas
 # --------------------------------------------------------------------------
 
-_PREFIX = re.compile(r"^ptxas\s+(?:(?P<file>\S+?), line (?P<line>\d+); )?(?P<sev>error|fatal|warning|info)\s*:\s*(?P<msg>.*)$")
+# ptxas messages are normalised exactly as for the main matrix.
+from ptxas_matrix import normalize  # noqa: E402
+
 PTXAS = None
-
-
-def normalize(line):
-    """'ptxas /tmp/x.ptx, line 12; error   : Msg' -> ('error', 12, 'error: Msg')."""
-    m = _PREFIX.match(line.strip())
-    if not m:
-        return None, None, line.strip()
-    ln = int(m.group("line")) if m.group("line") else None
-    return m.group("sev"), ln, "%s: %s" % (m.group("sev"), m.group("msg").strip())
 
 
 def run_case(args):

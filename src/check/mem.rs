@@ -7,7 +7,7 @@ use super::Checker;
 use super::I;
 use super::scope::{Def, Sym};
 use super::types::{Class, Ty, compatible};
-use crate::syntax::ast::Operand;
+use crate::syntax::ast::{Name, Operand};
 
 /// May a register of type `reg` hold an element of a 256-bit access of type `instr`?
 /// ptxas: as for other instructions, and a float type also takes the integer
@@ -20,6 +20,18 @@ pub(super) fn element_fits(instr: Ty, reg: Ty) -> bool {
 }
 
 impl<'a> Checker<'a> {
+    /// Reports register `n`, of type `reg`, where an element of type `want` goes;
+    /// `what` (`""`, `"source "`, ...) says which operand.
+    pub(super) fn element_mismatch(&mut self, n: Name, reg: Ty, want: Ty, name: &str, what: &str) {
+        let msg = format!(
+            "{name}: {what}`{}` is a {} register, not one for {}",
+            self.t(n),
+            reg.word(),
+            want.word()
+        );
+        self.error(n.span, msg);
+    }
+
     /// The registers of a 256-bit access's vector: each of a fitting type (a store's
     /// bit-size sources may be wider), and not a mixture of float and integer
     /// registers.
@@ -31,15 +43,7 @@ impl<'a> Checker<'a> {
             // A store's bit-size source may be wider than the type (ISA 6.4.1.1).
             let wider = store && ty.class() == Class::Bit && reg.bits() > ty.bits();
             if !element_fits(ty, reg) && !wider {
-                self.error(
-                    n.span,
-                    format!(
-                        "{name}: `{}` is a {} register, not one for {}",
-                        self.t(n),
-                        reg.word(),
-                        ty.word()
-                    ),
-                );
+                self.element_mismatch(*n, reg, ty, name, "");
             }
             classes.push(reg.class() == Class::Float);
         }
@@ -228,13 +232,7 @@ impl<'a> Checker<'a> {
         match op {
             Operand::Name(n) => match self.resolve_value_name(*n, instr) {
                 Some(Def { sym: Sym::Reg { ty: reg, vector: None, .. }, .. }) if !element_fits(ty, reg) => {
-                    let msg = format!(
-                        "{instr}: {role} `{}` is a {} register, not one for {}",
-                        self.t(n),
-                        reg.word(),
-                        ty.word()
-                    );
-                    self.error(n.span, msg);
+                    self.element_mismatch(*n, reg, ty, instr, &format!("{role} "));
                 }
                 Some(Def { sym: Sym::Reg { .. }, .. }) | None => {}
                 Some(_) => self.error(n.span, format!("{instr}: {role} `{}` is not a register", self.t(n))),

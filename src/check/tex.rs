@@ -415,16 +415,8 @@ impl<'a> Checker<'a> {
                 reg.bits() == 32 && reg.class() != Class::Float
             };
             if !fits {
-                let what = if array && k == 0 { "the array index" } else { "a coordinate" };
-                self.error(
-                    r.span,
-                    format!(
-                        "{name}: {what} `{}` is a {} register, not one for {}",
-                        self.t(r),
-                        reg.word(),
-                        want.word()
-                    ),
-                );
+                let what = if array && k == 0 { "the array index " } else { "a coordinate " };
+                self.element_mismatch(*r, reg, want, name, what);
             }
         }
     }
@@ -466,15 +458,7 @@ impl<'a> Checker<'a> {
                                 self.resolve_value_name(*r, name)
                                 && !element_fits(ty, reg)
                             {
-                                self.error(
-                                    r.span,
-                                    format!(
-                                        "{name}: `{}` is a {} register, not one for {}",
-                                        self.t(r),
-                                        reg.word(),
-                                        ty.word()
-                                    ),
-                                );
+                                self.element_mismatch(*r, reg, ty, name, "");
                             }
                         }
                         Operand::Sink(_) => {}

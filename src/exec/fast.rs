@@ -408,20 +408,16 @@ pub(super) fn run_any(regs: &mut Regs, op: Fast, active: u32) {
         }
         Fast::Selp32 { d, a, b, p, negated } => {
             let m = regs.pred[usize::from(p)] ^ if negated { u32::MAX } else { 0 };
-            let (x, y) = (row32(regs, a), row32(regs, b));
-            let mut v = y;
-            for l in 0..32 {
-                v[l] = if m & BIT[l] != 0 { x[l] } else { y[l] };
-            }
+            // `a` where the predicate holds, else `b`: a blend of `a` into `b` by it.
+            let mut v = row32(regs, b);
+            blend(&mut v, row32(regs, a), m);
             put32(regs, d, v, active);
         }
         Fast::Selp64 { d, a, b, p, negated } => {
             let m = regs.pred[usize::from(p)] ^ if negated { u32::MAX } else { 0 };
-            let (x, y) = (row64(regs, a), row64(regs, b));
-            let mut v = y;
-            for l in 0..32 {
-                v[l] = if m & BIT[l] != 0 { x[l] } else { y[l] };
-            }
+            // `a` where the predicate holds, else `b`: a blend of `a` into `b` by it.
+            let mut v = row64(regs, b);
+            blend(&mut v, row64(regs, a), m);
             put64(regs, d, v, active);
         }
         Fast::Trunc { d, a } => {
