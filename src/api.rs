@@ -28,6 +28,8 @@ pub struct Module {
     src: String,
     /// The syntax tree, parsed once by `load` and used by every later stage.
     ast: crate::syntax::ast::Module,
+    /// What `check` learned: each instruction's form, for `lower`.
+    info: crate::check::ModuleInfo,
     /// The decoded program, made on first use.
     program: OnceLock<Result<Arc<Program>, LowerError>>,
     image_base: u64,
@@ -50,11 +52,12 @@ impl Module {
     /// # Errors
     /// Every diagnostic when the module is not valid PTX.
     pub fn load(src: &str) -> Result<Module, Vec<Diagnostic>> {
-        let ast = crate::parse_and_check(src)?;
+        let (ast, info) = crate::parse_and_check(src)?;
         let k = MODULES.fetch_add(1, Ordering::Relaxed) % 32;
         Ok(Module {
             src: src.to_string(),
             ast,
+            info,
             program: OnceLock::new(),
             image_base: IMAGE_WINDOW + k * IMAGE_STRIDE,
         })
@@ -83,7 +86,9 @@ impl Module {
     /// # Errors
     /// A [`LowerError`] for the first thing in the module ptxvm cannot run.
     pub fn program(&self) -> Result<Arc<Program>, LowerError> {
-        self.program.get_or_init(|| lower_module(&self.ast, &self.src, self.image_base).map(Arc::new)).clone()
+        self.program
+            .get_or_init(|| lower_module(&self.ast, &self.info, &self.src, self.image_base).map(Arc::new))
+            .clone()
     }
 
     /// Kernel `name`, ready to launch.

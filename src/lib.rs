@@ -8,6 +8,7 @@ pub mod api;
 pub mod check;
 pub mod diag;
 pub mod exec;
+pub mod isa;
 pub mod launch;
 pub mod lower;
 pub mod sem;
@@ -22,13 +23,15 @@ pub fn check_source(src: &str) -> Vec<Diagnostic> {
 
 /// Parses and validates a PTX module: its syntax tree when valid, else every
 /// diagnostic.
-pub(crate) fn parse_and_check(src: &str) -> Result<syntax::ast::Module, Vec<Diagnostic>> {
+pub(crate) fn parse_and_check(
+    src: &str,
+) -> Result<(syntax::ast::Module, check::ModuleInfo), Vec<Diagnostic>> {
     let (module, parse_errors) = syntax::parse(src);
     if !parse_errors.is_empty() {
         // Checking a partly parsed module would only repeat the syntax errors as
         // undefined names; report the syntax errors alone.
         return Err(parse_errors.into_iter().map(|e| Diagnostic::new(e.span, e.message)).collect());
     }
-    let diags = check::check(&module, src);
-    if diags.is_empty() { Ok(module) } else { Err(diags) }
+    let info = check::validate(&module, src)?;
+    Ok((module, info))
 }

@@ -117,11 +117,18 @@ impl<'a> Checker<'a> {
     pub(super) fn block_stmts(&mut self, b: &Block) {
         let stmts = self.pool.stmts(b);
         self.declare_labels(stmts);
-        for s in stmts {
+        for (k, s) in stmts.iter().enumerate() {
             match s {
                 Stmt::Var(v) => self.local_var(v),
                 Stmt::Block(inner) => self.block(inner),
-                Stmt::Instr(i) => self.instr(&self.pool.view(i)),
+                Stmt::Instr(i) => {
+                    let index = b.stmts.start as usize + k;
+                    if let Some(form) = self.instr(&self.pool.view(i))
+                        && let Some(slot) = self.forms.get_mut(index)
+                    {
+                        *slot = Some(form);
+                    }
+                }
                 Stmt::BranchTargets { label, targets } => {
                     self.require(label.span, ".branchtargets", 60, 30);
                     for t in targets {

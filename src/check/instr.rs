@@ -1,102 +1,14 @@
-//! Instruction checking shared by every opcode: guards, name resolution, the table of
-//! known opcodes with their operand counts, and the operand-kind helpers that the
-//! seed-instruction rules in [`super::compare`] and [`super::control`] build on.
+//! Instruction checking shared by every opcode: guards, the dispatch to each opcode's
+//! rule (the instruction table, [`super::form`], for most), name resolution, and the
+//! operand-kind helpers that the seed-instruction rules in [`super::compare`] and
+//! [`super::control`] build on.
 
 use super::I;
 use super::scope::{Def, Sym};
 use super::types::{Class, Ty, compatible};
 use super::{Checker, space_word};
+use crate::isa::{Form, Opcode as O};
 use crate::syntax::ast::*;
-
-/// Known PTX opcodes (PTX ISA 9.x) other than the seed instructions (which have
-/// rules of their own), and how many operands their forms take; `sync` says the
-/// instruction has `.sync`, whose forms add a member mask. `Some(None)` means the
-/// count depends on modifiers beyond what ptxvm validates; `None`, unknown.
-fn operand_count(opcode: &str, sync: bool) -> Option<Option<(usize, usize)>> {
-    let n = |lo, hi| Some(Some((lo, hi)));
-    match opcode {
-        // `vote.sync.mode d, a, membermask` and `shfl.sync.mode d[|p], a, b, c,
-        // membermask` (ISA 9.7.13.5, 9.7.13.8); the older forms have no mask.
-        "vote" if sync => n(3, 3),
-        "vote" => n(2, 2),
-        "shfl" if sync => n(5, 5),
-        "shfl" => n(4, 4),
-        "add" | "sub" | "mul" | "div" | "rem" | "shl" | "shr" | "addc" | "subc" | "mul24" | "copysign" => {
-            n(3, 3)
-        }
-        "min" | "max" => n(3, 4),
-        "mad" | "fma" | "madc" | "mad24" | "sad" | "bfe" | "shf" | "dp4a" | "dp2a" => n(4, 4),
-        "prmt" => n(3, 4),
-        "bfi" => n(5, 5),
-        "lop3" => n(5, 6),
-        "abs" | "neg" | "popc" | "clz" | "brev" | "bfind" | "rcp" | "sqrt" | "rsqrt" | "sin" | "cos"
-        | "lg2" | "ex2" | "tanh" | "cvta" | "isspacep" | "testp" | "ldu" => n(2, 2),
-        "stacksave" | "stackrestore" => n(1, 1),
-        "szext" | "bmsk" => n(3, 3),
-        "fns" => n(4, 4),
-        "alloca" => n(2, 3),
-        "cvt" => n(2, 4),
-        "ld" | "st" => n(2, 3),
-        "atom" => n(3, 5),
-        "red" => n(2, 4),
-        "activemask" => n(1, 1),
-        "match" | "redux" => n(3, 3),
-        "bar" | "barrier" => n(0, 4),
-        "membar" | "trap" | "brkpt" | "pmevent" | "fence" | "griddepcontrol" | "elect" => Some(None),
-        "prefetch"
-        | "prefetchu"
-        | "applypriority"
-        | "discard"
-        | "createpolicy"
-        | "getctarank"
-        | "mapa"
-        | "cp"
-        | "mbarrier"
-        | "ldmatrix"
-        | "stmatrix"
-        | "movmatrix"
-        | "mma"
-        | "wmma"
-        | "wgmma"
-        | "tex"
-        | "tld4"
-        | "txq"
-        | "suld"
-        | "sust"
-        | "sured"
-        | "suq"
-        | "istypeof"
-        | "multimem"
-        | "tensormap"
-        | "setmaxnreg"
-        | "tcgen05"
-        | "clusterlaunchcontrol"
-        | "vabsdiff"
-        | "vadd"
-        | "vsub"
-        | "vmad"
-        | "vmax"
-        | "vmin"
-        | "vset"
-        | "vshl"
-        | "vshr"
-        | "vadd2"
-        | "vsub2"
-        | "vavrg2"
-        | "vabsdiff2"
-        | "vmin2"
-        | "vmax2"
-        | "vset2"
-        | "vadd4"
-        | "vsub4"
-        | "vavrg4"
-        | "vabsdiff4"
-        | "vmin4"
-        | "vmax4"
-        | "vset4" => Some(None),
-        _ => None,
-    }
-}
 
 /// Special registers (PTX ISA 10) and whether they have `.x/.y/.z` components.
 pub fn special_register(name: &str) -> Option<bool> {
@@ -146,35 +58,38 @@ pub fn special_register(name: &str) -> Option<bool> {
 }
 
 impl<'a> Checker<'a> {
-    pub(super) fn instr(&mut self, i: &I<'a>) {
+    /// Checks one instruction; its form when the opcode is known.
+    pub(super) fn instr(&mut self, i: &I<'a>) -> Option<Form> {
         let name = i.full_name(self.src);
         if let Some(g) = i.guard {
             self.pred_operand(g.pred, name, "guard");
         }
-        match self.t(i.opcode) {
-            "setp" => self.setp(i, name),
-            "set" => self.set(i, name),
-            "selp" => self.selp(i, name),
-            "slct" => self.slct(i, name),
-            "and" | "or" | "xor" | "not" | "cnot" => self.logic(i, name),
-            "mov" => self.mov(i, name),
-            "bra" => self.bra(i, name),
-            "brx" => self.brx(i, name),
-            "call" => self.call(i, name),
-            "ret" | "exit" => self.ret_exit(i, name),
-            "nanosleep" => self.nanosleep(i, name),
-            _ => self.generic(i, name),
+        let form = self.form(i, name)?;
+        match form.opcode {
+            O::Setp => self.setp(i, name),
+            O::Set => self.set(i, name),
+            O::Selp => self.selp(i, name),
+            O::Slct => self.slct(i, name),
+            O::And | O::Or | O::Xor | O::Not | O::Cnot => self.logic(i, name),
+            O::Mov => self.mov(i, name),
+            O::Bra => self.bra(i, name),
+            O::Brx => self.brx(i, name),
+            O::Call => self.call(i, name),
+            O::Ret | O::Exit => self.ret_exit(i, name),
+            O::Nanosleep => self.nanosleep(i, name),
+            O::Tex | O::Tld4 => self.texture(i, name),
+            O::Suld | O::Sust | O::Sured => self.surface(i, name),
+            O::Txq | O::Suq => self.image_query(i, name),
+            _ => self.generic(i, name, form.opcode),
         }
+        Some(form)
     }
 
-    fn generic(&mut self, i: &I<'a>, name: &str) {
-        let opcode = self.t(i.opcode);
-        match opcode {
-            "tex" | "tld4" => return self.texture(i, name),
-            "suld" | "sust" | "sured" => return self.surface(i, name),
-            "txq" | "suq" => return self.image_query(i, name),
-            "ld" | "st" | "ldu" => self.memory_vector(i, name),
-            _ => {}
+    /// Operands of an instruction the table validates: names resolve, vector widths
+    /// fit, and image operands appear only where they belong.
+    fn generic(&mut self, i: &I<'a>, name: &str, opcode: O) {
+        if matches!(opcode, O::Ld | O::St | O::Ldu) {
+            self.memory_vector(i, name);
         }
         // `[image, {coords}]` belongs to the texture and surface instructions only.
         if let Some(op) = i.operands.iter().find(|o| matches!(o, Operand::Image(_))) {
@@ -182,18 +97,6 @@ impl<'a> Checker<'a> {
                 "{name}: `[image, {{coordinates}}]` is an operand of tex, tld4, suld, sust and sured only"
             );
             self.error(op.span(), msg);
-        }
-        let sync = matches!(opcode, "vote" | "shfl") && i.mods.iter().any(|m| self.t(*m) == ".sync");
-        match operand_count(opcode, sync) {
-            None => {
-                self.error(i.opcode.span, format!("{name}: unknown instruction `{}`", self.t(i.opcode)));
-                return;
-            }
-            Some(Some((lo, hi))) if i.operands.len() < lo || i.operands.len() > hi => {
-                let want = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
-                self.error(i.span, format!("{name}: expects {want} operands, found {}", i.operands.len()));
-            }
-            _ => {}
         }
         for op in i.operands {
             self.resolve_operand(op, name);

@@ -11,6 +11,7 @@ mod body;
 mod compare;
 mod control;
 mod decl;
+mod form;
 mod instr;
 mod mem;
 pub mod scope;
@@ -19,6 +20,7 @@ mod tex;
 pub mod types;
 
 use crate::diag::Diagnostic;
+use crate::isa::Form;
 use crate::syntax::Span;
 use crate::syntax::ast::*;
 use rustc_hash::FxHashMap as HashMap;
@@ -33,9 +35,30 @@ pub fn is_special_register(name: &str) -> bool {
 
 /// Validates `module` (parsed from `src`); returns every diagnostic, empty if valid.
 pub fn check<'a>(module: &'a Module, src: &'a str) -> Vec<Diagnostic> {
+    validate(module, src).err().unwrap_or_default()
+}
+
+/// What `check` hands on about a valid module (in the manner of naga's `ModuleInfo`):
+/// the [`Form`] of each instruction, by the instruction's index in the statement pool.
+#[derive(Debug, Default)]
+pub struct ModuleInfo {
+    pub forms: Vec<Option<Form>>,
+}
+
+impl ModuleInfo {
+    /// The form of the statement at `index` of the pool, when it is an instruction.
+    pub fn form(&self, index: usize) -> Option<&Form> {
+        self.forms.get(index)?.as_ref()
+    }
+}
+
+/// Validates `module` (parsed from `src`): what later stages need to know about it, or
+/// every diagnostic.
+pub fn validate<'a>(module: &'a Module, src: &'a str) -> Result<ModuleInfo, Vec<Diagnostic>> {
     let mut c = Checker::new(src, &module.pool);
+    c.forms = vec![None; module.pool.stmts.len()];
     c.module(module);
-    c.diags
+    if c.diags.is_empty() { Ok(ModuleInfo { forms: c.forms }) } else { Err(c.diags) }
 }
 
 /// The signature of one parameter (or return value) of a function or prototype.
@@ -84,6 +107,10 @@ pub struct Checker<'a> {
     body: Option<&'a Block>,
     /// `.target ..., texmode_independent`: samplers are separate from textures.
     texmode_independent: bool,
+    /// The form of each instruction checked so far, by statement index.
+    forms: Vec<Option<Form>>,
+    /// Forms found valid, by their text (opcode and modifiers).
+    form_cache: HashMap<&'a str, form::Cached>,
 }
 
 pub(crate) fn param_sig(p: &Param, src: &str) -> ParamSig {
@@ -108,6 +135,8 @@ impl<'a> Checker<'a> {
             scopes: Vec::new(),
             body: None,
             texmode_independent: false,
+            forms: Vec::new(),
+            form_cache: HashMap::default(),
         }
     }
 

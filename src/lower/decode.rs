@@ -12,6 +12,7 @@ use super::flow::{EXIT, Flow};
 pub use super::ops::*;
 use super::program::{Layout, Symbol, fail, param_bytes, var_size};
 use super::regs::{RegFile, RegScopes, Slot};
+use crate::check::ModuleInfo;
 use crate::check::types::Ty;
 use crate::syntax::ast::*;
 use rustc_hash::FxHashMap as HashMap;
@@ -53,6 +54,8 @@ pub(super) struct Decoded {
 
 pub(super) struct Decoder<'m> {
     pub src: &'m str,
+    /// Each instruction's form, as `check` found it.
+    pub info: &'m ModuleInfo,
     pub pool: &'m Pool,
     pub layout: &'m Layout<'m>,
     pub regs: RegScopes<'m>,
@@ -80,6 +83,7 @@ impl<'m> Decoder<'m> {
     /// function's register rows and frame bytes.
     pub fn decode(
         module: &'m Module,
+        info: &'m ModuleInfo,
         src: &'m str,
         f: &'m Function,
         layout: &'m Layout<'m>,
@@ -107,6 +111,7 @@ impl<'m> Decoder<'m> {
         }
         let mut d = Decoder {
             src,
+            info,
             pool: &module.pool,
             layout,
             regs: RegScopes::default(),
@@ -150,7 +155,7 @@ impl<'m> Decoder<'m> {
     fn block(&mut self, b: &'m Block, insts: &mut Vec<Inst>) -> Result<(), LowerError> {
         self.scopes.push(Scope::default());
         self.regs.enter();
-        for s in self.pool.stmts(b) {
+        for (k, s) in self.pool.stmts(b).iter().enumerate() {
             match s {
                 Stmt::Var(v) => self.var(v)?,
                 Stmt::CallPrototype { label, proto } => {
@@ -164,11 +169,14 @@ impl<'m> Decoder<'m> {
                 Stmt::Instr(i) => {
                     let pc = insts.len() as u32 - self.base;
                     let view = self.pool.view(i);
+                    let Some(&form) = self.info.form(b.stmts.start as usize + k) else {
+                        return fail(view.span, "the instruction was not checked");
+                    };
                     let guard = match view.guard {
                         Some(g) => Some(Pred { row: self.pred_row(g.pred)?, negated: g.negated }),
                         None => None,
                     };
-                    let op = self.op(&view, pc)?;
+                    let op = self.op(&view, &form, pc)?;
                     insts.push(Inst { guard, op, span: view.span });
                 }
                 _ => {}

@@ -8,6 +8,7 @@ pub use super::ops::*;
 use super::program::fail;
 use super::regs::Slot;
 use crate::check::types::{Class, Ty};
+use crate::isa::Form;
 use crate::sem::compare::{BoolOp, CmpOp};
 use crate::sem::convert::{IntRound, IntTy};
 use crate::sem::float::FOp;
@@ -166,7 +167,7 @@ impl<'m> Decoder<'m> {
         }
     }
 
-    pub(super) fn op(&mut self, i: &InstrView<'m>, pc: u32) -> Result<Op, LowerError> {
+    pub(super) fn op(&mut self, i: &InstrView<'m>, _form: &Form, pc: u32) -> Result<Op, LowerError> {
         let mods: Vec<&str> = i.mods.iter().map(|m| self.t(*m)).collect();
         let ty = mods.iter().rev().find_map(|m| Ty::from_word(m));
         let has = |m: &str| mods.contains(&m);

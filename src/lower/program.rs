@@ -10,6 +10,7 @@
 
 use super::decode::Decoder;
 pub use super::ops::*;
+use crate::check::ModuleInfo;
 use crate::check::types::Ty;
 use crate::syntax::Span;
 use crate::syntax::ast::*;
@@ -49,7 +50,12 @@ pub(super) struct Layout<'m> {
 ///
 /// # Errors
 /// A [`LowerError`] for a module-level declaration ptxvm cannot lay out.
-pub fn lower_module(module: &Module, src: &str, image_base: u64) -> Result<Program, LowerError> {
+pub fn lower_module(
+    module: &Module,
+    info: &ModuleInfo,
+    src: &str,
+    image_base: u64,
+) -> Result<Program, LowerError> {
     let bodies: Vec<&Function> = module
         .items
         .iter()
@@ -110,13 +116,14 @@ pub fn lower_module(module: &Module, src: &str, image_base: u64) -> Result<Progr
         let entry = insts.len() as u32;
         let (params, rets) = layout.sigs[k].clone();
         let kernel = f.kind == FuncKind::Entry;
-        let (rows, frame_bytes, used, error) = match Decoder::decode(module, src, f, &layout, &mut insts) {
-            Ok(d) => (d.rows, d.frame_bytes, d.shared, None),
-            Err(e) => {
-                insts.truncate(entry as usize);
-                ((0, 0, 0), 0, Vec::new(), Some(e))
-            }
-        };
+        let (rows, frame_bytes, used, error) =
+            match Decoder::decode(module, info, src, f, &layout, &mut insts) {
+                Ok(d) => (d.rows, d.frame_bytes, d.shared, None),
+                Err(e) => {
+                    insts.truncate(entry as usize);
+                    ((0, 0, 0), 0, Vec::new(), Some(e))
+                }
+            };
         let body = &insts[entry as usize..];
         let callees = body
             .iter()

@@ -1,0 +1,169 @@
+//! Every instruction against its row of the instruction table ([`crate::isa`]): the
+//! opcode, each modifier's word, the modifier groups, the types, the operand count and
+//! the `.version`/`sm_` gates. The result is the instruction's [`Form`], which `check`
+//! hands to `lower`.
+
+use super::types::Ty;
+use super::{Checker, I};
+use crate::isa::table::{Group, rows_of};
+use crate::isa::{Form, Row, Rule, Word, WordSet};
+
+/// A form found valid once, for every instruction spelled the same way: the form, and
+/// the operand count to check each time (none for a rule of its own).
+pub(super) type Cached = (Form, Option<(u8, u8)>);
+
+impl<'a> Checker<'a> {
+    /// Finds the instruction's row and, unless a rule of its own validates it, checks
+    /// the instruction against the row. `None` when the opcode is unknown.
+    pub(super) fn form(&mut self, i: &I<'a>, name: &str) -> Option<Form> {
+        // The opcode and modifiers as written: instructions repeat, and a spelling
+        // found valid once (in this module, with its `.version` and target) is valid
+        // again; only the operand count differs.
+        let end = i.mods.last().map_or(i.opcode.span.end, |m| m.span.end);
+        let key = self.src.get(i.opcode.span.start as usize..end as usize).unwrap_or("");
+        if let Some(&(form, operands)) = self.form_cache.get(key) {
+            if let Some(n) = operands {
+                self.operands_within(i, name, n);
+            }
+            return Some(form);
+        }
+        let before = self.diags.len();
+        let (form, operands) = self.find_form(i, name)?;
+        if self.diags.len() == before {
+            self.form_cache.insert(key, (form, operands));
+        }
+        if let Some(n) = operands {
+            self.operands_within(i, name, n);
+        }
+        Some(form)
+    }
+
+    fn find_form(&mut self, i: &I<'a>, name: &str) -> Option<Cached> {
+        let text = self.t(i.opcode);
+        let Some(opcode) = crate::isa::Opcode::parse(text) else {
+            self.error(i.opcode.span, format!("{name}: unknown instruction `{text}`"));
+            return None;
+        };
+        let mut words = WordSet::EMPTY;
+        let mut types: [Ty; 3] = [Ty::Other; 3];
+        let mut ntypes = 0;
+        let mut unknown = Vec::new();
+        for m in i.mods {
+            let t = self.t(m);
+            if let Some(ty) = Ty::from_word(t) {
+                if ntypes < 3 {
+                    types[ntypes] = ty;
+                }
+                ntypes += 1;
+            } else if let Some(w) = Word::parse(t) {
+                words = words.with(w);
+            } else {
+                unknown.push(*m);
+            }
+        }
+        let tys = &types[..ntypes.min(3)];
+        let (first, rows) = rows_of(opcode);
+        let form = |row: &Row| {
+            let k = rows.iter().position(|r| std::ptr::eq(r, row)).unwrap_or(0);
+            Form::new(opcode, (first + k) as u16, words, tys)
+        };
+        match rows[0].rule {
+            Rule::Own => return Some((form(&rows[0]), None)),
+            Rule::Open => {
+                self.require(i.opcode.span, name, rows[0].version, rows[0].sm);
+                return Some((form(&rows[0]), Some(rows[0].operands)));
+            }
+            Rule::Table => {}
+        }
+        for m in &unknown {
+            self.error(m.span, format!("{name}: unknown modifier `{}`", self.t(m)));
+        }
+        // The rows whose types fit, then the first of them whose groups fit too.
+        let fits_types =
+            |r: &&Row| r.types.len() == ntypes && r.types.iter().zip(tys).all(|(set, t)| set.contains(t));
+        let typed = || rows.iter().filter(fits_types);
+        let Some(row) = typed()
+            .find(|r| needs_met(r, &words) && r.words.intersect(&words) == words)
+            .or_else(|| typed().find(|r| needs_met(r, &words)))
+            .or_else(|| typed().next())
+        else {
+            self.wrong_types(i, name, rows, tys);
+            return None;
+        };
+        let allowed = row.words;
+        for m in i.mods {
+            if let Some(w) = Word::parse(self.t(m))
+                && !allowed.contains(w)
+            {
+                self.error(m.span, format!("{name}: unexpected modifier `{}`", self.t(m)));
+            }
+        }
+        for g in row.groups {
+            self.group(i, name, g, &words);
+        }
+        for (when, then) in row.needs {
+            if let Some(w) = when.intersect(&words).iter().next()
+                && then.intersect(&words).is_empty()
+            {
+                let list: Vec<&str> = then.iter().map(Word::text).collect();
+                self.error(i.span, format!("{name}: `{}` needs one of {}", w.text(), list.join(" ")));
+            }
+        }
+        self.require(i.opcode.span, name, row.version, row.sm);
+        Some((form(row), Some(row.operands)))
+    }
+
+    /// At most one word of a group; exactly one when it is needed.
+    fn group(&mut self, i: &I<'a>, name: &str, g: &Group, words: &WordSet) {
+        let present = g.words.intersect(words);
+        if present.len() > 1 {
+            let list: Vec<&str> = present.iter().map(Word::text).collect();
+            self.error(i.span, format!("{name}: conflicting modifiers {}", list.join(" ")));
+        } else if g.need && present.is_empty() {
+            let list: Vec<&str> = g.words.iter().map(Word::text).collect();
+            self.error(i.opcode.span, format!("{name}: needs one of {}", list.join(" ")));
+        }
+    }
+
+    fn operands_within(&mut self, i: &I<'a>, name: &str, (lo, hi): (u8, u8)) {
+        let (lo, hi, n) = (usize::from(lo), usize::from(hi), i.operands.len());
+        if n < lo || n > hi {
+            let want = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
+            self.error(i.span, format!("{name}: expects {want} operands, found {n}"));
+        }
+    }
+
+    /// No row takes these types: say which types the opcode takes.
+    fn wrong_types(&mut self, i: &I<'a>, name: &str, rows: &[Row], tys: &[Ty]) {
+        let counts: Vec<usize> = rows.iter().map(|r| r.types.len()).collect();
+        if !counts.contains(&tys.len()) {
+            let want = counts.iter().max().copied().unwrap_or(0);
+            let msg = match want {
+                0 => format!("{name}: takes no type"),
+                1 => format!("{name}: needs one type"),
+                n => format!("{name}: needs {n} types"),
+            };
+            self.error(i.opcode.span, msg);
+            return;
+        }
+        let mut valid: Vec<&str> = Vec::new();
+        for r in rows.iter().filter(|r| r.types.len() == tys.len()) {
+            for t in r.types.first().copied().unwrap_or_default() {
+                if !valid.contains(&t.word()) {
+                    valid.push(t.word());
+                }
+            }
+        }
+        let span =
+            i.mods.iter().find(|m| Ty::from_word(self.t(*m)).is_some()).map_or(i.opcode.span, |m| m.span);
+        let got: Vec<&str> = tys.iter().map(|t| t.word()).collect();
+        self.error(
+            span,
+            format!("{name}: type {} is not valid here (valid: {})", got.join(""), valid.join(" ")),
+        );
+    }
+}
+
+fn needs_met(r: &Row, words: &WordSet) -> bool {
+    r.groups.iter().all(|g| !g.need || !g.words.intersect(words).is_empty())
+}

@@ -1,0 +1,486 @@
+//! The table of instruction forms. Rows of one opcode are alternatives, chosen by the
+//! first type word and by the groups a row requires; the first that fits is the form.
+//! Versions are `.version` major*10+minor; targets are `sm_` numbers.
+//!
+//! Sources: the PTX ISA 9.x syntax blocks and "PTX ISA Notes"/"Target ISA Notes" of
+//! each instruction; where ptxas 13 decides differently, the row follows ptxas and the
+//! agreement matrix (tests/ptxas_syntax_matrix.rs) holds it to that.
+
+use super::Opcode as O;
+use super::Word::{self, *};
+use super::groups::{self, tys::*};
+use super::{Opcode, WordSet};
+use crate::check::types::Ty;
+
+/// How `check` validates an instruction of a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// The row is the whole rule: modifier groups, types, operand count and gates.
+    Table,
+    /// The row gives the words; a rule of its own in `check` validates the form (the
+    /// seed core of comparisons and control flow, textures and surfaces).
+    Own,
+    /// Only the operand count and the gates are validated, and modifiers outside the
+    /// vocabulary pass: forms whose full grammar is not in the table yet.
+    Open,
+}
+
+/// A modifier group: at most one of its words may appear; `need`: exactly one.
+#[derive(Clone, Copy, Debug)]
+pub struct Group {
+    pub words: WordSet,
+    pub need: bool,
+}
+
+/// One instruction form.
+#[derive(Clone, Copy, Debug)]
+pub struct Row {
+    pub opcode: Opcode,
+    /// One set of allowed types per type word, in order; empty: no type word.
+    pub types: &'static [&'static [Ty]],
+    pub groups: &'static [Group],
+    /// Fewest and most operands.
+    pub operands: (u8, u8),
+    /// Minimum `.version` (major*10+minor) and `sm_` target.
+    pub version: u32,
+    pub sm: u32,
+    pub rule: Rule,
+    /// Every word of the groups.
+    pub words: WordSet,
+    /// A word of the first set needs one of the second (`.relaxed` needs a scope).
+    pub needs: &'static [(WordSet, WordSet)],
+}
+
+impl Row {
+    const fn since(mut self, version: u32, sm: u32) -> Row {
+        self.version = version;
+        self.sm = sm;
+        self
+    }
+
+    const fn needs(mut self, needs: &'static [(WordSet, WordSet)]) -> Row {
+        self.needs = needs;
+        self
+    }
+
+    const fn own(mut self) -> Row {
+        self.rule = Rule::Own;
+        self
+    }
+
+    const fn open(mut self) -> Row {
+        self.rule = Rule::Open;
+        self
+    }
+}
+
+const fn row(opcode: Opcode, types: &'static [&'static [Ty]], groups: &'static [Group], n: (u8, u8)) -> Row {
+    let mut words = WordSet::EMPTY;
+    let mut k = 0;
+    while k < groups.len() {
+        words = words.union(groups[k].words);
+        k += 1;
+    }
+    Row { opcode, types, groups, operands: n, version: 0, sm: 0, rule: Rule::Table, words, needs: &[] }
+}
+
+/// At most one of the words.
+const fn opt(ws: &[Word]) -> Group {
+    Group { words: WordSet::of(ws), need: false }
+}
+
+/// Exactly one of the words.
+const fn req(ws: &[Word]) -> Group {
+    Group { words: WordSet::of(ws), need: true }
+}
+
+const fn opt_of<T: Copy>(g: &[(Word, T)]) -> Group {
+    Group { words: WordSet::keys(g), need: false }
+}
+
+const fn req_of<T: Copy>(g: &[(Word, T)]) -> Group {
+    Group { words: WordSet::keys(g), need: true }
+}
+
+const RND: Group = opt_of(groups::RND);
+const NEED_RND: Group = req_of(groups::RND);
+const FTZ: Group = opt(&[Ftz]);
+const SAT: Group = opt(&[Sat]);
+const CC: Group = opt(&[Cc]);
+const SPACE: Group = opt_of(groups::SPACE);
+const VEC: Group = opt_of(groups::VEC);
+const SCOPE: Group = opt(&[Cta, Cluster, Gpu, Sys]);
+const SYNC: Group = req(&[Sync]);
+const ALIGNED: Group = opt(&[Aligned]);
+const APPROX: Group = req(&[Approx]);
+const CACHE_HINT: Group = opt(&[L2CacheHint]);
+const L1_EVICT: Group = opt(&[L1EvictNormal, L1EvictUnchanged, L1EvictFirst, L1EvictLast, L1NoAllocate]);
+const L2_EVICT: Group = opt(&[L2EvictNormal, L2EvictFirst, L2EvictLast, L2EvictUnchanged]);
+const PREFETCH_SIZE: Group = opt(&[L2B64, L2B128, L2B256]);
+/// A memory-ordering semantics needs a scope (ptxas: "Modifier '.relaxed' requires
+/// scope").
+const SEM_NEEDS_SCOPE: &[(WordSet, WordSet)] =
+    &[(WordSet::of(&[Relaxed, Acquire, Release, AcqRel]), WordSet::of(&[Cta, Cluster, Gpu, Sys]))];
+const MINMAX: &[Group] = &[FTZ, opt(&[NaN]), opt(&[Xorsign]), opt(&[Abs])];
+const HALF_ARITH: &[Group] = &[opt(&[Rn]), FTZ, SAT];
+
+/// Every form, grouped by opcode in alphabetical order.
+pub static ROWS: &[Row] = &[
+    // abs, neg: integers, f32 (ftz), f64, half (9.7.1.6, 9.7.3.7, 9.7.4.6).
+    row(O::Abs, &[S16_64], &[], (2, 2)),
+    row(O::Abs, &[F32], &[FTZ], (2, 2)),
+    row(O::Abs, &[F64], &[], (2, 2)),
+    row(O::Abs, &[HALF], &[FTZ], (2, 2)).since(65, 53),
+    row(O::Abs, &[BHALF], &[], (2, 2)).since(70, 80),
+    row(O::Activemask, &[ONLY_B32], &[], (1, 1)).since(62, 30),
+    // add, sub: 9.7.1.1, 9.7.3.1, 9.7.4.1.
+    row(O::Add, &[ONLY_S32], &[SAT, CC], (3, 3)),
+    row(O::Add, &[I32_64], &[CC], (3, 3)),
+    row(O::Add, &[U16_64], &[], (3, 3)),
+    row(O::Add, &[F32], &[RND, FTZ, SAT], (3, 3)),
+    row(O::Add, &[F64], &[RND], (3, 3)),
+    row(O::Add, &[HALF], HALF_ARITH, (3, 3)).since(42, 53),
+    row(O::Add, &[BHALF], &[opt(&[Rn])], (3, 3)).since(78, 90),
+    row(O::Addc, &[I32_64], &[CC], (3, 3)),
+    row(O::Alloca, &[U32_U64], &[], (2, 3)).since(73, 52).open(),
+    row(O::And, &[], &[], (3, 3)).own(),
+    row(O::Applypriority, &[], &[], (2, 2)).since(74, 80).open(),
+    // atom, red: 9.7.13.5, 9.7.13.6.
+    row(
+        O::Atom,
+        &[ATOM],
+        &[
+            SPACE,
+            opt(&[Relaxed, Acquire, Release, AcqRel]),
+            SCOPE,
+            req(&[And, Or, Xor, Cas, Exch, Add, Inc, Dec, Min, Max]),
+            VEC,
+            opt(&[Noftz]),
+            CACHE_HINT,
+        ],
+        (3, 5),
+    ),
+    // bar, barrier: 9.7.13.1, 9.7.13.2.
+    row(O::Bar, &[], &[opt(&[Sync, Arrive, Red]), ALIGNED, opt(&[Popc, And, Or]), opt(&[Warp, Cta])], (0, 4)),
+    row(O::Bar, &[&[Ty::U32, Ty::Pred]], &[req(&[Red]), ALIGNED, req(&[Popc, And, Or]), opt(&[Cta])], (3, 4)),
+    row(
+        O::Barrier,
+        &[],
+        &[
+            opt(&[Sync, Arrive, Red, Wait]),
+            ALIGNED,
+            opt(&[Popc, And, Or]),
+            opt(&[Cta, Cluster]),
+            opt(&[Relaxed, Release, Acquire]),
+        ],
+        (0, 4),
+    ),
+    row(
+        O::Barrier,
+        &[&[Ty::U32, Ty::Pred]],
+        &[req(&[Red]), ALIGNED, req(&[Popc, And, Or]), opt(&[Cta])],
+        (3, 4),
+    ),
+    row(O::Bfe, &[I32_64], &[], (4, 4)).since(20, 20),
+    row(O::Bfi, &[B32_64], &[], (5, 5)).since(20, 20),
+    row(O::Bfind, &[I32_64], &[opt(&[Shiftamt])], (2, 2)).since(20, 20),
+    row(O::Bmsk, &[ONLY_B32], &[req(&[Clamp, Wrap])], (3, 3)).since(76, 70),
+    row(O::Bra, &[], &[], (1, 1)).own(),
+    row(O::Brev, &[B32_64], &[], (2, 2)).since(20, 20),
+    row(O::Brkpt, &[], &[], (0, 0)),
+    row(O::Brx, &[], &[], (2, 2)).own(),
+    row(O::Call, &[], &[], (1, 8)).own(),
+    row(O::Clusterlaunchcontrol, &[], &[], (1, 4)).open(),
+    row(O::Clz, &[B32_64], &[], (2, 2)).since(20, 20),
+    row(O::Cnot, &[], &[], (2, 2)).own(),
+    row(O::Copysign, &[F32_64], &[], (3, 3)),
+    row(O::Cos, &[F32], &[APPROX, FTZ], (2, 2)),
+    row(O::Cp, &[], &[], (0, 8)).open(),
+    row(O::Createpolicy, &[], &[], (2, 4)).since(74, 80).open(),
+    // cvt: 9.7.9.21; which pairs need which rounding is not in the table yet.
+    row(
+        O::Cvt,
+        &[NUMERIC, NUMERIC],
+        &[opt(&[Rn, Rz, Rm, Rp, Rna, Rs, Rni, Rzi, Rmi, Rpi]), FTZ, opt(&[Sat, Satfinite]), opt(&[Relu])],
+        (2, 4),
+    ),
+    row(O::Cvta, &[U32_U64], &[req_of(groups::SPACE), opt(&[To])], (2, 2)),
+    row(O::Discard, &[], &[], (2, 2)).since(74, 80).open(),
+    // div: 9.7.1.8, 9.7.3.8.
+    row(O::Div, &[U16_64], &[], (3, 3)),
+    row(O::Div, &[F32], &[req(&[Approx, Full, Rn, Rz, Rm, Rp]), FTZ], (3, 3)),
+    row(O::Div, &[F64], &[NEED_RND], (3, 3)),
+    row(O::Dp2a, &[U32_S32, U32_S32], &[req(&[Lo, Hi])], (4, 4)).since(50, 61),
+    row(O::Dp4a, &[U32_S32, U32_S32], &[], (4, 4)).since(50, 61),
+    row(O::Elect, &[], &[SYNC], (2, 2)).since(80, 90),
+    row(O::Ex2, &[F32], &[APPROX, FTZ], (2, 2)),
+    row(O::Ex2, &[HALF], &[APPROX, FTZ], (2, 2)).since(70, 75),
+    row(O::Ex2, &[BHALF], &[APPROX, FTZ], (2, 2)).since(78, 90),
+    row(O::Exit, &[], &[], (0, 0)).own(),
+    row(O::Fence, &[], &[], (0, 2)).open(),
+    // fma: 9.7.3.5, 9.7.4.4.
+    row(O::Fma, &[F32], &[NEED_RND, FTZ, SAT], (4, 4)),
+    row(O::Fma, &[F64], &[NEED_RND], (4, 4)),
+    row(O::Fma, &[HALF], &[req(&[Rn]), FTZ, SAT, opt(&[Relu, Oob])], (4, 4)).since(42, 53),
+    row(O::Fma, &[BHALF], &[req(&[Rn]), opt(&[Relu, Oob])], (4, 4)).since(70, 80),
+    row(O::Fns, &[ONLY_B32], &[], (4, 4)).since(60, 30),
+    row(O::Getctarank, &[], &[], (2, 2)).since(78, 90).open(),
+    row(O::Griddepcontrol, &[], &[req(&[LaunchDependents, Wait])], (0, 0)).since(78, 90),
+    row(O::Isspacep, &[], &[req_of(groups::SPACE)], (2, 2)).since(20, 20),
+    row(O::Istypeof, &[], &[], (2, 2)).open(),
+    // ld, st, ldu: 9.7.9.8-9.7.9.10; vector widths by check/mem.rs.
+    row(
+        O::Ld,
+        &[DATA],
+        &[
+            SPACE,
+            opt(&[Weak, Volatile, Relaxed, Acquire, Mmio]),
+            SCOPE,
+            opt(&[Ca, Cg, Cs, Lu, Cv]),
+            opt(&[Nc]),
+            L1_EVICT,
+            L2_EVICT,
+            CACHE_HINT,
+            PREFETCH_SIZE,
+            VEC,
+        ],
+        (2, 3),
+    )
+    .needs(SEM_NEEDS_SCOPE),
+    row(
+        O::Ldmatrix,
+        &[&[Ty::B16, Ty::B8]],
+        &[
+            SYNC,
+            req(&[Aligned]),
+            req(&[M8n8, M16n16, M8n16]),
+            req(&[X1, X2, X4]),
+            opt(&[Trans]),
+            opt(&[Shared, SharedCta]),
+        ],
+        (2, 2),
+    )
+    .since(65, 75),
+    row(O::Ldu, &[DATA], &[opt(&[Global]), VEC], (2, 2)).since(20, 20),
+    row(O::Lg2, &[F32], &[APPROX, FTZ], (2, 2)),
+    row(O::Lop3, &[ONLY_B32], &[opt(&[Or, And])], (5, 6)).since(43, 50),
+    // mad, mul: 9.7.1.3, 9.7.1.4, 9.7.3.4.
+    row(O::Mad, &[ONLY_S32], &[req(&[Hi, Lo, Wide]), SAT, CC], (4, 4)),
+    row(O::Mad, &[I32_64], &[req(&[Hi, Lo, Wide]), CC], (4, 4)),
+    row(O::Mad, &[U16_64], &[req(&[Hi, Lo, Wide])], (4, 4)),
+    row(O::Mad, &[F32], &[RND, FTZ, SAT], (4, 4)),
+    row(O::Mad, &[F64], &[RND], (4, 4)),
+    row(O::Mad24, &[U32_S32], &[req(&[Hi, Lo]), SAT], (4, 4)),
+    row(O::Madc, &[I32_64], &[req(&[Hi, Lo]), CC], (4, 4)),
+    row(O::Mapa, &[], &[], (3, 3)).since(78, 90).open(),
+    row(O::Match, &[B32_64], &[req(&[Any, All]), SYNC], (3, 4)).since(60, 70),
+    row(O::Max, &[U16_64], &[opt(&[Relu])], (3, 3)),
+    row(O::Max, &[F32], MINMAX, (3, 4)),
+    row(O::Max, &[F64], &[], (3, 3)),
+    row(O::Max, &[HALF], MINMAX, (3, 3)).since(70, 80),
+    row(O::Max, &[BHALF], MINMAX, (3, 3)).since(70, 80),
+    row(O::Mbarrier, &[], &[], (1, 4)).since(70, 80).open(),
+    row(O::Membar, &[], &[req(&[Cta, Gl, Sys, Proxy])], (0, 0)),
+    row(O::Min, &[U16_64], &[opt(&[Relu])], (3, 3)),
+    row(O::Min, &[F32], MINMAX, (3, 4)),
+    row(O::Min, &[F64], &[], (3, 3)),
+    row(O::Min, &[HALF], MINMAX, (3, 3)).since(70, 80),
+    row(O::Min, &[BHALF], MINMAX, (3, 3)).since(70, 80),
+    row(O::Mma, &[], &[], (4, 8)).since(64, 70).open(),
+    row(O::Mov, &[], &[], (2, 2)).own(),
+    row(O::Movmatrix, &[], &[], (2, 2)).since(78, 75).open(),
+    row(O::Mul, &[U16_64], &[req(&[Hi, Lo, Wide])], (3, 3)),
+    row(O::Mul, &[F32], &[RND, FTZ, SAT], (3, 3)),
+    row(O::Mul, &[F64], &[RND], (3, 3)),
+    row(O::Mul, &[HALF], HALF_ARITH, (3, 3)).since(42, 53),
+    row(O::Mul, &[BHALF], &[opt(&[Rn])], (3, 3)).since(78, 90),
+    row(O::Mul24, &[U32_S32], &[req(&[Hi, Lo])], (3, 3)),
+    row(O::Multimem, &[], &[], (2, 3)).open(),
+    row(O::Nanosleep, &[], &[], (1, 1)).own(),
+    row(O::Neg, &[S16_64], &[], (2, 2)),
+    row(O::Neg, &[F32], &[FTZ], (2, 2)),
+    row(O::Neg, &[F64], &[], (2, 2)),
+    row(O::Neg, &[HALF], &[FTZ], (2, 2)).since(60, 53),
+    row(O::Neg, &[BHALF], &[], (2, 2)).since(70, 80),
+    row(O::Not, &[], &[], (2, 2)).own(),
+    row(O::Or, &[], &[], (3, 3)).own(),
+    row(O::Pmevent, &[], &[], (1, 1)).open(),
+    row(O::Popc, &[B32_64], &[], (2, 2)).since(20, 20),
+    row(O::Prefetch, &[], &[], (1, 1)).open(),
+    row(O::Prefetchu, &[], &[req(&[L1])], (1, 1)).since(20, 20),
+    row(O::Prmt, &[ONLY_B32], &[opt(&[F4e, B4e, Rc8, Ecl, Ecr, Rc16])], (3, 4)).since(20, 20),
+    row(O::Rcp, &[F32], &[req(&[Approx, Rn, Rz, Rm, Rp]), FTZ], (2, 2)),
+    row(O::Rcp, &[F64], &[req(&[Approx, Rn, Rz, Rm, Rp]), FTZ], (2, 2)),
+    row(
+        O::Red,
+        &[ATOM],
+        &[
+            SPACE,
+            opt(&[Relaxed, Release]),
+            SCOPE,
+            req(&[And, Or, Xor, Add, Inc, Dec, Min, Max]),
+            VEC,
+            opt(&[Noftz]),
+            CACHE_HINT,
+        ],
+        (2, 4),
+    ),
+    row(O::Redux, &[BU32], &[SYNC, req(&[Add, Min, Max, And, Or, Xor])], (3, 3)).since(70, 80),
+    row(O::Rem, &[U16_64], &[], (3, 3)),
+    row(O::Ret, &[], &[], (0, 0)).own(),
+    row(O::Rsqrt, &[F32_64], &[APPROX, FTZ], (2, 2)),
+    row(O::Sad, &[U16_64], &[], (4, 4)),
+    row(O::Selp, &[], &[], (4, 4)).own(),
+    row(O::Set, &[], &[], (3, 4)).own(),
+    row(O::Setmaxnreg, &[], &[], (1, 1)).open(),
+    row(O::Setp, &[], &[], (3, 4)).own(),
+    row(O::Shf, &[ONLY_B32], &[req(&[L, R]), req(&[Clamp, Wrap])], (4, 4)).since(31, 32),
+    // The `.sync` forms add a member mask (9.7.13.8).
+    row(O::Shfl, &[ONLY_B32], &[req(&[Up, Down, Bfly, Idx]), SYNC], (5, 5)).since(60, 30),
+    row(O::Shfl, &[ONLY_B32], &[req(&[Up, Down, Bfly, Idx])], (4, 4)),
+    row(O::Shl, &[B16_64], &[], (3, 3)),
+    row(
+        O::Shr,
+        &[&[Ty::B16, Ty::B32, Ty::B64, Ty::U16, Ty::U32, Ty::U64, Ty::S16, Ty::S32, Ty::S64]],
+        &[],
+        (3, 3),
+    ),
+    row(O::Sin, &[F32], &[APPROX, FTZ], (2, 2)),
+    row(O::Slct, &[], &[], (4, 4)).own(),
+    row(O::Sqrt, &[F32], &[req(&[Approx, Rn, Rz, Rm, Rp]), FTZ], (2, 2)),
+    row(O::Sqrt, &[F64], &[NEED_RND], (2, 2)),
+    row(
+        O::St,
+        &[DATA],
+        &[
+            SPACE,
+            opt(&[Weak, Volatile, Relaxed, Release, Mmio]),
+            SCOPE,
+            opt(&[Wb, Cg, Cs, Wt]),
+            L1_EVICT,
+            L2_EVICT,
+            CACHE_HINT,
+            VEC,
+        ],
+        (2, 3),
+    )
+    .needs(SEM_NEEDS_SCOPE),
+    row(O::Stackrestore, &[U32_U64], &[], (1, 1)).since(73, 52),
+    row(O::Stacksave, &[U32_U64], &[], (1, 1)).since(73, 52),
+    row(
+        O::Stmatrix,
+        &[&[Ty::B16, Ty::B8]],
+        &[
+            SYNC,
+            req(&[Aligned]),
+            req(&[M8n8, M16n8]),
+            req(&[X1, X2, X4]),
+            opt(&[Trans]),
+            opt(&[Shared, SharedCta]),
+        ],
+        (2, 2),
+    )
+    .since(78, 90),
+    row(O::Sub, &[ONLY_S32], &[SAT, CC], (3, 3)),
+    row(O::Sub, &[I32_64], &[CC], (3, 3)),
+    row(O::Sub, &[U16_64], &[], (3, 3)),
+    row(O::Sub, &[F32], &[RND, FTZ, SAT], (3, 3)),
+    row(O::Sub, &[F64], &[RND], (3, 3)),
+    row(O::Sub, &[HALF], HALF_ARITH, (3, 3)).since(42, 53),
+    row(O::Sub, &[BHALF], &[opt(&[Rn])], (3, 3)).since(78, 90),
+    row(O::Subc, &[I32_64], &[CC], (3, 3)),
+    row(O::Suld, &[], &[], (2, 2)).own(),
+    row(O::Suq, &[], &[], (2, 2)).own(),
+    row(O::Sured, &[], &[], (2, 2)).own(),
+    row(O::Sust, &[], &[], (2, 2)).own(),
+    row(O::Szext, &[U32_S32], &[req(&[Clamp, Wrap])], (3, 3)).since(76, 70),
+    row(O::Tanh, &[F32], &[APPROX], (2, 2)).since(70, 75),
+    row(O::Tanh, &[HALF], &[APPROX], (2, 2)).since(70, 75),
+    row(O::Tanh, &[BHALF], &[APPROX], (2, 2)).since(78, 90),
+    row(O::Tcgen05, &[], &[], (0, 8)).open(),
+    row(O::Tensormap, &[], &[], (2, 3)).open(),
+    row(O::Testp, &[F32_64], &[req(&[Finite, Infinite, Number, Notanumber, Normal, Subnormal])], (2, 2)),
+    row(O::Tex, &[], &[], (2, 5)).own(),
+    row(O::Tld4, &[], &[], (2, 5)).own(),
+    row(O::Trap, &[], &[], (0, 0)),
+    row(O::Txq, &[], &[], (2, 2)).own(),
+    row(O::Vabsdiff, &[], &[], (4, 4)).open(),
+    row(O::Vabsdiff2, &[], &[], (4, 4)).open(),
+    row(O::Vabsdiff4, &[], &[], (4, 4)).open(),
+    row(O::Vadd, &[], &[], (4, 4)).open(),
+    row(O::Vadd2, &[], &[], (4, 4)).open(),
+    row(O::Vadd4, &[], &[], (4, 4)).open(),
+    row(O::Vavrg2, &[], &[], (4, 4)).open(),
+    row(O::Vavrg4, &[], &[], (4, 4)).open(),
+    row(O::Vmad, &[], &[], (4, 4)).open(),
+    row(O::Vmax, &[], &[], (4, 4)).open(),
+    row(O::Vmax2, &[], &[], (4, 4)).open(),
+    row(O::Vmax4, &[], &[], (4, 4)).open(),
+    row(O::Vmin, &[], &[], (4, 4)).open(),
+    row(O::Vmin2, &[], &[], (4, 4)).open(),
+    row(O::Vmin4, &[], &[], (4, 4)).open(),
+    row(O::Vote, &[&[Ty::Pred, Ty::B32]], &[req(&[All, Any, Uni, Ballot]), SYNC], (3, 3)).since(60, 30),
+    row(O::Vote, &[&[Ty::Pred, Ty::B32]], &[req(&[All, Any, Uni, Ballot])], (2, 2)),
+    row(O::Vset, &[], &[], (4, 4)).open(),
+    row(O::Vset2, &[], &[], (4, 4)).open(),
+    row(O::Vset4, &[], &[], (4, 4)).open(),
+    row(O::Vshl, &[], &[], (4, 4)).open(),
+    row(O::Vshr, &[], &[], (4, 4)).open(),
+    row(O::Vsub, &[], &[], (4, 4)).open(),
+    row(O::Vsub2, &[], &[], (4, 4)).open(),
+    row(O::Vsub4, &[], &[], (4, 4)).open(),
+    row(O::Wgmma, &[], &[], (1, 8)).since(80, 90).open(),
+    row(O::Wmma, &[], &[], (2, 8)).since(60, 70).open(),
+    row(O::Xor, &[], &[], (3, 3)).own(),
+];
+
+/// The rows of an opcode and the index of the first in [`ROWS`].
+pub fn rows_of(op: Opcode) -> (usize, &'static [Row]) {
+    static INDEX: std::sync::OnceLock<Vec<(u16, u16)>> = std::sync::OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut index = vec![(0u16, 0u16); Opcode::ALL.len()];
+        for (k, r) in ROWS.iter().enumerate() {
+            let e = &mut index[r.opcode as usize];
+            if e.1 == 0 {
+                e.0 = k as u16;
+            }
+            e.1 = k as u16 + 1;
+        }
+        index
+    });
+    let (a, b) = index[op as usize];
+    (usize::from(a), &ROWS[usize::from(a)..usize::from(b)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_opcode_has_rows_and_they_are_contiguous() {
+        for &op in Opcode::ALL {
+            let (_, rows) = rows_of(op);
+            assert!(!rows.is_empty(), "{} has no row", op.text());
+            assert!(rows.iter().all(|r| r.opcode == op));
+            let n = ROWS.iter().filter(|r| r.opcode == op).count();
+            assert_eq!(n, rows.len(), "{}'s rows are not contiguous", op.text());
+        }
+    }
+
+    #[test]
+    fn no_word_in_two_groups_of_a_row() {
+        for r in ROWS {
+            for (i, a) in r.groups.iter().enumerate() {
+                for b in &r.groups[i + 1..] {
+                    let both = a.words.intersect(&b.words);
+                    assert!(
+                        both.is_empty(),
+                        "{}: {:?} in two groups",
+                        r.opcode.text(),
+                        both.iter().collect::<Vec<_>>()
+                    );
+                }
+            }
+        }
+    }
+}
