@@ -13,30 +13,10 @@ use crate::syntax::ast::*;
 // `CmpOp` is the semantics' type (`sem::compare`); `check` adds how it is spelled and
 // which types it is valid for.
 impl CmpOp {
-    /// The operator a modifier such as `.lt` names.
+    /// The operator a modifier such as `.lt` names (spellings: [`crate::isa::groups::CMP`]).
     pub fn from_word(w: &str) -> Option<CmpOp> {
-        use CmpOp::*;
-        Some(match w {
-            ".eq" => Eq,
-            ".ne" => Ne,
-            ".lt" => Lt,
-            ".le" => Le,
-            ".gt" => Gt,
-            ".ge" => Ge,
-            ".lo" => Lo,
-            ".ls" => Ls,
-            ".hi" => Hi,
-            ".hs" => Hs,
-            ".equ" => Equ,
-            ".neu" => Neu,
-            ".ltu" => Ltu,
-            ".leu" => Leu,
-            ".gtu" => Gtu,
-            ".geu" => Geu,
-            ".num" => Num,
-            ".nan" => Nan,
-            _ => return None,
-        })
+        let w = crate::isa::Word::parse(w)?;
+        crate::isa::groups::CMP.iter().find(|(k, _)| *k == w).map(|&(_, op)| op)
     }
 
     /// Is this operator defined for operands of `ty`?

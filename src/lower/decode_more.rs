@@ -5,11 +5,10 @@
 //! "cannot run this instruction yet".
 
 use super::decode::Decoder;
-use super::decode_ops::pick;
-use super::decode_ops::rnd;
 pub use super::ops::*;
 use super::program::fail;
 use crate::check::types::{Class, Ty};
+use crate::isa::{Form, Opcode as O, Word as W, groups};
 use crate::sem::bits::PrmtMode;
 use crate::sem::float::{FOp, MinMax};
 use crate::sem::int::{Part, Width};
@@ -30,25 +29,22 @@ impl<'m> Decoder<'m> {
         Ok(slot.index)
     }
 
-    pub(super) fn more(&mut self, i: &InstrView<'m>, mods: &[&str]) -> Result<Op, LowerError> {
-        let has = |m: &str| mods.contains(&m);
-        let ty = mods.iter().rev().find_map(|m| Ty::from_word(m));
+    pub(super) fn more(&mut self, i: &InstrView<'m>, f: &Form) -> Result<Op, LowerError> {
+        let has = |w: W| f.has(w);
+        let ty = f.ty();
         let ops = i.operands;
-        let opcode = self.t(i.opcode);
+        let opcode = f.opcode;
         let signed = ty.is_some_and(|t| t.class() == Class::Signed);
         let width = Width(ty.map_or(32, Ty::bits));
         match (opcode, ty) {
-            ("membar" | "fence", _) => Ok(Op::Fence),
-            ("shfl", _) if has(".sync") => {
-                let Some(mode) = pick(
-                    mods,
-                    &[
-                        (".up", ShflMode::Up),
-                        (".down", ShflMode::Down),
-                        (".bfly", ShflMode::Bfly),
-                        (".idx", ShflMode::Idx),
-                    ],
-                ) else {
+            (O::Membar | O::Fence, _) => Ok(Op::Fence),
+            (O::Shfl, _) if has(W::Sync) => {
+                let Some(mode) = f.pick(&[
+                    (W::Up, ShflMode::Up),
+                    (W::Down, ShflMode::Down),
+                    (W::Bfly, ShflMode::Bfly),
+                    (W::Idx, ShflMode::Idx),
+                ]) else {
                     return self.unsupported(i);
                 };
                 let (dst, p) = self.dst_and_pred(&ops[0])?;
@@ -62,28 +58,25 @@ impl<'m> Decoder<'m> {
                     members: self.src(&ops[4], Ty::B32)?,
                 })
             }
-            ("match", Some(ty @ (Ty::B32 | Ty::B64))) if has(".sync") && (has(".any") || has(".all")) => {
+            (O::Match, Some(ty @ (Ty::B32 | Ty::B64))) if has(W::Sync) && (has(W::Any) || has(W::All)) => {
                 let (dst, p) = self.dst_and_pred(&ops[0])?;
                 Ok(Op::Match {
-                    all: has(".all"),
+                    all: has(W::All),
                     dst,
                     p,
                     a: self.src(&ops[1], ty)?,
                     members: self.src(&ops[2], Ty::B32)?,
                 })
             }
-            ("redux", Some(ty)) if has(".sync") && ty.bits() == 32 && !ty.is_float() => {
-                let Some(op) = pick(
-                    mods,
-                    &[
-                        (".add", ReduxOp::Add),
-                        (".min", ReduxOp::Min),
-                        (".max", ReduxOp::Max),
-                        (".and", ReduxOp::And),
-                        (".or", ReduxOp::Or),
-                        (".xor", ReduxOp::Xor),
-                    ],
-                ) else {
+            (O::Redux, Some(ty)) if has(W::Sync) && ty.bits() == 32 && !ty.is_float() => {
+                let Some(op) = f.pick(&[
+                    (W::Add, ReduxOp::Add),
+                    (W::Min, ReduxOp::Min),
+                    (W::Max, ReduxOp::Max),
+                    (W::And, ReduxOp::And),
+                    (W::Or, ReduxOp::Or),
+                    (W::Xor, ReduxOp::Xor),
+                ]) else {
                     return self.unsupported(i);
                 };
                 Ok(Op::Redux {
@@ -94,86 +87,84 @@ impl<'m> Decoder<'m> {
                     members: self.src(&ops[2], Ty::B32)?,
                 })
             }
-            ("popc" | "clz" | "brev" | "bfind", Some(ty)) if matches!(ty.bits(), 32 | 64) => {
+            (O::Popc | O::Clz | O::Brev | O::Bfind, Some(ty)) if matches!(ty.bits(), 32 | 64) => {
                 let op = match opcode {
-                    "popc" => BitOp1::Popc,
-                    "clz" => BitOp1::Clz,
-                    "brev" => BitOp1::Brev,
-                    _ => BitOp1::Bfind { signed, shiftamt: has(".shiftamt") },
+                    O::Popc => BitOp1::Popc,
+                    O::Clz => BitOp1::Clz,
+                    O::Brev => BitOp1::Brev,
+                    _ => BitOp1::Bfind { signed, shiftamt: has(W::Shiftamt) },
                 };
                 Ok(Op::Bits1 { op, width, dst: self.dst(&ops[0])?, a: self.src(&ops[1], ty)? })
             }
-            ("bfe", Some(ty)) if matches!(ty.bits(), 32 | 64) => {
+            (O::Bfe, Some(ty)) if matches!(ty.bits(), 32 | 64) => {
                 self.bits(BitOp::Bfe { signed }, width, ops, &[ty, Ty::U32, Ty::U32])
             }
-            ("bfi", Some(ty)) if matches!(ty.bits(), 32 | 64) => {
+            (O::Bfi, Some(ty)) if matches!(ty.bits(), 32 | 64) => {
                 self.bits(BitOp::Bfi, width, ops, &[ty, ty, Ty::U32, Ty::U32])
             }
-            ("prmt", Some(Ty::B32)) => {
-                let mode = pick(
-                    mods,
-                    &[
-                        (".f4e", PrmtMode::F4e),
-                        (".b4e", PrmtMode::B4e),
-                        (".rc8", PrmtMode::Rc8),
-                        (".ecl", PrmtMode::Ecl),
-                        (".ecr", PrmtMode::Ecr),
-                        (".rc16", PrmtMode::Rc16),
-                    ],
-                )
-                .unwrap_or(PrmtMode::Generic);
+            (O::Prmt, Some(Ty::B32)) => {
+                let mode = f
+                    .pick(&[
+                        (W::F4e, PrmtMode::F4e),
+                        (W::B4e, PrmtMode::B4e),
+                        (W::Rc8, PrmtMode::Rc8),
+                        (W::Ecl, PrmtMode::Ecl),
+                        (W::Ecr, PrmtMode::Ecr),
+                        (W::Rc16, PrmtMode::Rc16),
+                    ])
+                    .unwrap_or(PrmtMode::Generic);
                 self.bits(BitOp::Prmt(mode), width, ops, &[Ty::B32; 3])
             }
-            ("shf", Some(Ty::B32)) if has(".l") || has(".r") => {
-                let op = BitOp::Shf { left: has(".l"), clamp: has(".clamp") };
+            (O::Shf, Some(Ty::B32)) if has(W::L) || has(W::R) => {
+                let op = BitOp::Shf { left: has(W::L), clamp: has(W::Clamp) };
                 self.bits(op, width, ops, &[Ty::B32, Ty::B32, Ty::U32])
             }
-            ("sad", Some(ty)) if !ty.is_float() => self.bits(BitOp::Sad { signed }, width, ops, &[ty; 3]),
-            ("mul24" | "mad24", Some(ty @ (Ty::U32 | Ty::S32))) if !has(".sat") => {
-                let mad = opcode == "mad24";
-                let op = BitOp::Mul24 { hi: has(".hi"), signed, mad };
+            (O::Sad, Some(ty)) if !ty.is_float() => self.bits(BitOp::Sad { signed }, width, ops, &[ty; 3]),
+            (O::Mul24 | O::Mad24, Some(ty @ (Ty::U32 | Ty::S32))) if !has(W::Sat) => {
+                let mad = opcode == O::Mad24;
+                let op = BitOp::Mul24 { hi: has(W::Hi), signed, mad };
                 let tys = [ty; 3];
                 self.bits(op, width, ops, &tys[..if mad { 3 } else { 2 }])
             }
-            ("copysign", Some(ty @ (Ty::F32 | Ty::F64))) => self.bits(BitOp::Copysign, width, ops, &[ty; 2]),
-            ("add" | "sub", Some(Ty::S32)) if has(".sat") => {
-                self.bits(BitOp::SatS32 { subtract: opcode == "sub" }, width, ops, &[Ty::S32; 2])
+            (O::Copysign, Some(ty @ (Ty::F32 | Ty::F64))) => self.bits(BitOp::Copysign, width, ops, &[ty; 2]),
+            (O::Add | O::Sub, Some(Ty::S32)) if has(W::Sat) => {
+                self.bits(BitOp::SatS32 { subtract: opcode == O::Sub }, width, ops, &[Ty::S32; 2])
             }
-            ("add" | "sub" | "addc" | "subc", Some(ty))
+            (O::Add | O::Sub | O::Addc | O::Subc, Some(ty))
                 if !ty.is_float()
                     && matches!(ty.bits(), 32 | 64)
-                    && (has(".cc") || opcode.ends_with('c')) =>
+                    && (has(W::Cc) || matches!(opcode, O::Addc | O::Subc)) =>
             {
-                let op = if opcode.starts_with("add") { CarryOp::Add } else { CarryOp::Sub };
-                self.carry(op, ty, opcode.ends_with('c'), has(".cc"), i, false)
+                let op = if matches!(opcode, O::Add | O::Addc) { CarryOp::Add } else { CarryOp::Sub };
+                self.carry(op, ty, matches!(opcode, O::Addc | O::Subc), has(W::Cc), i, false)
             }
-            ("mad" | "madc", Some(ty))
+            (O::Mad | O::Madc, Some(ty))
                 if !ty.is_float()
                     && matches!(ty.bits(), 32 | 64)
-                    && !has(".wide")
-                    && !has(".sat")
-                    && (has(".cc") || opcode == "madc") =>
+                    && !has(W::Wide)
+                    && !has(W::Sat)
+                    && (has(W::Cc) || opcode == O::Madc) =>
             {
-                let part = if has(".hi") { Part::Hi } else { Part::Lo };
-                self.carry(CarryOp::Mad { part, signed }, ty, opcode == "madc", has(".cc"), i, true)
+                let part = if has(W::Hi) { Part::Hi } else { Part::Lo };
+                self.carry(CarryOp::Mad { part, signed }, ty, opcode == O::Madc, has(W::Cc), i, true)
             }
-            ("abs" | "neg", Some(ty @ (Ty::F32 | Ty::F64))) => {
-                let op = if opcode == "abs" { FUnary::Abs } else { FUnary::Neg };
-                self.funary(op, ty, Rnd::Rn, mods, ops)
+            (O::Abs | O::Neg, Some(ty @ (Ty::F32 | Ty::F64))) => {
+                let op = if opcode == O::Abs { FUnary::Abs } else { FUnary::Neg };
+                self.funary(op, ty, Rnd::Rn, f, ops)
             }
-            ("sqrt" | "rcp", Some(ty @ (Ty::F32 | Ty::F64))) if !has(".approx") => {
-                let Some(r) = rnd(mods) else { return self.unsupported(i) };
-                let op = if opcode == "sqrt" { FUnary::Sqrt } else { FUnary::Rcp };
-                self.funary(op, ty, r, mods, ops)
+            (O::Sqrt | O::Rcp, Some(ty @ (Ty::F32 | Ty::F64))) if !has(W::Approx) => {
+                let Some(r) = f.pick(groups::RND) else { return self.unsupported(i) };
+                let op = if opcode == O::Sqrt { FUnary::Sqrt } else { FUnary::Rcp };
+                self.funary(op, ty, r, f, ops)
             }
-            ("div", Some(ty @ (Ty::F32 | Ty::F64))) => {
+            (O::Div, Some(ty @ (Ty::F32 | Ty::F64))) => {
                 // `div.approx` and `div.full` are approximations the ISA does not pin down.
-                let Some(r) = rnd(mods) else { return self.unsupported(i) };
+                let Some(r) = f.pick(groups::RND) else { return self.unsupported(i) };
                 Ok(Op::Float {
                     op: FOp::Div,
                     f64: ty == Ty::F64,
                     rnd: r,
-                    ftz: has(".ftz"),
+                    ftz: has(W::Ftz),
                     sat: false,
                     dst: self.dst(&ops[0])?,
                     a: self.src(&ops[1], ty)?,
@@ -181,20 +172,20 @@ impl<'m> Decoder<'m> {
                 })
             }
             (
-                "add" | "sub" | "mul" | "fma" | "neg" | "abs" | "min" | "max",
+                O::Add | O::Sub | O::Mul | O::Fma | O::Neg | O::Abs | O::Min | O::Max,
                 Some(ty @ (Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2)),
-            ) if matches!(rnd(mods), None | Some(Rnd::Rn)) && !has(".relu") => {
+            ) if matches!(f.pick(groups::RND), None | Some(Rnd::Rn)) && !has(W::Relu) => {
                 let op = match opcode {
-                    "add" => HalfOp::Bin(FOp::Add),
-                    "sub" => HalfOp::Bin(FOp::Sub),
-                    "mul" => HalfOp::Bin(FOp::Mul),
-                    "fma" => HalfOp::Fma,
-                    "neg" => HalfOp::Neg,
-                    "abs" => HalfOp::Abs,
+                    O::Add => HalfOp::Bin(FOp::Add),
+                    O::Sub => HalfOp::Bin(FOp::Sub),
+                    O::Mul => HalfOp::Bin(FOp::Mul),
+                    O::Fma => HalfOp::Fma,
+                    O::Neg => HalfOp::Neg,
+                    O::Abs => HalfOp::Abs,
                     _ => HalfOp::MinMax(MinMax {
-                        max: opcode == "max",
-                        nan: has(".NaN"),
-                        xorsign_abs: has(".xorsign"),
+                        max: opcode == O::Max,
+                        nan: has(W::NaN),
+                        xorsign_abs: has(W::Xorsign),
                     }),
                 };
                 let bf = matches!(ty, Ty::BF16 | Ty::BF16x2);
@@ -207,18 +198,18 @@ impl<'m> Decoder<'m> {
                     op,
                     fmt: if bf { crate::sem::round::BF16 } else { crate::sem::round::F16 },
                     x2,
-                    ftz: has(".ftz"),
-                    sat: has(".sat"),
+                    ftz: has(W::Ftz),
+                    sat: has(W::Sat),
                     dst: self.dst(&ops[0])?,
                     a: src(1)?,
                     b: src(2)?,
                     c: src(3)?,
                 })
             }
-            ("min" | "max", Some(ty @ (Ty::F32 | Ty::F64))) if ops.len() == 3 => Ok(Op::FMinMax {
-                m: MinMax { max: opcode == "max", nan: has(".NaN"), xorsign_abs: has(".xorsign") },
+            (O::Min | O::Max, Some(ty @ (Ty::F32 | Ty::F64))) if ops.len() == 3 => Ok(Op::FMinMax {
+                m: MinMax { max: opcode == O::Max, nan: has(W::NaN), xorsign_abs: has(W::Xorsign) },
                 f64: ty == Ty::F64,
-                ftz: has(".ftz"),
+                ftz: has(W::Ftz),
                 dst: self.dst(&ops[0])?,
                 a: self.src(&ops[1], ty)?,
                 b: self.src(&ops[2], ty)?,
@@ -260,12 +251,12 @@ impl<'m> Decoder<'m> {
         })
     }
 
-    fn funary(&self, op: FUnary, ty: Ty, rnd: Rnd, mods: &[&str], ops: &[Operand]) -> Result<Op, LowerError> {
+    fn funary(&self, op: FUnary, ty: Ty, rnd: Rnd, f: &Form, ops: &[Operand]) -> Result<Op, LowerError> {
         Ok(Op::FUnary {
             op,
             f64: ty == Ty::F64,
             rnd,
-            ftz: mods.contains(&".ftz"),
+            ftz: f.has(W::Ftz),
             dst: self.dst(&ops[0])?,
             a: self.src(&ops[1], ty)?,
         })

@@ -8,17 +8,11 @@ pub use super::ops::*;
 use super::program::fail;
 use super::regs::Slot;
 use crate::check::types::{Class, Ty};
-use crate::isa::Form;
-use crate::sem::compare::{BoolOp, CmpOp};
+use crate::isa::{Form, Opcode as O, Word as W, groups};
 use crate::sem::convert::{IntRound, IntTy};
 use crate::sem::float::FOp;
 use crate::sem::int::{Part, Width};
 use crate::syntax::ast::*;
-
-/// The value of the first modifier of `table` that `mods` holds, in table order.
-pub(super) fn pick<T: Copy>(mods: &[&str], table: &[(&str, T)]) -> Option<T> {
-    table.iter().find(|(m, _)| mods.contains(m)).map(|&(_, v)| v)
-}
 
 /// The bits `set` writes for true into a `dty` destination from `sty` sources (ISA
 /// 9.7.6.1, 9.7.7.2): 1.0 for a float type, all ones for an integer one, per half for
@@ -49,19 +43,18 @@ impl<'m> Decoder<'m> {
 
     /// `bar`/`barrier` `.sync`, `.arrive`, `.red` (PTX ISA 9.7.13.1): `a{, b}` for
     /// `.sync`, `a, b` for `.arrive`, `d, a{, b}, {!}c` for `.red`.
-    fn barrier(&self, i: &InstrView<'_>, aligned: bool, mods: &[&str]) -> Result<Op, LowerError> {
+    fn barrier(&self, i: &InstrView<'_>, aligned: bool, f: &Form) -> Result<Op, LowerError> {
         let ops = i.operands;
-        if mods.iter().any(|m| m.starts_with(".cluster")) {
+        if f.has(W::Cluster) {
             return self.unsupported(i);
         }
-        let has = |m: &str| mods.contains(&m);
-        let kind = if has(".sync") {
+        let has = |w: W| f.has(w);
+        let kind = if has(W::Sync) {
             BarKind::Sync
-        } else if has(".arrive") {
+        } else if has(W::Arrive) {
             BarKind::Arrive
-        } else if has(".red") {
-            let Some(red) =
-                pick(mods, &[(".popc", BarRed::Popc), (".and", BarRed::And), (".or", BarRed::Or)])
+        } else if has(W::Red) {
+            let Some(red) = f.pick(&[(W::Popc, BarRed::Popc), (W::And, BarRed::And), (W::Or, BarRed::Or)])
             else {
                 return self.unsupported(i);
             };
@@ -83,16 +76,10 @@ impl<'m> Decoder<'m> {
         Ok(Op::Barrier(Box::new(Barrier { kind, aligned, id, count, dst, pred })))
     }
 
-    /// The memory space an `ld`/`st`/`atom` names (generic when none).
-    fn space(mods: &[&str]) -> Option<Space> {
-        mods.iter().find_map(|m| match *m {
-            ".global" => Some(Space::Global),
-            ".shared" | ".shared::cta" => Some(Space::Shared),
-            ".local" => Some(Space::Local),
-            ".param" | ".param::func" | ".param::entry" => Some(Space::Param),
-            ".const" => Some(Space::Const),
-            _ => None,
-        })
+    /// The memory space an `ld`/`st`/`atom` names (generic when none, and for
+    /// `.shared::cluster`, whose addresses are generic ones here).
+    fn space(f: &Form) -> Option<Space> {
+        if f.has(W::SharedCluster) { None } else { f.pick(groups::SPACE) }
     }
 
     /// Decodes `[base+offset]` for an access in `space` (`None`: generic).
@@ -167,26 +154,25 @@ impl<'m> Decoder<'m> {
         }
     }
 
-    pub(super) fn op(&mut self, i: &InstrView<'m>, _form: &Form, pc: u32) -> Result<Op, LowerError> {
-        let mods: Vec<&str> = i.mods.iter().map(|m| self.t(*m)).collect();
-        let ty = mods.iter().rev().find_map(|m| Ty::from_word(m));
-        let has = |m: &str| mods.contains(&m);
+    pub(super) fn op(&mut self, i: &InstrView<'m>, f: &Form, pc: u32) -> Result<Op, LowerError> {
+        let ty = f.ty();
+        let has = |w: W| f.has(w);
         let ops = i.operands;
-        let opcode = self.t(i.opcode);
+        let opcode = f.opcode;
         let width = |ty: Ty| Width(ty.bits());
-        let vector = mods.iter().any(|m| matches!(*m, ".v2" | ".v4"));
+        let vector = has(W::V2) || has(W::V4);
         match (opcode, ty) {
-            ("exit", _) => Ok(Op::Exit),
-            ("ret", _) => Ok(if self.kernel { Op::Exit } else { Op::Ret }),
-            ("call", _) => self.call(i),
-            ("cvt", _) => self.cvt(i, &mods),
-            ("bar", _) if has(".warp") && has(".sync") && ops.len() == 1 => {
+            (O::Exit, _) => Ok(Op::Exit),
+            (O::Ret, _) => Ok(if self.kernel { Op::Exit } else { Op::Ret }),
+            (O::Call, _) => self.call(i),
+            (O::Cvt, _) => self.cvt(i, f),
+            (O::Bar, _) if has(W::Warp) && has(W::Sync) && ops.len() == 1 => {
                 Ok(Op::WarpSync { members: self.src(&ops[0], Ty::B32)? })
             }
-            ("bar" | "barrier", _) => self.barrier(i, opcode == "bar" || has(".aligned"), &mods),
-            ("ld" | "ldu", Some(ty)) => {
+            (O::Bar | O::Barrier, _) => self.barrier(i, opcode == O::Bar || has(W::Aligned), f),
+            (O::Ld | O::Ldu, Some(ty)) => {
                 let Operand::Addr(a) = &ops[1] else { return self.unsupported(i) };
-                let space = Self::space(&mods);
+                let space = Self::space(f);
                 let size = ty.bits().div_ceil(8) as u8;
                 let signed = ty.class() == Class::Signed;
                 if space == Some(Space::Param)
@@ -201,20 +187,20 @@ impl<'m> Decoder<'m> {
                 let (dsts, n) = self.dsts(&ops[0])?;
                 Ok(Op::Ld { mem: p.mem, dsts, n, addr: p.addr, offset: p.offset, size, signed })
             }
-            ("st", Some(ty)) => {
+            (O::St, Some(ty)) => {
                 let Operand::Addr(a) = &ops[0] else { return self.unsupported(i) };
-                let p = self.place(a, Self::space(&mods))?;
+                let p = self.place(a, Self::space(f))?;
                 let (srcs, n) = self.srcs(&ops[1], ty)?;
                 let size = ty.bits().div_ceil(8) as u8;
                 Ok(Op::St { mem: p.mem, srcs, n, addr: p.addr, offset: p.offset, size })
             }
-            ("atom" | "red", Some(ty)) => self.atom(i, &mods, ty),
-            ("cvta", Some(ty)) => {
-                let window = if has(".shared") {
+            (O::Atom | O::Red, Some(ty)) => self.atom(i, f, ty),
+            (O::Cvta, Some(ty)) => {
+                let window = if has(W::Shared) {
                     SHARED_WINDOW
-                } else if has(".local") {
+                } else if has(W::Local) {
                     LOCAL_WINDOW
-                } else if has(".global") || has(".const") {
+                } else if has(W::Global) || has(W::Const) {
                     0
                 } else {
                     return self.unsupported(i);
@@ -224,25 +210,22 @@ impl<'m> Decoder<'m> {
                 if let Operand::Name(n) = &ops[1]
                     && let Some(Named::Frame(v)) = self.named(*n)
                 {
-                    if has(".to") || window != LOCAL_WINDOW {
+                    if has(W::To) || window != LOCAL_WINDOW {
                         return self.unsupported(i);
                     }
                     return Ok(Op::FrameAddr { dst, offset: v.offset, generic: true });
                 }
                 let src = self.src(&ops[1], ty)?;
-                Ok(Op::Cvta { dst, src, to_generic: !has(".to"), window })
+                Ok(Op::Cvta { dst, src, to_generic: !has(W::To), window })
             }
-            ("activemask", _) => Ok(Op::Activemask { dst: self.dst(&ops[0])? }),
-            ("vote", _) if has(".sync") => {
-                let Some(mode) = pick(
-                    &mods,
-                    &[
-                        (".ballot", VoteMode::Ballot),
-                        (".all", VoteMode::All),
-                        (".any", VoteMode::Any),
-                        (".uni", VoteMode::Uni),
-                    ],
-                ) else {
+            (O::Activemask, _) => Ok(Op::Activemask { dst: self.dst(&ops[0])? }),
+            (O::Vote, _) if has(W::Sync) => {
+                let Some(mode) = f.pick(&[
+                    (W::Ballot, VoteMode::Ballot),
+                    (W::All, VoteMode::All),
+                    (W::Any, VoteMode::Any),
+                    (W::Uni, VoteMode::Uni),
+                ]) else {
                     return self.unsupported(i);
                 };
                 Ok(Op::Vote {
@@ -252,52 +235,54 @@ impl<'m> Decoder<'m> {
                     members: self.src(&ops[2], Ty::B32)?,
                 })
             }
-            ("trap", _) => Ok(Op::Trap),
-            ("nanosleep", _) => Ok(Op::Nanosleep),
-            ("brx", _) => Ok(Op::Brx {
+            (O::Trap, _) => Ok(Op::Trap),
+            (O::Nanosleep, _) => Ok(Op::Nanosleep),
+            (O::Brx, _) => Ok(Op::Brx {
                 index: self.src(&ops[0], Ty::U32)?,
                 targets: self.flow.targets[pc as usize].iter().map(|&t| self.program_pc(t)).collect(),
                 reconverge: self.reconverge(pc),
             }),
-            ("bra", _) => {
+            (O::Bra, _) => {
                 let Some(&target) = self.flow.targets[pc as usize].first() else {
                     return fail(i.span, "branch target not resolved");
                 };
                 Ok(Op::Bra {
                     target: self.program_pc(target),
                     reconverge: self.reconverge(pc),
-                    uni: has(".uni"),
+                    uni: has(W::Uni),
                 })
             }
-            ("mov", Some(ty)) if ty != Ty::Pred => self.mov(i, ty),
-            ("add" | "sub", Some(Ty::F32 | Ty::F64)) => {
-                let op = if opcode == "add" { FOp::Add } else { FOp::Sub };
-                self.float(op, ty.unwrap_or(Ty::F32), &mods, ops)
+            (O::Mov, Some(ty)) if ty != Ty::Pred => self.mov(i, f, ty),
+            (O::Add | O::Sub, Some(Ty::F32 | Ty::F64)) => {
+                let op = if opcode == O::Add { FOp::Add } else { FOp::Sub };
+                self.float(op, ty.unwrap_or(Ty::F32), f, ops)
             }
-            ("mul", Some(ty @ (Ty::F32 | Ty::F64))) => self.float(FOp::Mul, ty, &mods, ops),
-            ("fma" | "mad", Some(ty @ (Ty::F32 | Ty::F64))) if opcode == "fma" || rnd(&mods).is_some() => {
+            (O::Mul, Some(ty @ (Ty::F32 | Ty::F64))) => self.float(FOp::Mul, ty, f, ops),
+            (O::Fma | O::Mad, Some(ty @ (Ty::F32 | Ty::F64)))
+                if opcode == O::Fma || f.pick(groups::RND).is_some() =>
+            {
                 Ok(Op::Fma {
                     f64: ty == Ty::F64,
-                    rnd: rnd(&mods).unwrap_or_default(),
-                    ftz: has(".ftz"),
-                    sat: has(".sat"),
+                    rnd: f.pick(groups::RND).unwrap_or_default(),
+                    ftz: has(W::Ftz),
+                    sat: has(W::Sat),
                     dst: self.dst(&ops[0])?,
                     a: self.src(&ops[1], ty)?,
                     b: self.src(&ops[2], ty)?,
                     c: self.src(&ops[3], ty)?,
                 })
             }
-            ("mul" | "mad", Some(ty)) if !ty.is_float() && !has(".sat") && !has(".cc") => {
-                let part = if has(".hi") {
+            (O::Mul | O::Mad, Some(ty)) if !ty.is_float() && !has(W::Sat) && !has(W::Cc) => {
+                let part = if has(W::Hi) {
                     Part::Hi
-                } else if has(".wide") {
+                } else if has(W::Wide) {
                     Part::Wide
                 } else {
                     Part::Lo
                 };
                 let signed = ty.class() == Class::Signed;
                 let (dst, a, b) = (self.dst(&ops[0])?, self.src(&ops[1], ty)?, self.src(&ops[2], ty)?);
-                if opcode == "mul" {
+                if opcode == O::Mul {
                     Ok(Op::Mul { part, width: width(ty), signed, dst, a, b })
                 } else {
                     let c_ty = if part == Part::Wide { Ty::B64 } else { ty };
@@ -305,20 +290,30 @@ impl<'m> Decoder<'m> {
                 }
             }
             (
-                "add" | "sub" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr" | "div" | "rem",
+                O::Add
+                | O::Sub
+                | O::Min
+                | O::Max
+                | O::And
+                | O::Or
+                | O::Xor
+                | O::Shl
+                | O::Shr
+                | O::Div
+                | O::Rem,
                 Some(ty),
-            ) if !ty.is_float() && ty != Ty::Pred && !has(".sat") && !has(".cc") => {
+            ) if !ty.is_float() && ty != Ty::Pred && !has(W::Sat) && !has(W::Cc) => {
                 let op = match opcode {
-                    "add" => IntOp::Add,
-                    "sub" => IntOp::Sub,
-                    "min" => IntOp::Min,
-                    "max" => IntOp::Max,
-                    "and" => IntOp::And,
-                    "or" => IntOp::Or,
-                    "xor" => IntOp::Xor,
-                    "shl" => IntOp::Shl,
-                    "shr" => IntOp::Shr,
-                    "div" => IntOp::Div,
+                    O::Add => IntOp::Add,
+                    O::Sub => IntOp::Sub,
+                    O::Min => IntOp::Min,
+                    O::Max => IntOp::Max,
+                    O::And => IntOp::And,
+                    O::Or => IntOp::Or,
+                    O::Xor => IntOp::Xor,
+                    O::Shl => IntOp::Shl,
+                    O::Shr => IntOp::Shr,
+                    O::Div => IntOp::Div,
                     _ => IntOp::Rem,
                 };
                 let b_ty = if matches!(op, IntOp::Shl | IntOp::Shr) { Ty::U32 } else { ty };
@@ -331,17 +326,17 @@ impl<'m> Decoder<'m> {
                     b: self.src(&ops[2], b_ty)?,
                 })
             }
-            ("neg" | "abs", Some(ty)) if ty.class() == Class::Signed => Ok(Op::NegAbs {
-                abs: opcode == "abs",
+            (O::Neg | O::Abs, Some(ty)) if ty.class() == Class::Signed => Ok(Op::NegAbs {
+                abs: opcode == O::Abs,
                 width: width(ty),
                 dst: self.dst(&ops[0])?,
                 a: self.src(&ops[1], ty)?,
             }),
-            ("not", Some(ty)) if ty != Ty::Pred => {
+            (O::Not, Some(ty)) if ty != Ty::Pred => {
                 Ok(Op::Not { width: width(ty), dst: self.dst(&ops[0])?, a: self.src(&ops[1], ty)? })
             }
-            ("setp", Some(ty)) => {
-                let Some(op) = mods.iter().find_map(|m| CmpOp::from_word(m)) else {
+            (O::Setp, Some(ty)) => {
+                let Some(op) = f.pick(groups::CMP) else {
                     return self.unsupported(i);
                 };
                 let (p, q) = match &ops[0] {
@@ -355,19 +350,19 @@ impl<'m> Decoder<'m> {
                     }
                     _ => (None, None),
                 };
-                let combine = match boolop(&mods) {
+                let combine = match f.pick(groups::BOOL) {
                     Some(b) => Some((b, self.pred(&ops[3])?)),
                     None => None,
                 };
-                let kind = cmp_kind(ty, has(".ftz"));
+                let kind = cmp_kind(ty, has(W::Ftz));
                 Ok(Op::Setp { kind, op, p, q, a: self.src(&ops[1], ty)?, b: self.src(&ops[2], ty)?, combine })
             }
-            ("and" | "or" | "xor" | "not" | "mov", Some(Ty::Pred)) => {
+            (O::And | O::Or | O::Xor | O::Not | O::Mov, Some(Ty::Pred)) => {
                 let op = match opcode {
-                    "and" => PredOp::And,
-                    "or" => PredOp::Or,
-                    "xor" => PredOp::Xor,
-                    "not" => PredOp::Not,
+                    O::And => PredOp::And,
+                    O::Or => PredOp::Or,
+                    O::Xor => PredOp::Xor,
+                    O::Not => PredOp::Not,
                     _ => PredOp::Mov,
                 };
                 let Operand::Name(d) = &ops[0] else { return self.unsupported(i) };
@@ -378,9 +373,8 @@ impl<'m> Decoder<'m> {
                 };
                 Ok(Op::PredLogic { op, dst: self.pred_row(*d)?, a, b })
             }
-            ("set", _) => {
-                let types: Vec<Ty> = mods.iter().filter_map(|m| Ty::from_word(m)).collect();
-                let [dty, sty] = types[..] else { return self.unsupported(i) };
+            (O::Set, _) => {
+                let &[dty, sty] = f.types() else { return self.unsupported(i) };
                 // Half sources set halves (1.0 or 0.0) or all-ones integers, per half
                 // for the packed forms (PTX ISA 9.7.4.4).
                 let ok = match sty {
@@ -393,15 +387,15 @@ impl<'m> Decoder<'m> {
                 if !ok {
                     return self.unsupported(i);
                 }
-                let Some(op) = mods.iter().find_map(|m| CmpOp::from_word(m)) else {
+                let Some(op) = f.pick(groups::CMP) else {
                     return self.unsupported(i);
                 };
-                let combine = match boolop(&mods) {
+                let combine = match f.pick(groups::BOOL) {
                     Some(b) => Some((b, self.pred(&ops[3])?)),
                     None => None,
                 };
                 Ok(Op::Set {
-                    kind: cmp_kind(sty, has(".ftz")),
+                    kind: cmp_kind(sty, has(W::Ftz)),
                     op,
                     one: set_one(dty, sty),
                     dst: self.dst(&ops[0])?,
@@ -410,34 +404,33 @@ impl<'m> Decoder<'m> {
                     combine,
                 })
             }
-            ("slct", _) => {
-                let types: Vec<Ty> = mods.iter().filter_map(|m| Ty::from_word(m)).collect();
-                let [dty, cty] = types[..] else { return self.unsupported(i) };
+            (O::Slct, _) => {
+                let &[dty, cty] = f.types() else { return self.unsupported(i) };
                 Ok(Op::Slct {
                     f32: cty == Ty::F32,
-                    ftz: has(".ftz"),
+                    ftz: has(W::Ftz),
                     dst: self.dst(&ops[0])?,
                     a: self.src(&ops[1], dty)?,
                     b: self.src(&ops[2], dty)?,
                     c: self.src(&ops[3], cty)?,
                 })
             }
-            ("selp", Some(ty)) => Ok(Op::Selp {
+            (O::Selp, Some(ty)) => Ok(Op::Selp {
                 dst: self.dst(&ops[0])?,
                 a: self.src(&ops[1], ty)?,
                 b: self.src(&ops[2], ty)?,
                 c: self.pred(&ops[3])?,
             }),
-            _ => self.more(i, &mods),
+            _ => self.more(i, f),
         }
     }
 
     /// `mov`: special registers, vector packing and unpacking, addresses of
     /// variables and functions, plain values.
-    fn mov(&self, i: &InstrView<'m>, ty: Ty) -> Result<Op, LowerError> {
+    fn mov(&self, i: &InstrView<'m>, f: &Form, ty: Ty) -> Result<Op, LowerError> {
         let ops = i.operands;
         // `mov.v2`/`.v4`: element by element; a scalar source goes to every element.
-        if i.mods.iter().any(|m| matches!(self.t(*m), ".v2" | ".v4")) {
+        if f.has(W::V2) || f.has(W::V4) {
             let (dsts, n) = self.dsts(&ops[0])?;
             let srcs = match &ops[1] {
                 Operand::Vector(..) => self.srcs(&ops[1], ty)?.0,
@@ -518,23 +511,14 @@ impl<'m> Decoder<'m> {
         }
     }
 
-    fn cvt(&self, i: &InstrView<'m>, mods: &[&str]) -> Result<Op, LowerError> {
-        let has = |m: &str| mods.contains(&m);
-        let types: Vec<Ty> = mods.iter().filter_map(|m| Ty::from_word(m)).collect();
-        let [dty, sty] = types[..] else { return self.unsupported(i) };
+    fn cvt(&self, i: &InstrView<'m>, f: &Form) -> Result<Op, LowerError> {
+        let has = |w: W| f.has(w);
+        let &[dty, sty] = f.types() else { return self.unsupported(i) };
         let int = |t: Ty| {
             (!t.is_float() && t != Ty::Pred && t.bits() >= 8)
                 .then(|| IntTy { bits: t.bits(), signed: t.class() == Class::Signed })
         };
-        let round = pick(
-            mods,
-            &[
-                (".rni", IntRound::Nearest),
-                (".rzi", IntRound::Zero),
-                (".rmi", IntRound::Down),
-                (".rpi", IntRound::Up),
-            ],
-        );
+        let round = f.pick(groups::IRND);
         let float = |t: Ty| match t {
             Ty::F16 => Some(crate::sem::round::F16),
             Ty::BF16 => Some(crate::sem::round::BF16),
@@ -542,10 +526,10 @@ impl<'m> Decoder<'m> {
             Ty::F64 => Some(crate::sem::round::F64),
             _ => None,
         };
-        if has(".relu") || has(".satfinite") {
+        if has(W::Relu) || has(W::Satfinite) {
             return self.unsupported(i);
         }
-        let (ftz, sat, frnd) = (has(".ftz"), has(".sat"), rnd(mods));
+        let (ftz, sat, frnd) = (has(W::Ftz), has(W::Sat), f.pick(groups::RND));
         let kind = match (int(dty), int(sty), float(dty), float(sty)) {
             (Some(d), Some(s), ..) if round.is_none() && frnd.is_none() => {
                 CvtKind::IntInt { dst: d, src: s, sat }
@@ -569,26 +553,21 @@ impl<'m> Decoder<'m> {
     }
 
     /// `atom` and `red` (PTX ISA 9.7.13.5, 9.7.13.6).
-    fn atom(&self, i: &InstrView<'m>, mods: &[&str], ty: Ty) -> Result<Op, LowerError> {
-        let red = self.t(i.opcode) == "red";
-        let op = match mods.iter().find_map(|m| {
-            Some(match *m {
-                ".add" => AtomOp::Add,
-                ".min" => AtomOp::Min,
-                ".max" => AtomOp::Max,
-                ".inc" => AtomOp::Inc,
-                ".dec" => AtomOp::Dec,
-                ".and" => AtomOp::And,
-                ".or" => AtomOp::Or,
-                ".xor" => AtomOp::Xor,
-                ".exch" => AtomOp::Exch,
-                ".cas" => AtomOp::Cas,
-                _ => return None,
-            })
-        }) {
-            Some(op) => op,
-            None => return self.unsupported(i),
-        };
+    fn atom(&self, i: &InstrView<'m>, f: &Form, ty: Ty) -> Result<Op, LowerError> {
+        let red = f.opcode == O::Red;
+        let op = f.pick(&[
+            (W::Add, AtomOp::Add),
+            (W::Min, AtomOp::Min),
+            (W::Max, AtomOp::Max),
+            (W::Inc, AtomOp::Inc),
+            (W::Dec, AtomOp::Dec),
+            (W::And, AtomOp::And),
+            (W::Or, AtomOp::Or),
+            (W::Xor, AtomOp::Xor),
+            (W::Exch, AtomOp::Exch),
+            (W::Cas, AtomOp::Cas),
+        ]);
+        let Some(op) = op else { return self.unsupported(i) };
         let aty = match ty {
             Ty::U32 | Ty::B32 => AtomTy::U32,
             Ty::S32 => AtomTy::S32,
@@ -598,13 +577,13 @@ impl<'m> Decoder<'m> {
             Ty::F64 if matches!(op, AtomOp::Add | AtomOp::Exch | AtomOp::Cas) => AtomTy::F64,
             _ => return self.unsupported(i),
         };
-        if mods.iter().any(|m| m.starts_with(".v")) {
+        if f.pick(groups::VEC).is_some() {
             return self.unsupported(i);
         }
         let ops = i.operands;
         let (dst, rest) = if red { (None, ops) } else { (self.dst_or_sink(&ops[0])?, &ops[1..]) };
         let Operand::Addr(a) = &rest[0] else { return self.unsupported(i) };
-        let p = self.place(a, Self::space(mods))?;
+        let p = self.place(a, Self::space(f))?;
         let b = self.src(&rest[1], ty)?;
         let c = match rest.get(2) {
             Some(o) => self.src(o, ty)?,
@@ -680,23 +659,18 @@ impl<'m> Decoder<'m> {
         }
     }
 
-    fn float(&self, op: FOp, ty: Ty, mods: &[&str], ops: &[Operand]) -> Result<Op, LowerError> {
+    fn float(&self, op: FOp, ty: Ty, f: &Form, ops: &[Operand]) -> Result<Op, LowerError> {
         Ok(Op::Float {
             op,
             f64: ty == Ty::F64,
-            rnd: rnd(mods).unwrap_or_default(),
-            ftz: mods.contains(&".ftz"),
-            sat: mods.contains(&".sat"),
+            rnd: f.pick(groups::RND).unwrap_or_default(),
+            ftz: f.has(W::Ftz),
+            sat: f.has(W::Sat),
             dst: self.dst(&ops[0])?,
             a: self.src(&ops[1], ty)?,
             b: self.src(&ops[2], ty)?,
         })
     }
-}
-
-/// The rounding mode among the modifiers, if one is named.
-pub(super) fn rnd(mods: &[&str]) -> Option<Rnd> {
-    mods.iter().find_map(|m| Rnd::from_word(m))
 }
 
 /// How values of `ty` compare.
@@ -710,14 +684,4 @@ fn cmp_kind(ty: Ty, ftz: bool) -> CmpKind {
         Ty::BF16x2 => CmpKind::BF16x2,
         t => CmpKind::Int { width: Width(t.bits()), signed: t.class() == Class::Signed },
     }
-}
-
-/// The BoolOp among a comparison's modifiers.
-fn boolop(mods: &[&str]) -> Option<BoolOp> {
-    mods.iter().find_map(|m| match *m {
-        ".and" => Some(BoolOp::And),
-        ".or" => Some(BoolOp::Or),
-        ".xor" => Some(BoolOp::Xor),
-        _ => None,
-    })
 }

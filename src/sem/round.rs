@@ -18,19 +18,6 @@ pub enum Rnd {
     Rp,
 }
 
-impl Rnd {
-    /// The mode a modifier names (`.rn`, `.rz`, `.rm`, `.rp`).
-    pub fn from_word(w: &str) -> Option<Rnd> {
-        Some(match w {
-            ".rn" => Rnd::Rn,
-            ".rz" => Rnd::Rz,
-            ".rm" => Rnd::Rm,
-            ".rp" => Rnd::Rp,
-            _ => return None,
-        })
-    }
-}
-
 /// An IEEE binary interchange format: fraction and exponent bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Format {

@@ -1,0 +1,43 @@
+//! The instruction table of `src/isa/` as data for the tools: `PTXVM_TABLE_JSON=FILE
+//! cargo test --release --test isa_table -- --ignored` writes every row as JSON, which
+//! tools/ptxas_table_matrix.py turns into modules for ptxas.
+
+use ptxvm::isa::table::ROWS;
+use ptxvm::isa::{Opcode, Rule, Word};
+
+#[test]
+fn every_word_spells_itself_and_every_opcode_too() {
+    for &w in Word::ALL {
+        assert_eq!(Word::parse(w.text()), Some(w), "{}", w.text());
+    }
+    for &o in Opcode::ALL {
+        assert_eq!(Opcode::parse(o.text()), Some(o), "{}", o.text());
+    }
+    assert_eq!(Word::parse(".nonsense"), None);
+}
+
+#[test]
+#[ignore = "writes the table for the tools"]
+fn dump_table_json() {
+    let Ok(path) = std::env::var("PTXVM_TABLE_JSON") else { return };
+    let rows: Vec<serde_json::Value> = ROWS
+        .iter()
+        .map(|r| {
+            let words = |s: &ptxvm::isa::WordSet| s.iter().map(Word::text).collect::<Vec<_>>();
+            serde_json::json!({
+                "opcode": r.opcode.text(),
+                "family": format!("{:?}", r.opcode.family()),
+                "rule": match r.rule { Rule::Table => "table", Rule::Own => "own", Rule::Open => "open" },
+                "types": r.types.iter().map(|set| set.iter().map(|t| t.word()).collect::<Vec<_>>()).collect::<Vec<_>>(),
+                "groups": r.groups.iter().map(|g| serde_json::json!({"words": words(&g.words), "need": g.need})).collect::<Vec<_>>(),
+                "needs": r.needs.iter().map(|(a, b)| serde_json::json!([words(a), words(b)])).collect::<Vec<_>>(),
+                "operands": [r.operands.0, r.operands.1],
+                "version": r.version,
+                "sm": r.sm,
+            })
+        })
+        .collect();
+    let all_words: Vec<&str> = Word::ALL.iter().map(|w| w.text()).collect();
+    let doc = serde_json::json!({"rows": rows, "words": all_words});
+    std::fs::write(path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+}
