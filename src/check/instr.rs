@@ -1,6 +1,6 @@
 //! Instruction checking shared by every opcode: guards, the dispatch to each opcode's
 //! rule (the instruction table, [`super::form`], for most), name resolution, and the
-//! operand-kind helpers that the seed-instruction rules in [`super::compare`] and
+//! operand-kind helpers that the seed-instruction rules in [`super::cmp`] and
 //! [`super::control`] build on.
 
 use super::I;

@@ -8,7 +8,7 @@ use super::memory::MemFault;
 use super::warp::{Cta, Fault, Regs, Warp, lanes};
 use crate::lower::fast::{Fast, I32, I64, R32, R64};
 use crate::lower::program::{IMAGE_WINDOW, Inst, Mem};
-use crate::sem::compare::CmpOp;
+use crate::sem::cmp::CmpOp;
 use crate::sem::float::{F32_CANONICAL_NAN, F64_NAN, FOp};
 
 type Row32 = [u32; 32];
@@ -219,7 +219,7 @@ fn setp_f32(op: CmpOp, ftz: bool, a: Row32, b: Row32) -> u32 {
         Geu => mask_of(a, b, |x, y| !(f(x) < f(y))),
         Num => mask_of(a, b, |x, y| !f(x).is_nan() && !f(y).is_nan()),
         Nan => mask_of(a, b, |x, y| f(x).is_nan() || f(y).is_nan()),
-        _ => mask_of(a, b, |x, y| crate::sem::compare::cmp_f32(op, x, y, ftz)),
+        _ => mask_of(a, b, |x, y| crate::sem::cmp::cmp_f32(op, x, y, ftz)),
     }
 }
 
@@ -611,7 +611,7 @@ mod tests {
                     for l in 0..32 {
                         let (x, y) = (u64::from(a[l]), u64::from(b[l]));
                         let (x, y) = if signed { (a[l] as i32 as u64, b[l] as i32 as u64) } else { (x, y) };
-                        let want = crate::sem::compare::cmp_int(op, x, y, signed);
+                        let want = crate::sem::cmp::cmp_int(op, x, y, signed);
                         assert_eq!(m >> l & 1 == 1, want, "{op:?} signed={signed} {:#x} {:#x}", a[l], b[l]);
                     }
                 }
@@ -623,7 +623,7 @@ mod tests {
                     let (a, b) = (row(&floats, 0), row(&floats, k));
                     let m = setp_f32(op, ftz, a, b);
                     for l in 0..32 {
-                        let want = crate::sem::compare::cmp_f32(op, a[l], b[l], ftz);
+                        let want = crate::sem::cmp::cmp_f32(op, a[l], b[l], ftz);
                         assert_eq!(m >> l & 1 == 1, want, "{op:?} ftz={ftz} {:#x} {:#x}", a[l], b[l]);
                     }
                 }

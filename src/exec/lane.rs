@@ -13,7 +13,7 @@ use crate::lower::program::{
 };
 use crate::lower::regs::{RegFile, Slot};
 use crate::sem::round::{F32, F64};
-use crate::sem::{bits, compare, convert, farith, float, int, select};
+use crate::sem::{bits, cmp, cvt, farith, float, int, select};
 
 /// Bytes of each generic window (PTX: 32-bit shared and local addresses).
 const WINDOW: u64 = 1 << 32;
@@ -273,11 +273,11 @@ impl Cta<'_> {
                 let (pv, qv) = match kind {
                     // Packed halves: p = BoolOp(t_low, c), q = BoolOp(t_high, c) (ISA 9.7.7.2).
                     CmpKind::F16x2 { ftz } => {
-                        let (lo, hi) = compare::cmp_f16x2(*op, x as u32, y as u32, *ftz);
+                        let (lo, hi) = cmp::cmp_f16x2(*op, x as u32, y as u32, *ftz);
                         (select::setp(lo, c).0, select::setp(hi, c).0)
                     }
                     CmpKind::BF16x2 => {
-                        let (lo, hi) = compare::cmp_bf16x2(*op, x as u32, y as u32);
+                        let (lo, hi) = cmp::cmp_bf16x2(*op, x as u32, y as u32);
                         (select::setp(lo, c).0, select::setp(hi, c).0)
                     }
                     _ => select::setp(compare_values(*kind, *op, x, y), c),
@@ -294,11 +294,11 @@ impl Cta<'_> {
                 let (x, y) = (read(w, *a, l), read(w, *b, l));
                 let (lo, hi, x2) = match *kind {
                     CmpKind::F16x2 { ftz } => {
-                        let (lo, hi) = compare::cmp_f16x2(*op, x as u32, y as u32, ftz);
+                        let (lo, hi) = cmp::cmp_f16x2(*op, x as u32, y as u32, ftz);
                         (lo, hi, true)
                     }
                     CmpKind::BF16x2 => {
-                        let (lo, hi) = compare::cmp_bf16x2(*op, x as u32, y as u32);
+                        let (lo, hi) = cmp::cmp_bf16x2(*op, x as u32, y as u32);
                         (lo, hi, true)
                     }
                     k => (compare_values(k, *op, x, y), false, false),
@@ -328,16 +328,16 @@ impl Cta<'_> {
             Op::Cvt { kind, dst, src } => {
                 let v = read(w, *src, l);
                 let out = match *kind {
-                    CvtKind::IntInt { dst, src, sat } => convert::int_to_int(dst, src, v, sat),
+                    CvtKind::IntInt { dst, src, sat } => cvt::int_to_int(dst, src, v, sat),
                     CvtKind::FloatInt { dst, src, round, ftz } => {
-                        convert::float_bits_to_int(dst, src, round, ftz, v & src_mask(src))
+                        cvt::float_bits_to_int(dst, src, round, ftz, v & src_mask(src))
                     }
-                    CvtKind::IntFloat { dst, src, rnd } => convert::int_to_float(dst, src, rnd, v),
+                    CvtKind::IntFloat { dst, src, rnd } => cvt::int_to_float(dst, src, rnd, v),
                     CvtKind::FloatFloat { dst, src, rnd, ftz, sat } => {
-                        convert::float_to_float(dst, src, rnd, ftz, sat, v & src_mask(src))
+                        cvt::float_to_float(dst, src, rnd, ftz, sat, v & src_mask(src))
                     }
                     CvtKind::RoundInt { fmt, round, ftz, sat } => {
-                        convert::round_to_integral(fmt, round, ftz, sat, v & src_mask(fmt))
+                        cvt::round_to_integral(fmt, round, ftz, sat, v & src_mask(fmt))
                     }
                 };
                 write(w, *dst, l, out);
@@ -524,7 +524,7 @@ fn le(bytes: &[u8]) -> u64 {
 }
 
 /// The comparison of two operand values as `kind` reads them.
-fn compare_values(kind: CmpKind, op: compare::CmpOp, x: u64, y: u64) -> bool {
+fn compare_values(kind: CmpKind, op: cmp::CmpOp, x: u64, y: u64) -> bool {
     match kind {
         CmpKind::Int { width, signed } => {
             let (x, y) = if signed {
@@ -532,15 +532,15 @@ fn compare_values(kind: CmpKind, op: compare::CmpOp, x: u64, y: u64) -> bool {
             } else {
                 (x & width.mask(), y & width.mask())
             };
-            compare::cmp_int(op, x, y, signed)
+            cmp::cmp_int(op, x, y, signed)
         }
-        CmpKind::F32 { ftz } => compare::cmp_f32(op, x as u32, y as u32, ftz),
-        CmpKind::F64 => compare::cmp_f64(op, x, y),
-        CmpKind::F16 { ftz } => compare::cmp_f16(op, x as u16, y as u16, ftz),
-        CmpKind::BF16 => compare::cmp_bf16(op, x as u16, y as u16),
+        CmpKind::F32 { ftz } => cmp::cmp_f32(op, x as u32, y as u32, ftz),
+        CmpKind::F64 => cmp::cmp_f64(op, x, y),
+        CmpKind::F16 { ftz } => cmp::cmp_f16(op, x as u16, y as u16, ftz),
+        CmpKind::BF16 => cmp::cmp_bf16(op, x as u16, y as u16),
         // The packed forms are handled where both results are written.
-        CmpKind::F16x2 { ftz } => compare::cmp_f16x2(op, x as u32, y as u32, ftz).0,
-        CmpKind::BF16x2 => compare::cmp_bf16x2(op, x as u32, y as u32).0,
+        CmpKind::F16x2 { ftz } => cmp::cmp_f16x2(op, x as u32, y as u32, ftz).0,
+        CmpKind::BF16x2 => cmp::cmp_bf16x2(op, x as u32, y as u32).0,
     }
 }
 

@@ -5,8 +5,8 @@
 
 use super::Word::{self, *};
 use crate::check::types::Ty;
-use crate::sem::compare::{BoolOp, CmpOp};
-use crate::sem::convert::IntRound;
+use crate::sem::cmp::{BoolOp, CmpOp};
+use crate::sem::cvt::IntRound;
 use crate::sem::round::Rnd;
 use crate::syntax::ast::Space;
 

@@ -120,8 +120,11 @@ macro_rules! opcodes {
 pub enum Family {
     /// Integer arithmetic and bit manipulation.
     Int,
-    /// Floating-point arithmetic, f32 and f64 (the half types share the opcodes).
+    /// Floating-point arithmetic, f32 and f64.
     Float,
+    /// Half-precision arithmetic (`.f16`, `.bf16` and their pairs), which shares the
+    /// opcodes of the other two.
+    Half,
     /// Comparison, selection and predicate logic: the seed core.
     Cmp,
     /// Loads, stores, atomics, fences, asynchronous copies and mbarriers.
@@ -159,7 +162,7 @@ opcodes! {
     Lg2 = "lg2": Float, Lop3 = "lop3": Int, Mad = "mad": Int, Mad24 = "mad24": Int,
     Madc = "madc": Int, Mapa = "mapa": Misc, Match = "match": Warp, Max = "max": Int,
     Mbarrier = "mbarrier": Mem, Membar = "membar": Mem, Min = "min": Int, Mma = "mma": Matrix,
-    Mov = "mov": Cmp, Movmatrix = "movmatrix": Matrix, Mul = "mul": Int, Mul24 = "mul24": Int,
+    Mov = "mov": Mem, Movmatrix = "movmatrix": Matrix, Mul = "mul": Int, Mul24 = "mul24": Int,
     Multimem = "multimem": Mem, Nanosleep = "nanosleep": Control, Neg = "neg": Int,
     Not = "not": Cmp, Or = "or": Cmp, Pmevent = "pmevent": Misc, Popc = "popc": Int,
     Prefetch = "prefetch": Mem, Prefetchu = "prefetchu": Mem, Prmt = "prmt": Int,
@@ -219,6 +222,28 @@ impl Form {
     /// The value of the first word of `group` that the form has, in group order.
     pub fn pick<T: Copy>(&self, group: &[(Word, T)]) -> Option<T> {
         group.iter().find(|(w, _)| self.has(*w)).map(|&(_, v)| v)
+    }
+
+    /// The family of this form: the opcode's, except that the arithmetic opcodes
+    /// with floating-point types are [`Family::Float`] (or [`Family::Half`]), the logic
+    /// opcodes on bits are [`Family::Int`], and `mov.pred` is predicate logic.
+    pub fn family(&self) -> Family {
+        let base = self.opcode.family();
+        match (base, self.ty()) {
+            (Family::Int | Family::Float, Some(Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2)) => Family::Half,
+            (Family::Int, Some(Ty::F32 | Ty::F64)) => Family::Float,
+            (Family::Cmp, Some(t))
+                if t != Ty::Pred
+                    && matches!(
+                        self.opcode,
+                        Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not | Opcode::Cnot
+                    ) =>
+            {
+                Family::Int
+            }
+            (Family::Mem, Some(Ty::Pred)) if self.opcode == Opcode::Mov => Family::Cmp,
+            _ => base,
+        }
     }
 
     /// The table row it matched.

@@ -1,7 +1,8 @@
 //! Decoding one function body against the module's [`Layout`]: registers resolved to
 //! slots, names to addresses (frame, shared, module data, functions), labels to
-//! program pcs, and for every branch its reconvergence pc. The instruction forms
-//! themselves are in `decode_ops.rs`.
+//! program pcs, and for every branch its reconvergence pc. The instructions
+//! themselves are decoded by family, one file each (`int.rs`, `float.rs`, `half.rs`,
+//! `cmp.rs`, `mem.rs`, `cvt.rs`, `warp.rs`, `control.rs`).
 //!
 //! A function's frame (per lane, in its local memory) holds, in order: the
 //! parameters and returns of a `.func`, then every `.local` and `.param` variable its
@@ -14,6 +15,7 @@ use super::program::{Layout, Symbol, fail, param_bytes, var_size};
 use super::regs::{RegFile, RegScopes, Slot};
 use crate::check::ModuleInfo;
 use crate::check::types::Ty;
+use crate::isa::{Family, Form};
 use crate::syntax::ast::*;
 use rustc_hash::FxHashMap as HashMap;
 
@@ -371,5 +373,25 @@ impl<'m> Decoder<'m> {
     pub fn reconverge(&self, pc: u32) -> u32 {
         let block = self.flow.block_of[pc as usize] as usize;
         self.program_pc(self.flow.reconverge[block])
+    }
+
+    pub(super) fn unsupported<T>(&self, i: &InstrView<'_>) -> Result<T, LowerError> {
+        let name = i.full_name(self.src);
+        fail(i.span, format!("{name}: ptxvm cannot run this instruction yet"))
+    }
+
+    /// Decodes one instruction by its family, each in its own file.
+    pub(super) fn op(&mut self, i: &InstrView<'m>, f: &Form, pc: u32) -> Result<Op, LowerError> {
+        match f.family() {
+            Family::Int => self.int_op(i, f),
+            Family::Float => self.float_op(i, f),
+            Family::Half => self.half_op(i, f),
+            Family::Cmp => self.cmp_op(i, f),
+            Family::Mem => self.mem_op(i, f),
+            Family::Cvt => self.cvt(i, f),
+            Family::Warp => self.warp_op(i, f),
+            Family::Control => self.control_op(i, f, pc),
+            Family::Tex | Family::Matrix | Family::Video | Family::Misc => self.unsupported(i),
+        }
     }
 }

@@ -12,7 +12,7 @@
 
 use super::ops::{CmpKind, CvtKind, Inst, IntOp, Mem, Op, Pred, Special, Src};
 use super::regs::{RegFile, Slot};
-use crate::sem::compare::CmpOp;
+use crate::sem::cmp::CmpOp;
 use crate::sem::float::FOp;
 use crate::sem::int::Part;
 use crate::sem::round::Rnd;

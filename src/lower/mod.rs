@@ -1,16 +1,23 @@
 //! `lower`: the executable program. `flow` flattens a checked body and finds every
 //! block's reconvergence point (`cfg`: immediate post-dominators), `regs` gives every
 //! register a slot in the per-warp files, `program` links the module (functions,
-//! shared memory, the data image) and `decode`/`decode_ops` turn each body's
-//! instructions into the `ops` the executor dispatches on. Nothing here looks at
+//! shared memory, the data image) and `decode` turns each body's instructions into the
+//! `ops` the executor dispatches on, one file per instruction family (`int`, `float`,
+//! `half`, `cmp`, `mem`, `cvt`, `warp`, `control`, as in [`crate::isa::Family`]). Nothing here looks at
 //! names again at run time.
 
 pub mod cfg;
+mod cmp;
+mod control;
+mod cvt;
 mod decode;
-mod decode_more;
-mod decode_ops;
 pub mod fast;
+mod float;
 pub mod flow;
+mod half;
+mod int;
+mod mem;
 pub mod ops;
 pub mod program;
 pub mod regs;
+mod warp;

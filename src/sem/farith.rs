@@ -12,7 +12,7 @@ use super::round::{self, Exact, Format, Rnd};
 use std::cmp::Ordering;
 
 fn to_f64(fmt: Format, bits: u64) -> f64 {
-    super::convert::widen(fmt, bits)
+    super::cvt::widen(fmt, bits)
 }
 
 /// A value the format holds exactly (infinities, zeros, results of exact operations).

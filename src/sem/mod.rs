@@ -5,8 +5,8 @@
 
 pub mod atom;
 pub mod bits;
-pub mod compare;
-pub mod convert;
+pub mod cmp;
+pub mod cvt;
 pub mod farith;
 pub mod float;
 pub mod int;
@@ -15,6 +15,6 @@ pub mod select;
 pub mod warp;
 
 #[cfg(test)]
-mod compare_tests;
+mod cmp_tests;
 #[cfg(test)]
 mod round_tests;

@@ -2,7 +2,7 @@
 //! 9.7.6.4 `slct`): pure functions from a comparison's outcome and operand bits to
 //! the values written.
 
-use super::compare::BoolOp;
+use super::cmp::BoolOp;
 
 /// `setp`'s two destinations: `p = BoolOp(t, c)`, `q = BoolOp(!t, c)`; without a
 /// BoolOp, `p = t` and `q = !t`. `t` is the comparison's result, which is false for
@@ -106,7 +106,7 @@ mod tests {
 
     #[test]
     fn setp_after_a_nan_comparison_and_with_a_negated_c() {
-        use crate::sem::compare::{CmpOp, cmp_f32};
+        use crate::sem::cmp::{CmpOp, cmp_f32};
         let (nan, one) = (0x7fc0_0000, 1f32.to_bits());
         // setp.lt.f32 p|q, NaN, 1: t is false (ordered), so p is false and q true.
         let t = cmp_f32(CmpOp::Lt, nan, one, false);

@@ -7,10 +7,10 @@ use super::Checker;
 use super::I;
 use super::scope::{Def, Sym};
 use super::types::{Class, Ty};
-use crate::sem::compare::CmpOp;
+use crate::sem::cmp::CmpOp;
 use crate::syntax::ast::*;
 
-// `CmpOp` is the semantics' type (`sem::compare`); `check` adds how it is spelled and
+// `CmpOp` is the semantics' type (`sem::cmp`); `check` adds how it is spelled and
 // which types it is valid for.
 impl CmpOp {
     /// The operator a modifier such as `.lt` names (spellings: [`crate::isa::groups::CMP`]).

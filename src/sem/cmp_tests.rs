@@ -4,7 +4,7 @@
 //! operator is the formula of tables 22 to 25. Half types are tested exhaustively:
 //! every one of the 65,536 values against 64 special and boundary values.
 
-use super::compare::*;
+use super::cmp::*;
 
 /// (is NaN, value) of an IEEE-style float with the given field widths.
 fn decode(bits: u64, exp_bits: u32, man_bits: u32, ftz: bool) -> (bool, f64) {

@@ -1,0 +1,284 @@
+//! Decoding data movement: `mov`, `ld`, `ldu`, `st`, `atom`, `red`, `cvta` and fences,
+//! with each memory operand resolved to its space and address (PTX ISA 9.7.9, 9.7.13).
+
+use super::decode::{Decoder, Named};
+use super::ops::*;
+use super::program::fail;
+use super::regs::Slot;
+use crate::check::types::{Class, Ty};
+use crate::isa::{Form, Opcode as O, Word as W, groups};
+use crate::syntax::ast::*;
+
+/// A memory operand, decoded: where it goes and how its address is formed.
+struct Place {
+    mem: Mem,
+    addr: Src,
+    offset: i64,
+}
+
+impl<'m> Decoder<'m> {
+    pub(super) fn mem_op(&mut self, i: &InstrView<'m>, f: &Form) -> Result<Op, LowerError> {
+        let ty = f.ty();
+        let has = |w: W| f.has(w);
+        let ops = i.operands;
+        let opcode = f.opcode;
+        let vector = has(W::V2) || has(W::V4);
+        match (opcode, ty) {
+            (O::Ld | O::Ldu, Some(ty)) => {
+                let Operand::Addr(a) = &ops[1] else { return self.unsupported(i) };
+                let space = Self::space(f);
+                let size = ty.bits().div_ceil(8) as u8;
+                let signed = ty.class() == Class::Signed;
+                if space == Some(Space::Param)
+                    && !vector
+                    && let Some(b) = a.base
+                    && let Some(Named::KernelParam(base)) = self.named(b)
+                {
+                    let offset = (i64::from(base) + a.offset) as u32;
+                    return Ok(Op::LdParam { dst: self.dst(&ops[0])?, offset, size, signed });
+                }
+                let p = self.place(a, space)?;
+                let (dsts, n) = self.dsts(&ops[0])?;
+                Ok(Op::Ld { mem: p.mem, dsts, n, addr: p.addr, offset: p.offset, size, signed })
+            }
+            (O::St, Some(ty)) => {
+                let Operand::Addr(a) = &ops[0] else { return self.unsupported(i) };
+                let p = self.place(a, Self::space(f))?;
+                let (srcs, n) = self.srcs(&ops[1], ty)?;
+                let size = ty.bits().div_ceil(8) as u8;
+                Ok(Op::St { mem: p.mem, srcs, n, addr: p.addr, offset: p.offset, size })
+            }
+            (O::Atom | O::Red, Some(ty)) => self.atom(i, f, ty),
+            (O::Cvta, Some(ty)) => {
+                let window = if has(W::Shared) {
+                    SHARED_WINDOW
+                } else if has(W::Local) {
+                    LOCAL_WINDOW
+                } else if has(W::Global) || has(W::Const) {
+                    0
+                } else {
+                    return self.unsupported(i);
+                };
+                let dst = self.dst(&ops[0])?;
+                // `cvta.local %rd, var`: the generic address of a frame variable.
+                if let Operand::Name(n) = &ops[1]
+                    && let Some(Named::Frame(v)) = self.named(*n)
+                {
+                    if has(W::To) || window != LOCAL_WINDOW {
+                        return self.unsupported(i);
+                    }
+                    return Ok(Op::FrameAddr { dst, offset: v.offset, generic: true });
+                }
+                let src = self.src(&ops[1], ty)?;
+                Ok(Op::Cvta { dst, src, to_generic: !has(W::To), window })
+            }
+            (O::Mov, Some(ty)) if ty != Ty::Pred => self.mov(i, f, ty),
+            (O::Membar | O::Fence, _) => Ok(Op::Fence),
+            _ => self.unsupported(i),
+        }
+    }
+
+    /// The memory space an `ld`/`st`/`atom` names (generic when none, and for
+    /// `.shared::cluster`, whose addresses are generic ones here).
+    fn space(f: &Form) -> Option<Space> {
+        if f.has(W::SharedCluster) { None } else { f.pick(groups::SPACE) }
+    }
+
+    /// Decodes `[base+offset]` for an access in `space` (`None`: generic).
+    fn place(&self, a: &Address, space: Option<Space>) -> Result<Place, LowerError> {
+        let reg_mem = match space {
+            None => Some(Mem::Generic),
+            Some(Space::Global | Space::Const) => Some(Mem::Global),
+            Some(Space::Shared) => Some(Mem::Shared),
+            Some(Space::Local) => Some(Mem::Local),
+            Some(_) => None,
+        };
+        let Some(base) = a.base else {
+            let Some(mem) = reg_mem else { return fail(a.span, "an absolute address in this state space") };
+            return Ok(Place { mem, addr: Src::Imm(0), offset: a.offset });
+        };
+        let (mem, addr, extra) = match (self.named(base), space) {
+            (Some(Named::Reg(slot)), _) if reg_mem.is_some() => {
+                (reg_mem.unwrap_or(Mem::Generic), Src::Reg(slot), 0)
+            }
+            (Some(Named::Frame(v)), Some(Space::Local | Space::Param)) => {
+                (Mem::Frame, Src::Imm(0), i64::from(v.offset))
+            }
+            (Some(Named::Shared(o)), Some(Space::Shared)) => (Mem::Shared, Src::Imm(u64::from(o)), 0),
+            (Some(Named::Shared(o)), None) => (Mem::Generic, Src::Imm(SHARED_WINDOW + u64::from(o)), 0),
+            (Some(Named::Data(d)), None | Some(Space::Global | Space::Const)) => {
+                (Mem::Global, Src::Imm(d), 0)
+            }
+            _ => {
+                let what = format!("`{}` is not addressable in this state space here", self.t(base));
+                return fail(base.span, what);
+            }
+        };
+        Ok(Place { mem, addr, offset: a.offset + extra })
+    }
+
+    /// Registers of a vector operand `{a, b, ..}` (or one register), at most four.
+    fn dsts(&self, op: &Operand) -> Result<([Option<Slot>; 4], u8), LowerError> {
+        let mut out = [None; 4];
+        match op {
+            Operand::Vector(items, span) => {
+                if items.len() > 4 {
+                    return fail(*span, "vectors of more than four elements are not supported");
+                }
+                for (k, item) in items.iter().enumerate() {
+                    out[k] = self.dst_or_sink(item)?;
+                }
+                Ok((out, items.len() as u8))
+            }
+            other => {
+                out[0] = Some(self.dst(other)?);
+                Ok((out, 1))
+            }
+        }
+    }
+
+    fn srcs(&self, op: &Operand, ty: Ty) -> Result<([Src; 4], u8), LowerError> {
+        let mut out = [Src::Imm(0); 4];
+        match op {
+            Operand::Vector(items, span) => {
+                if items.len() > 4 {
+                    return fail(*span, "vectors of more than four elements are not supported");
+                }
+                for (k, item) in items.iter().enumerate() {
+                    out[k] = self.src(item, ty)?;
+                }
+                Ok((out, items.len() as u8))
+            }
+            other => {
+                out[0] = self.src(other, ty)?;
+                Ok((out, 1))
+            }
+        }
+    }
+
+    /// `mov`: special registers, vector packing and unpacking, addresses of
+    /// variables and functions, plain values.
+    fn mov(&self, i: &InstrView<'m>, f: &Form, ty: Ty) -> Result<Op, LowerError> {
+        let ops = i.operands;
+        // `mov.v2`/`.v4`: element by element; a scalar source goes to every element.
+        if f.has(W::V2) || f.has(W::V4) {
+            let (dsts, n) = self.dsts(&ops[0])?;
+            let srcs = match &ops[1] {
+                Operand::Vector(..) => self.srcs(&ops[1], ty)?.0,
+                one => [self.src(one, ty)?; 4],
+            };
+            return Ok(Op::MovVector { dsts, srcs, n });
+        }
+        match (&ops[0], &ops[1]) {
+            (Operand::Vector(..), src) => {
+                let (dsts, n) = self.dsts(&ops[0])?;
+                let bits = (ty.bits() / u32::from(n)) as u8;
+                Ok(Op::Unpack { dsts, n, bits, src: self.src(src, ty)? })
+            }
+            (dst, Operand::Vector(..)) => {
+                let count = match &ops[1] {
+                    Operand::Vector(items, _) => items.len() as u32,
+                    _ => 1,
+                };
+                let bits = ty.bits() / count.max(1);
+                let elem = match bits {
+                    8 => Ty::B8,
+                    16 => Ty::B16,
+                    32 => Ty::B32,
+                    _ => Ty::B64,
+                };
+                let (srcs, n) = self.srcs(&ops[1], elem)?;
+                Ok(Op::Pack { dst: self.dst(dst)?, srcs, n, bits: bits as u8 })
+            }
+            (dst, Operand::Component(base, comp)) => {
+                let axis = match comp.text(self.src) {
+                    ".x" => 0,
+                    ".y" => 1,
+                    ".z" => 2,
+                    _ => return self.unsupported(i),
+                };
+                let sreg = match self.t(*base) {
+                    "%tid" => Special::Tid(axis),
+                    "%ntid" => Special::Ntid(axis),
+                    "%ctaid" => Special::Ctaid(axis),
+                    "%nctaid" => Special::Nctaid(axis),
+                    _ => return self.unsupported(i),
+                };
+                Ok(Op::MovSpecial { dst: self.dst(dst)?, sreg })
+            }
+            (dst, Operand::Name(n))
+                if self.t(*n).starts_with('%') && self.regs.resolve(self.t(*n)).is_none() =>
+            {
+                let sreg = match self.t(*n) {
+                    "%laneid" => Special::Laneid,
+                    "%warpid" => Special::Warpid,
+                    "%nwarpid" => Special::Nwarpid,
+                    "%tid" => Special::Tid(0),
+                    "%ntid" => Special::Ntid(0),
+                    "%ctaid" => Special::Ctaid(0),
+                    "%nctaid" => Special::Nctaid(0),
+                    "%lanemask_eq" => Special::LanemaskEq,
+                    "%lanemask_lt" => Special::LanemaskLt,
+                    "%lanemask_le" => Special::LanemaskLe,
+                    "%lanemask_gt" => Special::LanemaskGt,
+                    "%lanemask_ge" => Special::LanemaskGe,
+                    "%smid" => Special::Smid,
+                    "%nsmid" => Special::Nsmid,
+                    "%gridid" => Special::Gridid,
+                    "%clock" => Special::Clock,
+                    "%clock64" => Special::Clock64,
+                    "%globaltimer" => Special::Globaltimer,
+                    "%dynamic_smem_size" => Special::DynamicSmemSize,
+                    "%total_smem_size" => Special::TotalSmemSize,
+                    _ => return self.unsupported(i),
+                };
+                Ok(Op::MovSpecial { dst: self.dst(dst)?, sreg })
+            }
+            (dst, Operand::Name(n)) if matches!(self.named(*n), Some(Named::Frame(_))) => {
+                let Some(Named::Frame(v)) = self.named(*n) else { return self.unsupported(i) };
+                Ok(Op::FrameAddr { dst: self.dst(dst)?, offset: v.offset, generic: false })
+            }
+            (dst, src) => Ok(Op::Mov { dst: self.dst(dst)?, src: self.src(src, ty)? }),
+        }
+    }
+
+    /// `atom` and `red` (PTX ISA 9.7.13.5, 9.7.13.6).
+    fn atom(&self, i: &InstrView<'m>, f: &Form, ty: Ty) -> Result<Op, LowerError> {
+        let red = f.opcode == O::Red;
+        let op = f.pick(&[
+            (W::Add, AtomOp::Add),
+            (W::Min, AtomOp::Min),
+            (W::Max, AtomOp::Max),
+            (W::Inc, AtomOp::Inc),
+            (W::Dec, AtomOp::Dec),
+            (W::And, AtomOp::And),
+            (W::Or, AtomOp::Or),
+            (W::Xor, AtomOp::Xor),
+            (W::Exch, AtomOp::Exch),
+            (W::Cas, AtomOp::Cas),
+        ]);
+        let Some(op) = op else { return self.unsupported(i) };
+        let aty = match ty {
+            Ty::U32 | Ty::B32 => AtomTy::U32,
+            Ty::S32 => AtomTy::S32,
+            Ty::U64 | Ty::B64 => AtomTy::U64,
+            Ty::S64 => AtomTy::S64,
+            Ty::F32 if matches!(op, AtomOp::Add | AtomOp::Exch | AtomOp::Cas) => AtomTy::F32,
+            Ty::F64 if matches!(op, AtomOp::Add | AtomOp::Exch | AtomOp::Cas) => AtomTy::F64,
+            _ => return self.unsupported(i),
+        };
+        if f.pick(groups::VEC).is_some() {
+            return self.unsupported(i);
+        }
+        let ops = i.operands;
+        let (dst, rest) = if red { (None, ops) } else { (self.dst_or_sink(&ops[0])?, &ops[1..]) };
+        let Operand::Addr(a) = &rest[0] else { return self.unsupported(i) };
+        let p = self.place(a, Self::space(f))?;
+        let b = self.src(&rest[1], ty)?;
+        let c = match rest.get(2) {
+            Some(o) => self.src(o, ty)?,
+            None => Src::Imm(0),
+        };
+        Ok(Op::Atom { mem: p.mem, op, ty: aty, dst, addr: p.addr, offset: p.offset, b, c })
+    }
+}
