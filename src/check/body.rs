@@ -124,9 +124,9 @@ impl<'a> Checker<'a> {
                 Stmt::Instr(i) => {
                     let index = b.stmts.start as usize + k;
                     if let Some(form) = self.instr(&self.pool.view(i))
-                        && let Some(slot) = self.forms.get_mut(index)
+                        && let Some(slot) = self.form_of.get_mut(index)
                     {
-                        *slot = Some(form);
+                        *slot = form;
                     }
                 }
                 Stmt::BranchTargets { label, targets } => {

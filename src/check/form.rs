@@ -8,37 +8,41 @@ use super::{Checker, I};
 use crate::isa::table::{Group, rows_of};
 use crate::isa::{Form, Row, Rule, Word, WordSet};
 
-/// A form found valid once, for every instruction spelled the same way: the form, and
-/// the operand count to check each time (none for a rule of its own).
-pub(super) type Cached = (Form, Option<(u8, u8)>);
+/// A form found valid once, for every instruction spelled the same way: the form (its
+/// index in `Checker::forms`), and the operand count to check each time (none for a
+/// rule of its own).
+pub(super) type Cached = (u32, Option<(u8, u8)>);
 
 impl<'a> Checker<'a> {
     /// Finds the instruction's row and, unless a rule of its own validates it, checks
-    /// the instruction against the row. `None` when the opcode is unknown.
-    pub(super) fn form(&mut self, i: &I<'a>, name: &str) -> Option<Form> {
+    /// the instruction against the row. Returns the form's index in `self.forms`;
+    /// `None` when the opcode is unknown.
+    pub(super) fn form(&mut self, i: &I<'a>, name: &str) -> Option<u32> {
         // The opcode and modifiers as written: instructions repeat, and a spelling
         // found valid once (in this module, with its `.version` and target) is valid
         // again; only the operand count differs.
         let end = i.mods.last().map_or(i.opcode.span.end, |m| m.span.end);
         let key = self.src.get(i.opcode.span.start as usize..end as usize).unwrap_or("");
-        if let Some(&(form, operands)) = self.form_cache.get(key) {
+        if let Some(&(k, operands)) = self.form_cache.get(key) {
             if let Some(n) = operands {
                 self.operands_within(i, name, n);
             }
-            return Some(form);
+            return Some(k);
         }
         let before = self.diags.len();
         let (form, operands) = self.find_form(i, name)?;
+        let k = self.forms.len() as u32;
+        self.forms.push(form);
         if self.diags.len() == before {
-            self.form_cache.insert(key, (form, operands));
+            self.form_cache.insert(key, (k, operands));
         }
         if let Some(n) = operands {
             self.operands_within(i, name, n);
         }
-        Some(form)
+        Some(k)
     }
 
-    fn find_form(&mut self, i: &I<'a>, name: &str) -> Option<Cached> {
+    fn find_form(&mut self, i: &I<'a>, name: &str) -> Option<(Form, Option<(u8, u8)>)> {
         let text = self.t(i.opcode);
         let Some(opcode) = crate::isa::Opcode::parse(text) else {
             self.error(i.opcode.span, format!("{name}: unknown instruction `{text}`"));

@@ -7,7 +7,7 @@ use super::I;
 use super::scope::{Def, Sym};
 use super::types::{Class, Ty, compatible};
 use super::{Checker, space_word};
-use crate::isa::{Form, Opcode as O};
+use crate::isa::Opcode as O;
 use crate::syntax::ast::*;
 
 /// Special registers (PTX ISA 10) and whether they have `.x/.y/.z` components.
@@ -58,14 +58,14 @@ pub fn special_register(name: &str) -> Option<bool> {
 }
 
 impl<'a> Checker<'a> {
-    /// Checks one instruction; its form when the opcode is known.
-    pub(super) fn instr(&mut self, i: &I<'a>) -> Option<Form> {
+    /// Checks one instruction; its form's index when the opcode is known.
+    pub(super) fn instr(&mut self, i: &I<'a>) -> Option<u32> {
         let name = i.full_name(self.src);
         if let Some(g) = i.guard {
             self.pred_operand(g.pred, name, "guard");
         }
-        let form = self.form(i, name)?;
-        match form.opcode {
+        let k = self.form(i, name)?;
+        match self.forms[k as usize].opcode {
             O::Setp => self.setp(i, name),
             O::Set => self.set(i, name),
             O::Selp => self.selp(i, name),
@@ -80,9 +80,9 @@ impl<'a> Checker<'a> {
             O::Tex | O::Tld4 => self.texture(i, name),
             O::Suld | O::Sust | O::Sured => self.surface(i, name),
             O::Txq | O::Suq => self.image_query(i, name),
-            _ => self.generic(i, name, form.opcode),
+            opcode => self.generic(i, name, opcode),
         }
-        Some(form)
+        Some(k)
     }
 
     /// Operands of an instruction the table validates: names resolve, vector widths

@@ -40,15 +40,23 @@ pub fn check<'a>(module: &'a Module, src: &'a str) -> Vec<Diagnostic> {
 
 /// What `check` hands on about a valid module (in the manner of naga's `ModuleInfo`):
 /// the [`Form`] of each instruction, by the instruction's index in the statement pool.
+/// Instructions spelled alike share one form.
 #[derive(Debug, Default)]
 pub struct ModuleInfo {
-    pub forms: Vec<Option<Form>>,
+    /// The distinct forms of the module.
+    pub forms: Vec<Form>,
+    /// For each statement of the pool, its form's index in `forms` ([`NO_FORM`] for
+    /// a statement that is not an instruction).
+    pub form_of: Vec<u32>,
 }
+
+/// The form index of a statement that is not an instruction.
+pub const NO_FORM: u32 = u32::MAX;
 
 impl ModuleInfo {
     /// The form of the statement at `index` of the pool, when it is an instruction.
     pub fn form(&self, index: usize) -> Option<&Form> {
-        self.forms.get(index)?.as_ref()
+        self.forms.get(*self.form_of.get(index)? as usize)
     }
 }
 
@@ -56,9 +64,9 @@ impl ModuleInfo {
 /// every diagnostic.
 pub fn validate<'a>(module: &'a Module, src: &'a str) -> Result<ModuleInfo, Vec<Diagnostic>> {
     let mut c = Checker::new(src, &module.pool);
-    c.forms = vec![None; module.pool.stmts.len()];
+    c.form_of = vec![NO_FORM; module.pool.stmts.len()];
     c.module(module);
-    if c.diags.is_empty() { Ok(ModuleInfo { forms: c.forms }) } else { Err(c.diags) }
+    if c.diags.is_empty() { Ok(ModuleInfo { forms: c.forms, form_of: c.form_of }) } else { Err(c.diags) }
 }
 
 /// The signature of one parameter (or return value) of a function or prototype.
@@ -107,8 +115,9 @@ pub struct Checker<'a> {
     body: Option<&'a Block>,
     /// `.target ..., texmode_independent`: samplers are separate from textures.
     texmode_independent: bool,
-    /// The form of each instruction checked so far, by statement index.
-    forms: Vec<Option<Form>>,
+    /// The distinct forms met so far, and each instruction's, by statement index.
+    forms: Vec<Form>,
+    form_of: Vec<u32>,
     /// Forms found valid, by their text (opcode and modifiers).
     form_cache: HashMap<&'a str, form::Cached>,
 }
@@ -136,6 +145,7 @@ impl<'a> Checker<'a> {
             body: None,
             texmode_independent: false,
             forms: Vec::new(),
+            form_of: Vec::new(),
             form_cache: HashMap::default(),
         }
     }
