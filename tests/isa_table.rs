@@ -27,7 +27,7 @@ fn dump_table_json() {
             serde_json::json!({
                 "opcode": r.opcode.text(),
                 "family": format!("{:?}", r.opcode.family()),
-                "rule": match r.rule { Rule::Table => "table", Rule::Own => "own", Rule::Open => "open" },
+                "rule": match r.rule { Rule::Table => "table", Rule::Operands => "operands", Rule::Own => "own", Rule::Open => "open" },
                 "types": r.types.iter().map(|set| set.iter().map(|t| t.word()).collect::<Vec<_>>()).collect::<Vec<_>>(),
                 "groups": r.groups.iter().map(|g| serde_json::json!({"words": words(&g.words), "need": g.need})).collect::<Vec<_>>(),
                 "needs": r.needs.iter().map(|(a, b)| serde_json::json!([words(a), words(b)])).collect::<Vec<_>>(),

@@ -5,11 +5,11 @@ use super::I;
 use super::scope::{Def, Label, LabelKind, Sym};
 use super::types::{Ty, compatible};
 use super::{Checker, ParamSig};
+use crate::isa::Word;
 use crate::syntax::ast::*;
 
 impl<'a> Checker<'a> {
     pub(super) fn bra(&mut self, i: &I<'a>, instr: &str) {
-        self.only_mods(i, instr, &[".uni"]);
         if !self.operand_count(i, instr, 1, 1) {
             return;
         }
@@ -19,11 +19,9 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn brx(&mut self, i: &I<'a>, instr: &str) {
-        self.require(i.opcode.span, instr, 60, 30);
-        if i.mods.first().map(|m| self.t(m)) != Some(".idx") {
+        if i.mods.first().map(|m| self.t(m)) != Some(Word::Idx.text()) {
             self.error(i.opcode.span, format!("{instr}: the indirect branch is written `brx.idx`"));
         }
-        self.only_mods(i, instr, &[".idx", ".uni"]);
         if !self.operand_count(i, instr, 2, 2) {
             return;
         }
@@ -72,18 +70,10 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn ret_exit(&mut self, i: &I<'a>, instr: &str) {
-        let allowed: &[&str] = if self.t(i.opcode) == "ret" { &[".uni"] } else { &[] };
-        self.only_mods(i, instr, allowed);
         self.operand_count(i, instr, 0, 0);
     }
 
     pub(super) fn nanosleep(&mut self, i: &I<'a>, instr: &str) {
-        // ptxas 13.5 takes nanosleep from PTX 6.2 (the ISA text says 6.3).
-        self.require(i.opcode.span, instr, 62, 70);
-        if i.mods.len() != 1 || self.t(i.mods[0]) != ".u32" {
-            self.error(i.opcode.span, format!("{instr}: the form is `nanosleep.u32 t`"));
-            return;
-        }
         if self.operand_count(i, instr, 1, 1) {
             self.int32_operand(&i.operands[0], instr, "operand t");
         }
@@ -92,7 +82,6 @@ impl<'a> Checker<'a> {
     /// `call{.uni} (rets), f, (args)` and the indirect forms through a register with
     /// a `.calltargets` list, a `.callprototype` or a jump-table variable.
     pub(super) fn call(&mut self, i: &I<'a>, instr: &str) {
-        self.only_mods(i, instr, &[".uni"]);
         let Some(CallForm { rets, target, args, extra, rest }) = CallForm::of(i.operands) else {
             self.error(i.span, format!("{instr}: missing the function to call"));
             return;

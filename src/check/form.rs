@@ -73,6 +73,7 @@ impl<'a> Checker<'a> {
         };
         match rows[0].rule {
             Rule::Own => return Some((form(&rows[0]), None)),
+            Rule::Operands => {}
             Rule::Open => {
                 self.require(i.opcode.span, name, rows[0].version, rows[0].sm);
                 return Some((form(&rows[0]), Some(rows[0].operands)));
@@ -114,7 +115,8 @@ impl<'a> Checker<'a> {
             }
         }
         self.require(i.opcode.span, name, row.version, row.sm);
-        Some((form(row), Some(row.operands)))
+        let operands = (row.rule == Rule::Table).then_some(row.operands);
+        Some((form(row), operands))
     }
 
     /// At most one word of a group; exactly one when it is needed.

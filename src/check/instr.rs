@@ -305,15 +305,6 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// Reports modifiers not in `allowed` (ptxas accepts a repeated `.uni`).
-    pub(super) fn only_mods(&mut self, i: &I<'a>, instr: &str, allowed: &[&str]) {
-        for m in i.mods {
-            if !allowed.contains(&self.t(m)) {
-                self.error(m.span, format!("{instr}: unexpected modifier `{}`", self.t(m)));
-            }
-        }
-    }
-
     pub(super) fn operand_count(&mut self, i: &I<'a>, instr: &str, lo: usize, hi: usize) -> bool {
         let n = i.operands.len();
         if n < lo || n > hi {

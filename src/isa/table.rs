@@ -17,8 +17,11 @@ use crate::check::types::Ty;
 pub enum Rule {
     /// The row is the whole rule: modifier groups, types, operand count and gates.
     Table,
+    /// The row validates modifiers, types and gates; a rule of its own in `check`
+    /// validates the operands (control flow: labels, target lists, call signatures).
+    Operands,
     /// The row gives the words; a rule of its own in `check` validates the form (the
-    /// seed core of comparisons and control flow, textures and surfaces).
+    /// seed core of comparisons, textures and surfaces).
     Own,
     /// Only the operand count and the gates are validated, and modifiers outside the
     /// vocabulary pass: forms whose full grammar is not in the table yet.
@@ -60,6 +63,11 @@ impl Row {
 
     const fn needs(mut self, needs: &'static [(WordSet, WordSet)]) -> Row {
         self.needs = needs;
+        self
+    }
+
+    const fn operands_own(mut self) -> Row {
+        self.rule = Rule::Operands;
         self
     }
 
@@ -185,11 +193,12 @@ pub static ROWS: &[Row] = &[
     row(O::Bfi, &[B32_64], &[], (5, 5)).since(20, 20),
     row(O::Bfind, &[I32_64], &[opt(&[Shiftamt])], (2, 2)).since(20, 20),
     row(O::Bmsk, &[ONLY_B32], &[req(&[Clamp, Wrap])], (3, 3)).since(76, 70),
-    row(O::Bra, &[], &[], (1, 1)).own(),
+    row(O::Bra, &[], &[opt(&[Uni])], (1, 1)).operands_own(),
     row(O::Brev, &[B32_64], &[], (2, 2)).since(20, 20),
     row(O::Brkpt, &[], &[], (0, 0)),
-    row(O::Brx, &[], &[], (2, 2)).own(),
-    row(O::Call, &[], &[], (1, 8)).own(),
+    // `brx.idx`; check/control.rs also holds ptxas to `.idx` coming first.
+    row(O::Brx, &[], &[opt(&[Idx]), opt(&[Uni])], (2, 2)).since(60, 30).operands_own(),
+    row(O::Call, &[], &[opt(&[Uni])], (1, 8)).operands_own(),
     row(O::Clusterlaunchcontrol, &[], &[], (1, 4)).open(),
     row(O::Clz, &[B32_64], &[], (2, 2)).since(20, 20),
     row(O::Cnot, &[], &[], (2, 2)).own(),
@@ -216,7 +225,7 @@ pub static ROWS: &[Row] = &[
     row(O::Ex2, &[F32], &[APPROX, FTZ], (2, 2)),
     row(O::Ex2, &[HALF], &[APPROX, FTZ], (2, 2)).since(70, 75),
     row(O::Ex2, &[BHALF], &[APPROX, FTZ], (2, 2)).since(78, 90),
-    row(O::Exit, &[], &[], (0, 0)).own(),
+    row(O::Exit, &[], &[], (0, 0)).operands_own(),
     row(O::Fence, &[], &[], (0, 2)).open(),
     // fma: 9.7.3.5, 9.7.4.4.
     row(O::Fma, &[F32], &[NEED_RND, FTZ, SAT], (4, 4)),
@@ -296,7 +305,8 @@ pub static ROWS: &[Row] = &[
     row(O::Mul, &[BHALF], &[opt(&[Rn])], (3, 3)).since(78, 90),
     row(O::Mul24, &[U32_S32], &[req(&[Hi, Lo])], (3, 3)),
     row(O::Multimem, &[], &[], (2, 3)).open(),
-    row(O::Nanosleep, &[], &[], (1, 1)).own(),
+    // ptxas 13.5 takes nanosleep from PTX 6.2 (the ISA text says 6.3).
+    row(O::Nanosleep, &[ONLY_U32], &[], (1, 1)).since(62, 70).operands_own(),
     row(O::Neg, &[S16_64], &[], (2, 2)),
     row(O::Neg, &[F32], &[FTZ], (2, 2)),
     row(O::Neg, &[F64], &[], (2, 2)),
@@ -327,7 +337,7 @@ pub static ROWS: &[Row] = &[
     ),
     row(O::Redux, &[BU32], &[SYNC, req(&[Add, Min, Max, And, Or, Xor])], (3, 3)).since(70, 80),
     row(O::Rem, &[U16_64], &[], (3, 3)),
-    row(O::Ret, &[], &[], (0, 0)).own(),
+    row(O::Ret, &[], &[opt(&[Uni])], (0, 0)).operands_own(),
     row(O::Rsqrt, &[F32_64], &[APPROX, FTZ], (2, 2)),
     row(O::Sad, &[U16_64], &[], (4, 4)),
     row(O::Selp, &[], &[], (4, 4)).own(),
