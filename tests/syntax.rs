@@ -88,7 +88,13 @@ fn texture_and_surface_forms_are_checked() {
         ("tex.2d.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];", "needs .v4"),
         ("tex.2d.v4.f32.u32 {%f1, %f2, %f3, %f4}, [%rd1, {%r5, %r6}];", "integer coordinates are .s32"),
         ("tex.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];", "a geometry such as .2d is required"),
-        ("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%r1, {%f5, %f6}];", "register is 64-bit"),
+        (
+            "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%r1, {%f5, %f6}];",
+            "not a .texref variable or a 64-bit register",
+        ),
+        ("suld.b.2d.b32.trap.lu %r1, [%rd1, {%r5, %r6}];", "unexpected modifier `.lu`"),
+        ("sured.b.add.min.2d.u32.trap [%rd1, {%r5, %r6}], %r1;", "one reduction operation"),
+        ("txq.level.width.b32 %r1, [%rd1], %f2;", "the level is a 32-bit integer"),
         ("tld4.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];", "exactly one component"),
         ("suld.b.2d.v4.b32 {%r1, %r2, %r3, %r4}, [%rd1, {%r5, %r6}];", "exactly one clamp mode"),
         ("suld.b.2d.v4.b64.trap {%rd1, %rd1, %rd1, %rd1}, [%rd1, {%r5, %r6}];", "unexpected data type"),
@@ -136,4 +142,33 @@ fn samplers_need_independent_texture_mode() {
         ".version 8.3\n.target sm_90, texmode_independent\n.address_size 64\n.global .samplerref s;\n";
     assert_eq!(ptxvm::check_source(independent), Vec::new());
     assert_eq!(errors(".global .texref t;\n"), Vec::<String>::new());
+}
+
+/// `.texref`, `.samplerref` and `.surfref` are kinds of their own (PTX ISA 5.3): each
+/// instruction names the kind it needs, they live in `.global`, and their
+/// initialisers are attribute lists (ptxas 13.5 agrees on each case here).
+#[test]
+fn texture_sampler_and_surface_handles_are_told_apart() {
+    let k = |decl: &str, body: &str| {
+        errors(&format!(
+            "{decl}\n.visible .entry k()\n{{\n.reg .f32 %f<9>;\n.reg .b32 %r<9>;\n{body}\nret;\n}}\n"
+        ))
+    };
+    let tex = "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%f5, %f6}];";
+    assert_eq!(
+        k(".global .texref t = { filter_mode = nearest, addr_mode_0 = wrap };", tex),
+        Vec::<String>::new()
+    );
+    let e = k(".global .surfref t;", tex);
+    assert!(e.iter().any(|m| m.contains("`t` is not a .texref variable")), "{e:?}");
+    let e = k(".const .texref t;", tex);
+    assert!(e.iter().any(|m| m.contains("texture, sampler and surface variables are .global")), "{e:?}");
+    let e = k(".global .texref t = { filter_mode = sideways };", tex);
+    assert!(e.iter().any(|m| m.contains("not a value of `filter_mode`")), "{e:?}");
+    let e = k(".global .b32 t = { filter_mode = nearest };", "");
+    assert!(e.iter().any(|m| m.contains("is an attribute of a .texref")), "{e:?}");
+    let e = k(".global .texref t;", "mov.u32 %r1, t;");
+    assert!(e.iter().any(|m| m.contains("needs a 64-bit mov")), "{e:?}");
+    let e = k(".global .surfref u;", "suq.width.b32 %r1, [u];");
+    assert_eq!(e, Vec::<String>::new());
 }

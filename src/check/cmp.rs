@@ -438,6 +438,19 @@ impl<'a> Checker<'a> {
             op @ (Operand::Int { .. } | Operand::Float { .. }) => {
                 self.typed_operand(op, ty, instr, "operand a", true);
             }
+            // A texture, sampler or surface handle moves into a 64-bit register
+            // (ptxas: "Indirect access to texture requires .u64 type").
+            Operand::Name(n)
+                if matches!(
+                    self.lookup(self.t(n)),
+                    Some(Def { sym: Sym::Var { ty: Ty::TexRef | Ty::SamplerRef | Ty::SurfRef, .. }, .. })
+                ) && ty.bits() != 64 =>
+            {
+                self.error(
+                    n.span,
+                    format!("{instr}: a texture, sampler or surface handle needs a 64-bit mov"),
+                );
+            }
             other => self.resolve_operand(other, instr),
         }
     }

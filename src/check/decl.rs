@@ -130,6 +130,12 @@ impl<'a> Checker<'a> {
                 ".samplerref: needs `.target ..., texmode_independent` (textures are unified by default)",
             );
         }
+        if matches!(self.t(v.ty), ".texref" | ".samplerref" | ".surfref") && v.space != Space::Global {
+            self.error(
+                v.ty.span,
+                format!("{}: texture, sampler and surface variables are .global", self.t(v.ty)),
+            );
+        }
         if let Some(a) = v.align
             && (a == 0 || !a.is_power_of_two())
         {
@@ -222,6 +228,51 @@ impl<'a> Checker<'a> {
                 self.init_symbol(*name, funcs, only_funcs);
             }
             Init::Int(..) | Init::Float(..) => *only_funcs = false,
+            Init::Attribute { key, value } => {
+                *only_funcs = false;
+                self.texture_attribute(*key, value, ty);
+            }
+        }
+    }
+
+    /// `key = value` in the initialiser of a `.texref`, `.samplerref` or `.surfref`
+    /// (PTX ISA 5.3.3, table "Opaque Type Fields").
+    fn texture_attribute(&mut self, key: Name, value: &Init, ty: Name) {
+        let kind = self.t(ty);
+        let sampler_keys =
+            ["filter_mode", "addr_mode_0", "addr_mode_1", "addr_mode_2", "force_unnormalized_coords"];
+        let image_keys = ["width", "height", "depth", "channel_data_type", "channel_order"];
+        let k = self.t(key);
+        let known = match kind {
+            ".texref" => sampler_keys.contains(&k) || image_keys.contains(&k) || k == "normalized_coords",
+            ".samplerref" => sampler_keys.contains(&k) || k == "normalized_coords",
+            ".surfref" => image_keys.contains(&k),
+            _ => {
+                let msg =
+                    format!("initialiser: `{k} = ...` is an attribute of a .texref, .samplerref or .surfref");
+                self.error(key.span, msg);
+                return;
+            }
+        };
+        if !known {
+            self.error(key.span, format!("initialiser: {kind} has no attribute `{k}`"));
+        }
+        let ok = match value {
+            Init::Int(..) => !matches!(k, "filter_mode" | "addr_mode_0" | "addr_mode_1" | "addr_mode_2"),
+            Init::Symbol { name, generic: false, offset: 0 } => match k {
+                "filter_mode" => matches!(self.t(name), "nearest" | "linear"),
+                "addr_mode_0" | "addr_mode_1" | "addr_mode_2" => {
+                    matches!(
+                        self.t(name),
+                        "wrap" | "mirror" | "clamp_ogl" | "clamp_to_edge" | "clamp_to_border"
+                    )
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        if !ok {
+            self.error(key.span, format!("initialiser: not a value of `{k}`"));
         }
     }
 

@@ -132,24 +132,48 @@ impl<'a> Checker<'a> {
             self.error(i.span, format!("{name}: {} and {} exclude each other", sampling[0], sampling[1]));
         }
         let ms = matches!(geom, ".2dms" | ".a2dms");
-        let extras = &i.operands.get(2..).unwrap_or(&[]);
+        let extras = i.operands.get(2..).unwrap_or(&[]);
+        for extra in extras {
+            self.resolve_operand(extra, name);
+        }
+        if !extras.is_empty() && sampling.is_empty() {
+            self.require(i.span, "texture offset and depth compare operands", 43, 30);
+        }
+        let span = i.span;
+        let mismatch = |c: &mut Self, what: &str| c.error(span, format!("{name}: {what}"));
         match sampling.first().copied() {
+            // `tex.level`: a level of detail (a scalar or a one-element vector of .f32),
+            // and an offset vector before or after it (ptxas takes either order).
             Some(".level") => {
-                if extras.is_empty() || extras.len() > 2 {
-                    self.error(i.span, format!("{name}: tex.level takes a level of detail (and an offset)"));
-                }
                 if ms || ctype == Ty::S32 {
-                    self.error(
-                        i.span,
-                        format!("{name}: tex.level needs float coordinates and no multi-sample geometry"),
-                    );
+                    mismatch(self, "tex.level needs float coordinates and no multi-sample geometry");
+                }
+                let lods =
+                    extras.iter().filter(|e| !matches!(e, Operand::Vector(v, _) if v.len() > 1)).count();
+                let offsets = extras.len() - lods;
+                if extras.is_empty() || extras.len() > 2 || offsets > 1 {
+                    mismatch(self, "tex.level takes a level of detail and, optionally, an offset vector");
+                }
+                for e in extras {
+                    let ok = match e {
+                        Operand::Vector(items, _) if items.len() > 1 => self.offset_ok(e, geom, false),
+                        Operand::Vector(items, _) => items.iter().all(|x| self.f32_scalar(x)),
+                        one => self.f32_scalar(one),
+                    };
+                    if !ok {
+                        mismatch(self, "a level of detail is an .f32 value, an offset a vector of .s32");
+                    }
                 }
             }
+            // `tex.grad`: two gradient vectors of .f32, then an optional offset vector
+            // and an optional depth-compare value.
             Some(".grad") => {
                 if ms {
-                    self.error(i.span, format!("{name}: tex.grad has no multi-sample form"));
-                } else if extras.len() < 2 {
-                    self.error(i.span, format!("{name}: tex.grad takes two gradient vectors"));
+                    mismatch(self, "tex.grad has no multi-sample form");
+                } else if extras.len() < 2
+                    || !extras[..2].iter().all(|g| matches!(g, Operand::Vector(..)) && self.f32_vector(g))
+                {
+                    mismatch(self, "tex.grad takes two gradient vectors of .f32");
                 } else {
                     // Gradients have exactly the geometry's dimensions (cubes: 1, 2 or 4).
                     let dims = match geom {
@@ -171,22 +195,95 @@ impl<'a> Checker<'a> {
                             self.error(g.span(), format!("{name}: a {geom} gradient is a vector of {dims}"));
                         }
                     }
+                    if !self.offset_and_compare(&extras[2..], geom, true) {
+                        mismatch(
+                            self,
+                            "after the gradients come an .s32 offset vector and an .f32 depth-compare value",
+                        );
+                    }
                 }
             }
+            // Plain `tex` and `tld4`: an optional offset vector, then an optional
+            // depth-compare value; a lone scalar is any 32-bit value.
             _ => {
-                if !extras.is_empty()
-                    && matches!(geom, ".cube" | ".acube")
-                    && matches!(extras[0], Operand::Vector(..))
-                {
+                if !extras.is_empty() && matches!(geom, ".cube" | ".acube") {
                     self.error(extras[0].span(), format!("{name}: {geom} takes no offset"));
-                }
-                if !extras.is_empty() {
-                    self.require(i.span, "texture offset and depth compare operands", 43, 30);
+                } else if !self.offset_and_compare(extras, geom, tld4) {
+                    mismatch(
+                        self,
+                        "the optional operands are an .s32 offset vector and an .f32 depth-compare value",
+                    );
                 }
             }
         }
-        for extra in i.operands.iter().skip(2) {
-            self.resolve_operand(extra, name);
+    }
+
+    /// An optional offset vector and then an optional depth-compare value.
+    /// `strict`: a lone scalar is a depth-compare value (tex.grad, tld4); else any
+    /// 32-bit value (plain tex).
+    fn offset_and_compare(&mut self, extras: &[Operand], geom: &str, strict: bool) -> bool {
+        match extras {
+            [] => true,
+            [v @ Operand::Vector(..)] => self.offset_ok(v, geom, true),
+            [v @ Operand::Vector(..), dc] => self.offset_ok(v, geom, true) && self.f32_scalar(dc),
+            [one] if strict => self.f32_scalar(one),
+            [one] => match one {
+                Operand::Int { .. } | Operand::Float { .. } => true,
+                Operand::Name(n) => {
+                    matches!(
+                        self.lookup(self.t(n)),
+                        Some(Def { sym: Sym::Reg { ty, .. }, .. }) if ty.bits() == 32
+                    ) || self.lookup(self.t(n)).is_none()
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// An offset vector: 32-bit integer registers or integer literals, at least as
+    /// many as the geometry has dimensions (ptxas: "Operand vector size doesn't match
+    /// geometry"); `int_only`: .f32 registers are refused.
+    fn offset_ok(&mut self, v: &Operand, geom: &str, int_only: bool) -> bool {
+        let Operand::Vector(items, _) = v else { return false };
+        let dims = match geom {
+            ".1d" | ".a1d" => 1,
+            ".2d" | ".a2d" => 2,
+            _ => 3,
+        };
+        if items.len() < dims {
+            self.error(v.span(), format!("vector of {} is too short for a {geom} offset", items.len()));
+            return true;
+        }
+        items.iter().all(|x| match x {
+            Operand::Int { .. } => true,
+            Operand::Name(n) => match self.lookup(self.t(n)) {
+                Some(Def { sym: Sym::Reg { ty, .. }, .. }) => {
+                    ty.bits() == 32 && ty != Ty::Pred && !(int_only && ty.class() == Class::Float)
+                }
+                _ => true,
+            },
+            _ => false,
+        })
+    }
+
+    /// An .f32 scalar: an .f32 or .b32 register, or a floating-point literal.
+    fn f32_scalar(&mut self, op: &Operand) -> bool {
+        match op {
+            Operand::Float { .. } => true,
+            Operand::Name(n) => match self.lookup(self.t(n)) {
+                Some(Def { sym: Sym::Reg { ty, .. }, .. }) => matches!(ty, Ty::F32 | Ty::B32),
+                _ => true,
+            },
+            _ => false,
+        }
+    }
+
+    /// A vector of .f32 scalars.
+    fn f32_vector(&mut self, op: &Operand) -> bool {
+        match op {
+            Operand::Vector(items, _) => items.iter().all(|x| self.f32_scalar(x)),
+            _ => false,
         }
     }
 
@@ -253,6 +350,35 @@ impl<'a> Checker<'a> {
             self.error(i.span, format!("{name}: unexpected data type {}", ty.word()));
             return;
         }
+        // The cache operators of loads and of stores (ISA 9.7.10.4-5); sured has none.
+        let cache: &[&str] = match op {
+            "suld" => &[".ca", ".cg", ".cs", ".cv"],
+            "sust" => &[".wb", ".cg", ".cs", ".wt"],
+            _ => &[],
+        };
+        let reds: &[&str] = if op == "sured" { &[".add", ".min", ".max", ".and", ".or"] } else { &[] };
+        for m in &mods {
+            let known = matches!(*m, ".b" | ".p" | ".trap" | ".clamp" | ".zero")
+                || matches!(*m, ".1d" | ".2d" | ".3d" | ".a1d" | ".a2d")
+                || (op != "sured" && matches!(*m, ".v2" | ".v4"))
+                || Ty::from_word(m).is_some()
+                || cache.contains(m)
+                || reds.contains(m);
+            if !known {
+                self.error(i.span, format!("{name}: unexpected modifier `{m}`"));
+            }
+        }
+        if op == "sured" {
+            if mods.iter().filter(|m| reds.contains(m)).count() > 1 {
+                self.error(i.span, format!("{name}: one reduction operation"));
+            }
+            if matches!(ty, Ty::U64 | Ty::S64) && mods.iter().any(|m| matches!(*m, ".min" | ".max")) {
+                self.require(i.span, "64-bit min/max of sured.b", 81, 0);
+            }
+        }
+        if i.operands.len() != 2 {
+            self.error(i.span, format!("{name}: expects 2 operands, found {}", i.operands.len()));
+        }
         let (addr, data) = if op == "suld" {
             (i.operands.get(1), i.operands.first())
         } else {
@@ -268,6 +394,10 @@ impl<'a> Checker<'a> {
         if let Some(d) = data {
             // Data registers must hold at least the data size; their kind is free.
             let items: Vec<&Operand> = match d {
+                Operand::Vector(_, span) if op == "sured" => {
+                    self.error(*span, format!("{name}: sured takes one value, not a vector"));
+                    vec![]
+                }
                 // ptxas also takes a vector for scalar data.
                 Operand::Vector(items, span) => {
                     if n > 1 && items.len() != n {
@@ -285,6 +415,25 @@ impl<'a> Checker<'a> {
                 one => vec![one],
             };
             for item in items {
+                match item {
+                    Operand::Sink(_) if op != "suld" => {
+                        self.error(item.span(), format!("{name}: `_` cannot be a source"));
+                    }
+                    // A vector result may drop elements; a scalar one may not.
+                    Operand::Sink(_) if op == "suld" && matches!(d, Operand::Vector(..)) => {}
+                    Operand::Sink(_) | Operand::Int { .. } | Operand::Float { .. } if op == "suld" => {
+                        self.error(item.span(), format!("{name}: the result is a register"));
+                    }
+                    _ => {}
+                }
+                // sured's value is an integer at least as wide as its type.
+                if op == "sured"
+                    && let Operand::Name(r) = item
+                    && let Some(Def { sym: Sym::Reg { ty: reg, .. }, .. }) = self.lookup(self.t(r))
+                    && (reg.class() == Class::Float || reg.bits() < ty.bits().max(32))
+                {
+                    self.error(r.span, format!("{name}: `{}` does not hold {} data", self.t(r), ty.word()));
+                }
                 if let Operand::Name(r) = item
                     && let Some(Def { sym: Sym::Reg { ty: reg, .. }, .. }) = self.resolve_value_name(*r, name)
                     && (reg.bits() < ty.bits().max(16) || reg == Ty::Pred)
@@ -352,9 +501,38 @@ impl<'a> Checker<'a> {
                 self.error(i.span, format!("{name}: .level is for .width, .height and .depth"));
             }
         }
+        for q in &asked {
+            match *q {
+                ".num_samples" => self.require(i.span, "the num_samples attribute", 41, 30),
+                ".num_mipmap_levels" | ".array_size" => {
+                    self.require(i.span, &format!("the {q} attribute"), 41, 0)
+                }
+                ".memory_layout" => self.require(i.span, "the memory_layout attribute", 42, 0),
+                _ => {}
+            }
+        }
         let want = if mods.contains(&".level") { 3 } else { 2 };
         if !self.operand_count(i, name, want, want) {
             return;
+        }
+        if !matches!(i.operands[0], Operand::Name(_)) {
+            self.error(i.operands[0].span(), format!("{name}: the result is a register"));
+        }
+        // txq.level: the level is a 32-bit integer.
+        if let Some(lod) = i.operands.get(2) {
+            let ok = match lod {
+                Operand::Int { .. } => true,
+                Operand::Name(n) => match self.lookup(self.t(n)) {
+                    Some(Def { sym: Sym::Reg { ty, .. }, .. }) => {
+                        ty.bits() == 32 && ty.is_int() || ty == Ty::B32
+                    }
+                    _ => true,
+                },
+                _ => false,
+            };
+            if !ok {
+                self.error(lod.span(), format!("{name}: the level is a 32-bit integer"));
+            }
         }
         if let Operand::Name(d) = &i.operands[0]
             && let Some(Def { sym: Sym::Reg { ty, .. }, .. }) = self.resolve_value_name(*d, name)
@@ -364,8 +542,27 @@ impl<'a> Checker<'a> {
         }
         match &i.operands[1] {
             Operand::Addr(a) if a.base.is_some() && a.offset == 0 => {
+                // Sampler attributes are asked of the sampler in independent mode.
+                let sampler = self.texmode_independent
+                    && asked.iter().any(|q| {
+                        matches!(
+                            *q,
+                            ".filter_mode"
+                                | ".addr_mode_0"
+                                | ".addr_mode_1"
+                                | ".addr_mode_2"
+                                | ".force_unnormalized_coords"
+                        )
+                    });
+                let want = if !txq {
+                    Ty::SurfRef
+                } else if sampler {
+                    Ty::SamplerRef
+                } else {
+                    Ty::TexRef
+                };
                 if let Some(b) = a.base {
-                    self.handle(b, name);
+                    self.handle(b, name, want);
                 }
             }
             other => self.error(other.span(), format!("{name}: the operand is `[texture]` or `[surface]`")),
@@ -378,9 +575,21 @@ impl<'a> Checker<'a> {
     /// `[image, {coordinates}]`: the handle and the coordinates a geometry needs, of
     /// the coordinate type (`.s32` for surfaces), array index first.
     fn image(&mut self, a: &ImageAddr, geom: &str, ctype: Ty, texture: bool, name: &str) {
-        self.handle(a.image, name);
-        if let Some(s) = a.sampler {
-            self.resolve_value_name(s, name);
+        self.handle(a.image, name, if texture { Ty::TexRef } else { Ty::SurfRef });
+        match a.sampler {
+            // Unified mode takes a second texture (or register) where a sampler would be.
+            Some(s) if texture => {
+                self.handle(s, name, if self.texmode_independent { Ty::SamplerRef } else { Ty::TexRef })
+            }
+            Some(s) => {
+                self.resolve_value_name(s, name);
+                self.error(s.span, format!("{name}: a surface takes no sampler"));
+            }
+            None if texture && self.texmode_independent => self.error(
+                a.image.span,
+                format!("{name}: with texmode_independent the address is `[texture, sampler, {{...}}]`"),
+            ),
+            None => {}
         }
         let need = geometry_coords(geom).unwrap_or(1);
         let items: Vec<&Operand> = match &a.coords {
@@ -403,13 +612,48 @@ impl<'a> Checker<'a> {
             }
         };
         let array = geom.starts_with(".a");
+        // ptxas infers a coordinate vector's type from its first element (an array
+        // index aside): later elements must agree with it ("Vector with elements of
+        // different types"), and it with the coordinate type. A .b32 register agrees
+        // with everything.
+        if texture {
+            let kind = |c: &Self, x: &Operand| match x {
+                Operand::Int { .. } => Some(Class::Signed),
+                Operand::Float { .. } => Some(Class::Float),
+                Operand::Name(n) => match c.lookup(c.t(n)) {
+                    Some(Def { sym: Sym::Reg { ty, .. }, .. }) if ty.class() == Class::Unsigned => {
+                        Some(Class::Signed)
+                    }
+                    Some(Def { sym: Sym::Reg { ty, .. }, .. }) => Some(ty.class()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let rest = &items[usize::from(array).min(items.len())..];
+            if let Some(first) = rest.first().and_then(|x| kind(self, x)) {
+                let agree =
+                    |k: Option<Class>| k.is_none_or(|k| k == Class::Bit || first == Class::Bit || k == first);
+                // Integer registers pass for .f32 coordinates (same size), but not .f32
+                // registers for .s32 ones, nor integer literals alone for .f32.
+                let float_regs = matches!(&rest[0], Operand::Name(_)) && first == Class::Float;
+                let int_literals = rest.iter().all(|x| matches!(x, Operand::Int { .. }));
+                if !rest.iter().all(|x| agree(kind(self, x))) {
+                    self.error(a.coords.span(), format!("{name}: the coordinates are of different types"));
+                } else if (float_regs && ctype == Ty::S32) || (int_literals && ctype == Ty::F32) {
+                    self.error(a.coords.span(), format!("{name}: the coordinates are not {}", ctype.word()));
+                }
+            }
+        }
         for (k, item) in items.into_iter().enumerate() {
             let want = if array && k == 0 { Ty::S32 } else { ctype };
             let Operand::Name(r) = item else { continue };
             let Some(Def { sym: Sym::Reg { ty: reg, .. }, .. }) = self.resolve_value_name(*r, name) else {
                 continue;
             };
-            let fits = if texture {
+            let fits = if texture && !(array && k == 0) {
+                // The vector's type was judged above.
+                reg.bits() == 32 && reg != Ty::Pred
+            } else if texture {
                 element_fits(want, reg)
             } else {
                 reg.bits() == 32 && reg.class() != Class::Float
@@ -421,29 +665,39 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// A texture or surface: a `.texref`/`.surfref` variable or a 64-bit register.
-    fn handle(&mut self, n: crate::syntax::ast::Name, name: &str) {
-        match self.resolve_value_name(n, name) {
-            Some(Def { sym: Sym::Reg { ty, .. }, .. }) if ty.bits() != 64 || ty.class() == Class::Float => {
-                self.error(
-                    n.span,
-                    format!(
-                        "{name}: a texture or surface register is 64-bit, `{}` is {}",
-                        self.t(n),
-                        ty.word()
-                    ),
-                );
+    /// A texture, sampler or surface (`want` is `.texref`, `.samplerref` or
+    /// `.surfref`): a scalar variable of that kind or a 64-bit register (ptxas:
+    /// "Argument 1 of instruction 'tex': .texref or .u64 register expected").
+    fn handle(&mut self, n: crate::syntax::ast::Name, name: &str, want: Ty) {
+        let ok = match self.resolve_value_name(n, name) {
+            Some(Def { sym: Sym::Reg { ty, .. }, .. }) => {
+                // Texture and surface objects in registers ("indirect access").
+                let what =
+                    if want == Ty::SurfRef { "indirect surface access" } else { "indirect texture access" };
+                self.require(n.span, what, 31, 0);
+                if want == Ty::TexRef && self.texmode_independent {
+                    self.require(n.span, "indirect texture access with texmode_independent", 43, 0);
+                }
+                ty.bits() == 64 && ty.class() != Class::Float
             }
-            Some(Def { sym: Sym::Var { ty, .. }, .. }) if ty != Ty::Other => {
-                self.error(n.span, format!("{name}: `{}` is not a .texref or .surfref", self.t(n)));
-            }
-            _ => {}
+            Some(Def { sym: Sym::Var { ty, array, .. }, .. }) => ty == want && !array,
+            Some(Def { sym: Sym::Func(_), .. }) => false,
+            None => true,
+        };
+        if !ok {
+            let msg =
+                format!("{name}: `{}` is not a {} variable or a 64-bit register", self.t(n), want.word());
+            self.error(n.span, msg);
         }
     }
 
     /// A vector operand of exactly `lanes` registers fitting `ty`.
     fn vector_operand(&mut self, op: &Operand, ty: Ty, lanes: usize, name: &str, role: &str) {
         match op {
+            // ptxas: "Unable to infer type of vector elements".
+            Operand::Vector(items, span) if items.iter().all(|x| matches!(x, Operand::Sink(_))) => {
+                self.error(*span, format!("{name}: the {role} needs at least one register"));
+            }
             Operand::Vector(items, span) => {
                 if items.len() != lanes {
                     self.error(

@@ -25,7 +25,12 @@ pub enum Ty {
     F64,
     TF32,
     Pred,
-    /// Opaque and exotic types (`.texref`, `.e4m3`, ...): declarable, never compatible.
+    /// The opaque handles of textures, samplers and surfaces (PTX ISA 5.3): declared
+    /// in `.global`, named by the texture and surface instructions, never compatible.
+    TexRef,
+    SamplerRef,
+    SurfRef,
+    /// Exotic types (`.e4m3`, ...): declarable, never compatible.
     Other,
 }
 
@@ -66,7 +71,10 @@ impl Ty {
             ".f64" => F64,
             ".tf32" => TF32,
             ".pred" => Pred,
-            ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2" | ".texref" | ".samplerref" | ".surfref" => Other,
+            ".texref" => TexRef,
+            ".samplerref" => SamplerRef,
+            ".surfref" => SurfRef,
+            ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2" => Other,
             _ => return None,
         })
     }
@@ -81,7 +89,7 @@ impl Ty {
             B64 | U64 | S64 | F64 => 64,
             B128 => 128,
             Pred => 1,
-            Other => 0,
+            TexRef | SamplerRef | SurfRef | Other => 0,
         }
     }
 
@@ -93,7 +101,7 @@ impl Ty {
             S8 | S16 | S32 | S64 => Class::Signed,
             F16 | F16x2 | BF16 | BF16x2 | F32 | F64 | TF32 => Class::Float,
             Pred => Class::Pred,
-            Other => Class::Other,
+            TexRef | SamplerRef | SurfRef | Other => Class::Other,
         }
     }
 
@@ -130,6 +138,9 @@ impl Ty {
             F64 => ".f64",
             TF32 => ".tf32",
             Pred => ".pred",
+            TexRef => ".texref",
+            SamplerRef => ".samplerref",
+            SurfRef => ".surfref",
             Other => ".opaque",
         }
     }

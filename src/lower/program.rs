@@ -366,7 +366,8 @@ impl<'m> Image<'m> {
                     Init::Masked { mask, symbol, .. } => {
                         (symbol_address(symbol, src, symbols)? & mask) >> mask.trailing_zeros().min(63)
                     }
-                    Init::List(..) => continue,
+                    // Texture and sampler attributes: ptxvm runs no texture instruction.
+                    Init::List(..) | Init::Attribute { .. } => continue,
                 };
                 self.bytes[at..at + elem].copy_from_slice(&bits.to_le_bytes()[..elem.min(8)]);
             }

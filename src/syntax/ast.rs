@@ -215,6 +215,12 @@ pub enum Init {
         symbol: Box<Init>,
         span: Span,
     },
+    /// An attribute of a texture, sampler or surface (PTX ISA 5.3.3):
+    /// `filter_mode = nearest`, `width = 64`.
+    Attribute {
+        key: Name,
+        value: Box<Init>,
+    },
 }
 
 /// A `{ }` block; its statements are a range of [`Pool::stmts`].

@@ -388,6 +388,11 @@ impl Parser<'_> {
             Tok::Ident if !neg => {
                 let t = self.bump();
                 let mut name = self.name(t);
+                if self.eat_punct(b'=') {
+                    // `{ filter_mode = nearest, ... }` of a `.texref` or `.samplerref`.
+                    let value = Box::new(self.init()?);
+                    return Ok(Init::Attribute { key: name, value });
+                }
                 let mut generic = false;
                 if name.text(self.src) == "generic" && self.eat_punct(b'(') {
                     generic = true;
