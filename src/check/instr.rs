@@ -65,7 +65,14 @@ impl<'a> Checker<'a> {
             self.pred_operand(g.pred, name, "guard");
         }
         let k = self.form(i, name)?;
-        match self.forms[k as usize].opcode {
+        let opcode = self.forms[k as usize].opcode;
+        // `(a, b)` lists belong to call (ptxas: a syntax error anywhere else).
+        if opcode != O::Call
+            && let Some(op) = i.operands.iter().find(|o| matches!(o, Operand::List(..)))
+        {
+            self.error(op.span(), format!("{name}: a parenthesised list is an operand of call only"));
+        }
+        match opcode {
             O::Setp => self.setp(i, name),
             O::Set => self.set(i, name),
             O::Selp => self.selp(i, name),
