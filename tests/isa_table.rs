@@ -31,6 +31,7 @@ fn dump_table_json() {
                 "types": r.types.iter().map(|set| set.iter().map(|t| t.word()).collect::<Vec<_>>()).collect::<Vec<_>>(),
                 "groups": r.groups.iter().map(|g| serde_json::json!({"words": words(&g.words), "need": g.need})).collect::<Vec<_>>(),
                 "needs": r.needs.iter().map(|(a, b)| serde_json::json!([words(a), words(b)])).collect::<Vec<_>>(),
+                "excludes": r.excludes.iter().map(|(a, b)| serde_json::json!([words(a), words(b)])).collect::<Vec<_>>(),
                 "operands": [r.operands.0, r.operands.1],
                 "version": r.version,
                 "sm": r.sm,

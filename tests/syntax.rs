@@ -15,7 +15,7 @@ fn image_operands_and_byte_masks_are_checked() {
     let e = errors(
         ".visible .entry k() { .reg .b32 %r<3>; .reg .b64 %rd<2>; ld.global.u32 %r1, [%rd1, {%r2}]; ret; }",
     );
-    assert!(e.iter().any(|m| m.contains("operand of tex, tld4, suld, sust and sured only")), "{e:?}");
+    assert!(e.iter().any(|m| m.contains("operand of tex, tld4, suld, sust, sured and cp only")), "{e:?}");
     // A byte mask must be one byte, in a byte array.
     let v = ".global .align 4 .u32 v[2] = {1, 2};\n";
     let e = errors(&format!("{v}.global .align 1 .u8 p[1] = {{0xF0(generic(v))}};\n"));

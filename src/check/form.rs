@@ -55,6 +55,10 @@ impl<'a> Checker<'a> {
         for m in i.mods {
             let t = self.t(m);
             if let Some(ty) = Ty::from_word(t) {
+                // ptxas drops a handle type written as a modifier (`add.texref.s32`).
+                if matches!(ty, Ty::TexRef | Ty::SamplerRef | Ty::SurfRef) {
+                    continue;
+                }
                 if ntypes < 3 {
                     types[ntypes] = ty;
                 }
@@ -95,7 +99,8 @@ impl<'a> Checker<'a> {
             self.wrong_types(i, name, rows, tys);
             return None;
         };
-        let allowed = row.words;
+        // ptxas lets testp's class words stand on any instruction and ignores them.
+        let allowed = row.words.union(IGNORED_BY_PTXAS);
         for m in i.mods {
             if let Some(w) = Word::parse(self.t(m))
                 && !allowed.contains(w)
@@ -105,6 +110,13 @@ impl<'a> Checker<'a> {
         }
         for g in row.groups {
             self.group(i, name, g, &words);
+        }
+        for (when, not) in row.excludes {
+            if let Some(w) = when.intersect(&words).iter().next()
+                && let Some(x) = not.intersect(&words).iter().next()
+            {
+                self.error(i.span, format!("{name}: `{}` cannot be combined with `{}`", w.text(), x.text()));
+            }
         }
         for (when, then) in row.needs {
             if let Some(w) = when.intersect(&words).iter().next()
@@ -169,6 +181,17 @@ impl<'a> Checker<'a> {
         );
     }
 }
+
+/// Words ptxas 13 accepts on every instruction (the table matrix: `add.finite.s32`,
+/// `brkpt.normal` ...), presumably parsed and dropped; `check` does the same.
+const IGNORED_BY_PTXAS: WordSet = WordSet::of(&[
+    Word::Finite,
+    Word::Infinite,
+    Word::Number,
+    Word::Notanumber,
+    Word::Normal,
+    Word::Subnormal,
+]);
 
 fn needs_met(r: &Row, words: &WordSet) -> bool {
     r.groups.iter().all(|g| !g.need || !g.words.intersect(words).is_empty())

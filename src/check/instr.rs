@@ -7,8 +7,21 @@ use super::I;
 use super::scope::{Def, Sym};
 use super::types::{Class, Ty, compatible};
 use super::{Checker, space_word};
-use crate::isa::Opcode as O;
+use crate::isa::{Family, Opcode as O};
 use crate::syntax::ast::*;
+
+/// A byte or half selector of a video instruction's operand: `.b0`-`.b3` and up to
+/// four of them (`.b3210`), `.h0`, `.h1` and `.h10`.
+fn video_selector(s: &str) -> bool {
+    let Some(rest) = s.strip_prefix('.') else { return false };
+    let (kind, digits) = rest.split_at(1.min(rest.len()));
+    let max = match kind {
+        "b" => b'7',
+        "h" => b'1',
+        _ => return false,
+    };
+    (1..=4).contains(&digits.len()) && digits.bytes().all(|d| (b'0'..=max).contains(&d))
+}
 
 /// Special registers (PTX ISA 10) and whether they have `.x/.y/.z` components.
 pub fn special_register(name: &str) -> Option<bool> {
@@ -87,6 +100,21 @@ impl<'a> Checker<'a> {
             O::Tex | O::Tld4 => self.texture(i, name),
             O::Suld | O::Sust | O::Sured => self.surface(i, name),
             O::Txq | O::Suq => self.image_query(i, name),
+            O::Cvt if !self.forms[k as usize].has(crate::isa::Word::Pack) => {
+                let form = self.forms[k as usize];
+                self.cvt_rules(i, name, &form);
+                self.generic(i, name, O::Cvt);
+            }
+            // ptxas: "32-Bit ABI ... is not supported on sm_90 or higher architectures".
+            O::Cvta => {
+                if self.forms[k as usize].ty() == Some(Ty::U32) && self.sm.is_some_and(|s| s.number >= 90) {
+                    self.error(
+                        i.span,
+                        format!("{name}: 32-bit addresses are not supported on sm_90 or higher"),
+                    );
+                }
+                self.generic(i, name, O::Cvta);
+            }
             opcode => self.generic(i, name, opcode),
         }
         Some(k)
@@ -98,15 +126,27 @@ impl<'a> Checker<'a> {
         if matches!(opcode, O::Ld | O::St | O::Ldu) {
             self.memory_vector(i, name);
         }
-        // `[image, {coords}]` belongs to the texture and surface instructions only.
-        if let Some(op) = i.operands.iter().find(|o| matches!(o, Operand::Image(_))) {
+        // `[image, {coords}]` belongs to the texture and surface instructions, and to
+        // the tensor copies (`cp.async.bulk.tensor`, `[tensorMap, {coords}]`).
+        if opcode != O::Cp
+            && let Some(op) = i.operands.iter().find(|o| matches!(o, Operand::Image(_)))
+        {
             let msg = format!(
-                "{name}: `[image, {{coordinates}}]` is an operand of tex, tld4, suld, sust and sured only"
+                "{name}: `[image, {{coordinates}}]` is an operand of tex, tld4, suld, sust, sured and cp only"
             );
             self.error(op.span(), msg);
         }
         for op in i.operands {
-            self.resolve_operand(op, name);
+            match op {
+                // The video instructions select bytes and halves: `%r2.b0`, `%r3.h1`,
+                // `%r2.h10` (PTX ISA 9.7.17).
+                Operand::Component(base, sel)
+                    if opcode.family() == Family::Video && video_selector(sel.text(self.src)) =>
+                {
+                    self.resolve_value_name(*base, name);
+                }
+                other => self.resolve_operand(other, name),
+            }
         }
     }
 

@@ -59,7 +59,15 @@ impl<'a> Checker<'a> {
         let opcode = self.t(i.opcode);
         // Most accesses are scalar: look for a vector width before collecting anything.
         let width = |m: &str| m.strip_prefix(".v").and_then(|n| n.parse::<u32>().ok());
+        let l2_priority = |c: &Self| {
+            i.mods
+                .iter()
+                .any(|m| matches!(c.t(m), ".L2::evict_normal" | ".L2::evict_first" | ".L2::evict_last"))
+        };
         let Some(n) = i.mods.iter().find_map(|m| width(self.t(*m))) else {
+            if l2_priority(self) {
+                self.error(i.span, format!("{name}: the .L2 eviction priorities are for 256-bit accesses"));
+            }
             return;
         };
         let mods: Vec<&str> = i.mods.iter().map(|m| self.t(*m)).collect();
@@ -72,13 +80,22 @@ impl<'a> Checker<'a> {
         let wide = bits == 256
             && opcode != "ldu"
             && !matches!(ty, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2 | Ty::Pred);
-        if n == 8 && ty.bits() != 32 {
-            self.error(i.span, format!("{name}: .v8 takes a 32-bit type, not {}", ty.word()));
+        // .v8 of 8- and 16-bit integers is an ordinary vector of at most 128 bits.
+        let small = ty.bits() <= 16 && !ty.is_float();
+        if n == 8 && ty.bits() != 32 && !small {
+            self.error(
+                i.span,
+                format!("{name}: .v8 takes a 32-bit type or an 8- or 16-bit integer, not {}", ty.word()),
+            );
             return;
         }
         if bits > 128 && !wide {
             self.error(i.span, format!("{name}: a vector of {n} {} exceeds 128 bits", ty.word()));
             return;
+        }
+        if !wide && l2_priority(self) {
+            // ptxas: "requires '.v8.b32/.v4.b64' type with '.L2::evict_last' modifier".
+            self.error(i.span, format!("{name}: the .L2 eviction priorities are for 256-bit accesses"));
         }
         if wide {
             self.require(i.span, "256-bit wide load/store", 88, 100);

@@ -10,6 +10,7 @@
 mod body;
 mod cmp;
 mod control;
+mod cvt;
 mod decl;
 mod form;
 mod instr;

@@ -76,7 +76,8 @@ pub mod tys {
     pub const U32_S32: &[Ty] = &[Ty::U32, Ty::S32];
     pub const U32_U64: &[Ty] = &[Ty::U32, Ty::U64];
     pub const BITS: &[Ty] = &[Ty::B8, Ty::B16, Ty::B32, Ty::B64, Ty::B128];
-    /// Every type a load or store moves.
+    /// Every type a load or store moves (no half types: ptxas, "Unexpected instruction
+    /// types specified for 'ld'").
     pub const DATA: &[Ty] = &[
         Ty::B8,
         Ty::B16,
@@ -91,10 +92,6 @@ pub mod tys {
         Ty::S16,
         Ty::S32,
         Ty::S64,
-        Ty::F16,
-        Ty::F16x2,
-        Ty::BF16,
-        Ty::BF16x2,
         Ty::F32,
         Ty::F64,
     ];

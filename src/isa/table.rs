@@ -52,6 +52,8 @@ pub struct Row {
     pub words: WordSet,
     /// A word of the first set needs one of the second (`.relaxed` needs a scope).
     pub needs: &'static [(WordSet, WordSet)],
+    /// A word of the first set excludes every word of the second.
+    pub excludes: &'static [(WordSet, WordSet)],
 }
 
 impl Row {
@@ -63,6 +65,11 @@ impl Row {
 
     const fn needs(mut self, needs: &'static [(WordSet, WordSet)]) -> Row {
         self.needs = needs;
+        self
+    }
+
+    const fn excludes(mut self, excludes: &'static [(WordSet, WordSet)]) -> Row {
+        self.excludes = excludes;
         self
     }
 
@@ -89,7 +96,18 @@ const fn row(opcode: Opcode, types: &'static [&'static [Ty]], groups: &'static [
         words = words.union(groups[k].words);
         k += 1;
     }
-    Row { opcode, types, groups, operands: n, version: 0, sm: 0, rule: Rule::Table, words, needs: &[] }
+    Row {
+        opcode,
+        types,
+        groups,
+        operands: n,
+        version: 0,
+        sm: 0,
+        rule: Rule::Table,
+        words,
+        needs: &[],
+        excludes: &[],
+    }
 }
 
 /// At most one of the words.
@@ -123,12 +141,83 @@ const ALIGNED: Group = opt(&[Aligned]);
 const APPROX: Group = req(&[Approx]);
 const CACHE_HINT: Group = opt(&[L2CacheHint]);
 const L1_EVICT: Group = opt(&[L1EvictNormal, L1EvictUnchanged, L1EvictFirst, L1EvictLast, L1NoAllocate]);
-const L2_EVICT: Group = opt(&[L2EvictNormal, L2EvictFirst, L2EvictLast, L2EvictUnchanged]);
+const L2_EVICT: Group = opt(&[L2EvictNormal, L2EvictFirst, L2EvictLast]);
 const PREFETCH_SIZE: Group = opt(&[L2B64, L2B128, L2B256]);
+/// "Modifier '.L2::cache_hint' cannot be applied to '.shared' space"; vectors of
+/// atom and red are global ("State space incorrect for feature 'atom instruction
+/// with vector types'").
+const ATOM_EXCLUDES: &[(WordSet, WordSet)] = &[
+    (WordSet::of(&[L2CacheHint]), WordSet::of(&[Shared, SharedCta, SharedCluster])),
+    (WordSet::of(&[V2, V4, V8]), WordSet::of(&[Shared, SharedCta, SharedCluster])),
+];
+/// The spaces of the atomic instructions.
+const ATOM_SPACE: Group = opt(&[Global, Shared, SharedCta, SharedCluster]);
+const ATOM_SEM: Group = opt(&[Relaxed, Acquire, Release, AcqRel]);
+const RED_SEM: Group = opt(&[Relaxed, Release]);
+const HALVES: &[Ty] = &[Ty::F16, Ty::F16x2, Ty::BF16, Ty::BF16x2];
+const ATOM_BITS: &[Group] = &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[And, Or, Xor]), CACHE_HINT];
+const ATOM_CAS: &[Group] = &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[Cas])];
+const ATOM_EXCH: &[Group] = &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[Exch]), CACHE_HINT];
+const ATOM_ADD: &[Group] = &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[Add]), CACHE_HINT];
+const ATOM_ADD_VEC: &[Group] = &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[Add]), opt(&[V2, V4]), CACHE_HINT];
+/// The half types need `.noftz`, and their min and max a vector (ptxas: "'.noftz'
+/// modifier required", "Vector modifier required for instruction 'atom.min.f16'").
+const ATOM_HALF_ADD: &[Group] = &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[Add]), req(&[Noftz]), VEC, CACHE_HINT];
+const ATOM_HALF_MINMAX: &[Group] =
+    &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[Min, Max]), req(&[Noftz]), req_of(groups::VEC), CACHE_HINT];
+const ATOM_INC: &[Group] = &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[Inc, Dec]), CACHE_HINT];
+const ATOM_MINMAX: &[Group] = &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[Min, Max]), CACHE_HINT];
+const RED_BITS: &[Group] = &[ATOM_SPACE, RED_SEM, SCOPE, req(&[And, Or, Xor]), CACHE_HINT];
+const RED_ADD: &[Group] = &[ATOM_SPACE, RED_SEM, SCOPE, req(&[Add]), CACHE_HINT];
+const RED_ADD_VEC: &[Group] = &[ATOM_SPACE, RED_SEM, SCOPE, req(&[Add]), opt(&[V2, V4]), CACHE_HINT];
+const RED_HALF_ADD: &[Group] = &[ATOM_SPACE, RED_SEM, SCOPE, req(&[Add]), req(&[Noftz]), VEC, CACHE_HINT];
+const RED_HALF_MINMAX: &[Group] =
+    &[ATOM_SPACE, RED_SEM, SCOPE, req(&[Min, Max]), req(&[Noftz]), req_of(groups::VEC), CACHE_HINT];
+const RED_INC: &[Group] = &[ATOM_SPACE, RED_SEM, SCOPE, req(&[Inc, Dec]), CACHE_HINT];
+const RED_MINMAX: &[Group] = &[ATOM_SPACE, RED_SEM, SCOPE, req(&[Min, Max]), CACHE_HINT];
+
 /// A memory-ordering semantics needs a scope (ptxas: "Modifier '.relaxed' requires
 /// scope").
-const SEM_NEEDS_SCOPE: &[(WordSet, WordSet)] =
-    &[(WordSet::of(&[Relaxed, Acquire, Release, AcqRel]), WordSet::of(&[Cta, Cluster, Gpu, Sys]))];
+const SEM_NEEDS_SCOPE: &[(WordSet, WordSet)] = &[
+    (WordSet::of(&[Relaxed, Acquire, Release, AcqRel]), WordSet::of(&[Cta, Cluster, Gpu, Sys])),
+    // "Modifier '.cta' requires memory order", "'.mmio' requires modifier '.relaxed
+    // or .acquire'", "'.nc' requires .global space".
+    (WordSet::of(&[Cta, Cluster, Gpu, Sys]), WordSet::of(&[Relaxed, Acquire, Release, AcqRel])),
+    (WordSet::of(&[Mmio]), WordSet::of(&[Relaxed, Acquire, Release])),
+    (WordSet::of(&[Nc]), WordSet::of(&[Global])),
+];
+/// What ld and st may not combine (ptxas: "Modifier '.mmio' cannot be applied to
+/// '.shared' space", "Modifier '.volatile' cannot be combined with modifier '.ca'",
+/// "State space incorrect for feature 'cache prefetching'"): the cache and eviction
+/// hints are for global memory and exclude the cache operators and `.volatile`;
+/// `.mmio` is global, system-scoped and scalar.
+const LDST_EXCLUDES: &[(WordSet, WordSet)] = &[
+    (
+        WordSet::of(&[
+            Mmio,
+            L1EvictNormal,
+            L1EvictUnchanged,
+            L1EvictFirst,
+            L1EvictLast,
+            L1NoAllocate,
+            L2CacheHint,
+            L2B64,
+            L2B128,
+            L2B256,
+        ]),
+        WordSet::of(&[Shared, SharedCta, SharedCluster, Local, Param, ParamFunc, ParamEntry, Const]),
+    ),
+    (
+        WordSet::of(&[Volatile]),
+        WordSet::of(&[Param, ParamFunc, ParamEntry, Const, Ca, Cg, Cs, Cv, Lu, Wb, Wt]),
+    ),
+    (
+        WordSet::of(&[L1EvictNormal, L1EvictUnchanged, L1EvictFirst, L1EvictLast, L1NoAllocate]),
+        WordSet::of(&[Ca, Cg, Cs, Cv, Lu, Wb, Wt, Volatile]),
+    ),
+    (WordSet::of(&[L2CacheHint]), WordSet::of(&[Volatile])),
+    (WordSet::of(&[Mmio]), WordSet::of(&[Cta, Cluster, Gpu, V2, V4, V8])),
+];
 const MINMAX: &[Group] = &[FTZ, opt(&[NaN]), opt(&[Xorsign]), opt(&[Abs])];
 const HALF_ARITH: &[Group] = &[opt(&[Rn]), FTZ, SAT];
 
@@ -149,46 +238,38 @@ pub static ROWS: &[Row] = &[
     row(O::Add, &[F64], &[RND], (3, 3)),
     row(O::Add, &[HALF], HALF_ARITH, (3, 3)).since(42, 53),
     row(O::Add, &[BHALF], &[opt(&[Rn])], (3, 3)).since(78, 90),
-    row(O::Addc, &[I32_64], &[CC], (3, 3)),
+    // ptxas also takes the 16-bit types.
+    row(O::Addc, &[U16_64], &[CC], (3, 3)),
     row(O::Alloca, &[U32_U64], &[], (2, 3)).since(73, 52).open(),
     row(O::And, &[], &[], (3, 3)).own(),
     row(O::Applypriority, &[], &[], (2, 2)).since(74, 80).open(),
     // atom, red: 9.7.13.5, 9.7.13.6.
-    row(
-        O::Atom,
-        &[ATOM],
-        &[
-            SPACE,
-            opt(&[Relaxed, Acquire, Release, AcqRel]),
-            SCOPE,
-            req(&[And, Or, Xor, Cas, Exch, Add, Inc, Dec, Min, Max]),
-            VEC,
-            opt(&[Noftz]),
-            CACHE_HINT,
-        ],
-        (3, 5),
-    ),
-    // bar, barrier: 9.7.13.1, 9.7.13.2.
-    row(O::Bar, &[], &[opt(&[Sync, Arrive, Red]), ALIGNED, opt(&[Popc, And, Or]), opt(&[Warp, Cta])], (0, 4)),
-    row(O::Bar, &[&[Ty::U32, Ty::Pred]], &[req(&[Red]), ALIGNED, req(&[Popc, And, Or]), opt(&[Cta])], (3, 4)),
-    row(
-        O::Barrier,
-        &[],
-        &[
-            opt(&[Sync, Arrive, Red, Wait]),
-            ALIGNED,
-            opt(&[Popc, And, Or]),
-            opt(&[Cta, Cluster]),
-            opt(&[Relaxed, Release, Acquire]),
-        ],
-        (0, 4),
-    ),
-    row(
-        O::Barrier,
-        &[&[Ty::U32, Ty::Pred]],
-        &[req(&[Red]), ALIGNED, req(&[Popc, And, Or]), opt(&[Cta])],
-        (3, 4),
-    ),
+    // atom (9.7.13.5): each operation takes its own types (ptxas: "Operation .add
+    // requires .u32 or .s32 or .u64 or .f64 or .f16 ..."), in global or shared memory.
+    row(O::Atom, &[B32_64], ATOM_BITS, (3, 4)).excludes(ATOM_EXCLUDES),
+    row(O::Atom, &[&[Ty::B16, Ty::B32, Ty::B64, Ty::B128]], ATOM_CAS, (4, 4)).excludes(ATOM_EXCLUDES),
+    row(O::Atom, &[&[Ty::B32, Ty::B64, Ty::B128]], ATOM_EXCH, (3, 4)).excludes(ATOM_EXCLUDES),
+    row(O::Atom, &[&[Ty::U32, Ty::S32, Ty::U64]], ATOM_ADD, (3, 4)).excludes(ATOM_EXCLUDES),
+    row(O::Atom, &[F32], ATOM_ADD_VEC, (3, 4)).excludes(ATOM_EXCLUDES),
+    row(O::Atom, &[F64], ATOM_ADD, (3, 4)).excludes(ATOM_EXCLUDES),
+    row(O::Atom, &[HALVES], ATOM_HALF_ADD, (3, 4)).excludes(ATOM_EXCLUDES),
+    row(O::Atom, &[HALVES], ATOM_HALF_MINMAX, (3, 4)).since(80, 90).excludes(ATOM_EXCLUDES),
+    row(O::Atom, &[ONLY_U32], ATOM_INC, (3, 4)).excludes(ATOM_EXCLUDES),
+    row(O::Atom, &[&[Ty::U32, Ty::S32, Ty::U64, Ty::S64]], ATOM_MINMAX, (3, 4)).excludes(ATOM_EXCLUDES),
+    // bar, barrier (9.7.13.1, 9.7.13.2): one form per mode; `bar` is aligned by
+    // definition (ptxas: "Illegal modifier '.aligned' for instruction 'bar'").
+    row(O::Bar, &[], &[req(&[Sync]), opt(&[Cta])], (1, 2)),
+    row(O::Bar, &[], &[req(&[Arrive]), opt(&[Cta])], (2, 2)),
+    row(O::Bar, &[], &[req(&[Warp]), req(&[Sync])], (1, 1)),
+    row(O::Bar, &[ONLY_U32], &[req(&[Red]), req(&[Popc]), opt(&[Cta])], (3, 4)).since(20, 20),
+    row(O::Bar, &[PRED], &[req(&[Red]), req(&[And, Or]), opt(&[Cta])], (3, 4)).since(20, 20),
+    row(O::Barrier, &[], &[req(&[Sync]), ALIGNED, opt(&[Cta])], (1, 2)),
+    row(O::Barrier, &[], &[req(&[Arrive]), ALIGNED, opt(&[Cta])], (2, 2)),
+    row(O::Barrier, &[ONLY_U32], &[req(&[Red]), req(&[Popc]), ALIGNED, opt(&[Cta])], (3, 4)),
+    row(O::Barrier, &[PRED], &[req(&[Red]), req(&[And, Or]), ALIGNED, opt(&[Cta])], (3, 4)),
+    row(O::Barrier, &[], &[req(&[Cluster]), req(&[Arrive]), opt(&[Release, Relaxed]), ALIGNED], (0, 0))
+        .since(78, 90),
+    row(O::Barrier, &[], &[req(&[Cluster]), req(&[Wait]), opt(&[Acquire]), ALIGNED], (0, 0)).since(78, 90),
     row(O::Bfe, &[I32_64], &[], (4, 4)).since(20, 20),
     row(O::Bfi, &[B32_64], &[], (5, 5)).since(20, 20),
     row(O::Bfind, &[I32_64], &[opt(&[Shiftamt])], (2, 2)).since(20, 20),
@@ -199,13 +280,23 @@ pub static ROWS: &[Row] = &[
     // `brx.idx`; check/control.rs also holds ptxas to `.idx` coming first.
     row(O::Brx, &[], &[opt(&[Idx]), opt(&[Uni])], (2, 2)).since(60, 30).operands_own(),
     row(O::Call, &[], &[opt(&[Uni])], (1, 8)).operands_own(),
-    row(O::Clusterlaunchcontrol, &[], &[], (1, 4)).open(),
+    row(O::Clusterlaunchcontrol, &[], &[], (2, 2)).open(),
     row(O::Clz, &[B32_64], &[], (2, 2)).since(20, 20),
     row(O::Cnot, &[], &[], (2, 2)).own(),
     row(O::Copysign, &[F32_64], &[], (3, 3)),
     row(O::Cos, &[F32], &[APPROX, FTZ], (2, 2)),
-    row(O::Cp, &[], &[], (0, 8)).open(),
-    row(O::Createpolicy, &[], &[], (2, 4)).since(74, 80).open(),
+    row(O::Cp, &[], &[], (0, 6)).open(),
+    row(O::Createpolicy, &[], &[], (1, 4)).since(74, 80).open(),
+    // cvt.pack.sat (9.7.9.22): two 32-bit sources packed into 8- or 16-bit halves.
+    row(
+        O::Cvt,
+        &[&[Ty::U8, Ty::S8, Ty::U16, Ty::S16], &[Ty::S32], ONLY_B32],
+        &[req(&[Pack]), req(&[Sat])],
+        (4, 4),
+    )
+    .since(65, 72),
+    row(O::Cvt, &[&[Ty::U8, Ty::S8, Ty::U16, Ty::S16], &[Ty::S32]], &[req(&[Pack]), req(&[Sat])], (3, 3))
+        .since(65, 72),
     // cvt: 9.7.9.21; which pairs need which rounding is not in the table yet.
     row(
         O::Cvt,
@@ -213,7 +304,7 @@ pub static ROWS: &[Row] = &[
         &[opt(&[Rn, Rz, Rm, Rp, Rna, Rs, Rni, Rzi, Rmi, Rpi]), FTZ, opt(&[Sat, Satfinite]), opt(&[Relu])],
         (2, 4),
     ),
-    row(O::Cvta, &[U32_U64], &[req_of(groups::SPACE), opt(&[To])], (2, 2)),
+    row(O::Cvta, &[U32_U64], &[req_of(groups::SPACE), opt(&[To])], (2, 2)).since(20, 20),
     row(O::Discard, &[], &[], (2, 2)).since(74, 80).open(),
     // div: 9.7.1.8, 9.7.3.8.
     row(O::Div, &[U16_64], &[], (3, 3)),
@@ -230,8 +321,8 @@ pub static ROWS: &[Row] = &[
     // fma: 9.7.3.5, 9.7.4.4.
     row(O::Fma, &[F32], &[NEED_RND, FTZ, SAT], (4, 4)),
     row(O::Fma, &[F64], &[NEED_RND], (4, 4)),
-    row(O::Fma, &[HALF], &[req(&[Rn]), FTZ, SAT, opt(&[Relu, Oob])], (4, 4)).since(42, 53),
-    row(O::Fma, &[BHALF], &[req(&[Rn]), opt(&[Relu, Oob])], (4, 4)).since(70, 80),
+    row(O::Fma, &[HALF], &[req(&[Rn]), FTZ, SAT, opt(&[Relu]), opt(&[Oob])], (4, 4)).since(42, 53),
+    row(O::Fma, &[BHALF], &[req(&[Rn]), opt(&[Relu]), opt(&[Oob])], (4, 4)).since(70, 80),
     row(O::Fns, &[ONLY_B32], &[], (4, 4)).since(60, 30),
     row(O::Getctarank, &[], &[], (2, 2)).since(78, 90).open(),
     row(O::Griddepcontrol, &[], &[req(&[LaunchDependents, Wait])], (0, 0)).since(78, 90),
@@ -243,7 +334,8 @@ pub static ROWS: &[Row] = &[
         &[DATA],
         &[
             SPACE,
-            opt(&[Weak, Volatile, Relaxed, Acquire, Mmio]),
+            opt(&[Weak, Volatile, Relaxed, Acquire]),
+            opt(&[Mmio]),
             SCOPE,
             opt(&[Ca, Cg, Cs, Lu, Cv]),
             opt(&[Nc]),
@@ -255,7 +347,8 @@ pub static ROWS: &[Row] = &[
         ],
         (2, 3),
     )
-    .needs(SEM_NEEDS_SCOPE),
+    .needs(SEM_NEEDS_SCOPE)
+    .excludes(LDST_EXCLUDES),
     row(
         O::Ldmatrix,
         &[&[Ty::B16, Ty::B8]],
@@ -280,7 +373,7 @@ pub static ROWS: &[Row] = &[
     row(O::Mad, &[F32], &[RND, FTZ, SAT], (4, 4)),
     row(O::Mad, &[F64], &[RND], (4, 4)),
     row(O::Mad24, &[U32_S32], &[req(&[Hi, Lo]), SAT], (4, 4)),
-    row(O::Madc, &[I32_64], &[req(&[Hi, Lo]), CC], (4, 4)),
+    row(O::Madc, &[U16_64], &[req(&[Hi, Lo]), CC], (4, 4)),
     row(O::Mapa, &[], &[], (3, 3)).since(78, 90).open(),
     row(O::Match, &[B32_64], &[req(&[Any, All]), SYNC], (3, 4)).since(60, 70),
     row(O::Max, &[U16_64], &[opt(&[Relu])], (3, 3)),
@@ -295,7 +388,7 @@ pub static ROWS: &[Row] = &[
     row(O::Min, &[F64], &[], (3, 3)),
     row(O::Min, &[HALF], MINMAX, (3, 3)).since(70, 80),
     row(O::Min, &[BHALF], MINMAX, (3, 3)).since(70, 80),
-    row(O::Mma, &[], &[], (4, 8)).since(64, 70).open(),
+    row(O::Mma, &[], &[], (4, 6)).since(64, 70).open(),
     row(O::Mov, &[], &[], (2, 2)).own(),
     row(O::Movmatrix, &[], &[], (2, 2)).since(78, 75).open(),
     row(O::Mul, &[U16_64], &[req(&[Hi, Lo, Wide])], (3, 3)),
@@ -321,20 +414,29 @@ pub static ROWS: &[Row] = &[
     row(O::Prmt, &[ONLY_B32], &[opt(&[F4e, B4e, Rc8, Ecl, Ecr, Rc16])], (3, 4)).since(20, 20),
     row(O::Rcp, &[F32], &[req(&[Approx, Rn, Rz, Rm, Rp]), FTZ], (2, 2)),
     row(O::Rcp, &[F64], &[req(&[Approx, Rn, Rz, Rm, Rp]), FTZ], (2, 2)),
+    // red.async (9.7.13.7): a remote reduction that completes an mbarrier.
     row(
         O::Red,
-        &[ATOM],
+        &[&[Ty::B32, Ty::U32, Ty::S32, Ty::B64, Ty::U64, Ty::S64]],
         &[
-            SPACE,
-            opt(&[Relaxed, Release]),
-            SCOPE,
+            req(&[Async]),
+            opt(&[Relaxed]),
+            opt(&[Cluster]),
+            opt(&[SharedCluster]),
+            req(&[CompleteTx]),
             req(&[And, Or, Xor, Add, Inc, Dec, Min, Max]),
-            VEC,
-            opt(&[Noftz]),
-            CACHE_HINT,
         ],
-        (2, 4),
-    ),
+        (3, 3),
+    )
+    .since(81, 90),
+    row(O::Red, &[B32_64], RED_BITS, (2, 3)).excludes(ATOM_EXCLUDES),
+    row(O::Red, &[&[Ty::U32, Ty::S32, Ty::U64]], RED_ADD, (2, 3)).excludes(ATOM_EXCLUDES),
+    row(O::Red, &[F32], RED_ADD_VEC, (2, 3)).excludes(ATOM_EXCLUDES),
+    row(O::Red, &[F64], RED_ADD, (2, 3)).excludes(ATOM_EXCLUDES),
+    row(O::Red, &[HALVES], RED_HALF_ADD, (2, 3)).excludes(ATOM_EXCLUDES),
+    row(O::Red, &[HALVES], RED_HALF_MINMAX, (2, 3)).since(80, 90).excludes(ATOM_EXCLUDES),
+    row(O::Red, &[ONLY_U32], RED_INC, (2, 3)).excludes(ATOM_EXCLUDES),
+    row(O::Red, &[&[Ty::U32, Ty::S32, Ty::U64, Ty::S64]], RED_MINMAX, (2, 3)).excludes(ATOM_EXCLUDES),
     row(O::Redux, &[BU32], &[SYNC, req(&[Add, Min, Max, And, Or, Xor])], (3, 3)).since(70, 80),
     row(O::Rem, &[U16_64], &[], (3, 3)),
     row(O::Ret, &[], &[opt(&[Uni])], (0, 0)).operands_own(),
@@ -359,12 +461,24 @@ pub static ROWS: &[Row] = &[
     row(O::Slct, &[], &[], (4, 4)).own(),
     row(O::Sqrt, &[F32], &[req(&[Approx, Rn, Rz, Rm, Rp]), FTZ], (2, 2)),
     row(O::Sqrt, &[F64], &[NEED_RND], (2, 2)),
+    // st.async (9.7.9.12): a remote store that completes an mbarrier.
+    row(
+        O::St,
+        &[&[Ty::B32, Ty::U32, Ty::S32, Ty::F32, Ty::B64, Ty::U64, Ty::S64, Ty::F64]],
+        &[req(&[Async]), opt(&[Weak]), opt(&[SharedCluster]), req(&[CompleteTx]), opt(&[V2, V4])],
+        (3, 3),
+    )
+    .since(81, 90),
+    // st.bulk (9.7.9.13): zero a range of shared memory.
+    row(O::St, &[], &[req(&[Bulk]), opt(&[Weak]), opt(&[SharedCta])], (3, 3)).since(86, 100),
     row(
         O::St,
         &[DATA],
         &[
-            SPACE,
-            opt(&[Weak, Volatile, Relaxed, Release, Mmio]),
+            // A store writes no constant memory and no kernel parameter.
+            opt(&[Global, Shared, SharedCta, SharedCluster, Local, Param, ParamFunc]),
+            opt(&[Weak, Volatile, Relaxed, Release]),
+            opt(&[Mmio]),
             SCOPE,
             opt(&[Wb, Cg, Cs, Wt]),
             L1_EVICT,
@@ -374,7 +488,8 @@ pub static ROWS: &[Row] = &[
         ],
         (2, 3),
     )
-    .needs(SEM_NEEDS_SCOPE),
+    .needs(SEM_NEEDS_SCOPE)
+    .excludes(LDST_EXCLUDES),
     row(O::Stackrestore, &[U32_U64], &[], (1, 1)).since(73, 52),
     row(O::Stacksave, &[U32_U64], &[], (1, 1)).since(73, 52),
     row(
@@ -398,7 +513,7 @@ pub static ROWS: &[Row] = &[
     row(O::Sub, &[F64], &[RND], (3, 3)),
     row(O::Sub, &[HALF], HALF_ARITH, (3, 3)).since(42, 53),
     row(O::Sub, &[BHALF], &[opt(&[Rn])], (3, 3)).since(78, 90),
-    row(O::Subc, &[I32_64], &[CC], (3, 3)),
+    row(O::Subc, &[U16_64], &[CC], (3, 3)),
     row(O::Suld, &[], &[], (2, 2)).own(),
     row(O::Suq, &[], &[], (2, 2)).own(),
     row(O::Sured, &[], &[], (2, 2)).own(),
@@ -407,40 +522,40 @@ pub static ROWS: &[Row] = &[
     row(O::Tanh, &[F32], &[APPROX], (2, 2)).since(70, 75),
     row(O::Tanh, &[HALF], &[APPROX], (2, 2)).since(70, 75),
     row(O::Tanh, &[BHALF], &[APPROX], (2, 2)).since(78, 90),
-    row(O::Tcgen05, &[], &[], (0, 8)).open(),
+    row(O::Tcgen05, &[], &[], (0, 5)).open(),
     row(O::Tensormap, &[], &[], (2, 3)).open(),
     row(O::Testp, &[F32_64], &[req(&[Finite, Infinite, Number, Notanumber, Normal, Subnormal])], (2, 2)),
     row(O::Tex, &[], &[], (2, 5)).own(),
     row(O::Tld4, &[], &[], (2, 5)).own(),
     row(O::Trap, &[], &[], (0, 0)),
     row(O::Txq, &[], &[], (2, 2)).own(),
-    row(O::Vabsdiff, &[], &[], (4, 4)).open(),
+    row(O::Vabsdiff, &[], &[], (3, 4)).open(),
     row(O::Vabsdiff2, &[], &[], (4, 4)).open(),
     row(O::Vabsdiff4, &[], &[], (4, 4)).open(),
-    row(O::Vadd, &[], &[], (4, 4)).open(),
+    row(O::Vadd, &[], &[], (3, 4)).open(),
     row(O::Vadd2, &[], &[], (4, 4)).open(),
     row(O::Vadd4, &[], &[], (4, 4)).open(),
     row(O::Vavrg2, &[], &[], (4, 4)).open(),
     row(O::Vavrg4, &[], &[], (4, 4)).open(),
     row(O::Vmad, &[], &[], (4, 4)).open(),
-    row(O::Vmax, &[], &[], (4, 4)).open(),
+    row(O::Vmax, &[], &[], (3, 4)).open(),
     row(O::Vmax2, &[], &[], (4, 4)).open(),
     row(O::Vmax4, &[], &[], (4, 4)).open(),
-    row(O::Vmin, &[], &[], (4, 4)).open(),
+    row(O::Vmin, &[], &[], (3, 4)).open(),
     row(O::Vmin2, &[], &[], (4, 4)).open(),
     row(O::Vmin4, &[], &[], (4, 4)).open(),
     row(O::Vote, &[&[Ty::Pred, Ty::B32]], &[req(&[All, Any, Uni, Ballot]), SYNC], (3, 3)).since(60, 30),
     row(O::Vote, &[&[Ty::Pred, Ty::B32]], &[req(&[All, Any, Uni, Ballot])], (2, 2)),
-    row(O::Vset, &[], &[], (4, 4)).open(),
+    row(O::Vset, &[], &[], (3, 4)).open(),
     row(O::Vset2, &[], &[], (4, 4)).open(),
     row(O::Vset4, &[], &[], (4, 4)).open(),
-    row(O::Vshl, &[], &[], (4, 4)).open(),
-    row(O::Vshr, &[], &[], (4, 4)).open(),
-    row(O::Vsub, &[], &[], (4, 4)).open(),
+    row(O::Vshl, &[], &[], (3, 4)).open(),
+    row(O::Vshr, &[], &[], (3, 4)).open(),
+    row(O::Vsub, &[], &[], (3, 4)).open(),
     row(O::Vsub2, &[], &[], (4, 4)).open(),
     row(O::Vsub4, &[], &[], (4, 4)).open(),
-    row(O::Wgmma, &[], &[], (1, 8)).since(80, 90).open(),
-    row(O::Wmma, &[], &[], (2, 8)).since(60, 70).open(),
+    row(O::Wgmma, &[], &[], (0, 10)).since(80, 90).open(),
+    row(O::Wmma, &[], &[], (2, 4)).since(60, 70).open(),
     row(O::Xor, &[], &[], (3, 3)).own(),
 ];
 
