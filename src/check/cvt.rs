@@ -110,8 +110,10 @@ impl<'a> Checker<'a> {
         }
         // .ftz flushes .f32 subnormals: a float conversion with an .f32 side.
         if f.has(Word::Ftz)
-            && !(matches!(kind, Kind::Same | Kind::Narrow | Kind::Widen | Kind::Either | Kind::FloatToInt)
-                && (d == Ty::F32 || s == Ty::F32))
+            && !(matches!(
+                kind,
+                Kind::Same | Kind::Narrow | Kind::Widen | Kind::Either | Kind::FloatToInt | Kind::IntToFloat
+            ) && (d == Ty::F32 || s == Ty::F32))
         {
             fail(self, ".ftz applies to conversions from or to .f32");
         }

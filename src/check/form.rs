@@ -55,10 +55,6 @@ impl<'a> Checker<'a> {
         for m in i.mods {
             let t = self.t(m);
             if let Some(ty) = Ty::from_word(t) {
-                // ptxas drops a handle type written as a modifier (`add.texref.s32`).
-                if matches!(ty, Ty::TexRef | Ty::SamplerRef | Ty::SurfRef) {
-                    continue;
-                }
                 if ntypes < 3 {
                     types[ntypes] = ty;
                 }
@@ -110,6 +106,11 @@ impl<'a> Checker<'a> {
         }
         for g in row.groups {
             self.group(i, name, g, &words);
+        }
+        for (when, version, sm) in row.gates {
+            if let Some(w) = when.intersect(&words).iter().next() {
+                self.require(i.opcode.span, &format!("{name} ({})", w.text()), *version, *sm);
+            }
         }
         for (when, not) in row.excludes {
             if let Some(w) = when.intersect(&words).iter().next()

@@ -136,6 +136,7 @@ pub mod tys {
     pub const PRED: &[Ty] = &[Ty::Pred];
     pub const ONLY_B32: &[Ty] = &[Ty::B32];
     pub const ONLY_B16: &[Ty] = &[Ty::B16];
+    pub const ONLY_B64: &[Ty] = &[Ty::B64];
     pub const ONLY_U32: &[Ty] = &[Ty::U32];
     pub const ONLY_U64: &[Ty] = &[Ty::U64];
     pub const ONLY_S32: &[Ty] = &[Ty::S32];

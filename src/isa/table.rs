@@ -54,6 +54,8 @@ pub struct Row {
     pub needs: &'static [(WordSet, WordSet)],
     /// A word of the first set excludes every word of the second.
     pub excludes: &'static [(WordSet, WordSet)],
+    /// Words that need a later `.version` or target than the row: (words, version, sm).
+    pub gates: &'static [(WordSet, u32, u32)],
 }
 
 impl Row {
@@ -65,6 +67,11 @@ impl Row {
 
     const fn needs(mut self, needs: &'static [(WordSet, WordSet)]) -> Row {
         self.needs = needs;
+        self
+    }
+
+    const fn gates(mut self, gates: &'static [(WordSet, u32, u32)]) -> Row {
+        self.gates = gates;
         self
     }
 
@@ -107,6 +114,7 @@ const fn row(opcode: Opcode, types: &'static [&'static [Ty]], groups: &'static [
         words,
         needs: &[],
         excludes: &[],
+        gates: &[],
     }
 }
 
@@ -149,6 +157,22 @@ const PREFETCH_SIZE: Group = opt(&[L2B64, L2B128, L2B256]);
 const ATOM_EXCLUDES: &[(WordSet, WordSet)] = &[
     (WordSet::of(&[L2CacheHint]), WordSet::of(&[Shared, SharedCta, SharedCluster])),
     (WordSet::of(&[V2, V4, V8]), WordSet::of(&[Shared, SharedCta, SharedCluster])),
+];
+const RED_ASYNC_BITS: &[Group] = &[
+    req(&[Async]),
+    req(&[Relaxed]),
+    req(&[Cluster]),
+    opt(&[SharedCluster]),
+    req(&[CompleteTx]),
+    req(&[And, Or, Xor]),
+];
+const RED_ASYNC_ARITH: &[Group] = &[
+    req(&[Async]),
+    req(&[Relaxed]),
+    req(&[Cluster]),
+    opt(&[SharedCluster]),
+    req(&[CompleteTx]),
+    req(&[Add, Inc, Dec, Min, Max]),
 ];
 /// The spaces of the atomic instructions.
 const ATOM_SPACE: Group = opt(&[Global, Shared, SharedCta, SharedCluster]);
@@ -218,6 +242,18 @@ const LDST_EXCLUDES: &[(WordSet, WordSet)] = &[
     (WordSet::of(&[L2CacheHint]), WordSet::of(&[Volatile])),
     (WordSet::of(&[Mmio]), WordSet::of(&[Cta, Cluster, Gpu, V2, V4, V8])),
 ];
+/// ptxas: "Modifier '.relaxed' on 'mbarrier.arrive' requires PTX ISA .version 8.6",
+/// "Modifier '.release' ... requires PTX ISA .version 8.0", ".expect_tx requires
+/// .target sm_90".
+const MBAR_GATES: &[(WordSet, u32, u32)] = &[
+    (WordSet::of(&[Relaxed]), 86, 90),
+    (WordSet::of(&[Release, Acquire, Cta]), 80, 0),
+    (WordSet::of(&[Cluster, ExpectTx, SharedCluster]), 80, 90),
+    (WordSet::of(&[TryWait]), 78, 90),
+];
+/// An mbarrier object lives in shared memory (ptxas: "State space incorrect for
+/// instruction 'mbarrier.init'").
+const MBAR_SPACE: Group = opt(&[Shared, SharedCta]);
 const MINMAX: &[Group] = &[FTZ, opt(&[NaN]), opt(&[Xorsign]), opt(&[Abs])];
 const HALF_ARITH: &[Group] = &[opt(&[Rn]), FTZ, SAT];
 
@@ -381,7 +417,55 @@ pub static ROWS: &[Row] = &[
     row(O::Max, &[F64], &[], (3, 3)),
     row(O::Max, &[HALF], MINMAX, (3, 3)).since(70, 80),
     row(O::Max, &[BHALF], MINMAX, (3, 3)).since(70, 80),
-    row(O::Mbarrier, &[], &[], (1, 4)).since(70, 80).open(),
+    // mbarrier (9.7.13.15): one row per operation, all on a .b64 object in shared memory.
+    row(O::Mbarrier, &[ONLY_B64], &[req(&[Init]), MBAR_SPACE], (2, 2)).since(70, 80),
+    row(O::Mbarrier, &[ONLY_B64], &[req(&[Inval]), MBAR_SPACE], (1, 1)).since(70, 80),
+    row(
+        O::Mbarrier,
+        &[ONLY_B64],
+        &[
+            req(&[Arrive, ArriveDrop]),
+            opt(&[NoComplete]),
+            opt(&[ExpectTx]),
+            opt(&[Release, Relaxed]),
+            opt(&[Cta, Cluster]),
+            opt(&[Shared, SharedCta, SharedCluster]),
+        ],
+        (2, 3),
+    )
+    .since(70, 80)
+    .needs(SEM_NEEDS_SCOPE)
+    .gates(MBAR_GATES),
+    row(
+        O::Mbarrier,
+        &[ONLY_B64],
+        &[
+            req(&[ExpectTx, CompleteTxOp]),
+            opt(&[Relaxed]),
+            opt(&[Cta, Cluster]),
+            opt(&[Shared, SharedCta, SharedCluster]),
+        ],
+        (2, 2),
+    )
+    .since(80, 90)
+    .needs(SEM_NEEDS_SCOPE)
+    .gates(MBAR_GATES),
+    row(
+        O::Mbarrier,
+        &[ONLY_B64],
+        &[
+            req(&[TestWait, TryWait]),
+            opt(&[Parity]),
+            opt(&[Acquire, Relaxed]),
+            opt(&[Cta, Cluster]),
+            MBAR_SPACE,
+        ],
+        (3, 4),
+    )
+    .since(70, 80)
+    .needs(SEM_NEEDS_SCOPE)
+    .gates(MBAR_GATES),
+    row(O::Mbarrier, &[ONLY_B64], &[req(&[PendingCount])], (2, 2)).since(70, 80),
     row(O::Membar, &[], &[req(&[Cta, Gl, Sys, Proxy])], (0, 0)),
     row(O::Min, &[U16_64], &[opt(&[Relu])], (3, 3)),
     row(O::Min, &[F32], MINMAX, (3, 4)),
@@ -414,21 +498,10 @@ pub static ROWS: &[Row] = &[
     row(O::Prmt, &[ONLY_B32], &[opt(&[F4e, B4e, Rc8, Ecl, Ecr, Rc16])], (3, 4)).since(20, 20),
     row(O::Rcp, &[F32], &[req(&[Approx, Rn, Rz, Rm, Rp]), FTZ], (2, 2)),
     row(O::Rcp, &[F64], &[req(&[Approx, Rn, Rz, Rm, Rp]), FTZ], (2, 2)),
-    // red.async (9.7.13.7): a remote reduction that completes an mbarrier.
-    row(
-        O::Red,
-        &[&[Ty::B32, Ty::U32, Ty::S32, Ty::B64, Ty::U64, Ty::S64]],
-        &[
-            req(&[Async]),
-            opt(&[Relaxed]),
-            opt(&[Cluster]),
-            opt(&[SharedCluster]),
-            req(&[CompleteTx]),
-            req(&[And, Or, Xor, Add, Inc, Dec, Min, Max]),
-        ],
-        (3, 3),
-    )
-    .since(81, 90),
+    // red.async (9.7.13.7): a remote reduction that completes an mbarrier; the bit
+    // operations on .b32/.b64, the others on integers.
+    row(O::Red, &[ONLY_B32], RED_ASYNC_BITS, (2, 3)).since(81, 90),
+    row(O::Red, &[&[Ty::U32, Ty::S32, Ty::U64, Ty::S64]], RED_ASYNC_ARITH, (2, 3)).since(81, 90),
     row(O::Red, &[B32_64], RED_BITS, (2, 3)).excludes(ATOM_EXCLUDES),
     row(O::Red, &[&[Ty::U32, Ty::S32, Ty::U64]], RED_ADD, (2, 3)).excludes(ATOM_EXCLUDES),
     row(O::Red, &[F32], RED_ADD_VEC, (2, 3)).excludes(ATOM_EXCLUDES),
@@ -464,11 +537,25 @@ pub static ROWS: &[Row] = &[
     // st.async (9.7.9.12): a remote store that completes an mbarrier.
     row(
         O::St,
-        &[&[Ty::B32, Ty::U32, Ty::S32, Ty::F32, Ty::B64, Ty::U64, Ty::S64, Ty::F64]],
-        &[req(&[Async]), opt(&[Weak]), opt(&[SharedCluster]), req(&[CompleteTx]), opt(&[V2, V4])],
-        (3, 3),
+        &[&[
+            Ty::B16,
+            Ty::U16,
+            Ty::S16,
+            Ty::B32,
+            Ty::U32,
+            Ty::S32,
+            Ty::F32,
+            Ty::B64,
+            Ty::U64,
+            Ty::S64,
+            Ty::F64,
+        ]],
+        &[req(&[Async]), opt(&[V2, V4]), opt(&[Weak]), opt(&[SharedCluster]), opt(&[CompleteTx])],
+        (2, 3),
     )
-    .since(81, 90),
+    .since(81, 90)
+    // "Modifier '.shared::cluster' requires modifier '.completion_mechanism'".
+    .needs(&[(WordSet::of(&[SharedCluster]), WordSet::of(&[CompleteTx]))]),
     // st.bulk (9.7.9.13): zero a range of shared memory.
     row(O::St, &[], &[req(&[Bulk]), opt(&[Weak]), opt(&[SharedCta])], (3, 3)).since(86, 100),
     row(

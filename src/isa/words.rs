@@ -96,6 +96,7 @@ words! {
     D5 = ".5d", Init = ".init", Inval = ".inval", Parity = ".parity", TryWait = ".try_wait",
     TestWait = ".test_wait", ExpectTx = ".expect_tx", CompleteTxOp = ".complete_tx",
     PendingCount = ".pending_count", Noinc = ".noinc", Mbarrier = ".mbarrier",
+    ArriveDrop = ".arrive_drop", NoComplete = ".noComplete",
     // Matrix instructions (9.7.14-9.7.16).
     M8n8 = ".m8n8", M16n8k4 = ".m16n8k4", M16n8k8 = ".m16n8k8", M16n8k16 = ".m16n8k16",
     M16n8k32 = ".m16n8k32", M16n8k64 = ".m16n8k64", M16n8k128 = ".m16n8k128",
