@@ -73,12 +73,13 @@ impl<'a> Checker<'a> {
         };
         match rows[0].rule {
             Rule::Own => return Some((form(&rows[0]), None)),
-            Rule::Operands => {}
-            Rule::Open => {
-                self.require(i.opcode.span, name, rows[0].version, rows[0].sm);
-                return Some((form(&rows[0]), Some(rows[0].operands)));
-            }
-            Rule::Table => {}
+            Rule::Operands | Rule::Open | Rule::Table => {}
+        }
+        // An open row (forms not yet in the table in full) takes any instruction whose
+        // required words it finds; its other words are not judged.
+        if let Some(row) = rows.iter().find(|r| r.rule == Rule::Open && needs_met(r, &words)) {
+            self.require(i.opcode.span, name, row.version, row.sm);
+            return Some((form(row), Some(row.operands)));
         }
         for m in &unknown {
             self.error(m.span, format!("{name}: unknown modifier `{}`", self.t(m)));

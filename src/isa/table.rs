@@ -251,6 +251,8 @@ const MBAR_GATES: &[(WordSet, u32, u32)] = &[
     (WordSet::of(&[Cluster, ExpectTx, SharedCluster]), 80, 90),
     (WordSet::of(&[TryWait]), 78, 90),
 ];
+/// "Feature '::cta' requires PTX ISA .version 7.8".
+const SHARED_CTA_GATE: &[(WordSet, u32, u32)] = &[(WordSet::of(&[SharedCta]), 78, 0)];
 /// An mbarrier object lives in shared memory (ptxas: "State space incorrect for
 /// instruction 'mbarrier.init'").
 const MBAR_SPACE: Group = opt(&[Shared, SharedCta]);
@@ -321,7 +323,33 @@ pub static ROWS: &[Row] = &[
     row(O::Cnot, &[], &[], (2, 2)).own(),
     row(O::Copysign, &[F32_64], &[], (3, 3)),
     row(O::Cos, &[F32], &[APPROX, FTZ], (2, 2)),
-    row(O::Cp, &[], &[], (0, 6)).open(),
+    // cp.async (9.7.9.25): copies to shared memory with commit and wait groups; the
+    // bulk and tensor copies are not in the table in full yet.
+    row(
+        O::Cp,
+        &[],
+        &[
+            req(&[Async]),
+            req(&[Ca, Cg]),
+            req(&[Shared, SharedCta]),
+            req(&[Global]),
+            PREFETCH_SIZE,
+            CACHE_HINT,
+        ],
+        (3, 5),
+    )
+    .since(70, 80),
+    row(O::Cp, &[], &[req(&[Async]), req(&[CommitGroup])], (0, 0)).since(70, 80),
+    row(O::Cp, &[], &[req(&[Async]), req(&[WaitGroup])], (1, 1)).since(70, 80),
+    row(O::Cp, &[], &[req(&[Async]), req(&[WaitAll])], (0, 0)).since(70, 80),
+    row(
+        O::Cp,
+        &[ONLY_B64],
+        &[req(&[Async]), req(&[Mbarrier]), req(&[Arrive]), opt(&[Noinc]), MBAR_SPACE],
+        (1, 1),
+    )
+    .since(70, 80),
+    row(O::Cp, &[], &[req(&[Bulk])], (0, 6)).since(80, 90).open(),
     row(O::Createpolicy, &[], &[], (1, 4)).since(74, 80).open(),
     // cvt.pack.sat (9.7.9.22): two 32-bit sources packed into 8- or 16-bit halves.
     row(
@@ -387,18 +415,28 @@ pub static ROWS: &[Row] = &[
     .excludes(LDST_EXCLUDES),
     row(
         O::Ldmatrix,
-        &[&[Ty::B16, Ty::B8]],
+        &[ONLY_B16],
+        &[SYNC, req(&[Aligned]), req(&[M8n8]), req(&[X1, X2, X4]), opt(&[Trans]), opt(&[Shared, SharedCta])],
+        (2, 2),
+    )
+    .since(65, 75)
+    .gates(SHARED_CTA_GATE),
+    // The 8-bit shapes of sm_100 (ptxas: "Feature '.m16n16' not supported on .target
+    // 'sm_90'"); their .b8x16 source formats are not in the vocabulary yet.
+    row(
+        O::Ldmatrix,
+        &[&[Ty::B8]],
         &[
             SYNC,
             req(&[Aligned]),
-            req(&[M8n8, M16n16, M8n16]),
+            req(&[M16n16, M8n16]),
             req(&[X1, X2, X4]),
             opt(&[Trans]),
             opt(&[Shared, SharedCta]),
         ],
         (2, 2),
     )
-    .since(65, 75),
+    .since(86, 100),
     row(O::Ldu, &[DATA], &[opt(&[Global]), VEC], (2, 2)).since(20, 20),
     row(O::Lg2, &[F32], &[APPROX, FTZ], (2, 2)),
     row(O::Lop3, &[ONLY_B32], &[opt(&[Or, And])], (5, 6)).since(43, 50),
@@ -581,18 +619,19 @@ pub static ROWS: &[Row] = &[
     row(O::Stacksave, &[U32_U64], &[], (1, 1)).since(73, 52),
     row(
         O::Stmatrix,
-        &[&[Ty::B16, Ty::B8]],
-        &[
-            SYNC,
-            req(&[Aligned]),
-            req(&[M8n8, M16n8]),
-            req(&[X1, X2, X4]),
-            opt(&[Trans]),
-            opt(&[Shared, SharedCta]),
-        ],
+        &[ONLY_B16],
+        &[SYNC, req(&[Aligned]), req(&[M8n8]), req(&[X1, X2, X4]), opt(&[Trans]), opt(&[Shared, SharedCta])],
         (2, 2),
     )
     .since(78, 90),
+    // "Modifier '.trans' require for instruction stmatrix with shape '.m16n8'".
+    row(
+        O::Stmatrix,
+        &[&[Ty::B8]],
+        &[SYNC, req(&[Aligned]), req(&[M16n8]), req(&[X1, X2, X4]), req(&[Trans]), opt(&[Shared, SharedCta])],
+        (2, 2),
+    )
+    .since(86, 100),
     row(O::Sub, &[ONLY_S32], &[SAT, CC], (3, 3)),
     row(O::Sub, &[I32_64], &[CC], (3, 3)),
     row(O::Sub, &[U16_64], &[], (3, 3)),
