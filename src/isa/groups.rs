@@ -75,69 +75,24 @@ pub mod tys {
     pub const BU32: &[Ty] = &[Ty::B32, Ty::U32, Ty::S32];
     pub const U32_S32: &[Ty] = &[Ty::U32, Ty::S32];
     pub const U32_U64: &[Ty] = &[Ty::U32, Ty::U64];
-    pub const BITS: &[Ty] = &[Ty::B8, Ty::B16, Ty::B32, Ty::B64, Ty::B128];
     /// Every type a load or store moves (no half types: ptxas, "Unexpected instruction
     /// types specified for 'ld'").
+    #[rustfmt::skip]
     pub const DATA: &[Ty] = &[
-        Ty::B8,
-        Ty::B16,
-        Ty::B32,
-        Ty::B64,
-        Ty::B128,
-        Ty::U8,
-        Ty::U16,
-        Ty::U32,
-        Ty::U64,
-        Ty::S8,
-        Ty::S16,
-        Ty::S32,
-        Ty::S64,
-        Ty::F32,
-        Ty::F64,
+        Ty::B8, Ty::B16, Ty::B32, Ty::B64, Ty::B128, Ty::U8, Ty::U16, Ty::U32, Ty::U64, Ty::S8,
+        Ty::S16, Ty::S32, Ty::S64, Ty::F32, Ty::F64,
     ];
     /// Every type `cvt` converts between.
+    #[rustfmt::skip]
     pub const NUMERIC: &[Ty] = &[
-        Ty::U8,
-        Ty::U16,
-        Ty::U32,
-        Ty::U64,
-        Ty::S8,
-        Ty::S16,
-        Ty::S32,
-        Ty::S64,
-        Ty::F16,
-        Ty::F16x2,
-        Ty::BF16,
-        Ty::BF16x2,
-        Ty::F32,
-        Ty::F64,
-        Ty::TF32,
-        Ty::B8,
-        Ty::B16,
-        Ty::B32,
-        Ty::B64,
-        Ty::Other,
-    ];
-    pub const ATOM: &[Ty] = &[
-        Ty::B32,
-        Ty::B64,
-        Ty::B128,
-        Ty::U32,
-        Ty::U64,
-        Ty::S32,
-        Ty::S64,
-        Ty::F32,
-        Ty::F64,
-        Ty::F16,
-        Ty::F16x2,
-        Ty::BF16,
-        Ty::BF16x2,
+        Ty::U8, Ty::U16, Ty::U32, Ty::U64, Ty::S8, Ty::S16, Ty::S32, Ty::S64, Ty::F16,
+        Ty::F16x2, Ty::BF16, Ty::BF16x2, Ty::F32, Ty::F64, Ty::TF32, Ty::B8, Ty::B16, Ty::B32,
+        Ty::B64, Ty::Other,
     ];
     pub const PRED: &[Ty] = &[Ty::Pred];
     pub const ONLY_B32: &[Ty] = &[Ty::B32];
     pub const ONLY_B16: &[Ty] = &[Ty::B16];
     pub const ONLY_B64: &[Ty] = &[Ty::B64];
     pub const ONLY_U32: &[Ty] = &[Ty::U32];
-    pub const ONLY_U64: &[Ty] = &[Ty::U64];
     pub const ONLY_S32: &[Ty] = &[Ty::S32];
 }

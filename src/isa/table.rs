@@ -158,22 +158,12 @@ const ATOM_EXCLUDES: &[(WordSet, WordSet)] = &[
     (WordSet::of(&[L2CacheHint]), WordSet::of(&[Shared, SharedCta, SharedCluster])),
     (WordSet::of(&[V2, V4, V8]), WordSet::of(&[Shared, SharedCta, SharedCluster])),
 ];
-const RED_ASYNC_BITS: &[Group] = &[
-    req(&[Async]),
-    req(&[Relaxed]),
-    req(&[Cluster]),
-    opt(&[SharedCluster]),
-    req(&[CompleteTx]),
-    req(&[And, Or, Xor]),
-];
-const RED_ASYNC_ARITH: &[Group] = &[
-    req(&[Async]),
-    req(&[Relaxed]),
-    req(&[Cluster]),
-    opt(&[SharedCluster]),
-    req(&[CompleteTx]),
-    req(&[Add, Inc, Dec, Min, Max]),
-];
+/// red.async's groups around its operation.
+const fn red_async(op: Group) -> [Group; 6] {
+    [req(&[Async]), req(&[Relaxed]), req(&[Cluster]), opt(&[SharedCluster]), req(&[CompleteTx]), op]
+}
+const RED_ASYNC_BITS: &[Group] = &red_async(req(&[And, Or, Xor]));
+const RED_ASYNC_ARITH: &[Group] = &red_async(req(&[Add, Inc, Dec, Min, Max]));
 /// The spaces of the atomic instructions.
 const ATOM_SPACE: Group = opt(&[Global, Shared, SharedCta, SharedCluster]);
 const ATOM_SEM: Group = opt(&[Relaxed, Acquire, Release, AcqRel]);
