@@ -172,3 +172,28 @@ fn texture_sampler_and_surface_handles_are_told_apart() {
     let e = k(".global .surfref u;", "suq.width.b32 %r1, [u];");
     assert_eq!(e, Vec::<String>::new());
 }
+
+/// Arithmetic operands have the instruction's type (issue 8: `add.u32 d, a, 1.5` was
+/// accepted): a register of a compatible type, or an immediate that fits it.
+#[test]
+fn arithmetic_operands_have_the_instruction_type() {
+    let k = |body: &str| {
+        errors(&format!(
+            ".visible .entry k()\n{{\n.reg .b32 %r<9>;\n.reg .u32 %u<9>;\n.reg .f32 %f<9>;\n.reg .b64 %rd<9>;\n{body}\nret;\n}}\n"
+        ))
+    };
+    for ok in [
+        "add.u32 %r1, %r2, 1;",
+        "add.f32 %f1, %f2, 0f3F800000;",
+        "mul.wide.u32 %rd1, %r1, %r2;",
+        "mad.lo.s32 %r1, %r2, %u3, -4;",
+    ] {
+        assert_eq!(k(ok), Vec::<String>::new(), "{ok}");
+    }
+    let e = k("add.u32 %r1, %r2, 1.5;");
+    assert!(e.iter().any(|m| m.contains("operand 2 is not a valid .u32 immediate")), "{e:?}");
+    let e = k("add.f32 %f1, %u2, %f3;");
+    assert!(e.iter().any(|m| m.contains("`%u2` is a .u32 register, incompatible with .f32")), "{e:?}");
+    let e = k("min.s32 5, %r2, %r3;");
+    assert!(e.iter().any(|m| m.contains("destination must be a register")), "{e:?}");
+}

@@ -7,8 +7,16 @@ use super::I;
 use super::scope::{Def, Sym};
 use super::types::{Class, Ty, compatible};
 use super::{Checker, space_word};
-use crate::isa::{Family, Opcode as O};
+use crate::isa::{Family, Form, Opcode as O, Word};
 use crate::syntax::ast::*;
+
+/// The type of every operand of an arithmetic form, when they all share it: integer,
+/// f32 and f64 types, not the `.wide` forms (whose destination is twice as wide).
+fn same_typed(f: &Form) -> Option<Ty> {
+    let ty = f.ty()?;
+    let plain = ty.is_int() || matches!(ty, Ty::F32 | Ty::F64);
+    (plain && f.types().len() == 1 && !f.has(Word::Wide)).then_some(ty)
+}
 
 /// A byte or half selector of a video instruction's operand: `.b0`-`.b3` and up to
 /// four of them (`.b3210`), `.h0`, `.h1` and `.h10`.
@@ -114,6 +122,26 @@ impl<'a> Checker<'a> {
                     );
                 }
                 self.generic(i, name, O::Cvta);
+            }
+            // Arithmetic whose operands all have the instruction type: registers of a
+            // compatible type, immediates that fit it (ptxas rejects `add.u32 d, a, 1.5`).
+            O::Add
+            | O::Sub
+            | O::Mul
+            | O::Mad
+            | O::Div
+            | O::Rem
+            | O::Min
+            | O::Max
+            | O::Abs
+            | O::Neg
+            | O::Fma
+                if let Some(ty) = same_typed(&self.forms[k as usize]) =>
+            {
+                for (n, op) in i.operands.iter().enumerate() {
+                    let role = if n == 0 { "destination".to_string() } else { format!("operand {}", n) };
+                    self.typed_operand(op, ty, name, &role, n > 0);
+                }
             }
             opcode => self.generic(i, name, opcode),
         }
