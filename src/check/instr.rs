@@ -18,7 +18,7 @@ fn same_typed(f: &Form) -> Option<Ty> {
     (plain && f.types().len() == 1 && !f.has(Word::Wide)).then_some(ty)
 }
 
-/// A byte or half selector of a video instruction's operand: `.b0`-`.b3` and up to
+/// A byte or half selector of a video instruction's operand: `.b0`-`.b7` and up to
 /// four of them (`.b3210`), `.h0`, `.h1` and `.h10`.
 fn video_selector(s: &str) -> bool {
     let Some(rest) = s.strip_prefix('.') else { return false };
@@ -108,7 +108,7 @@ impl<'a> Checker<'a> {
             O::Tex | O::Tld4 => self.texture(i, name),
             O::Suld | O::Sust | O::Sured => self.surface(i, name),
             O::Txq | O::Suq => self.image_query(i, name),
-            O::Cvt if !self.forms[k as usize].has(crate::isa::Word::Pack) => {
+            O::Cvt if !self.forms[k as usize].has(Word::Pack) => {
                 let form = self.forms[k as usize];
                 self.cvt_rules(i, name, &form);
                 self.generic(i, name, O::Cvt);
