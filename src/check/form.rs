@@ -25,7 +25,7 @@ impl<'a> Checker<'a> {
         let key = self.src.get(i.opcode.span.start as usize..end as usize).unwrap_or("");
         if let Some(&(k, operands)) = self.form_cache.get(key) {
             if let Some(n) = operands {
-                self.operands_within(i, name, n);
+                self.operand_count(i, name, usize::from(n.0), usize::from(n.1));
             }
             return Some(k);
         }
@@ -37,7 +37,7 @@ impl<'a> Checker<'a> {
             self.form_cache.insert(key, (k, operands));
         }
         if let Some(n) = operands {
-            self.operands_within(i, name, n);
+            self.operand_count(i, name, usize::from(n.0), usize::from(n.1));
         }
         Some(k)
     }
@@ -66,20 +66,17 @@ impl<'a> Checker<'a> {
             }
         }
         let tys = &types[..ntypes.min(3)];
-        let (first, rows) = rows_of(opcode);
-        let form = |row: &Row| {
-            let k = rows.iter().position(|r| std::ptr::eq(r, row)).unwrap_or(0);
-            Form::new(opcode, (first + k) as u16, words, tys)
-        };
+        let rows = rows_of(opcode);
+        let form = Form::new(opcode, words, tys);
         match rows[0].rule {
-            Rule::Own => return Some((form(&rows[0]), None)),
+            Rule::Own => return Some((form, None)),
             Rule::Operands | Rule::Open | Rule::Table => {}
         }
         // An open row (forms not yet in the table in full) takes any instruction whose
         // required words it finds; its other words are not judged.
         if let Some(row) = rows.iter().find(|r| r.rule == Rule::Open && needs_met(r, &words)) {
             self.require(i.opcode.span, name, row.version, row.sm);
-            return Some((form(row), Some(row.operands)));
+            return Some((form, Some(row.operands)));
         }
         for m in &unknown {
             self.error(m.span, format!("{name}: unknown modifier `{}`", self.t(m)));
@@ -130,7 +127,7 @@ impl<'a> Checker<'a> {
         }
         self.require(i.opcode.span, name, row.version, row.sm);
         let operands = (row.rule == Rule::Table).then_some(row.operands);
-        Some((form(row), operands))
+        Some((form, operands))
     }
 
     /// At most one word of a group; exactly one when it is needed.
@@ -142,14 +139,6 @@ impl<'a> Checker<'a> {
         } else if g.need && present.is_empty() {
             let list: Vec<&str> = g.words.iter().map(Word::text).collect();
             self.error(i.opcode.span, format!("{name}: needs one of {}", list.join(" ")));
-        }
-    }
-
-    fn operands_within(&mut self, i: &I<'a>, name: &str, (lo, hi): (u8, u8)) {
-        let (lo, hi, n) = (usize::from(lo), usize::from(hi), i.operands.len());
-        if n < lo || n > hi {
-            let want = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
-            self.error(i.span, format!("{name}: expects {want} operands, found {n}"));
         }
     }
 

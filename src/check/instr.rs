@@ -383,7 +383,11 @@ impl<'a> Checker<'a> {
     pub(super) fn operand_count(&mut self, i: &I<'a>, instr: &str, lo: usize, hi: usize) -> bool {
         let n = i.operands.len();
         if n < lo || n > hi {
-            let want = if lo == hi { format!("{lo}") } else { format!("{lo} or {hi}") };
+            let want = match hi - lo {
+                0 => format!("{lo}"),
+                1 => format!("{lo} or {hi}"),
+                _ => format!("{lo} to {hi}"),
+            };
             self.error(i.span, format!("{instr}: expects {want} operands, found {n}"));
             return false;
         }

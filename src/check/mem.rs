@@ -111,9 +111,6 @@ impl<'a> Checker<'a> {
                     format!("{name}: 256-bit loads and stores are global or generic, not {s}"),
                 );
             }
-            if mods.contains(&".mmio") {
-                self.error(i.span, format!("{name}: .mmio cannot be combined with a 256-bit vector"));
-            }
         }
         // The data operand: the destination of a load, the source of a store.
         let data = if opcode == "st" { i.operands.get(1) } else { i.operands.first() };

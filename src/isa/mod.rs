@@ -190,19 +190,17 @@ opcodes! {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Form {
     pub opcode: Opcode,
-    /// The row of [`table::ROWS`] it matched.
-    pub row: u16,
     pub words: WordSet,
     types: [Ty; 3],
     ntypes: u8,
 }
 
 impl Form {
-    pub fn new(opcode: Opcode, row: u16, words: WordSet, tys: &[Ty]) -> Form {
+    pub fn new(opcode: Opcode, words: WordSet, tys: &[Ty]) -> Form {
         let mut types = [Ty::Other; 3];
         let n = tys.len().min(3);
         types[..n].copy_from_slice(&tys[..n]);
-        Form { opcode, row, words, types, ntypes: n as u8 }
+        Form { opcode, words, types, ntypes: n as u8 }
     }
 
     pub fn has(&self, w: Word) -> bool {
@@ -244,10 +242,5 @@ impl Form {
             (Family::Mem, Some(Ty::Pred)) if self.opcode == Opcode::Mov => Family::Cmp,
             _ => base,
         }
-    }
-
-    /// The table row it matched.
-    pub fn row(&self) -> &'static Row {
-        &table::ROWS[usize::from(self.row)]
     }
 }

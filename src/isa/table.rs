@@ -675,8 +675,8 @@ pub static ROWS: &[Row] = &[
     row(O::Xor, &[], &[], (3, 3)).own(),
 ];
 
-/// The rows of an opcode and the index of the first in [`ROWS`].
-pub fn rows_of(op: Opcode) -> (usize, &'static [Row]) {
+/// The rows of an opcode, in table order.
+pub fn rows_of(op: Opcode) -> &'static [Row] {
     static INDEX: std::sync::OnceLock<Vec<(u16, u16)>> = std::sync::OnceLock::new();
     let index = INDEX.get_or_init(|| {
         let mut index = vec![(0u16, 0u16); Opcode::ALL.len()];
@@ -690,7 +690,7 @@ pub fn rows_of(op: Opcode) -> (usize, &'static [Row]) {
         index
     });
     let (a, b) = index[op as usize];
-    (usize::from(a), &ROWS[usize::from(a)..usize::from(b)])
+    &ROWS[usize::from(a)..usize::from(b)]
 }
 
 #[cfg(test)]
@@ -700,7 +700,7 @@ mod tests {
     #[test]
     fn every_opcode_has_rows_and_they_are_contiguous() {
         for &op in Opcode::ALL {
-            let (_, rows) = rows_of(op);
+            let rows = rows_of(op);
             assert!(!rows.is_empty(), "{} has no row", op.text());
             assert!(rows.iter().all(|r| r.opcode == op));
             let n = ROWS.iter().filter(|r| r.opcode == op).count();
