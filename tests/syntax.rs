@@ -197,3 +197,31 @@ fn arithmetic_operands_have_the_instruction_type() {
     let e = k("min.s32 5, %r2, %r3;");
     assert!(e.iter().any(|m| m.contains("destination must be a register")), "{e:?}");
 }
+
+/// vmad's negated sources (PTX ISA 9.7.17.2), and negation nowhere else. Verdicts and
+/// messages from ptxas 13.5: "Operand negation not allowed for instruction 'add'",
+/// "... limited to either (source A xor source B) or source C", "Conflicting use of
+/// '.po' modifier with operand negation".
+#[test]
+fn only_vmad_negates_a_source() {
+    let k = |body: &str| {
+        errors(&format!(".visible .entry k()\n{{\n.reg .b32 %r<9>;\n.reg .pred %p<3>;\n{body}\nret;\n}}\n"))
+    };
+    for ok in
+        ["vmad.s32.s32.s32 %r1, -%r2, %r3, %r4;", "vmad.u32.u32.u32.sat.shr7 %r1, %r2.h0, %r3.b1, -%r4;"]
+    {
+        assert_eq!(k(ok), Vec::<String>::new(), "{ok}");
+    }
+    for bad in [
+        "vmad.s32.s32.s32 %r1, -%r2, %r3, -%r4;",
+        "vmad.s32.s32.s32.po %r1, -%r2, %r3, %r4;",
+        "vmad.s32.s32.s32 -%r1, %r2, %r3, %r4;",
+        "vmad.s32.s32.s32 %r1, %r2, %r3, %r4.b0;",
+        "add.s32 %r1, -%r2, %r3;",
+        "mov.u32 %r1, -%r2;",
+        "setp.eq.s32 %p1, -%r2, %r3;",
+        "vadd.s32.s32.s32 %r1, -%r2, %r3;",
+    ] {
+        assert!(!k(bad).is_empty(), "check accepts `{bad}`, ptxas does not");
+    }
+}

@@ -70,6 +70,7 @@ impl<'a> Checker<'a> {
                 m.ftz = Some(md);
             } else if let Some(t) = Ty::from_word(self.t(md)) {
                 m.types.push((t, md));
+            } else if super::form::ignored_by_ptxas(self.t(md)) {
             } else {
                 self.error(md.span, format!("{instr}: unexpected modifier `{}`", self.t(md)));
             }

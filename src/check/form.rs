@@ -81,7 +81,10 @@ impl<'a> Checker<'a> {
         for m in &unknown {
             self.error(m.span, format!("{name}: unknown modifier `{}`", self.t(m)));
         }
-        // The rows whose types fit, then the first of them whose groups fit too.
+        // The rows whose types fit, then the first of them whose groups fit too; the
+        // words ptxas ignores (unless the opcode has them: testp) play no part in it.
+        let own = rows.iter().fold(WordSet::EMPTY, |a, r| a.union(r.words));
+        let words = words.intersect(&IGNORED_BY_PTXAS.intersect(&own.complement()).complement());
         let fits_types =
             |r: &&Row| r.types.len() == ntypes && r.types.iter().zip(tys).all(|(set, t)| set.contains(t));
         let typed = || rows.iter().filter(fits_types);
@@ -183,6 +186,11 @@ const IGNORED_BY_PTXAS: WordSet = WordSet::of(&[
     Word::Normal,
     Word::Subnormal,
 ]);
+
+/// Is `text` a word ptxas accepts on any instruction and ignores?
+pub(super) fn ignored_by_ptxas(text: &str) -> bool {
+    Word::parse(text).is_some_and(|w| IGNORED_BY_PTXAS.contains(w))
+}
 
 fn needs_met(r: &Row, words: &WordSet) -> bool {
     r.groups.iter().all(|g| !g.need || !g.words.intersect(words).is_empty())

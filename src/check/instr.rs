@@ -18,19 +18,6 @@ fn same_typed(f: &Form) -> Option<Ty> {
     (plain && f.types().len() == 1 && !f.has(Word::Wide)).then_some(ty)
 }
 
-/// A byte or half selector of a video instruction's operand: `.b0`-`.b7` and up to
-/// four of them (`.b3210`), `.h0`, `.h1` and `.h10`.
-fn video_selector(s: &str) -> bool {
-    let Some(rest) = s.strip_prefix('.') else { return false };
-    let (kind, digits) = rest.split_at(1.min(rest.len()));
-    let max = match kind {
-        "b" => b'7',
-        "h" => b'1',
-        _ => return false,
-    };
-    (1..=4).contains(&digits.len()) && digits.bytes().all(|d| (b'0'..=max).contains(&d))
-}
-
 /// Special registers (PTX ISA 10) and whether they have `.x/.y/.z` components.
 pub fn special_register(name: &str) -> Option<bool> {
     Some(match name {
@@ -108,6 +95,10 @@ impl<'a> Checker<'a> {
             O::Tex | O::Tld4 => self.texture(i, name),
             O::Suld | O::Sust | O::Sured => self.surface(i, name),
             O::Txq | O::Suq => self.image_query(i, name),
+            _ if opcode.family() == Family::Video => {
+                let form = self.forms[k as usize];
+                self.video(i, name, &form);
+            }
             O::Cvt if !self.forms[k as usize].has(Word::Pack) => {
                 let form = self.forms[k as usize];
                 self.cvt_rules(i, name, &form);
@@ -165,16 +156,7 @@ impl<'a> Checker<'a> {
             self.error(op.span(), msg);
         }
         for op in i.operands {
-            match op {
-                // The video instructions select bytes and halves: `%r2.b0`, `%r3.h1`,
-                // `%r2.h10` (PTX ISA 9.7.17).
-                Operand::Component(base, sel)
-                    if opcode.family() == Family::Video && video_selector(sel.text(self.src)) =>
-                {
-                    self.resolve_value_name(*base, name);
-                }
-                other => self.resolve_operand(other, name),
-            }
+            self.resolve_operand(op, name);
         }
     }
 
@@ -186,6 +168,10 @@ impl<'a> Checker<'a> {
                 self.resolve_value_name(*n, instr);
             }
             Operand::Not(inner, _) => self.resolve_operand(inner, instr),
+            Operand::Neg(inner, span) => {
+                self.resolve_operand(inner, instr);
+                self.error(*span, format!("{instr}: a negated register is a source of vmad only"));
+            }
             Operand::Offset(n, _, _) => {
                 self.resolve_value_name(*n, instr);
             }

@@ -19,6 +19,7 @@ pub mod scope;
 pub mod target;
 mod tex;
 pub mod types;
+mod video;
 
 use crate::diag::Diagnostic;
 use crate::isa::Form;

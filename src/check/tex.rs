@@ -121,7 +121,8 @@ impl<'a> Checker<'a> {
                 || Ty::from_word(m).is_some()
                 || matches!(*m, ".v2" | ".v4")
                 || (!tld4 && matches!(*m, ".level" | ".grad" | ".base"))
-                || (tld4 && matches!(*m, ".r" | ".g" | ".b" | ".a"));
+                || (tld4 && matches!(*m, ".r" | ".g" | ".b" | ".a"))
+                || super::form::ignored_by_ptxas(m);
             if !known {
                 self.error(i.span, format!("{name}: unexpected modifier `{m}`"));
             }
@@ -363,7 +364,8 @@ impl<'a> Checker<'a> {
                 || (op != "sured" && matches!(*m, ".v2" | ".v4"))
                 || Ty::from_word(m).is_some()
                 || cache.contains(m)
-                || reds.contains(m);
+                || reds.contains(m)
+                || super::form::ignored_by_ptxas(m);
             if !known {
                 self.error(i.span, format!("{name}: unexpected modifier `{m}`"));
             }

@@ -66,6 +66,11 @@ impl WordSet {
         self.0[i / 64] & (1 << (i % 64)) != 0
     }
 
+    /// Every word not in the set.
+    pub fn complement(&self) -> WordSet {
+        WordSet(self.0.map(|w| !w))
+    }
+
     pub fn intersect(&self, other: &WordSet) -> WordSet {
         WordSet([0, 1, 2, 3].map(|k| self.0[k] & other.0[k]))
     }

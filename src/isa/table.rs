@@ -246,6 +246,13 @@ const SHARED_CTA_GATE: &[(WordSet, u32, u32)] = &[(WordSet::of(&[SharedCta]), 78
 /// An mbarrier object lives in shared memory (ptxas: "State space incorrect for
 /// instruction 'mbarrier.init'").
 const MBAR_SPACE: Group = opt(&[Shared, SharedCta]);
+/// The video instructions (9.7.17): `.u32`/`.s32` destination and sources, a secondary
+/// operation with a third source, and comparisons without the unsigned and unordered
+/// spellings. Their selectors, masks and negated sources are operand rules
+/// (check/video.rs).
+const VIDEO_TYPES: &[&[Ty]] = &[U32_S32, U32_S32, U32_S32];
+const VIDEO_OP2: Group = opt(&[Add, Min, Max]);
+const VIDEO_CMP: Group = req(&[Eq, Ne, Lt, Le, Gt, Ge]);
 const MINMAX: &[Group] = &[FTZ, opt(&[NaN]), opt(&[Xorsign]), opt(&[Abs])];
 const HALF_ARITH: &[Group] = &[opt(&[Rn]), FTZ, SAT];
 
@@ -339,7 +346,7 @@ pub static ROWS: &[Row] = &[
         (1, 1),
     )
     .since(70, 80),
-    row(O::Cp, &[], &[req(&[Bulk])], (0, 6)).since(80, 90).open(),
+    row(O::Cp, &[], &[req(&[Async]), req(&[Bulk])], (0, 6)).since(80, 90).open(),
     row(O::Createpolicy, &[], &[], (1, 4)).since(74, 80).open(),
     // cvt.pack.sat (9.7.9.22): two 32-bit sources packed into 8- or 16-bit halves.
     row(
@@ -475,9 +482,10 @@ pub static ROWS: &[Row] = &[
         ],
         (2, 2),
     )
+    // ptxas takes `.relaxed` here from PTX 8.0, the row's own version, unlike on
+    // mbarrier.arrive (8.6).
     .since(80, 90)
-    .needs(SEM_NEEDS_SCOPE)
-    .gates(MBAR_GATES),
+    .needs(SEM_NEEDS_SCOPE),
     row(
         O::Mbarrier,
         &[ONLY_B64],
@@ -645,31 +653,35 @@ pub static ROWS: &[Row] = &[
     row(O::Tld4, &[], &[], (2, 5)).own(),
     row(O::Trap, &[], &[], (0, 0)),
     row(O::Txq, &[], &[], (2, 2)).own(),
-    row(O::Vabsdiff, &[], &[], (3, 4)).open(),
-    row(O::Vabsdiff2, &[], &[], (4, 4)).open(),
-    row(O::Vabsdiff4, &[], &[], (4, 4)).open(),
-    row(O::Vadd, &[], &[], (3, 4)).open(),
-    row(O::Vadd2, &[], &[], (4, 4)).open(),
-    row(O::Vadd4, &[], &[], (4, 4)).open(),
-    row(O::Vavrg2, &[], &[], (4, 4)).open(),
-    row(O::Vavrg4, &[], &[], (4, 4)).open(),
-    row(O::Vmad, &[], &[], (4, 4)).open(),
-    row(O::Vmax, &[], &[], (3, 4)).open(),
-    row(O::Vmax2, &[], &[], (4, 4)).open(),
-    row(O::Vmax4, &[], &[], (4, 4)).open(),
-    row(O::Vmin, &[], &[], (3, 4)).open(),
-    row(O::Vmin2, &[], &[], (4, 4)).open(),
-    row(O::Vmin4, &[], &[], (4, 4)).open(),
+    row(O::Vabsdiff, VIDEO_TYPES, &[SAT, VIDEO_OP2], (3, 4)).since(20, 20).operands_own(),
+    row(O::Vabsdiff2, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
+    row(O::Vabsdiff4, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
+    row(O::Vadd, VIDEO_TYPES, &[SAT, VIDEO_OP2], (3, 4)).since(20, 20).operands_own(),
+    row(O::Vadd2, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
+    row(O::Vadd4, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
+    row(O::Vavrg2, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
+    row(O::Vavrg4, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
+    row(O::Vmad, VIDEO_TYPES, &[opt(&[Po]), SAT, opt(&[Shr7, Shr15])], (4, 4)).since(20, 20).operands_own(),
+    row(O::Vmax, VIDEO_TYPES, &[SAT, VIDEO_OP2], (3, 4)).since(20, 20).operands_own(),
+    row(O::Vmax2, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
+    row(O::Vmax4, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
+    row(O::Vmin, VIDEO_TYPES, &[SAT, VIDEO_OP2], (3, 4)).since(20, 20).operands_own(),
+    row(O::Vmin2, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
+    row(O::Vmin4, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
     row(O::Vote, &[&[Ty::Pred, Ty::B32]], &[req(&[All, Any, Uni, Ballot]), SYNC], (3, 3)).since(60, 30),
     row(O::Vote, &[&[Ty::Pred, Ty::B32]], &[req(&[All, Any, Uni, Ballot])], (2, 2)),
-    row(O::Vset, &[], &[], (3, 4)).open(),
-    row(O::Vset2, &[], &[], (4, 4)).open(),
-    row(O::Vset4, &[], &[], (4, 4)).open(),
-    row(O::Vshl, &[], &[], (3, 4)).open(),
-    row(O::Vshr, &[], &[], (3, 4)).open(),
-    row(O::Vsub, &[], &[], (3, 4)).open(),
-    row(O::Vsub2, &[], &[], (4, 4)).open(),
-    row(O::Vsub4, &[], &[], (4, 4)).open(),
+    row(O::Vset, &[U32_S32, U32_S32], &[VIDEO_CMP, VIDEO_OP2], (3, 4)).since(20, 20).operands_own(),
+    row(O::Vset2, &[U32_S32, U32_S32], &[VIDEO_CMP, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
+    row(O::Vset4, &[U32_S32, U32_S32], &[VIDEO_CMP, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
+    row(O::Vshl, &[U32_S32, U32_S32, ONLY_U32], &[SAT, req(&[Clamp, Wrap]), VIDEO_OP2], (3, 4))
+        .since(20, 20)
+        .operands_own(),
+    row(O::Vshr, &[U32_S32, U32_S32, ONLY_U32], &[SAT, req(&[Clamp, Wrap]), VIDEO_OP2], (3, 4))
+        .since(20, 20)
+        .operands_own(),
+    row(O::Vsub, VIDEO_TYPES, &[SAT, VIDEO_OP2], (3, 4)).since(20, 20).operands_own(),
+    row(O::Vsub2, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
+    row(O::Vsub4, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
     row(O::Wgmma, &[], &[], (0, 10)).since(80, 90).open(),
     row(O::Wmma, &[], &[], (2, 4)).since(60, 70).open(),
     row(O::Xor, &[], &[], (3, 3)).own(),

@@ -58,6 +58,8 @@ words! {
     Wide = ".wide", Shiftamt = ".shiftamt", Relu = ".relu", Satfinite = ".satfinite",
     NaN = ".NaN", Xorsign = ".xorsign", Abs = ".abs", Oob = ".oob", Pack = ".pack",
     Clamp = ".clamp", Wrap = ".wrap", L = ".l", R = ".r", Noftz = ".noftz",
+    // Video instructions (9.7.17): vmad's product and scale.
+    Po = ".po", Shr7 = ".shr7", Shr15 = ".shr15",
     // testp classes (9.7.3.6).
     Finite = ".finite", Infinite = ".infinite", Number = ".number", Notanumber = ".notanumber",
     Normal = ".normal", Subnormal = ".subnormal",

@@ -341,6 +341,8 @@ pub enum Operand {
     Offset(Name, i64, Span),
     /// `!p` (or `!1`): a negated predicate source.
     Not(Box<Operand>, Span),
+    /// `-%r2` (or `-%r2.h0`): a negated register, a source form of `vmad` only.
+    Neg(Box<Operand>, Span),
     /// `p|q`: the two predicate destinations of `setp` (either may be `_`).
     Pair(Box<Operand>, Box<Operand>),
     /// An integer immediate as 64 bits (negative values two's complement).
@@ -382,7 +384,7 @@ impl Operand {
     pub fn span(&self) -> Span {
         match self {
             Operand::Name(n) => n.span,
-            Operand::Not(_, s) | Operand::Offset(_, _, s) => *s,
+            Operand::Not(_, s) | Operand::Neg(_, s) | Operand::Offset(_, _, s) => *s,
             Operand::Component(a, b) => a.span.to(*b),
             Operand::Sink(s) | Operand::Int { span: s, .. } | Operand::Float { span: s, .. } => *s,
             Operand::Vector(_, s) | Operand::List(_, s) => *s,

@@ -53,7 +53,16 @@ impl Parser<'_> {
                         let sign = if f32b { 1u64 << 31 } else { 1u64 << 63 };
                         Ok(Operand::Float { bits: bits ^ sign, is_f32_bits: f32b, span: t.span.to(n.span) })
                     }
-                    _ => self.unexpected("a number after `-`"),
+                    // `-%r2.h0`: a negated source of vmad (PTX ISA 9.7.17.2).
+                    Tok::Ident => {
+                        let inner = self.operand_inner()?;
+                        if !matches!(inner, Operand::Name(_) | Operand::Component(..)) {
+                            return err(inner.span(), "`-` negates one register");
+                        }
+                        let span = t.span.to(inner.span());
+                        Ok(Operand::Neg(Box::new(inner), span))
+                    }
+                    _ => self.unexpected("a number or register after `-`"),
                 }
             }
             Tok::Int | Tok::Punct(b'~') => {
