@@ -215,10 +215,11 @@ impl Cta<'_> {
             }
             Op::Carry { op, width, cin, cout, cc, dst, a, b, c } => {
                 let (x, y, z) = (read(w, *a, l), read(w, *b, l), read(w, *c, l));
-                let carry_in = *cin && w.regs.pred[*cc as usize] >> lane & 1 == 1;
+                let cf = w.regs.pred[*cc as usize] >> lane & 1 == 1;
+                let carry_in = *cin && cf;
                 let (v, carry) = match *op {
-                    CarryOp::Add => int::add_carry(*width, false, x, y, carry_in),
-                    CarryOp::Sub => int::add_carry(*width, true, x, y, carry_in),
+                    CarryOp::Add => int::add_carry(*width, x, y, carry_in),
+                    CarryOp::Sub => int::sub_carry(*width, x, y, if *cin { cf } else { true }),
                     CarryOp::Mad { part, signed } => int::mad_carry(*width, part, signed, x, y, z, carry_in),
                 };
                 write(w, *dst, l, v);

@@ -1,7 +1,8 @@
 //! `cvt` (PTX ISA 9.7.9.21) between integer widths, between float formats (f16,
 //! bf16, f32, f64) and between integers and floats, in every rounding mode (`.rn .rz
 //! .rm .rp` to a float, `.rni .rzi .rmi .rpi` to an integer or an integral float).
-//! Integer sources are sign- or zero-extended by their own type first;
+//! Integer sources are sign- or zero-extended by their own type first, and integer
+//! results by theirs, to the width of the destination register;
 //! float-to-integer results saturate to the destination's range and NaN becomes 0,
 //! as the ISA specifies. Narrowing goes through [`super::round`]; widening is exact.
 
@@ -30,8 +31,12 @@ impl IntTy {
         }
     }
 
+    /// `v` wrapped to the type, then extended to 64 bits by the type's signedness: a
+    /// destination register wider than the type receives the sign-extended value (PTX
+    /// ISA 6.4.1, "Operand Size Exceeding Instruction-Type Size"; the H100 writes
+    /// `cvt.s16.s8` into a `.b32` register as `0xffffffc2`, tests/hw/leaf_width).
     fn bits_of(self, v: i128) -> u64 {
-        (v as u64) & if self.bits == 64 { u64::MAX } else { (1u64 << self.bits) - 1 }
+        self.value(v as u64) as u64
     }
 }
 
@@ -176,6 +181,7 @@ mod tests {
     use super::*;
 
     const U8: IntTy = IntTy { bits: 8, signed: false };
+    const U16: IntTy = IntTy { bits: 16, signed: false };
     const S8: IntTy = IntTy { bits: 8, signed: true };
     const S16: IntTy = IntTy { bits: 16, signed: true };
     const U32: IntTy = IntTy { bits: 32, signed: false };
@@ -188,7 +194,10 @@ mod tests {
         assert_eq!(int_to_int(S64, S32, 0xffff_ffff, false), u64::MAX, "sign-extend -1");
         assert_eq!(int_to_int(U64, U32, 0xffff_ffff, false), 0xffff_ffff, "zero-extend");
         assert_eq!(int_to_int(S64, U8, 0x80, false), 0x80);
-        assert_eq!(int_to_int(S16, S8, 0x80, false), 0xff80);
+        // Signed results come sign-extended to 64 bits: the register takes its width of
+        // them (the H100: cvt.s16.s8 into a .b32 register gives 0xffffff80).
+        assert_eq!(int_to_int(S16, S8, 0x80, false), 0xffff_ffff_ffff_ff80);
+        assert_eq!(int_to_int(U16, S8, 0x80, false), 0xff80, "unsigned: zero-extended");
         assert_eq!(int_to_int(U32, U64, 0x1_2345_6789, false), 0x2345_6789, "truncate");
         assert_eq!(int_to_int(U8, S32, 300, true), 255);
         assert_eq!(int_to_int(U8, S32, (-5i32) as u32 as u64, true), 0);
@@ -199,11 +208,11 @@ mod tests {
     fn floats_round_saturate_and_send_nan_where_the_isa_says() {
         assert_eq!(float_to_int(S32, 2.5, false, IntRound::Nearest), 2);
         assert_eq!(float_to_int(S32, 3.5, false, IntRound::Nearest), 4);
-        assert_eq!(float_to_int(S32, -2.7, false, IntRound::Zero), (-2i32) as u32 as u64);
-        assert_eq!(float_to_int(S32, -2.2, false, IntRound::Down), (-3i32) as u32 as u64);
+        assert_eq!(float_to_int(S32, -2.7, false, IntRound::Zero), (-2i64) as u64);
+        assert_eq!(float_to_int(S32, -2.2, false, IntRound::Down), (-3i64) as u64);
         assert_eq!(float_to_int(S32, 2.2, false, IntRound::Up), 3);
         assert_eq!(float_to_int(S32, 1e20, false, IntRound::Zero), 0x7fff_ffff);
-        assert_eq!(float_to_int(S32, f64::NEG_INFINITY, false, IntRound::Zero), 0x8000_0000);
+        assert_eq!(float_to_int(S32, f64::NEG_INFINITY, false, IntRound::Zero), (i64::from(i32::MIN)) as u64);
         assert_eq!(float_to_int(U32, -1.0, false, IntRound::Zero), 0);
         // NaN (PTX ISA 9.0, cvt): 0 unless the source is .f64 or the destination 64-bit,
         // where it is 1 << (width - 1).
@@ -309,13 +318,10 @@ mod tests {
             3f64.to_bits()
         );
         // f16 -2.5 (0xc100) to s32 toward zero.
-        assert_eq!(float_bits_to_int(S32, round::F16, IntRound::Zero, false, 0xc100), (-2i32) as u32 as u64);
+        assert_eq!(float_bits_to_int(S32, round::F16, IntRound::Zero, false, 0xc100), (-2i64) as u64);
         assert_eq!(float_bits_to_int(U32, round::F16, IntRound::Nearest, false, 0x7c00), 0xffff_ffff);
         // .ftz: a negative subnormal is -0 before rounding down.
         assert_eq!(float_bits_to_int(S32, round::F32, IntRound::Down, true, 0x8000_0001), 0);
-        assert_eq!(
-            float_bits_to_int(S32, round::F32, IntRound::Down, false, 0x8000_0001),
-            u64::from(u32::MAX)
-        );
+        assert_eq!(float_bits_to_int(S32, round::F32, IntRound::Down, false, 0x8000_0001), u64::MAX);
     }
 }

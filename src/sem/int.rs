@@ -121,19 +121,27 @@ pub fn neg(w: Width, a: u64) -> u64 {
     w.wrap(-w.signed(a))
 }
 
-/// `add.cc`, `addc{.cc}`, `sub.cc`, `subc{.cc}` (PTX ISA 9.7.2, extended-precision
-/// arithmetic): `a + b + cin` or `a - (b + cin)` wrapped to the width, with the
-/// carry-out (for subtraction, the borrow-out) for `CC.CF`.
-pub fn add_carry(w: Width, subtract: bool, a: u64, b: u64, cin: bool) -> (u64, bool) {
-    let (x, y, c) = (w.unsigned(a), w.unsigned(b), i128::from(cin));
-    let r = if subtract { x - (y + c) } else { x + y + c };
-    (w.wrap(r), if subtract { r < 0 } else { r > w.unsigned(u64::MAX) })
+/// `add.cc`, `addc{.cc}` (PTX ISA 9.7.2, extended-precision arithmetic): `a + b + cin`
+/// wrapped to the width, with the carry-out for `CC.CF`.
+pub fn add_carry(w: Width, a: u64, b: u64, cin: bool) -> (u64, bool) {
+    let r = w.unsigned(a) + w.unsigned(b) + i128::from(cin);
+    (w.wrap(r), r > w.unsigned(u64::MAX))
+}
+
+/// `sub.cc`, `subc{.cc}` as the H100 computes them: `a + !b + carry`, wrapped to the
+/// width, and the carry-out of that sum for `CC.CF`. `sub.cc` adds 1 (`a - b`), and
+/// `subc` adds `CC.CF`: the flag is an inverted borrow, set when nothing was borrowed.
+/// (The ISA's text, `d = a - (b + CC.CF)` with CF a borrow, is what hardware does with
+/// the flag inverted; tests/hw/leaf_width measured it.)
+pub fn sub_carry(w: Width, a: u64, b: u64, carry: bool) -> (u64, bool) {
+    let r = w.unsigned(a) + w.unsigned(!b) + i128::from(carry);
+    (w.wrap(r), r > w.unsigned(u64::MAX))
 }
 
 /// `mad{c}.{lo,hi}{.cc}`: the kept part of `a*b`, plus `c` and the carry-in, with the
 /// carry-out of that addition.
 pub fn mad_carry(w: Width, part: Part, signed: bool, a: u64, b: u64, c: u64, cin: bool) -> (u64, bool) {
-    add_carry(w, false, mul(w, part, signed, a, b), c, cin)
+    add_carry(w, mul(w, part, signed, a, b), c, cin)
 }
 
 #[cfg(test)]
@@ -255,9 +263,11 @@ mod tests {
                     for cin in [false, true] {
                         let (ua, ub, c) = (i128::from(a), i128::from(b), i128::from(cin));
                         let sum = ua + ub + c;
-                        assert_eq!(add_carry(w, false, a, b, cin), (trunc(sum, bits), sum >= 1i128 << bits));
-                        let diff = ua - ub - c;
-                        assert_eq!(add_carry(w, true, a, b, cin), (trunc(diff, bits), diff < 0));
+                        assert_eq!(add_carry(w, a, b, cin), (trunc(sum, bits), sum >= 1i128 << bits));
+                        // The H100's subtraction: the flag is "no borrow", so `sub.cc`
+                        // (carry 1) is a - b and `subc` with the flag clear takes one more.
+                        let diff = ua - ub - (1 - c);
+                        assert_eq!(sub_carry(w, a, b, cin), (trunc(diff, bits), diff >= 0));
                         let lo = trunc_u(u128::from(a) * u128::from(b), bits);
                         let s = i128::from(lo) + ub + c;
                         assert_eq!(
