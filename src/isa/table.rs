@@ -18,7 +18,8 @@ pub enum Rule {
     /// The row is the whole rule: modifier groups, types, operand count and gates.
     Table,
     /// The row validates modifiers, types and gates; a rule of its own in `check`
-    /// validates the operands (control flow: labels, target lists, call signatures).
+    /// validates the operands (control flow: labels, target lists, call signatures;
+    /// video: selectors, masks, negated sources).
     Operands,
     /// The row gives the words; a rule of its own in `check` validates the form (the
     /// seed core of comparisons, textures and surfaces).
@@ -253,6 +254,18 @@ const MBAR_SPACE: Group = opt(&[Shared, SharedCta]);
 const VIDEO_TYPES: &[&[Ty]] = &[U32_S32, U32_S32, U32_S32];
 const VIDEO_OP2: Group = opt(&[Add, Min, Max]);
 const VIDEO_CMP: Group = req(&[Eq, Ne, Lt, Le, Gt, Ge]);
+const VIDEO_SCALAR: &[Group] = &[SAT, VIDEO_OP2];
+const VIDEO_SIMD: &[Group] = &[SAT, opt(&[Add])];
+
+/// vadd, vsub, vabsdiff, vmin, vmax (9.7.17.1).
+const fn video(op: Opcode) -> Row {
+    row(op, VIDEO_TYPES, VIDEO_SCALAR, (3, 4)).since(20, 20).operands_own()
+}
+
+/// The SIMD forms on two halves or four bytes: vadd2 ... vmax4 (9.7.17.3).
+const fn video_simd(op: Opcode) -> Row {
+    row(op, VIDEO_TYPES, VIDEO_SIMD, (4, 4)).since(30, 30).operands_own()
+}
 const MINMAX: &[Group] = &[FTZ, opt(&[NaN]), opt(&[Xorsign]), opt(&[Abs])];
 const HALF_ARITH: &[Group] = &[opt(&[Rn]), FTZ, SAT];
 
@@ -653,21 +666,21 @@ pub static ROWS: &[Row] = &[
     row(O::Tld4, &[], &[], (2, 5)).own(),
     row(O::Trap, &[], &[], (0, 0)),
     row(O::Txq, &[], &[], (2, 2)).own(),
-    row(O::Vabsdiff, VIDEO_TYPES, &[SAT, VIDEO_OP2], (3, 4)).since(20, 20).operands_own(),
-    row(O::Vabsdiff2, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
-    row(O::Vabsdiff4, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
-    row(O::Vadd, VIDEO_TYPES, &[SAT, VIDEO_OP2], (3, 4)).since(20, 20).operands_own(),
-    row(O::Vadd2, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
-    row(O::Vadd4, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
-    row(O::Vavrg2, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
-    row(O::Vavrg4, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
+    video(O::Vabsdiff),
+    video_simd(O::Vabsdiff2),
+    video_simd(O::Vabsdiff4),
+    video(O::Vadd),
+    video_simd(O::Vadd2),
+    video_simd(O::Vadd4),
+    video_simd(O::Vavrg2),
+    video_simd(O::Vavrg4),
     row(O::Vmad, VIDEO_TYPES, &[opt(&[Po]), SAT, opt(&[Shr7, Shr15])], (4, 4)).since(20, 20).operands_own(),
-    row(O::Vmax, VIDEO_TYPES, &[SAT, VIDEO_OP2], (3, 4)).since(20, 20).operands_own(),
-    row(O::Vmax2, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
-    row(O::Vmax4, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
-    row(O::Vmin, VIDEO_TYPES, &[SAT, VIDEO_OP2], (3, 4)).since(20, 20).operands_own(),
-    row(O::Vmin2, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
-    row(O::Vmin4, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
+    video(O::Vmax),
+    video_simd(O::Vmax2),
+    video_simd(O::Vmax4),
+    video(O::Vmin),
+    video_simd(O::Vmin2),
+    video_simd(O::Vmin4),
     row(O::Vote, &[&[Ty::Pred, Ty::B32]], &[req(&[All, Any, Uni, Ballot]), SYNC], (3, 3)).since(60, 30),
     row(O::Vote, &[&[Ty::Pred, Ty::B32]], &[req(&[All, Any, Uni, Ballot])], (2, 2)),
     row(O::Vset, &[U32_S32, U32_S32], &[VIDEO_CMP, VIDEO_OP2], (3, 4)).since(20, 20).operands_own(),
@@ -679,9 +692,9 @@ pub static ROWS: &[Row] = &[
     row(O::Vshr, &[U32_S32, U32_S32, ONLY_U32], &[SAT, req(&[Clamp, Wrap]), VIDEO_OP2], (3, 4))
         .since(20, 20)
         .operands_own(),
-    row(O::Vsub, VIDEO_TYPES, &[SAT, VIDEO_OP2], (3, 4)).since(20, 20).operands_own(),
-    row(O::Vsub2, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
-    row(O::Vsub4, VIDEO_TYPES, &[SAT, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
+    video(O::Vsub),
+    video_simd(O::Vsub2),
+    video_simd(O::Vsub4),
     row(O::Wgmma, &[], &[], (0, 10)).since(80, 90).open(),
     row(O::Wmma, &[], &[], (2, 4)).since(60, 70).open(),
     row(O::Xor, &[], &[], (3, 3)).own(),
