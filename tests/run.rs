@@ -873,3 +873,19 @@ fn vector_moves_run_element_by_element() {
         json["buffers"][0]["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
     assert_eq!(got, [1, 2, 3, 4, 7, 7, 0x0002_0001]);
 }
+
+/// `.func`s with `.reg` parameters and returns (issue 9: `call (%r1), inc, (%r0)` left
+/// 0): 32- and 64-bit registers, an immediate argument, and recursion, where every
+/// frame has its own parameter registers.
+#[test]
+fn register_parameters_reach_the_callee_and_come_back() {
+    let spec = r#"{"kernel": "k", "grid": 1, "block": 32, "args": [{"buffer": "u32", "len": 96}]}"#;
+    let (out, json) = run("tests/data/run/reg_params.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let got: Vec<u64> =
+        json["buffers"][0]["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    let fact = |n: u64| (1..=n.max(1)).product::<u64>();
+    let want: Vec<u64> =
+        (0..32u64).flat_map(|t| [t + 42, if t & 1 == 1 { t * 1000 } else { 7 }, fact(t % 6)]).collect();
+    assert_eq!(got, want);
+}

@@ -620,6 +620,14 @@ impl Cta<'_> {
             }
         }
         let frame = warp.push_frame(self.program, callee, base, pc, active);
+        // Parameters declared `.reg` start in the callee's registers.
+        for p in &f.reg_params {
+            for lane in lanes(active) {
+                let l = lane as usize;
+                let v = frame_value(&warp.local[l], base + p.offset, p.size);
+                super::lane::write_regs(warp.regs_of(frame), p.reg, l, v);
+            }
+        }
         warp.groups.call(leaf, pc + 1, f.entry, active, frame);
         Ok(false)
     }
@@ -643,6 +651,15 @@ impl Cta<'_> {
         let callee = &self.program.funcs[warp.func as usize];
         let Op::Call(call) = &self.program.insts[call_pc as usize].op else { return };
         let callee_base = warp.base;
+        // Returns declared `.reg` go to the frame first, where the copy below finds them.
+        for r in &callee.reg_rets {
+            for lane in lanes(returning) {
+                let l = lane as usize;
+                let bytes = super::lane::read(warp, Src::Reg(r.reg), l).to_le_bytes();
+                let (at, k) = ((callee_base + r.offset) as usize, (r.size as usize).min(8));
+                warp.local[l][at..at + k].copy_from_slice(&bytes[..k]);
+            }
+        }
         let caller_base = warp.frames[caller as usize].base;
         for (ret, &(_, offset, size)) in call.rets.iter().zip(&callee.rets) {
             for lane in lanes(returning) {
@@ -675,6 +692,15 @@ impl Cta<'_> {
         warp.groups.node_mut(g).wait = wait;
         g
     }
+}
+
+/// The `size`-byte little-endian value at `at` in a lane's local memory (at most 8
+/// bytes: a register's worth).
+fn frame_value(local: &[u8], at: u32, size: u32) -> u64 {
+    let mut bytes = [0u8; 8];
+    let (at, k) = (at as usize, (size as usize).min(8));
+    bytes[..k].copy_from_slice(&local[at..at + k]);
+    u64::from_le_bytes(bytes)
 }
 
 pub(super) fn pred_mask(w: &Warp, src: PredSrc) -> u32 {

@@ -49,6 +49,9 @@ pub(super) enum Named {
 pub(super) struct Decoded {
     /// Rows of each register file: 32-bit, 64-bit, predicates.
     pub rows: (u32, u32, u32),
+    /// The parameters and returns declared `.reg`: register and frame slot.
+    pub reg_params: Vec<RegParam>,
+    pub reg_rets: Vec<RegParam>,
     pub frame_bytes: u32,
     /// Offsets of the shared variables the body names, sorted.
     pub shared: Vec<u32>,
@@ -127,15 +130,23 @@ impl<'m> Decoder<'m> {
             used_shared: Default::default(),
         };
         // A `.func`'s parameters may also be declared as registers (`.reg` params).
+        // The call passes them through the frame like the others; the function's
+        // registers take them at entry and give the returns back at `ret`.
         d.regs.enter();
-        for p in f.params.iter().chain(&f.rets) {
+        let mut reg_params = Vec::new();
+        let mut reg_rets = Vec::new();
+        for (k, p) in f.params.iter().chain(&f.rets).enumerate() {
             if p.space == Space::Reg
                 && let Some(n) = p.name
             {
                 let ty = Ty::from_word(p.ty.text(src)).unwrap_or(Ty::Other);
-                if d.regs.declare(n.text(src), ty, None).is_none() {
+                let Some(reg) = d.regs.declare(n.text(src), ty, None) else {
                     return fail(p.span, "a register parameter of this type is not supported");
-                }
+                };
+                let (is_ret, j) = if k < f.params.len() { (false, k) } else { (true, k - f.params.len()) };
+                let &(_, offset, size) = if is_ret { &rets[j] } else { &params[j] };
+                let slot = RegParam { reg, offset, size };
+                if is_ret { reg_rets.push(slot) } else { reg_params.push(slot) }
             }
         }
         d.block(body, insts)?;
@@ -147,7 +158,7 @@ impl<'m> Decoder<'m> {
         let mut used = d.used_shared.take();
         used.sort_unstable();
         used.dedup();
-        Ok(Decoded { rows: d.regs.counts(), frame_bytes: d.frame_bytes, shared: used })
+        Ok(Decoded { rows: d.regs.counts(), reg_params, reg_rets, frame_bytes: d.frame_bytes, shared: used })
     }
 
     pub fn t(&self, n: Name) -> &'m str {

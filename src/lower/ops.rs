@@ -638,6 +638,14 @@ pub struct Call {
 }
 
 /// A function of the program: a kernel or a `.func`.
+/// A parameter or return declared `.reg`: its register and its place in the frame.
+#[derive(Clone, Copy, Debug)]
+pub struct RegParam {
+    pub reg: Slot,
+    pub offset: u32,
+    pub size: u32,
+}
+
 #[derive(Debug, Clone)]
 pub struct Func {
     pub name: String,
@@ -651,6 +659,12 @@ pub struct Func {
     pub params: Vec<(Ty, u32, u32)>,
     /// Each return value's type, offset in the frame and size.
     pub rets: Vec<(Ty, u32, u32)>,
+    /// The parameters declared `.reg` (`.func (.reg .b32 r) f(.reg .b32 x)`): the
+    /// call writes them to the frame like any other, and the callee's registers take
+    /// them from there at entry.
+    pub reg_params: Vec<RegParam>,
+    /// The returns declared `.reg`: `ret` writes the registers to the frame first.
+    pub reg_rets: Vec<RegParam>,
     /// Bytes of a kernel's parameter buffer.
     pub param_bytes: u32,
     /// Bytes of one lane's frame: parameters, returns, `.local` and `.param` variables.

@@ -116,12 +116,12 @@ pub fn lower_module(
         let entry = insts.len() as u32;
         let (params, rets) = layout.sigs[k].clone();
         let kernel = f.kind == FuncKind::Entry;
-        let (rows, frame_bytes, used, error) =
+        let (rows, frame_bytes, used, error, reg_params, reg_rets) =
             match Decoder::decode(module, info, src, f, &layout, &mut insts) {
-                Ok(d) => (d.rows, d.frame_bytes, d.shared, None),
+                Ok(d) => (d.rows, d.frame_bytes, d.shared, None, d.reg_params, d.reg_rets),
                 Err(e) => {
                     insts.truncate(entry as usize);
-                    ((0, 0, 0), 0, Vec::new(), Some(e))
+                    ((0, 0, 0), 0, Vec::new(), Some(e), Vec::new(), Vec::new())
                 }
             };
         let body = &insts[entry as usize..];
@@ -145,6 +145,8 @@ pub fn lower_module(
             rows,
             params,
             rets,
+            reg_params,
+            reg_rets,
             param_bytes,
             frame_bytes,
             error,
