@@ -170,26 +170,36 @@ const ATOM_SPACE: Group = opt(&[Global, Shared, SharedCta, SharedCluster]);
 const ATOM_SEM: Group = opt(&[Relaxed, Acquire, Release, AcqRel]);
 const RED_SEM: Group = opt(&[Relaxed, Release]);
 const HALVES: &[Ty] = &[Ty::F16, Ty::F16x2, Ty::BF16, Ty::BF16x2];
-const ATOM_BITS: &[Group] = &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[And, Or, Xor]), CACHE_HINT];
-const ATOM_CAS: &[Group] = &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[Cas])];
-const ATOM_EXCH: &[Group] = &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[Exch]), CACHE_HINT];
-const ATOM_ADD: &[Group] = &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[Add]), CACHE_HINT];
-const ATOM_ADD_VEC: &[Group] = &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[Add]), opt(&[V2, V4]), CACHE_HINT];
+/// atom's and red's groups: the space, the semantics (`sem`: atom's or red's), the
+/// scope, the operation and the cache hint.
+const fn atomic(sem: Group, op: &[Word]) -> [Group; 5] {
+    [ATOM_SPACE, sem, SCOPE, req(op), CACHE_HINT]
+}
+/// `.add` on a vector of f32 (`.v2`, `.v4`).
+const fn atomic_vec(sem: Group) -> [Group; 6] {
+    [ATOM_SPACE, sem, SCOPE, req(&[Add]), opt(&[V2, V4]), CACHE_HINT]
+}
 /// The half types need `.noftz`, and their min and max a vector (ptxas: "'.noftz'
 /// modifier required", "Vector modifier required for instruction 'atom.min.f16'").
-const ATOM_HALF_ADD: &[Group] = &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[Add]), req(&[Noftz]), VEC, CACHE_HINT];
-const ATOM_HALF_MINMAX: &[Group] =
-    &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[Min, Max]), req(&[Noftz]), req_of(groups::VEC), CACHE_HINT];
-const ATOM_INC: &[Group] = &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[Inc, Dec]), CACHE_HINT];
-const ATOM_MINMAX: &[Group] = &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[Min, Max]), CACHE_HINT];
-const RED_BITS: &[Group] = &[ATOM_SPACE, RED_SEM, SCOPE, req(&[And, Or, Xor]), CACHE_HINT];
-const RED_ADD: &[Group] = &[ATOM_SPACE, RED_SEM, SCOPE, req(&[Add]), CACHE_HINT];
-const RED_ADD_VEC: &[Group] = &[ATOM_SPACE, RED_SEM, SCOPE, req(&[Add]), opt(&[V2, V4]), CACHE_HINT];
-const RED_HALF_ADD: &[Group] = &[ATOM_SPACE, RED_SEM, SCOPE, req(&[Add]), req(&[Noftz]), VEC, CACHE_HINT];
-const RED_HALF_MINMAX: &[Group] =
-    &[ATOM_SPACE, RED_SEM, SCOPE, req(&[Min, Max]), req(&[Noftz]), req_of(groups::VEC), CACHE_HINT];
-const RED_INC: &[Group] = &[ATOM_SPACE, RED_SEM, SCOPE, req(&[Inc, Dec]), CACHE_HINT];
-const RED_MINMAX: &[Group] = &[ATOM_SPACE, RED_SEM, SCOPE, req(&[Min, Max]), CACHE_HINT];
+const fn atomic_half(sem: Group, op: &[Word], vec: Group) -> [Group; 7] {
+    [ATOM_SPACE, sem, SCOPE, req(op), req(&[Noftz]), vec, CACHE_HINT]
+}
+const ATOM_BITS: &[Group] = &atomic(ATOM_SEM, &[And, Or, Xor]);
+const ATOM_CAS: &[Group] = &[ATOM_SPACE, ATOM_SEM, SCOPE, req(&[Cas])];
+const ATOM_EXCH: &[Group] = &atomic(ATOM_SEM, &[Exch]);
+const ATOM_ADD: &[Group] = &atomic(ATOM_SEM, &[Add]);
+const ATOM_ADD_VEC: &[Group] = &atomic_vec(ATOM_SEM);
+const ATOM_HALF_ADD: &[Group] = &atomic_half(ATOM_SEM, &[Add], VEC);
+const ATOM_HALF_MINMAX: &[Group] = &atomic_half(ATOM_SEM, &[Min, Max], req_of(groups::VEC));
+const ATOM_INC: &[Group] = &atomic(ATOM_SEM, &[Inc, Dec]);
+const ATOM_MINMAX: &[Group] = &atomic(ATOM_SEM, &[Min, Max]);
+const RED_BITS: &[Group] = &atomic(RED_SEM, &[And, Or, Xor]);
+const RED_ADD: &[Group] = &atomic(RED_SEM, &[Add]);
+const RED_ADD_VEC: &[Group] = &atomic_vec(RED_SEM);
+const RED_HALF_ADD: &[Group] = &atomic_half(RED_SEM, &[Add], VEC);
+const RED_HALF_MINMAX: &[Group] = &atomic_half(RED_SEM, &[Min, Max], req_of(groups::VEC));
+const RED_INC: &[Group] = &atomic(RED_SEM, &[Inc, Dec]);
+const RED_MINMAX: &[Group] = &atomic(RED_SEM, &[Min, Max]);
 
 /// A memory-ordering semantics needs a scope (ptxas: "Modifier '.relaxed' requires
 /// scope").
@@ -460,11 +470,6 @@ pub static ROWS: &[Row] = &[
     row(O::Madc, &[U16_64], &[req(&[Hi, Lo]), CC], (4, 4)),
     row(O::Mapa, &[], &[], (3, 3)).since(78, 90).open(),
     row(O::Match, &[B32_64], &[req(&[Any, All]), SYNC], (3, 4)).since(60, 70),
-    row(O::Max, &[U16_64], &[opt(&[Relu])], (3, 3)),
-    row(O::Max, &[F32], MINMAX, (3, 4)),
-    row(O::Max, &[F64], &[], (3, 3)),
-    row(O::Max, &[HALF], MINMAX, (3, 3)).since(70, 80),
-    row(O::Max, &[BHALF], MINMAX, (3, 3)).since(70, 80),
     // mbarrier (9.7.13.15): one row per operation, all on a .b64 object in shared memory.
     row(O::Mbarrier, &[ONLY_B64], &[req(&[Init]), MBAR_SPACE], (2, 2)).since(70, 80),
     row(O::Mbarrier, &[ONLY_B64], &[req(&[Inval]), MBAR_SPACE], (1, 1)).since(70, 80),
@@ -643,14 +648,6 @@ pub static ROWS: &[Row] = &[
         (2, 2),
     )
     .since(86, 100),
-    row(O::Sub, &[ONLY_S32], &[SAT, CC], (3, 3)),
-    row(O::Sub, &[I32_64], &[CC], (3, 3)),
-    row(O::Sub, &[U16_64], &[], (3, 3)),
-    row(O::Sub, &[F32], &[RND, FTZ, SAT], (3, 3)),
-    row(O::Sub, &[F64], &[RND], (3, 3)),
-    row(O::Sub, &[HALF], HALF_ARITH, (3, 3)).since(42, 53),
-    row(O::Sub, &[BHALF], &[opt(&[Rn])], (3, 3)).since(78, 90),
-    row(O::Subc, &[U16_64], &[CC], (3, 3)),
     row(O::Suld, &[], &[], (2, 2)).own(),
     row(O::Suq, &[], &[], (2, 2)).own(),
     row(O::Sured, &[], &[], (2, 2)).own(),
@@ -685,11 +682,7 @@ pub static ROWS: &[Row] = &[
     row(O::Vote, &[&[Ty::Pred, Ty::B32]], &[req(&[All, Any, Uni, Ballot])], (2, 2)),
     row(O::Vset, &[U32_S32, U32_S32], &[VIDEO_CMP, VIDEO_OP2], (3, 4)).since(20, 20).operands_own(),
     row(O::Vset2, &[U32_S32, U32_S32], &[VIDEO_CMP, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
-    row(O::Vset4, &[U32_S32, U32_S32], &[VIDEO_CMP, opt(&[Add])], (4, 4)).since(30, 30).operands_own(),
     row(O::Vshl, &[U32_S32, U32_S32, ONLY_U32], &[SAT, req(&[Clamp, Wrap]), VIDEO_OP2], (3, 4))
-        .since(20, 20)
-        .operands_own(),
-    row(O::Vshr, &[U32_S32, U32_S32, ONLY_U32], &[SAT, req(&[Clamp, Wrap]), VIDEO_OP2], (3, 4))
         .since(20, 20)
         .operands_own(),
     video(O::Vsub),
@@ -700,8 +693,20 @@ pub static ROWS: &[Row] = &[
     row(O::Xor, &[], &[], (3, 3)).own(),
 ];
 
+/// Opcodes whose forms are another's, row for row: (opcode, the one whose rows it
+/// shares). sub has add's forms (PTX ISA 9.7.1.2, 9.7.3.2), subc addc's, max min's,
+/// vset4 vset2's and vshr vshl's.
+pub const SAME_FORMS: &[(Opcode, Opcode)] =
+    &[(O::Sub, O::Add), (O::Subc, O::Addc), (O::Max, O::Min), (O::Vset4, O::Vset2), (O::Vshr, O::Vshl)];
+
+/// The opcode whose rows hold `op`'s forms: `op` itself, or the one it shares them with.
+pub fn forms_of(op: Opcode) -> Opcode {
+    SAME_FORMS.iter().find(|(a, _)| *a == op).map_or(op, |&(_, b)| b)
+}
+
 /// The rows of an opcode, in table order.
 pub fn rows_of(op: Opcode) -> &'static [Row] {
+    let op = forms_of(op);
     static INDEX: std::sync::OnceLock<Vec<(u16, u16)>> = std::sync::OnceLock::new();
     let index = INDEX.get_or_init(|| {
         let mut index = vec![(0u16, 0u16); Opcode::ALL.len()];
@@ -727,9 +732,22 @@ mod tests {
         for &op in Opcode::ALL {
             let rows = rows_of(op);
             assert!(!rows.is_empty(), "{} has no row", op.text());
-            assert!(rows.iter().all(|r| r.opcode == op));
-            let n = ROWS.iter().filter(|r| r.opcode == op).count();
+            assert!(rows.iter().all(|r| r.opcode == forms_of(op)));
+            let n = ROWS.iter().filter(|r| r.opcode == forms_of(op)).count();
             assert_eq!(n, rows.len(), "{}'s rows are not contiguous", op.text());
+        }
+    }
+
+    #[test]
+    fn an_opcode_sharing_forms_has_no_rows_of_its_own() {
+        for &(op, with) in SAME_FORMS {
+            assert!(
+                ROWS.iter().all(|r| r.opcode != op),
+                "{} has rows and shares {}'s",
+                op.text(),
+                with.text()
+            );
+            assert_eq!(forms_of(with), with);
         }
     }
 
