@@ -9,7 +9,7 @@ use super::warp::{Cta, Fault, Regs, Warp, lanes};
 use crate::lower::fast::{Fast, I32, I64, R32, R64};
 use crate::lower::program::{IMAGE_WINDOW, Inst, Mem};
 use crate::sem::cmp::CmpOp;
-use crate::sem::float::{F32_CANONICAL_NAN, F64_NAN, FOp};
+use crate::sem::float::{F32_CANONICAL_NAN, FOp, f64_nan};
 
 type Row32 = [u32; 32];
 type Row64 = [u64; 32];
@@ -142,9 +142,10 @@ fn finish(v: f32, ftz: bool) -> u32 {
     if v.is_nan() { F32_CANONICAL_NAN } else { flush(v.to_bits(), ftz) }
 }
 
+/// An f64 result: a NaN comes from the operands' NaNs (`sem::float::f64_nan`).
 #[inline(always)]
-fn finish64(v: f64) -> u64 {
-    if v.is_nan() { F64_NAN } else { v.to_bits() }
+fn finish64(v: f64, ops: &[u64]) -> u64 {
+    if v.is_nan() { f64_nan(ops) } else { v.to_bits() }
 }
 
 /// Integer comparison of a setp on one lane's values, by CmpOp (ISA 9.7.6.1).
@@ -275,10 +276,10 @@ fn f32_op(op: FOp, ftz: bool, a: Row32, b: Row32) -> Row32 {
 fn f64_op(op: FOp, a: Row64, b: Row64) -> Row64 {
     let f = f64::from_bits;
     match op {
-        FOp::Add => map2(a, b, |x, y| finish64(f(x) + f(y)), 0),
-        FOp::Sub => map2(a, b, |x, y| finish64(f(x) - f(y)), 0),
-        FOp::Mul => map2(a, b, |x, y| finish64(f(x) * f(y)), 0),
-        FOp::Div => map2(a, b, |x, y| finish64(f(x) / f(y)), 0),
+        FOp::Add => map2(a, b, |x, y| finish64(f(x) + f(y), &[x, y]), 0),
+        FOp::Sub => map2(a, b, |x, y| finish64(f(x) - f(y), &[x, y]), 0),
+        FOp::Mul => map2(a, b, |x, y| finish64(f(x) * f(y), &[x, y]), 0),
+        FOp::Div => map2(a, b, |x, y| finish64(f(x) / f(y), &[x, y]), 0),
     }
 }
 
@@ -390,9 +391,14 @@ pub(super) fn run_any(regs: &mut Regs, op: Fast, active: u32) {
             put64(regs, d, v, active);
         }
         Fast::Fma64 { d, a, b, c } => {
-            let f = |r: R64| map1(row64(regs, r), f64::from_bits, 0.0);
+            let (a, b, c) = (row64(regs, a), row64(regs, b), row64(regs, c));
+            let f = |r: Row64| map1(r, f64::from_bits, 0.0);
             let r = fma64(f(a), f(b), f(c));
-            put64(regs, d, map1(r, finish64, 0), active);
+            let mut v = [0u64; 32];
+            for l in 0..32 {
+                v[l] = finish64(r[l], &[a[l], b[l], c[l]]);
+            }
+            put64(regs, d, v, active);
         }
         Fast::SetpI32 { op, signed, p, a, b } => {
             let m = setp_i32(op, signed, row32(regs, a), row32(regs, b));

@@ -210,6 +210,7 @@ impl Cta<'_> {
                     }
                     BitOp::Copysign => float::copysign(width.0, p, q),
                     BitOp::SatS32 { subtract } => int::add_sat_s32(p, q, subtract),
+                    BitOp::MadHiSatS32 => int::mad_hi_sat_s32(p, q, r),
                 };
                 write(w, *dst, l, v);
             }
@@ -334,14 +335,38 @@ impl Cta<'_> {
                         cvt::float_bits_to_int(dst, src, round, ftz, v & src_mask(src))
                     }
                     CvtKind::IntFloat { dst, src, rnd } => cvt::int_to_float(dst, src, rnd, v),
-                    CvtKind::FloatFloat { dst, src, rnd, ftz, sat } => {
-                        cvt::float_to_float(dst, src, rnd, ftz, sat, v & src_mask(src))
+                    CvtKind::FloatFloat { dst, src, rnd, ftz, sat, relu, satfinite } => {
+                        let r = cvt::float_to_float(dst, src, rnd, ftz, sat, v & src_mask(src));
+                        cvt::relu_satfinite(dst, relu, satfinite, r)
                     }
                     CvtKind::RoundInt { fmt, round, ftz, sat } => {
                         cvt::round_to_integral(fmt, round, ftz, sat, v & src_mask(fmt))
                     }
                 };
                 write(w, *dst, l, out);
+            }
+            Op::CvtPack { fmt, rnd, relu, satfinite, dst, a, b } => {
+                let half = |x: u64| {
+                    let r = cvt::float_to_float(
+                        *fmt,
+                        crate::sem::round::F32,
+                        *rnd,
+                        false,
+                        false,
+                        x & 0xffff_ffff,
+                    );
+                    cvt::relu_satfinite(*fmt, *relu, *satfinite, r)
+                };
+                write(w, *dst, l, half(read(w, *a, l)) << 16 | half(read(w, *b, l)));
+            }
+            Op::Testp { class, f64, dst, a } => {
+                let x = read(w, *a, l);
+                let v = if *f64 {
+                    float::testp(*class, 64, x)
+                } else {
+                    float::testp(*class, 32, x & 0xffff_ffff)
+                };
+                write(w, *dst, l, u64::from(v));
             }
             Op::Selp { dst, a, b, c } => {
                 let v = select::selp(read(w, *a, l), read(w, *b, l), pred_bit(w, *c, lane));

@@ -24,10 +24,25 @@ impl<'m> Decoder<'m> {
             Ty::F64 => Some(crate::sem::round::F64),
             _ => None,
         };
-        if has(W::Relu) || has(W::Satfinite) {
+        let (ftz, sat, frnd) = (has(W::Ftz), has(W::Sat), f.pick(groups::RND));
+        let (relu, satfinite) = (has(W::Relu), has(W::Satfinite));
+        // `.f16x2`/`.bf16x2` from two f32 sources: `a` into the upper half.
+        if let (Ty::F16x2 | Ty::BF16x2, Ty::F32, Some(rnd), [d, a, b]) = (dty, sty, frnd, i.operands) {
+            let fmt = if dty == Ty::F16x2 { crate::sem::round::F16 } else { crate::sem::round::BF16 };
+            return Ok(Op::CvtPack {
+                fmt,
+                rnd,
+                relu,
+                satfinite,
+                dst: self.dst(d)?,
+                a: self.src(a, Ty::F32)?,
+                b: self.src(b, Ty::F32)?,
+            });
+        }
+        let narrows_to_half = matches!(dty, Ty::F16 | Ty::BF16) && sty == Ty::F32;
+        if (relu || satfinite) && !narrows_to_half {
             return self.unsupported(i);
         }
-        let (ftz, sat, frnd) = (has(W::Ftz), has(W::Sat), f.pick(groups::RND));
         let kind = match (int(dty), int(sty), float(dty), float(sty)) {
             (Some(d), Some(s), ..) if round.is_none() && frnd.is_none() => {
                 CvtKind::IntInt { dst: d, src: s, sat }
@@ -42,9 +57,15 @@ impl<'m> Decoder<'m> {
             (_, _, Some(d), Some(s)) if round.is_some() && frnd.is_none() && d == s => {
                 CvtKind::RoundInt { fmt: d, round: round.unwrap_or(IntRound::Nearest), ftz, sat }
             }
-            (_, _, Some(d), Some(s)) if round.is_none() => {
-                CvtKind::FloatFloat { dst: d, src: s, rnd: frnd.unwrap_or_default(), ftz, sat }
-            }
+            (_, _, Some(d), Some(s)) if round.is_none() => CvtKind::FloatFloat {
+                dst: d,
+                src: s,
+                rnd: frnd.unwrap_or_default(),
+                ftz,
+                sat,
+                relu,
+                satfinite,
+            },
             _ => return self.unsupported(i),
         };
         Ok(Op::Cvt { kind, dst: self.dst(&i.operands[0])?, src: self.src(&i.operands[1], sty)? })

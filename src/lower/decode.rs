@@ -253,6 +253,17 @@ impl<'m> Decoder<'m> {
     }
 
     /// What `n` names here: registers first, then the innermost declaration.
+    /// Are two operands the same register?
+    pub fn same_register(&self, a: &Operand, b: &Operand) -> bool {
+        match (a, b) {
+            (Operand::Name(x), Operand::Name(y)) => matches!(
+                (self.named(*x), self.named(*y)),
+                (Some(Named::Reg(p)), Some(Named::Reg(q))) if p.file == q.file && p.index == q.index
+            ),
+            _ => false,
+        }
+    }
+
     pub fn named(&self, n: Name) -> Option<Named> {
         let text = self.t(n);
         if let Some(slot) = self.regs.resolve(text) {

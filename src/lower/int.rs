@@ -129,6 +129,9 @@ impl<'m> Decoder<'m> {
                 let tys = [ty; 3];
                 self.bits(op, width, ops, &tys[..if mad { 3 } else { 2 }])
             }
+            (O::Mad, Some(Ty::S32)) if has(W::Sat) && has(W::Hi) => {
+                self.bits(BitOp::MadHiSatS32, width, ops, &[Ty::S32; 3])
+            }
             (O::Add | O::Sub, Some(Ty::S32)) if has(W::Sat) => {
                 self.bits(BitOp::SatS32 { subtract: opcode == O::Sub }, width, ops, &[Ty::S32; 2])
             }

@@ -8,7 +8,7 @@ pub use crate::sem::atom::{AtomOp, AtomTy};
 use crate::sem::bits::PrmtMode;
 use crate::sem::cmp::{BoolOp, CmpOp};
 use crate::sem::cvt::{IntRound, IntTy};
-use crate::sem::float::{FOp, MinMax};
+use crate::sem::float::{FClass, FOp, MinMax};
 use crate::sem::int::{Part, Width};
 pub use crate::sem::round::{Format, Rnd};
 use crate::sem::warp::{ReduxOp, ShflMode};
@@ -88,6 +88,9 @@ pub enum CvtKind {
         rnd: Rnd,
         ftz: bool,
         sat: bool,
+        /// `.relu` and `.satfinite` (conversions from f32 to a half).
+        relu: bool,
+        satfinite: bool,
     },
     /// Rounding to an integral value of the same format (`cvt.rni.f32.f32`).
     RoundInt {
@@ -201,6 +204,8 @@ pub enum BitOp {
     SatS32 {
         subtract: bool,
     },
+    /// `mad.hi.sat.s32 d, a, b, c`: the high half of `a*b`, plus `c`, clamped.
+    MadHiSatS32,
 }
 
 /// Extended-precision arithmetic through the carry flag `CC.CF`.
@@ -432,6 +437,24 @@ pub enum Op {
         kind: CvtKind,
         dst: Slot,
         src: Src,
+    },
+    /// `cvt.rnd{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b`: `a` converted into the
+    /// upper half, `b` into the lower.
+    CvtPack {
+        fmt: Format,
+        rnd: Rnd,
+        relu: bool,
+        satfinite: bool,
+        dst: Slot,
+        a: Src,
+        b: Src,
+    },
+    /// `testp.class.{f32,f64} p, a`.
+    Testp {
+        class: FClass,
+        f64: bool,
+        dst: Slot,
+        a: Src,
     },
     /// `bar`/`barrier` `.sync`, `.arrive` and `.red` (PTX ISA 9.7.13.1): the warp
     /// arrives at CTA barrier `id` once its non-exited threads have reached a

@@ -126,17 +126,12 @@ fn saturate(fmt: Format, bits: u64) -> u64 {
 }
 
 /// Float to float (`cvt{.rnd}{.ftz}{.sat}.dst.src`): exact when widening, rounded by
-/// `rnd` when narrowing. A NaN becomes the destination's canonical NaN, except
-/// between f32 and f64, where the host's conversion keeps the payload's high bits.
+/// `rnd` when narrowing. NaNs as [`nan_to_float`] says.
 pub fn float_to_float(dst: Format, src: Format, rnd: Rnd, ftz: bool, sat: bool, bits: u64) -> u64 {
     let bits = flush_f32(src, ftz, bits);
     let x = widen(src, bits);
     let out = if x.is_nan() {
-        match (dst, src) {
-            (round::F64, round::F32) => x.to_bits(),
-            (round::F32, round::F64) => u64::from((x as f32).to_bits()),
-            _ => dst.nan(),
-        }
+        nan_to_float(dst, src, ftz, bits)
     } else if x.is_infinite() {
         dst.inf() | if x < 0.0 { dst.sign_bit() } else { 0 }
     } else {
@@ -144,6 +139,51 @@ pub fn float_to_float(dst: Format, src: Format, rnd: Rnd, ftz: bool, sat: bool, 
     };
     let out = flush_f32(dst, ftz, out);
     if sat { saturate(dst, out) } else { out }
+}
+
+/// A NaN converted to another float format, as an H100 converts it
+/// (tests/hw/leaf_arith; the ISA leaves NaN payloads unspecified):
+/// - f32 to f64 keeps the sign and the payload (shifted up 29 bits) and sets the quiet
+///   bit; with `.ftz` every NaN becomes the canonical f32 NaN widened,
+///   0x7fffffffe0000000;
+/// - f64 to f32 keeps the sign and the payload's top 22 bits and sets the quiet bit;
+/// - bf16 to f32 is exact: the 16 bits are f32's top half, signalling NaNs included;
+/// - anything else gives the destination's canonical NaN (f16 to f32: 0x7fffffff, to
+///   f16 and bf16: 0x7fff).
+fn nan_to_float(dst: Format, src: Format, ftz: bool, bits: u64) -> u64 {
+    const F32_QUIET: u64 = 1 << 22;
+    const F64_QUIET: u64 = 1 << 51;
+    match (dst, src) {
+        (round::F64, round::F32) if ftz => 0x7fff_ffff_e000_0000,
+        (round::F64, round::F32) => {
+            let sign = (bits >> 31 & 1) << 63;
+            sign | 0x7ff0_0000_0000_0000 | F64_QUIET | (bits & 0x7f_ffff) << 29
+        }
+        (round::F32, round::F64) => {
+            let sign = (bits >> 63) << 31;
+            sign | 0x7f80_0000 | F32_QUIET | (bits >> 29 & 0x7f_ffff)
+        }
+        (round::F32, round::BF16) => (bits & 0xffff) << 16,
+        _ => dst.nan(),
+    }
+}
+
+/// `.relu` and `.satfinite` after a conversion to a narrower float (PTX ISA 9.7.9.21):
+/// `.relu` makes a negative result +0, `.satfinite` makes an infinite one the largest
+/// finite value of its sign, and both give the canonical NaN for a NaN (the H100:
+/// 0x7fff for f16 and bf16, tests/hw/leaf_arith).
+pub fn relu_satfinite(fmt: Format, relu: bool, satfinite: bool, bits: u64) -> u64 {
+    if (relu || satfinite) && fmt.is_nan(bits) {
+        return fmt.nan();
+    }
+    let sign = bits & fmt.sign_bit();
+    if relu && sign != 0 {
+        return 0;
+    }
+    if satfinite && bits & !fmt.sign_bit() == fmt.inf() {
+        return sign | (fmt.inf() - 1);
+    }
+    bits
 }
 
 /// Integer to float, rounded by `rnd`.

@@ -4,10 +4,11 @@
 //! zero of the same sign) and `.sat`: each result is computed exactly by
 //! [`super::round`] and rounded once. Special operands (NaN, infinities, division by
 //! zero) give the IEEE 754 result, which no rounding mode changes; a NaN result is
-//! the canonical NaN. An exact zero sum of operands of opposite signs is +0, or -0
-//! under `.rm` (IEEE 754 section 6.3).
+//! the canonical NaN, except in f64, where it is [`super::float::f64_nan`] of the
+//! operands. An exact zero sum of operands of opposite signs is +0, or -0 under `.rm`
+//! (IEEE 754 section 6.3).
 
-use super::float::{F32_CANONICAL_NAN, F64_NAN, FOp};
+use super::float::{F32_CANONICAL_NAN, FOp, f64_nan};
 use super::round::{self, Exact, Format, Rnd};
 use std::cmp::Ordering;
 
@@ -24,11 +25,12 @@ fn from_f64(fmt: Format, x: f64) -> u64 {
     }
 }
 
-/// The canonical NaN of each format (0x7fff for the halves).
-fn nan(fmt: Format) -> u64 {
+/// The NaN result of an operation on `ops`: the canonical NaN of f32 and the halves
+/// (0x7fff), the NaN operand (or default NaN) of f64.
+fn nan(fmt: Format, ops: &[u64]) -> u64 {
     match fmt {
         round::F32 => u64::from(F32_CANONICAL_NAN),
-        round::F64 => F64_NAN,
+        round::F64 => f64_nan(ops),
         _ => fmt.nan(),
     }
 }
@@ -70,7 +72,7 @@ pub fn binary(fmt: Format, op: FOp, rnd: Rnd, ftz: bool, sat: bool, a: u64, b: u
         FOp::Div => x / y,
     };
     let r = if native.is_nan() {
-        nan(fmt)
+        nan(fmt, &[a, b])
     } else if !x.is_finite() || !y.is_finite() || (op == FOp::Div && y == 0.0) {
         from_f64(fmt, native)
     } else {
@@ -93,7 +95,7 @@ pub fn fma(fmt: Format, rnd: Rnd, ftz: bool, sat: bool, a: u64, b: u64, c: u64) 
     let (x, y, z) = (to_f64(fmt, a), to_f64(fmt, b), to_f64(fmt, c));
     let native = x.mul_add(y, z);
     let r = if native.is_nan() {
-        nan(fmt)
+        nan(fmt, &[a, b, c])
     } else if !x.is_finite() || !y.is_finite() || !z.is_finite() {
         from_f64(fmt, native)
     } else {
@@ -108,7 +110,7 @@ pub fn sqrt(fmt: Format, rnd: Rnd, ftz: bool, a: u64) -> u64 {
     let a = if ftz { fmt.flush(a) } else { a };
     let x = to_f64(fmt, a);
     if x.is_nan() || x < 0.0 {
-        nan(fmt)
+        nan(fmt, &[a])
     } else if x == 0.0 || x.is_infinite() {
         a
     } else {
@@ -135,7 +137,7 @@ pub fn half_min_max(fmt: Format, m: super::float::MinMax, ftz: bool, a: u64, b: 
         if v & sb != 0 { -mag - 1 } else { mag }
     };
     match super::float::min_max(m, x, y, |v| fmt.is_nan(v), |p, q| key(p) < key(q)) {
-        None => nan(fmt),
+        None => nan(fmt, &[]),
         Some(r) if m.xorsign_abs => r | sign,
         Some(r) => r,
     }
@@ -145,7 +147,7 @@ pub fn half_min_max(fmt: Format, m: super::float::MinMax, ftz: bool, a: u64, b: 
 pub fn half_abs_neg(fmt: Format, abs: bool, ftz: bool, a: u64) -> u64 {
     let a = if ftz { fmt.flush(a) } else { a };
     if fmt.is_nan(a) {
-        nan(fmt)
+        nan(fmt, &[a])
     } else if abs {
         a & !fmt.sign_bit()
     } else {

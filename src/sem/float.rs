@@ -3,10 +3,12 @@
 //! `.ftz` (f32 only: subnormal inputs and results flushed to zero of the same sign)
 //! and `.sat` (results clamped to [0.0, 1.0], NaN becomes +0.0). Rust's `+ - *` and
 //! `mul_add` are IEEE 754 round-to-nearest-even with a single rounding for `fma`,
-//! which is exactly `.rn`. The ISA leaves the bits of a NaN result unspecified; ptxvm
-//! writes NVIDIA's canonical NaN 0x7fffffff for f32 and, by the same pattern,
-//! 0x7fffffffffffffff for f64. Both are to be confirmed against real hardware when a
-//! GPU is lent (DESIGN.md, "Oracles"), as are NaN results of every other operation.
+//! which is exactly `.rn`.
+//!
+//! NaN results, as an H100 writes them (tests/hw/leaf_arith): f32 arithmetic gives the
+//! canonical NaN 0x7fffffff. f64 arithmetic passes a NaN operand through, quieted
+//! ([`f64_nan`]), and an invalid operation on numbers (0 * inf, inf - inf, 0 / 0, the
+//! square root of a negative) gives 0xfff8000000000000.
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FOp {
@@ -19,8 +21,22 @@ pub enum FOp {
 
 /// The canonical NaN NVIDIA GPUs produce for single precision.
 pub const F32_CANONICAL_NAN: u32 = 0x7fff_ffff;
-/// The NaN ptxvm writes for double precision (not yet confirmed on hardware).
-pub const F64_NAN: u64 = 0x7fff_ffff_ffff_ffff;
+/// The NaN an H100 writes for an invalid f64 operation whose operands are numbers.
+pub const F64_DEFAULT_NAN: u64 = 0xfff8_0000_0000_0000;
+
+fn f64_is_nan(x: u64) -> bool {
+    x & 0x7fff_ffff_ffff_ffff > 0x7ff0_0000_0000_0000
+}
+
+/// The result of an f64 operation that gives NaN, from its operands in PTX order: the
+/// first NaN operand with its quiet bit set (sign and payload kept), or
+/// [`F64_DEFAULT_NAN`] when every operand is a number. The H100 showed this for `add`,
+/// `sub`, `mul`, `div`, `fma`, `rcp`, `sqrt`, `neg` and `abs` (tests/hw/leaf_arith).
+/// When two operands are different NaNs, which one the hardware returns depends on how
+/// ptxas ordered the operands, not on the PTX (tests/hw/README.md lists those cases).
+pub fn f64_nan(ops: &[u64]) -> u64 {
+    ops.iter().find(|&&x| f64_is_nan(x)).map_or(F64_DEFAULT_NAN, |&x| x | 1 << 51)
+}
 
 fn flush32(v: f32, ftz: bool) -> f32 {
     if ftz && v.is_subnormal() { f32::from_bits(v.to_bits() & 0x8000_0000) } else { v }
@@ -63,13 +79,13 @@ pub fn f64_binary(op: FOp, a: u64, b: u64) -> u64 {
         FOp::Mul => x * y,
         FOp::Div => x / y,
     };
-    if r.is_nan() { F64_NAN } else { r.to_bits() }
+    if r.is_nan() { f64_nan(&[a, b]) } else { r.to_bits() }
 }
 
 /// `fma.rn.f64`.
 pub fn f64_fma(a: u64, b: u64, c: u64) -> u64 {
     let r = f64::from_bits(a).mul_add(f64::from_bits(b), f64::from_bits(c));
-    if r.is_nan() { F64_NAN } else { r.to_bits() }
+    if r.is_nan() { f64_nan(&[a, b, c]) } else { r.to_bits() }
 }
 
 /// `abs{.ftz}.f32` and `neg{.ftz}.f32`: the sign bit cleared or flipped. The ISA
@@ -84,13 +100,48 @@ pub fn f32_abs_neg(abs: bool, a: u32, ftz: bool) -> u32 {
     if abs { b & 0x7fff_ffff } else { b ^ 0x8000_0000 }
 }
 
-/// `abs.f64` and `neg.f64`. The ISA says `abs.f64` passes a NaN through unchanged;
-/// `neg.f64` of a NaN is unspecified, and ptxvm writes [`F64_NAN`].
+/// `abs.f64` and `neg.f64`. A NaN comes back quieted with its sign unchanged, by both
+/// (the H100; the ISA leaves `neg` of a NaN unspecified).
 pub fn f64_abs_neg(abs: bool, a: u64) -> u64 {
-    if f64::from_bits(a).is_nan() {
-        return if abs { a } else { F64_NAN };
+    if f64_is_nan(a) {
+        return f64_nan(&[a]);
     }
     if abs { a & !(1 << 63) } else { a ^ 1 << 63 }
+}
+
+/// The classes `testp` tests for (PTX ISA 9.7.3.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FClass {
+    Finite,
+    Infinite,
+    Number,
+    NotANumber,
+    Normal,
+    Subnormal,
+}
+
+/// `testp.class` on f32 (`bits` 32) or f64 bits (PTX ISA 9.7.3.6). As the H100
+/// answers (tests/hw/leaf_arith), zero counts as `.normal`: normal means finite and not
+/// subnormal.
+pub fn testp(class: FClass, bits: u32, x: u64) -> bool {
+    use FClass::*;
+    let (exp_mask, frac_mask) = if bits == 64 {
+        (0x7ff0_0000_0000_0000u64, 0x000f_ffff_ffff_ffffu64)
+    } else {
+        (0x7f80_0000, 0x007f_ffff)
+    };
+    let (e, f) = (x & exp_mask, x & frac_mask);
+    let nan = e == exp_mask && f != 0;
+    let inf = e == exp_mask && f == 0;
+    let sub = e == 0 && f != 0;
+    match class {
+        Finite => e != exp_mask,
+        Infinite => inf,
+        Number => !nan,
+        NotANumber => nan,
+        Normal => e != exp_mask && !sub,
+        Subnormal => sub,
+    }
 }
 
 /// `copysign.{f32,f64} d, a, b`: `b` with the sign bit of `a` (bits only, NaNs
@@ -157,7 +208,7 @@ pub fn f32_min_max(m: MinMax, a: u32, b: u32, ftz: bool) -> u32 {
 /// `min/max.f64`.
 pub fn f64_min_max(m: MinMax, a: u64, b: u64) -> u64 {
     let nan = |v: u64| f64::from_bits(v).is_nan();
-    min_max(m, a, b, nan, |p, q| key(p, 64) < key(q, 64)).unwrap_or(F64_NAN)
+    min_max(m, a, b, nan, |p, q| key(p, 64) < key(q, 64)).unwrap_or_else(|| f64_nan(&[a, b]))
 }
 
 #[cfg(test)]
@@ -253,7 +304,7 @@ mod tests {
                         (f64::from(f32::from_bits(a)).to_bits(), f64::from(f32::from_bits(b)).to_bits());
                     let got = f64::from_bits(f64_min_max(max, wa, wb));
                     if want_max == F32_CANONICAL_NAN && !ftz {
-                        assert_eq!(got.to_bits(), F64_NAN);
+                        assert!(got.is_nan());
                     } else if !ftz {
                         assert_eq!(got.to_bits(), f64::from(f32::from_bits(want_max)).to_bits());
                     }
@@ -286,8 +337,12 @@ mod tests {
                 assert_eq!(copysign(32, u64::from(a), u64::from(c)), u64::from(y.copysign(x).to_bits()));
             }
         }
-        // abs.f64 passes a NaN through unchanged (ISA 9.7.3.9); neg.f64 writes the NaN.
+        // A NaN comes back quieted with its sign, from abs.f64 and neg.f64 alike (the
+        // H100: tests/hw/leaf_arith, e.g. neg.f64 of 0x7ff4000000000000 is
+        // 0x7ffc000000000000).
         assert_eq!(f64_abs_neg(true, 0xfff8_0000_0000_0001), 0xfff8_0000_0000_0001);
-        assert_eq!(f64_abs_neg(false, 0xfff8_0000_0000_0001), F64_NAN);
+        assert_eq!(f64_abs_neg(false, 0xfff8_0000_0000_0001), 0xfff8_0000_0000_0001);
+        assert_eq!(f64_abs_neg(false, 0x7ff4_0000_0000_0000), 0x7ffc_0000_0000_0000);
+        assert_eq!(f64_abs_neg(true, 0xfff4_0000_0000_0000), 0xfffc_0000_0000_0000);
     }
 }

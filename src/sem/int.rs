@@ -121,6 +121,14 @@ pub fn neg(w: Width, a: u64) -> u64 {
     w.wrap(-w.signed(a))
 }
 
+/// `mad.hi.sat.s32`: the high 32 bits of the 64-bit product `a*b`, plus `c`, clamped to
+/// the s32 range (PTX ISA 9.7.1.4).
+pub fn mad_hi_sat_s32(a: u64, b: u64, c: u64) -> u64 {
+    let hi = (i64::from(a as u32 as i32) * i64::from(b as u32 as i32)) >> 32;
+    let r = (hi + i64::from(c as u32 as i32)).clamp(i64::from(i32::MIN), i64::from(i32::MAX));
+    u64::from(r as i32 as u32)
+}
+
 /// `add.cc`, `addc{.cc}` (PTX ISA 9.7.2, extended-precision arithmetic): `a + b + cin`
 /// wrapped to the width, with the carry-out for `CC.CF`.
 pub fn add_carry(w: Width, a: u64, b: u64, cin: bool) -> (u64, bool) {
