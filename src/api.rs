@@ -348,7 +348,9 @@ impl Device {
             });
         }
         let shape = Shape { grid, block };
-        let cta = Cta { program, kernel: kernel.func, shape, params, memory: &self.memory, dynamic_shared };
+        let checks = limits.checked();
+        let cta =
+            Cta { program, kernel: kernel.func, shape, params, memory: &self.memory, dynamic_shared, checks };
         let first = (0..grid.count())
             .into_par_iter()
             .map_init(Scratch::default, |scratch, n| cta.run(n, limits, scratch).err().map(|f| (n, f)))

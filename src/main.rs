@@ -2,7 +2,7 @@
 
 mod run;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -72,7 +72,19 @@ enum Command {
         /// Launches over two seconds show a progress line on a terminal.
         #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
         timeout: f64,
+        /// Report as a fault what the GPU carries on from (comma-separated). div0:
+        /// integer division or remainder by zero, which the PTX ISA leaves
+        /// machine-specific and an H100 answers with all ones.
+        #[arg(long, value_name = "WHAT", value_delimiter = ',')]
+        check: Vec<Check>,
     },
+}
+
+/// What `--check` can report.
+#[derive(Clone, Copy, ValueEnum)]
+enum Check {
+    /// Integer division or remainder by zero.
+    Div0,
 }
 
 fn main() -> ExitCode {
@@ -86,14 +98,15 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check { file } => check(&file),
-        Command::Run { file, launch, out, max_steps, timeout } => {
+        Command::Run { file, launch, out, max_steps, timeout, check } => {
             // A limit past a year is no limit (and would not fit a `Duration` at 1e20).
             let timeout = if timeout > 3.2e7 { 0.0 } else { timeout };
             if !(timeout.is_finite() && timeout >= 0.0) {
                 eprintln!("ptxvm: --timeout takes a number of seconds, 0 or more (0: no limit)");
                 return ExitCode::from(1);
             }
-            run::run(&file, &launch, out.as_deref(), max_steps, timeout)
+            let checks = ptxvm::exec::limits::Checks { div0: check.iter().any(|c| matches!(c, Check::Div0)) };
+            run::run(&file, &launch, out.as_deref(), max_steps, timeout, checks)
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use ptxvm::api::{BindError, Device, Module};
 use ptxvm::diag::Diagnostic;
-use ptxvm::exec::limits::Limits;
+use ptxvm::exec::limits::{Checks, Limits};
 use ptxvm::launch::{ElemType, parse_spec, write_result_json};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -72,7 +72,14 @@ fn write_json_line(w: impl Write, kernel: &str, buffers: &[(usize, ElemType, &[u
     w.flush()
 }
 
-pub fn run(file: &Path, spec_path: &Path, out: Option<&Path>, max_steps: u64, timeout: f64) -> ExitCode {
+pub fn run(
+    file: &Path,
+    spec_path: &Path,
+    out: Option<&Path>,
+    max_steps: u64,
+    timeout: f64,
+    checks: Checks,
+) -> ExitCode {
     let shown = file.display().to_string();
     let src = match crate::read_ptx(file) {
         Ok(s) => s,
@@ -103,7 +110,7 @@ pub fn run(file: &Path, spec_path: &Path, out: Option<&Path>, max_steps: u64, ti
         Err(BindError::Spec(m)) => return invalid(format!("{}: {m}", spec_path.display())),
     };
     let name = bound.kernel.name.clone();
-    let mut limits = Limits::new(max_steps).cancel(interrupt_flag());
+    let mut limits = Limits::new(max_steps).cancel(interrupt_flag()).checks(checks);
     if timeout > 0.0 {
         limits = limits.timeout(Duration::from_secs_f64(timeout));
     }

@@ -889,3 +889,24 @@ fn register_parameters_reach_the_callee_and_come_back() {
         (0..32u64).flat_map(|t| [t + 42, if t & 1 == 1 { t * 1000 } else { 7 }, fact(t % 6)]).collect();
     assert_eq!(got, want);
 }
+
+/// Integer division and remainder by zero give all ones at every width and
+/// signedness, as the code an H100 runs does (tests/data/run/div_by_zero.ptx says
+/// how that was read); `--check div0` reports the first one as a fault instead.
+#[test]
+fn division_by_zero_gives_all_ones_and_check_div0_reports_it() {
+    let spec = r#"{"kernel": "k", "grid": 1, "block": 3, "args": [{"buffer": "u64", "len": 36}, {"type": "u32", "value": 0}]}"#;
+    let (out, json) = run("tests/data/run/div_by_zero.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let got: Vec<u64> =
+        json["buffers"][0]["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    let widths = [16u32, 16, 16, 16, 32, 32, 32, 32, 64, 64, 64, 64];
+    let want: Vec<u64> = (0..3)
+        .flat_map(|_| widths.iter().map(|&w| if w == 64 { u64::MAX } else { (1u64 << w) - 1 }))
+        .collect();
+    assert_eq!(got, want);
+    let (out, _) = run("tests/data/run/div_by_zero.ptx", spec, &["--check", "div0"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("integer division by zero (--check div0)") && err.contains("div.u16"), "{err}");
+}

@@ -1828,14 +1828,15 @@ def gen_fault():
     divs = [g + 1 if g != 20 else 0 for g in range(n)]
     fault_case("div_by_zero", [Buf("out", "u32", n=n, expect=stored(n)), Buf("d", "u32", divs)],
                pre + ["ld.global.u32 %r11, [%ad1];", inst],
-               block=n, fault_inst=inst, cause="integer division by zero", tid=20,
-               comment="thread 20 divides by zero (the ISA leaves the result unspecified; ptxvm reports it)")
+               block=n, fault_inst=inst, cause="integer division by zero", tid=20, cli_args=["--check", "div0"],
+               comment="thread 20 divides by zero; the ISA leaves the result machine-specific (an H100 writes "
+                       "all ones), and --check div0 reports it")
     inst = "rem.s64 %rd12, %rd10, %rd11;"
     divs = [g + 1 if g != 61 else 0 for g in range(n)]
     fault_case("rem_by_zero", [Buf("out", "u32", n=n, expect=stored(n)), Buf("d", "u64", divs)],
                pre + ["cvt.u64.u32 %rd10, %r10;", "ld.global.u64 %rd11, [%ad1];", inst],
-               block=n, fault_inst=inst, cause="integer remainder by zero", tid=61,
-               comment="thread 61 takes a remainder by zero")
+               block=n, fault_inst=inst, cause="integer remainder by zero", tid=61, cli_args=["--check", "div0"],
+               comment="thread 61 takes a remainder by zero, which --check div0 reports")
     # A barrier that cannot complete: the lanes of a warp wait at two different bar.sync.
     inst = "bar.sync 1;"
     body = pre + ["and.b32 %r11, %r2, 1;", "setp.eq.u32 %p1, %r11, 0;", "@%p1 bra EVEN;",

@@ -146,8 +146,21 @@ impl Cta<'_> {
                     IntOp::Xor => x ^ y,
                     IntOp::Shl => int::shl(*width, x, y.min(u64::from(u32::MAX)) as u32),
                     IntOp::Shr => int::shr(*width, *signed, x, y.min(u64::from(u32::MAX)) as u32),
-                    IntOp::Div => int::div(*width, *signed, x, y).ok_or("integer division by zero")?,
-                    IntOp::Rem => int::rem(*width, *signed, x, y).ok_or("integer remainder by zero")?,
+                    IntOp::Div | IntOp::Rem => {
+                        let v = if *op == IntOp::Div {
+                            int::div(*width, *signed, x, y)
+                        } else {
+                            int::rem(*width, *signed, x, y)
+                        };
+                        match v {
+                            Some(v) => v,
+                            None if self.checks.div0 => {
+                                let what = if *op == IntOp::Div { "division" } else { "remainder" };
+                                return Err(format!("integer {what} by zero (--check div0)"));
+                            }
+                            None => int::by_zero(*width),
+                        }
+                    }
                 };
                 write(w, *dst, l, v & width.mask());
             }

@@ -20,8 +20,17 @@ pub struct Limits {
     timeout: Option<Duration>,
     start: Instant,
     cancel: Option<Arc<AtomicBool>>,
+    checks: Checks,
     ctas_done: AtomicU64,
     lane_instructions: AtomicU64,
+}
+
+/// What a launch reports as a fault although the hardware carries on (`ptxvm run
+/// --check`): the sanitizer side of behaviour the ISA calls unspecified.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checks {
+    /// Integer division or remainder by zero, which gives all ones on the H100.
+    pub div0: bool,
 }
 
 /// Why a launch was stopped before it finished.
@@ -62,6 +71,7 @@ impl Limits {
             timeout: None,
             start: Instant::now(),
             cancel: None,
+            checks: Checks::default(),
             ctas_done: AtomicU64::new(0),
             lane_instructions: AtomicU64::new(0),
         }
@@ -80,6 +90,18 @@ impl Limits {
     pub fn cancel(mut self, flag: Arc<AtomicBool>) -> Self {
         self.cancel = Some(flag);
         self
+    }
+
+    /// Reports what `checks` asks for as faults.
+    #[must_use]
+    pub fn checks(mut self, checks: Checks) -> Self {
+        self.checks = checks;
+        self
+    }
+
+    /// The checks the launch makes.
+    pub fn checked(&self) -> Checks {
+        self.checks
     }
 
     /// CTAs that ran to their end so far.

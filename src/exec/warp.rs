@@ -229,6 +229,8 @@ pub struct Cta<'a> {
     pub params: &'a [u8],
     pub memory: &'a GlobalMemory,
     pub dynamic_shared: u32,
+    /// What to report as faults beyond undefined behaviour.
+    pub checks: super::limits::Checks,
 }
 
 /// The lanes of `mask`, lowest first.

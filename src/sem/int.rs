@@ -2,8 +2,9 @@
 //! 8, 16, 32 or 64 bits held in the low bits of a `u64`. Results are truncated to the
 //! width (two's complement wrap-around), except where an instruction says otherwise:
 //! `.hi` and `.wide` products, `.sat`, and shifts clamped to the width. Division or
-//! remainder by zero is undefined in PTX; these functions return `None` so the
-//! executor can report it as a fault.
+//! remainder by zero is "unspecified, machine-specific" in PTX: [`div`] and [`rem`]
+//! return `None`, and the executor writes [`by_zero`] (the H100's value) or, under
+//! `--check div0`, reports a fault.
 
 /// The width of an integer operation in bits: 8, 16, 32 or 64.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +79,15 @@ pub fn mad(w: Width, part: Part, signed: bool, a: u64, b: u64, c: u64) -> u64 {
     let m = mul(w, part, signed, a, b);
     let out = if part == Part::Wide { Width(w.0 * 2) } else { w };
     out.wrap(out.unsigned(m) + out.unsigned(c))
+}
+
+/// What an H100 writes for `div` and `rem` by zero, signed or not, at every width: all
+/// ones. The code ptxas 13.5 emits for sm_90 ends each of these divisions with a
+/// select on `divisor == 0` (`@!P LOP3.LUT R, RZ, Rdivisor, RZ, 0x33` for 32 bits,
+/// `SEL R, R, 0xffffffff, P` on both halves for 64, `IMAD.MOV.U32 R, RZ, RZ, -0x1` for
+/// 16); the project's goldens show that the GPU does not trap.
+pub fn by_zero(w: Width) -> u64 {
+    w.mask()
 }
 
 /// `div.{u,s}N`: truncates toward zero; `None` when dividing by zero. The signed
