@@ -15,6 +15,7 @@
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -34,43 +35,76 @@ const FOLDERS: [(&str, usize); 11] = [
     ("own", 16),
 ];
 
+/// How many of the project's cases the H100 ran (tests/hw/project).
+const PROJECT_CASES: usize = 312;
+
 /// At most this many differing elements are shown per buffer.
 const SHOWN: usize = 6;
 
-/// The elements of each case's output buffer that are not compared: `folder/case` to
-/// element indices.
-fn known_differences(root: &Path) -> std::collections::HashMap<String, Vec<usize>> {
+/// What `tests/hw/known_differences.json` says of one case: the elements not compared,
+/// as (argument, index), and, for undefined behaviour the GPU does not catch, the
+/// exit code ptxvm gives instead (its buffers are then not compared).
+#[derive(Clone, Default)]
+struct Known {
+    skip: Vec<(u64, usize)>,
+    exit: Option<i64>,
+}
+
+/// Every case's [`Known`], each entry with its reason.
+fn known_differences(root: &Path) -> HashMap<String, Known> {
     let text = std::fs::read_to_string(root.join("known_differences.json")).unwrap_or_default();
     let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-    let mut out = std::collections::HashMap::new();
+    let mut out = HashMap::new();
     for (case, entry) in json.as_object().into_iter().flatten() {
         assert!(
             entry["why"].as_str().is_some_and(|w| !w.is_empty()),
             "{case}: a known difference needs its reason"
         );
+        let arg = entry["arg"].as_u64().unwrap_or(5);
         let elements = entry["elements"].as_array().into_iter().flatten();
-        out.insert(case.clone(), elements.filter_map(Value::as_u64).map(|k| k as usize).collect());
+        let skip = elements.filter_map(Value::as_u64).map(|k| (arg, k as usize)).collect();
+        out.insert(case.clone(), Known { skip, exit: entry["exit"].as_i64() });
     }
     out
+}
+
+/// One golden: where ptxvm runs, the PTX and launch spec (relative to `cwd`), what the
+/// H100 gave (`{"exit", "buffers": [{"arg", "buffer", "data"}]}`), and what is known
+/// not to match.
+struct Case {
+    name: String,
+    cwd: PathBuf,
+    ptx: PathBuf,
+    launch: PathBuf,
+    expected: Value,
+    known: Known,
 }
 
 fn main() {
     let args = Arguments::from_args();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hw");
-    let known = std::sync::Arc::new(known_differences(&root));
+    let known = known_differences(&root);
     let mut trials = Vec::new();
     let mut counts = Vec::new();
+    let mut add = |case: Case| {
+        trials.push(Trial::test(case.name.clone(), move || run_case(&case)));
+    };
     for (folder, min) in FOLDERS {
         let cases = find_cases(&root.join(folder));
-        counts.push((folder, cases.len(), min));
+        counts.push((folder.to_string(), cases.len(), min));
         for case in cases {
             let dir = root.join(folder).join(&case);
             let name = format!("{folder}/{case}");
-            let known = std::sync::Arc::clone(&known);
-            trials.push(Trial::test(name.clone(), move || {
-                run_case(&dir, known.get(&name).map_or(&[][..], Vec::as_slice))
-            }));
+            let expected = read_json(&dir.join("expected.json")).unwrap_or(Value::Null);
+            let known = known.get(&name).cloned().unwrap_or_default();
+            let (ptx, launch) = ("kernel.ptx".into(), "launch.json".into());
+            add(Case { name, cwd: dir, ptx, launch, expected, known });
         }
+    }
+    let project = project_cases(&root, &known);
+    counts.push(("project".to_string(), project.len(), PROJECT_CASES));
+    for case in project {
+        add(case);
     }
     trials.push(Trial::test("case_counts", move || {
         let short: Vec<String> = counts
@@ -81,6 +115,39 @@ fn main() {
         if short.is_empty() { Ok(()) } else { Err(short.join("\n").into()) }
     }));
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// The project's own cases (tests/conformance, tests/compilers, examples) as the H100
+/// ran them: `tests/hw/project/cases.json` names each one's PTX and launch spec in
+/// this repository, and `GROUP/NAME.gpu.json` holds the exit code and every buffer's
+/// raw bits.
+fn project_cases(root: &Path, known: &HashMap<String, Known>) -> Vec<Case> {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = read_json(&root.join("project/cases.json")).unwrap_or(Value::Null);
+    let mut out = Vec::new();
+    for (name, files) in manifest.as_object().into_iter().flatten() {
+        let gpu = read_json(&root.join(format!("project/{name}.gpu.json"))).unwrap_or(Value::Null);
+        // The recording names each buffer's element type `bits` where it read raw bits.
+        let buffers: Vec<Value> = gpu["buffers"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|b| {
+                let ty = b.get("bits").or_else(|| b.get("buffer")).cloned().unwrap_or(Value::Null);
+                serde_json::json!({"arg": b["arg"], "buffer": ty, "data": b["data"]})
+            })
+            .collect();
+        let expected = serde_json::json!({"exit": gpu["exit"], "buffers": buffers});
+        out.push(Case {
+            name: format!("project/{name}"),
+            cwd: repo.to_path_buf(),
+            ptx: PathBuf::from(files["ptx"].as_str().unwrap_or_default()),
+            launch: PathBuf::from(files["launch"].as_str().unwrap_or_default()),
+            expected,
+            known: known.get(&format!("project/{name}")).cloned().unwrap_or_default(),
+        });
+    }
+    out
 }
 
 /// The case folders under `dir`, sorted. A folder missing one of its files is still a
@@ -101,21 +168,22 @@ fn read_json(path: &Path) -> Result<Value, String> {
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn ptxvm(dir: &Path, launch: &Path) -> Result<Output, String> {
+fn ptxvm(case: &Case, launch: &Path) -> Result<Output, String> {
     Command::new(env!("CARGO_BIN_EXE_ptxvm"))
-        .current_dir(dir)
+        .current_dir(&case.cwd)
         .arg("run")
-        .arg("kernel.ptx")
+        .arg(&case.ptx)
         .arg("--launch")
         .arg(launch)
         .output()
         .map_err(|e| format!("cannot run ptxvm: {e}"))
 }
 
-fn run_case(dir: &Path, skip: &[usize]) -> Result<(), Failed> {
-    let expected = read_json(&dir.join("expected.json"))?;
-    let want_exit = expected["exit"].as_i64().ok_or("expected.json: no integer \"exit\"")?;
-    let out = ptxvm(dir, Path::new("launch.json"))?;
+fn run_case(case: &Case) -> Result<(), Failed> {
+    let expected = &case.expected;
+    let recorded = expected["exit"].as_i64().ok_or("the golden has no integer \"exit\"")?;
+    let want_exit = case.known.exit.unwrap_or(recorded);
+    let out = ptxvm(case, &case.launch)?;
     let stderr = String::from_utf8_lossy(&out.stderr);
     let got_exit = out.status.code().map(i64::from);
     if got_exit != Some(want_exit) {
@@ -132,8 +200,8 @@ fn run_case(dir: &Path, skip: &[usize]) -> Result<(), Failed> {
         let text = String::from_utf8_lossy(&out.stdout);
         let result: Value =
             serde_json::from_str(&text).map_err(|e| format!("no result JSON on stdout ({e})"))?;
-        for want in expected["buffers"].as_array().ok_or("expected.json: no \"buffers\" list")? {
-            if let Err(p) = check_buffer(dir, want, &text, &result, skip) {
+        for want in expected["buffers"].as_array().ok_or("the golden has no \"buffers\" list")? {
+            if let Err(p) = check_buffer(case, want, &text, &result) {
                 problems.push(p);
             }
         }
@@ -156,7 +224,7 @@ enum Got {
 
 /// Compares one recorded buffer (`want`, raw bits) with the same argument's buffer in
 /// ptxvm's result.
-fn check_buffer(dir: &Path, want: &Value, text: &str, result: &Value, skip: &[usize]) -> Result<(), String> {
+fn check_buffer(case: &Case, want: &Value, text: &str, result: &Value) -> Result<(), String> {
     let arg = want["arg"].as_u64().ok_or("expected.json: a buffer without \"arg\"")?;
     let want_ty = want["buffer"].as_str().ok_or("expected.json: a buffer without element type")?;
     let want_width = width(want_ty).ok_or(format!("expected.json: unknown element type {want_ty}"))?;
@@ -181,15 +249,16 @@ fn check_buffer(dir: &Path, want: &Value, text: &str, result: &Value, skip: &[us
     // possible when the buffer's initial contents do not depend on its type (`len`, or
     // `"0x.."` data); otherwise the element cannot be compared and counts as a mismatch.
     if got.iter().zip(&want_bits).any(|(g, &w)| *g == Got::Nan && is_nan(&got_ty, w))
-        && let Some(exact) = rerun_as_bits(dir, arg, want_width)?
+        && let Some(exact) = rerun_as_bits(case, arg, want_width)?
     {
         if exact.len() != got.len() {
             return Err(format!("arg {arg}: the rerun for NaN bits gave {} elements", exact.len()));
         }
         got = exact;
     }
-    let bad: Vec<usize> =
-        (0..got.len()).filter(|&i| got[i] != Got::Bits(want_bits[i]) && !skip.contains(&i)).collect();
+    let bad: Vec<usize> = (0..got.len())
+        .filter(|&i| got[i] != Got::Bits(want_bits[i]) && !case.known.skip.contains(&(arg, i)))
+        .collect();
     if bad.is_empty() {
         return Ok(());
     }
@@ -236,23 +305,24 @@ fn result_buffer(text: &str, result: &Value, arg: u64) -> Result<(String, Vec<Go
 }
 
 /// Runs the case again with argument `arg` retyped to `u{width}`, and returns that
-/// buffer's exact bits, or `None` when its initial contents would change meaning.
-fn rerun_as_bits(dir: &Path, arg: u64, width: u32) -> Result<Option<Vec<Got>>, String> {
-    let mut launch = read_json(&dir.join("launch.json"))?;
+/// buffer's exact bits. Initial data written as values (`1.5`, `"nan"`) is turned
+/// into the bits the launch contract gives them first, so that it means the same;
+/// `None` when that is not possible.
+fn rerun_as_bits(case: &Case, arg: u64, width: u32) -> Result<Option<Vec<Got>>, String> {
+    let mut launch = read_json(&case.cwd.join(&case.launch))?;
     let Some(spec) = launch["args"].get_mut(arg as usize) else { return Ok(None) };
-    let typeless = spec.get("len").is_some()
-        || spec["data"]
-            .as_array()
-            .is_some_and(|d| d.iter().all(|v| v.as_str().is_some_and(|s| s.starts_with("0x"))));
-    if !typeless {
-        return Ok(None);
+    let ty = spec["buffer"].as_str().and_then(ptxvm::launch::ElemType::from_name);
+    if let (Some(ty), Some(data)) = (ty, spec["data"].as_array_mut()) {
+        for v in data.iter_mut() {
+            let Ok(bits) = ptxvm::launch::encode(ty, v, "data") else { return Ok(None) };
+            *v = Value::String(format!("{bits:#x}"));
+        }
     }
     spec["buffer"] = Value::String(format!("u{width}"));
-    let name: Vec<String> = dir.iter().rev().take(2).map(|c| c.to_string_lossy().into_owned()).collect();
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("hw_goldens-{}-{}-arg{arg}.json", name[1], name[0]));
+        .join(format!("hw_goldens-{}-arg{arg}.json", case.name.replace('/', "-")));
     std::fs::write(&path, launch.to_string()).map_err(|e| format!("{}: {e}", path.display()))?;
-    let out = ptxvm(dir, &path)?;
+    let out = ptxvm(case, &path)?;
     let _ = std::fs::remove_file(&path);
     if out.status.code() != Some(0) {
         return Err(format!("arg {arg}: the rerun with u{width} elements (to read NaN bits) did not exit 0"));
