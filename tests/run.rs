@@ -135,7 +135,7 @@ fn bad_specs_and_unsupported_instructions_exit_1() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.starts_with("tests/data/run/unsupported.ptx:11:2: error: sin.approx.f32: ptxvm cannot run"),
+        err.starts_with("tests/data/run/unsupported.ptx:12:2: error: discard.global.L2: ptxvm cannot run"),
         "{err}"
     );
 }

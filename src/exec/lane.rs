@@ -12,6 +12,7 @@ use crate::lower::program::{
     SHARED_WINDOW, Special, Src,
 };
 use crate::lower::regs::{RegFile, Slot};
+use crate::sem::approx::{self, ApproxFn};
 use crate::sem::round::{F32, F64};
 use crate::sem::{bits, cmp, cvt, farith, float, int, select};
 
@@ -252,6 +253,9 @@ impl Cta<'_> {
                     }
                     (FUnary::Sqrt, _) => farith::sqrt(fmt, *rnd, *ftz, x),
                     (FUnary::Rcp, _) => farith::rcp(fmt, *rnd, *ftz, x),
+                    (FUnary::Approx(ApproxFn::Rcp), true) => approx::rcp_approx_f64(x),
+                    (FUnary::Approx(_), true) => approx::rsqrt_approx_f64(*ftz, x),
+                    (FUnary::Approx(f), false) => u64::from(approx::approx_f32(f, *ftz, x as u32)),
                 };
                 write(w, *dst, l, v);
             }
@@ -271,6 +275,7 @@ impl Cta<'_> {
                     HalfOp::Fma => farith::fma(*fmt, Rnd::Rn, *ftz, *sat, x, y, z),
                     HalfOp::Neg | HalfOp::Abs => farith::half_abs_neg(*fmt, *op == HalfOp::Abs, *ftz, x),
                     HalfOp::MinMax(m) => farith::half_min_max(*fmt, m, *ftz, x, y),
+                    HalfOp::Approx(f) => approx::approx_half(f, *fmt, *ftz, x),
                 };
                 let lo = |v: u64| v & 0xffff;
                 let hi = |v: u64| v >> 16 & 0xffff;
@@ -371,6 +376,10 @@ impl Cta<'_> {
                     cvt::relu_satfinite(*fmt, *relu, *satfinite, r)
                 };
                 write(w, *dst, l, half(read(w, *a, l)) << 16 | half(read(w, *b, l)));
+            }
+            Op::DivApprox { full, ftz, dst, a, b } => {
+                let v = approx::div_approx(*full, *ftz, read(w, *a, l) as u32, read(w, *b, l) as u32);
+                write(w, *dst, l, u64::from(v));
             }
             Op::Testp { class, f64, dst, a } => {
                 let x = read(w, *a, l);

@@ -6,6 +6,7 @@ use super::decode::Decoder;
 use super::ops::*;
 use crate::check::types::{Class, Ty};
 use crate::isa::{Form, Opcode as O, Word as W, WordSet, groups};
+use crate::sem::approx::ApproxFn;
 use crate::sem::float::{FClass, FOp, MinMax};
 use crate::sem::int::Width;
 use crate::sem::round::Rnd;
@@ -63,6 +64,33 @@ impl<'m> Decoder<'m> {
                 let op = if opcode == O::Abs { FUnary::Abs } else { FUnary::Neg };
                 self.funary(op, ty, Rnd::Rn, f, ops)
             }
+            (O::Ex2 | O::Lg2 | O::Sin | O::Cos | O::Tanh | O::Rcp | O::Rsqrt | O::Sqrt, Some(Ty::F32))
+                if has(W::Approx) =>
+            {
+                let func = match opcode {
+                    O::Ex2 => ApproxFn::Ex2,
+                    O::Lg2 => ApproxFn::Lg2,
+                    O::Sin => ApproxFn::Sin,
+                    O::Cos => ApproxFn::Cos,
+                    O::Tanh => ApproxFn::Tanh,
+                    O::Rcp => ApproxFn::Rcp,
+                    O::Rsqrt => ApproxFn::Rsqrt,
+                    _ => ApproxFn::Sqrt,
+                };
+                self.funary(FUnary::Approx(func), Ty::F32, Rnd::Rn, f, ops)
+            }
+            // `rcp.approx.ftz.f64` and `rsqrt.approx{.ftz}.f64`.
+            (O::Rcp | O::Rsqrt, Some(Ty::F64)) if has(W::Approx) => {
+                let func = if opcode == O::Rcp { ApproxFn::Rcp } else { ApproxFn::Rsqrt };
+                self.funary(FUnary::Approx(func), Ty::F64, Rnd::Rn, f, ops)
+            }
+            (O::Div, Some(Ty::F32)) if has(W::Approx) || has(W::Full) => Ok(Op::DivApprox {
+                full: has(W::Full),
+                ftz: has(W::Ftz),
+                dst: self.dst(&ops[0])?,
+                a: self.src(&ops[1], Ty::F32)?,
+                b: self.src(&ops[2], Ty::F32)?,
+            }),
             (O::Sqrt | O::Rcp, Some(ty @ (Ty::F32 | Ty::F64))) if !has(W::Approx) => {
                 let Some(r) = f.pick(groups::RND) else { return self.unsupported(i) };
                 let op = if opcode == O::Sqrt { FUnary::Sqrt } else { FUnary::Rcp };

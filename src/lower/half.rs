@@ -4,6 +4,7 @@ use super::decode::Decoder;
 use super::ops::*;
 use crate::check::types::Ty;
 use crate::isa::{Form, Opcode as O, Word as W, WordSet, groups};
+use crate::sem::approx::ApproxFn;
 use crate::sem::float::{FOp, MinMax};
 use crate::sem::round::Rnd;
 use crate::syntax::ast::*;
@@ -23,10 +24,12 @@ impl<'m> Decoder<'m> {
                 Ok(Op::Mov { dst: self.dst(&ops[0])?, src: self.src(&ops[1], Ty::F16)? })
             }
             (
-                O::Add | O::Sub | O::Mul | O::Fma | O::Neg | O::Abs | O::Min | O::Max,
+                O::Add | O::Sub | O::Mul | O::Fma | O::Neg | O::Abs | O::Min | O::Max | O::Ex2 | O::Tanh,
                 Some(ty @ (Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2)),
             ) if matches!(f.pick(groups::RND), None | Some(Rnd::Rn)) && !has(W::Relu) => {
                 let op = match opcode {
+                    O::Ex2 => HalfOp::Approx(ApproxFn::Ex2),
+                    O::Tanh => HalfOp::Approx(ApproxFn::Tanh),
                     O::Add => HalfOp::Bin(FOp::Add),
                     O::Sub => HalfOp::Bin(FOp::Sub),
                     O::Mul => HalfOp::Bin(FOp::Mul),

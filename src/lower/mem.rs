@@ -74,6 +74,9 @@ impl<'m> Decoder<'m> {
             }
             (O::Mov, Some(ty)) if ty != Ty::Pred => self.mov(i, f, ty),
             (O::Membar | O::Fence, _) => Ok(Op::Fence),
+            // Cache hints: no effect on any value a program can read (PTX ISA 9.7.9.15),
+            // so a fence is all they need to be (ptxvm has no caches).
+            (O::Prefetch | O::Prefetchu, _) => Ok(Op::Fence),
             _ => self.unsupported(i),
         }
     }

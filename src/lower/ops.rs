@@ -4,6 +4,7 @@
 
 use super::regs::Slot;
 use crate::check::types::Ty;
+use crate::sem::approx::ApproxFn;
 pub use crate::sem::atom::{AtomOp, AtomTy};
 use crate::sem::bits::PrmtMode;
 use crate::sem::cmp::{BoolOp, CmpOp};
@@ -228,6 +229,8 @@ pub enum HalfOp {
     Neg,
     Abs,
     MinMax(MinMax),
+    /// `ex2.approx` and `tanh.approx`.
+    Approx(ApproxFn),
 }
 
 /// Floating-point operations of one source.
@@ -237,6 +240,8 @@ pub enum FUnary {
     Neg,
     Sqrt,
     Rcp,
+    /// The `.approx` functions of f32 (`rcp` and `rsqrt` `.approx` of f64 too).
+    Approx(ApproxFn),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -445,6 +450,14 @@ pub enum Op {
         rnd: Rnd,
         relu: bool,
         satfinite: bool,
+        dst: Slot,
+        a: Src,
+        b: Src,
+    },
+    /// `div.approx{.ftz}.f32` and `div.full{.ftz}.f32`.
+    DivApprox {
+        full: bool,
+        ftz: bool,
         dst: Slot,
         a: Src,
         b: Src,

@@ -3,6 +3,7 @@
 //! principle 3). Comparisons, selection, integer and floating-point arithmetic, conversions and
 //! atomic operations.
 
+pub mod approx;
 pub mod atom;
 pub mod bits;
 pub mod cmp;
