@@ -910,3 +910,30 @@ fn division_by_zero_gives_all_ones_and_check_div0_reports_it() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("integer division by zero (--check div0)") && err.contains("div.u16"), "{err}");
 }
+
+#[test]
+fn warp_wide_matrix_instructions_need_the_whole_warp_and_cp_async_its_alignment() {
+    let ptx = "tests/data/run/matrix_faults.ptx";
+    let mma = |limit: u32| {
+        format!(r#"{{"kernel": "mma_half", "grid": 1, "block": 32, "args": [{{"buffer": "f32", "len": 32}}, {{"type": "u32", "value": {limit}}}]}}"#)
+    };
+    // The whole warp: D = A*B with every element 1.0 and k = 16 gives 16.0 everywhere.
+    let (out, json) = run(ptx, &mma(32), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(floats(&json["buffers"][0]["data"]).iter().all(|&v| v == 16.0), "{json}");
+    // Half a warp: a fault naming the instruction and the undefined behaviour.
+    let (out, _) = run(ptx, &mma(16), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("mma.sync.aligned needs all 32 threads") && err.contains("0xffff0000"), "{err}");
+
+    let copy = |skew: u64| {
+        format!(r#"{{"kernel": "copy", "grid": 1, "block": 1, "args": [{{"buffer": "u8", "len": 64}}, {{"type": "u64", "value": {skew}}}]}}"#)
+    };
+    let (out, _) = run(ptx, &copy(16), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let (out, _) = run(ptx, &copy(8), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("are not aligned to 16 bytes") && err.contains("cp.async"), "{err}");
+}

@@ -30,6 +30,11 @@ fn is_int(t: Ty) -> bool {
     matches!(t.class(), Class::Signed | Class::Unsigned)
 }
 
+/// The fp8 formats (pairs, and the single `.e4m3`/`.e5m2` ptxas also takes).
+fn is_fp8(t: Ty) -> bool {
+    matches!(t, Ty::E4m3x2 | Ty::E5m2x2 | Ty::Other)
+}
+
 fn is_half(t: Ty) -> bool {
     matches!(t, Ty::F16 | Ty::BF16)
 }
@@ -58,7 +63,8 @@ fn kind(d: Ty, s: Ty) -> Option<Kind> {
         (Ty::F16, Ty::BF16) | (Ty::BF16, Ty::F16) | (Ty::F32 | Ty::F64, Ty::BF16) => Kind::Either,
         (Ty::F32, Ty::F16) | (Ty::F64, Ty::F16 | Ty::F32) => Kind::Widen,
         (Ty::F16 | Ty::BF16, Ty::F32 | Ty::F64) | (Ty::F32, Ty::F64) | (Ty::TF32, Ty::F32) => Kind::Narrow,
-        (Ty::F16x2 | Ty::BF16x2 | Ty::Other, Ty::F32) | (Ty::Other, Ty::F16x2) | (Ty::F16x2, Ty::Other) => {
+        (Ty::F16x2 | Ty::BF16x2, Ty::F32) => Kind::Pack,
+        (d, s) if (is_fp8(d) && matches!(s, Ty::F32 | Ty::F16x2)) || (d == Ty::F16x2 && is_fp8(s)) => {
             Kind::Pack
         }
         _ => return None,
@@ -91,7 +97,7 @@ impl<'a> Checker<'a> {
             Kind::Narrow => frnd && !irnd && !rna && !rs,
             Kind::Widen => !frnd && !irnd && !rna && !rs,
             Kind::Either => !irnd && !rna && !rs,
-            Kind::Pack if s == Ty::Other || d == Ty::Other => {
+            Kind::Pack if is_fp8(s) || is_fp8(d) => {
                 f.has(Word::Rn) && !irnd && !rna && !rs && !f.has(Word::Rz)
             }
             // `.rs` (stochastic rounding) takes random bits as a fourth operand.
@@ -134,12 +140,12 @@ impl<'a> Checker<'a> {
             }
         }
         let narrow_from_f32 =
-            s == Ty::F32 && (is_half(d) || matches!(d, Ty::TF32 | Ty::F16x2 | Ty::BF16x2 | Ty::Other));
-        let unpack_or_fp8 = (d == Ty::F16x2 && s == Ty::Other) || (d == Ty::Other && s == Ty::F16x2);
+            s == Ty::F32 && (is_half(d) || is_fp8(d) || matches!(d, Ty::TF32 | Ty::F16x2 | Ty::BF16x2));
+        let unpack_or_fp8 = (d == Ty::F16x2 && is_fp8(s)) || (is_fp8(d) && s == Ty::F16x2);
         if f.has(Word::Relu) && !(narrow_from_f32 || unpack_or_fp8) {
             fail(self, ".relu applies to conversions from .f32 to the half and fp8 types");
         }
-        let fp8 = d == Ty::Other;
+        let fp8 = is_fp8(d);
         if f.has(Word::Satfinite) && !(narrow_from_f32 || fp8) {
             fail(self, ".satfinite applies to conversions from .f32 to the half, tf32 and fp8 types");
         }

@@ -30,6 +30,9 @@ pub enum Ty {
     TexRef,
     SamplerRef,
     SurfRef,
+    /// The fp8 pairs of `cvt` (PTX ISA 5.2.5): two e4m3 or e5m2 values in 16 bits.
+    E4m3x2,
+    E5m2x2,
     /// Exotic types (`.e4m3`, ...): declarable, never compatible.
     Other,
 }
@@ -74,7 +77,9 @@ impl Ty {
             ".texref" => TexRef,
             ".samplerref" => SamplerRef,
             ".surfref" => SurfRef,
-            ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2" => Other,
+            ".e4m3x2" => E4m3x2,
+            ".e5m2x2" => E5m2x2,
+            ".e4m3" | ".e5m2" => Other,
             _ => return None,
         })
     }
@@ -84,7 +89,7 @@ impl Ty {
         use Ty::*;
         match self {
             B8 | U8 | S8 => 8,
-            B16 | U16 | S16 | F16 | BF16 => 16,
+            B16 | U16 | S16 | F16 | BF16 | E4m3x2 | E5m2x2 => 16,
             B32 | U32 | S32 | F32 | F16x2 | BF16x2 | TF32 => 32,
             B64 | U64 | S64 | F64 => 64,
             B128 => 128,
@@ -101,7 +106,7 @@ impl Ty {
             S8 | S16 | S32 | S64 => Class::Signed,
             F16 | F16x2 | BF16 | BF16x2 | F32 | F64 | TF32 => Class::Float,
             Pred => Class::Pred,
-            TexRef | SamplerRef | SurfRef | Other => Class::Other,
+            TexRef | SamplerRef | SurfRef | E4m3x2 | E5m2x2 | Other => Class::Other,
         }
     }
 
@@ -141,6 +146,8 @@ impl Ty {
             TexRef => ".texref",
             SamplerRef => ".samplerref",
             SurfRef => ".surfref",
+            E4m3x2 => ".e4m3x2",
+            E5m2x2 => ".e5m2x2",
             Other => ".opaque",
         }
     }

@@ -8,8 +8,8 @@ use super::threads::Dim3;
 use super::threads::WARP_SIZE;
 use super::warp::{Cta, Regs, Warp};
 use crate::lower::program::{
-    BitOp, BitOp1, CarryOp, CmpKind, CvtKind, FUnary, HalfOp, IntOp, LOCAL_WINDOW, Mem, Op, Pred, Rnd,
-    SHARED_WINDOW, Special, Src,
+    BitOp, BitOp1, CarryOp, CmpKind, CvtKind, FUnary, HalfOp, IntOp, LOCAL_WINDOW, Mem, Op, PackKind, Pred,
+    Rnd, SHARED_WINDOW, Special, Src,
 };
 use crate::lower::regs::{RegFile, Slot};
 use crate::sem::approx::{self, ApproxFn};
@@ -225,6 +225,11 @@ impl Cta<'_> {
                     BitOp::Copysign => float::copysign(width.0, p, q),
                     BitOp::SatS32 { subtract } => int::add_sat_s32(p, q, subtract),
                     BitOp::MadHiSatS32 => int::mad_hi_sat_s32(p, q, r),
+                    BitOp::Dp4a { a_signed, b_signed } => bits::dp4a(a_signed, b_signed, p, q, r),
+                    BitOp::Dp2a { hi, a_signed, b_signed } => bits::dp2a(hi, a_signed, b_signed, p, q, r),
+                    BitOp::Bmsk { wrap } => bits::bmsk(wrap, p, q),
+                    BitOp::Szext { wrap, signed } => bits::szext(wrap, signed, p, q),
+                    BitOp::Lop3 => bits::lop3(p, q, r, s),
                 };
                 write(w, *dst, l, v);
             }
@@ -363,19 +368,57 @@ impl Cta<'_> {
                 };
                 write(w, *dst, l, out);
             }
-            Op::CvtPack { fmt, rnd, relu, satfinite, dst, a, b } => {
-                let half = |x: u64| {
-                    let r = cvt::float_to_float(
-                        *fmt,
-                        crate::sem::round::F32,
-                        *rnd,
-                        false,
-                        false,
-                        x & 0xffff_ffff,
-                    );
-                    cvt::relu_satfinite(*fmt, *relu, *satfinite, r)
+            Op::CvtPack { kind, rnd, relu, satfinite, dst, a, b } => {
+                let (x, y) = (read(w, *a, l), read(w, *b, l));
+                let f32_of = |v: u64| f64::from(f32::from_bits(v as u32));
+                let f16_of = |v: u64| cvt::widen(crate::sem::round::F16, v & 0xffff);
+                let v = match *kind {
+                    PackKind::Halves(fmt) => {
+                        let half = |v: u64| {
+                            let r = cvt::float_to_float(fmt, F32, *rnd, false, false, v & 0xffff_ffff);
+                            cvt::relu_satfinite(fmt, *relu, *satfinite, r)
+                        };
+                        half(x) << 16 | half(y)
+                    }
+                    PackKind::Fp8FromF32(f) => {
+                        u64::from(cvt::to_fp8(f, *relu, f32_of(x))) << 8
+                            | u64::from(cvt::to_fp8(f, *relu, f32_of(y)))
+                    }
+                    PackKind::Fp8FromF16x2(f) => {
+                        u64::from(cvt::to_fp8(f, *relu, f16_of(x >> 16))) << 8
+                            | u64::from(cvt::to_fp8(f, *relu, f16_of(x)))
+                    }
+                    PackKind::F16x2FromFp8(f) => {
+                        let h = |b: u64| {
+                            cvt::relu_satfinite(
+                                crate::sem::round::F16,
+                                *relu,
+                                false,
+                                cvt::fp8_to_f16(f, b as u8),
+                            )
+                        };
+                        h(x >> 8 & 0xff) << 16 | h(x & 0xff)
+                    }
                 };
-                write(w, *dst, l, half(read(w, *a, l)) << 16 | half(read(w, *b, l)));
+                write(w, *dst, l, v);
+            }
+            Op::CpAsync { dst, dst_offset, src, src_offset, size, src_size } => {
+                let d = read(w, *dst, l).wrapping_add(*dst_offset as u64);
+                let s = read(w, *src, l).wrapping_add(*src_offset as u64);
+                let n = u64::from(*size);
+                let from = read(w, *src_size, l) & 0xffff_ffff;
+                if from > n {
+                    return Err(format!("cp.async: source size {from} is larger than the copy's {n} bytes"));
+                }
+                if !d.is_multiple_of(n) || !s.is_multiple_of(n) {
+                    return Err(format!(
+                        "cp.async: addresses {d:#x} and {s:#x} are not aligned to {n} bytes"
+                    ));
+                }
+                for k in 0..n {
+                    let v = if k < from { self.load(w, shared, Mem::Global, s + k, 1, l)? } else { 0 };
+                    self.store(w, shared, Mem::Shared, d + k, 1, v, l)?;
+                }
             }
             Op::DivApprox { full, ftz, dst, a, b } => {
                 let v = approx::div_approx(*full, *ftz, read(w, *a, l) as u32, read(w, *b, l) as u32);
@@ -394,7 +437,9 @@ impl Cta<'_> {
                 let v = select::selp(read(w, *a, l), read(w, *b, l), pred_bit(w, *c, lane));
                 write(w, *dst, l, v);
             }
-            Op::Activemask { .. }
+            Op::Ldmatrix { .. }
+            | Op::Mma(_)
+            | Op::Activemask { .. }
             | Op::Vote { .. }
             | Op::Shfl { .. }
             | Op::Match { .. }

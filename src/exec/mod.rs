@@ -8,6 +8,7 @@ pub mod cta;
 mod fast;
 mod lane;
 pub mod limits;
+mod matrix;
 pub mod memory;
 pub mod simt;
 mod sync;

@@ -488,6 +488,10 @@ impl Cta<'_> {
                 Ok(false)
             }
             Op::Barrier(bar) => self.barrier(n, warp, inst, bar, leaf, pc, mask, active),
+            Op::Ldmatrix { .. } | Op::Mma(_) => {
+                self.matrix(n, warp, shared, inst, active)?;
+                Ok(warp.groups.goto(leaf, pc + 1))
+            }
             Op::Vote { members, .. }
             | Op::Shfl { members, .. }
             | Op::Match { members, .. }

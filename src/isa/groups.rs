@@ -87,7 +87,7 @@ pub mod tys {
     pub const NUMERIC: &[Ty] = &[
         Ty::U8, Ty::U16, Ty::U32, Ty::U64, Ty::S8, Ty::S16, Ty::S32, Ty::S64, Ty::F16,
         Ty::F16x2, Ty::BF16, Ty::BF16x2, Ty::F32, Ty::F64, Ty::TF32, Ty::B8, Ty::B16, Ty::B32,
-        Ty::B64, Ty::Other,
+        Ty::B64, Ty::E4m3x2, Ty::E5m2x2, Ty::Other,
     ];
     pub const PRED: &[Ty] = &[Ty::Pred];
     pub const ONLY_B32: &[Ty] = &[Ty::B32];

@@ -5,7 +5,7 @@ use super::decode::Decoder;
 use super::ops::*;
 use crate::check::types::{Class, Ty};
 use crate::isa::{Form, Word as W, groups};
-use crate::sem::cvt::{IntRound, IntTy};
+use crate::sem::cvt::{Fp8, IntRound, IntTy};
 use crate::syntax::ast::*;
 
 impl<'m> Decoder<'m> {
@@ -26,17 +26,34 @@ impl<'m> Decoder<'m> {
         };
         let (ftz, sat, frnd) = (has(W::Ftz), has(W::Sat), f.pick(groups::RND));
         let (relu, satfinite) = (has(W::Relu), has(W::Satfinite));
-        // `.f16x2`/`.bf16x2` from two f32 sources: `a` into the upper half.
-        if let (Ty::F16x2 | Ty::BF16x2, Ty::F32, Some(rnd), [d, a, b]) = (dty, sty, frnd, i.operands) {
-            let fmt = if dty == Ty::F16x2 { crate::sem::round::F16 } else { crate::sem::round::BF16 };
+        // Packing two f32 (`a` into the upper half), and the fp8 pairs.
+        let fp8 = |t: Ty| match t {
+            Ty::E4m3x2 => Some(Fp8::E4m3),
+            Ty::E5m2x2 => Some(Fp8::E5m2),
+            _ => None,
+        };
+        let pack = match (dty, sty, fp8(dty), fp8(sty)) {
+            (Ty::F16x2, Ty::F32, ..) => Some((PackKind::Halves(crate::sem::round::F16), Ty::F32)),
+            (Ty::BF16x2, Ty::F32, ..) => Some((PackKind::Halves(crate::sem::round::BF16), Ty::F32)),
+            (_, Ty::F32, Some(f), _) => Some((PackKind::Fp8FromF32(f), Ty::F32)),
+            (_, Ty::F16x2, Some(f), _) => Some((PackKind::Fp8FromF16x2(f), Ty::B32)),
+            (Ty::F16x2, _, _, Some(f)) => Some((PackKind::F16x2FromFp8(f), Ty::B16)),
+            _ => None,
+        };
+        if let (Some((kind, src_ty)), Some(rnd)) = (pack, frnd) {
+            let ops = i.operands;
+            let b = match ops.get(2) {
+                Some(b) => self.src(b, src_ty)?,
+                None => Src::Imm(0),
+            };
             return Ok(Op::CvtPack {
-                fmt,
+                kind,
                 rnd,
                 relu,
                 satfinite,
-                dst: self.dst(d)?,
-                a: self.src(a, Ty::F32)?,
-                b: self.src(b, Ty::F32)?,
+                dst: self.dst(&ops[0])?,
+                a: self.src(&ops[1], src_ty)?,
+                b,
             });
         }
         let narrows_to_half = matches!(dty, Ty::F16 | Ty::BF16) && sty == Ty::F32;

@@ -413,7 +413,8 @@ impl<'m> Decoder<'m> {
             Family::Cvt => self.cvt(i, f),
             Family::Warp => self.warp_op(i, f),
             Family::Control => self.control_op(i, f, pc),
-            Family::Tex | Family::Matrix | Family::Video | Family::Misc => self.unsupported(i),
+            Family::Matrix => self.matrix_op(i, f),
+            Family::Tex | Family::Video | Family::Misc => self.unsupported(i),
         }
     }
 }

@@ -129,6 +129,28 @@ impl<'m> Decoder<'m> {
                 let tys = [ty; 3];
                 self.bits(op, width, ops, &tys[..if mad { 3 } else { 2 }])
             }
+            (O::Dp4a | O::Dp2a, Some(_)) => {
+                let signed = |t: Ty| t.class() == Class::Signed;
+                let (a_signed, b_signed) = match f.types() {
+                    [a, b] => (signed(*a), signed(*b)),
+                    _ => return self.unsupported(i),
+                };
+                let op = if opcode == O::Dp4a {
+                    BitOp::Dp4a { a_signed, b_signed }
+                } else {
+                    BitOp::Dp2a { hi: has(W::Hi), a_signed, b_signed }
+                };
+                self.bits(op, Width(32), ops, &[Ty::B32; 3])
+            }
+            (O::Bmsk, Some(Ty::B32)) => {
+                self.bits(BitOp::Bmsk { wrap: has(W::Wrap) }, width, ops, &[Ty::U32; 2])
+            }
+            (O::Szext, Some(ty @ (Ty::U32 | Ty::S32))) => {
+                let op = BitOp::Szext { wrap: has(W::Wrap), signed: ty == Ty::S32 };
+                self.bits(op, width, ops, &[ty, Ty::U32])
+            }
+            // The predicate-writing form (`lop3.or.b32 d|p, ...`) is not run yet.
+            (O::Lop3, Some(Ty::B32)) if ops.len() == 5 => self.bits(BitOp::Lop3, width, ops, &[Ty::B32; 4]),
             (O::Mad, Some(Ty::S32)) if has(W::Sat) && has(W::Hi) => {
                 self.bits(BitOp::MadHiSatS32, width, ops, &[Ty::S32; 3])
             }

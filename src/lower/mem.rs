@@ -4,16 +4,16 @@
 use super::decode::{Decoder, Named};
 use super::ops::*;
 use super::program::fail;
-use super::regs::Slot;
+use super::regs::{RegFile, Slot};
 use crate::check::types::{Class, Ty};
 use crate::isa::{Form, Opcode as O, Word as W, groups};
 use crate::syntax::ast::*;
 
 /// A memory operand, decoded: where it goes and how its address is formed.
-struct Place {
-    mem: Mem,
-    addr: Src,
-    offset: i64,
+pub(super) struct Place {
+    pub mem: Mem,
+    pub addr: Src,
+    pub offset: i64,
 }
 
 impl<'m> Decoder<'m> {
@@ -77,8 +77,56 @@ impl<'m> Decoder<'m> {
             // Cache hints: no effect on any value a program can read (PTX ISA 9.7.9.15),
             // so a fence is all they need to be (ptxvm has no caches).
             (O::Prefetch | O::Prefetchu, _) => Ok(Op::Fence),
+            (O::Cp, _) if has(W::Async) && !has(W::Bulk) => self.cp_async(i, f),
             _ => self.unsupported(i),
         }
+    }
+
+    /// `cp.async` (PTX ISA 9.7.9.25.3): a copy from global to shared memory, and the
+    /// commit and wait instructions, which order nothing once the copy is done.
+    fn cp_async(&self, i: &InstrView<'m>, f: &Form) -> Result<Op, LowerError> {
+        if f.has(W::CommitGroup) || f.has(W::WaitGroup) || f.has(W::WaitAll) {
+            return Ok(Op::Fence);
+        }
+        let ops = i.operands;
+        let (Some(Operand::Addr(d)), Some(Operand::Addr(s)), Some(Operand::Int { bits: size, .. })) =
+            (ops.first(), ops.get(1), ops.get(2))
+        else {
+            return self.unsupported(i);
+        };
+        if !matches!(size, 4 | 8 | 16) || !f.has(W::Shared) && !f.has(W::SharedCta) {
+            return self.unsupported(i);
+        }
+        let dst = self.place(d, Some(Space::Shared))?;
+        let src = self.place(s, Some(Space::Global))?;
+        // The fourth operand: the source size, or the `ignore-src` predicate (a true
+        // one copies nothing and zero-fills).
+        let src_size = match ops.get(3) {
+            None => Src::Imm(*size),
+            Some(o @ (Operand::Name(_) | Operand::Not(..))) if self.is_pred(o) => return self.unsupported(i),
+            Some(o) => self.src(o, Ty::U32)?,
+        };
+        Ok(Op::CpAsync {
+            dst: dst.addr,
+            dst_offset: dst.offset,
+            src: src.addr,
+            src_offset: src.offset,
+            size: *size as u8,
+            src_size,
+        })
+    }
+
+    /// Is the operand a predicate register?
+    fn is_pred(&self, o: &Operand) -> bool {
+        let n = match o {
+            Operand::Name(n) => n,
+            Operand::Not(inner, _) => match &**inner {
+                Operand::Name(n) => n,
+                _ => return false,
+            },
+            _ => return false,
+        };
+        matches!(self.named(*n), Some(Named::Reg(s)) if s.file == RegFile::Pred)
     }
 
     /// The memory space an `ld`/`st`/`atom` names (generic when none, and for
@@ -88,7 +136,7 @@ impl<'m> Decoder<'m> {
     }
 
     /// Decodes `[base+offset]` for an access in `space` (`None`: generic).
-    fn place(&self, a: &Address, space: Option<Space>) -> Result<Place, LowerError> {
+    pub(super) fn place(&self, a: &Address, space: Option<Space>) -> Result<Place, LowerError> {
         let reg_mem = match space {
             None => Some(Mem::Generic),
             Some(Space::Global | Space::Const) => Some(Mem::Global),

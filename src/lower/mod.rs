@@ -16,6 +16,7 @@ mod float;
 pub mod flow;
 mod half;
 mod int;
+mod matrix;
 mod mem;
 pub mod ops;
 pub mod program;

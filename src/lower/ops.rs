@@ -8,6 +8,7 @@ use crate::sem::approx::ApproxFn;
 pub use crate::sem::atom::{AtomOp, AtomTy};
 use crate::sem::bits::PrmtMode;
 use crate::sem::cmp::{BoolOp, CmpOp};
+use crate::sem::cvt::Fp8;
 use crate::sem::cvt::{IntRound, IntTy};
 use crate::sem::float::{FClass, FOp, MinMax};
 use crate::sem::int::{Part, Width};
@@ -21,6 +22,42 @@ use crate::syntax::Span;
 pub struct LowerError {
     pub span: Span,
     pub message: String,
+}
+
+/// The element types of an `mma.sync`, each with its shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MmaKind {
+    /// `m16n8k16.f32.{f16,bf16}.{f16,bf16}.f32`.
+    Half { bf16: bool },
+    /// `m16n8k8.f32.tf32.tf32.f32`.
+    Tf32,
+    /// `m16n8k32{.satfinite}.s32.{s8,u8}.{s8,u8}.s32`.
+    Int8 { a_signed: bool, b_signed: bool, satfinite: bool },
+    /// `m8n8k4.f64.f64.f64.f64`.
+    F64,
+}
+
+/// An `mma.sync`'s fragments: each lane's registers of `D`, `A`, `B` and `C`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mma {
+    pub kind: MmaKind,
+    pub d: Vec<Slot>,
+    pub a: Vec<Src>,
+    pub b: Vec<Src>,
+    pub c: Vec<Src>,
+}
+
+/// What a packing `cvt` converts (PTX ISA 9.7.9.21).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PackKind {
+    /// `.f16x2.f32`, `.bf16x2.f32`: two f32 into two halves of `fmt`.
+    Halves(Format),
+    /// `.e4m3x2.f32`, `.e5m2x2.f32`: two f32 into two bytes.
+    Fp8FromF32(Fp8),
+    /// `.e4m3x2.f16x2`: the two halves of one register into two bytes.
+    Fp8FromF16x2(Fp8),
+    /// `.f16x2.e4m3x2`: two bytes into two halves.
+    F16x2FromFp8(Fp8),
 }
 
 /// A source operand.
@@ -207,6 +244,26 @@ pub enum BitOp {
     },
     /// `mad.hi.sat.s32 d, a, b, c`: the high half of `a*b`, plus `c`, clamped.
     MadHiSatS32,
+    /// `dp4a d, a, b, c` and `dp2a.{lo,hi} d, a, b, c`.
+    Dp4a {
+        a_signed: bool,
+        b_signed: bool,
+    },
+    Dp2a {
+        hi: bool,
+        a_signed: bool,
+        b_signed: bool,
+    },
+    /// `bmsk d, a, b`, `szext d, a, b`.
+    Bmsk {
+        wrap: bool,
+    },
+    Szext {
+        wrap: bool,
+        signed: bool,
+    },
+    /// `lop3.b32 d, a, b, c, lut`.
+    Lop3,
 }
 
 /// Extended-precision arithmetic through the carry flag `CC.CF`.
@@ -443,10 +500,10 @@ pub enum Op {
         dst: Slot,
         src: Src,
     },
-    /// `cvt.rnd{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b`: `a` converted into the
-    /// upper half, `b` into the lower.
+    /// The packing and unpacking forms of `cvt`: two values converted into one
+    /// register, `a` into the upper half and `b` into the lower, or a pair unpacked.
     CvtPack {
-        fmt: Format,
+        kind: PackKind,
         rnd: Rnd,
         relu: bool,
         satfinite: bool,
@@ -454,6 +511,31 @@ pub enum Op {
         a: Src,
         b: Src,
     },
+    /// `cp.async.{ca,cg}.shared.global [dst], [src], size{, src_size}` (PTX ISA
+    /// 9.7.9.25.3): `size` bytes into shared memory, the first `src_size` from global
+    /// memory and the rest zeros. ptxvm copies at once; `cp.async.wait_group` and
+    /// `wait_all` then have nothing left to wait for.
+    CpAsync {
+        dst: Src,
+        dst_offset: i64,
+        src: Src,
+        src_offset: i64,
+        size: u8,
+        src_size: Src,
+    },
+    /// `ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.b16 d, [a]` (PTX ISA
+    /// 9.7.14.5.15): a warp-wide load of 8x8 matrices of 16-bit elements, rows
+    /// addressed by lanes 8i..8i+7 for matrix i.
+    Ldmatrix {
+        count: u8,
+        trans: bool,
+        dsts: [Slot; 4],
+        mem: Mem,
+        addr: Src,
+        offset: i64,
+    },
+    /// `mma.sync.aligned` (PTX ISA 9.7.14.5.14): a warp-wide `D = A*B + C`.
+    Mma(Box<Mma>),
     /// `div.approx{.ftz}.f32` and `div.full{.ftz}.f32`.
     DivApprox {
         full: bool,

@@ -137,6 +137,79 @@ pub fn mul24(hi: bool, signed: bool, a: u64, b: u64) -> u64 {
     (if hi { p >> 16 } else { p }) as u64 & 0xffff_ffff
 }
 
+/// `dp4a.atype.btype d, a, b, c` (PTX ISA 9.7.1.23): `c` plus the four products of
+/// the bytes of `a` and `b`, each byte sign- or zero-extended by its type, wrapped to
+/// 32 bits.
+pub fn dp4a(a_signed: bool, b_signed: bool, a: u64, b: u64, c: u64) -> u64 {
+    let byte = |v: u64, k: u32, signed: bool| {
+        let x = (v >> (8 * k)) as u8;
+        if signed { i64::from(x as i8) } else { i64::from(x) }
+    };
+    let sum = (0..4).fold(c as u32 as i64, |acc, k| acc + byte(a, k, a_signed) * byte(b, k, b_signed));
+    u64::from(sum as u32)
+}
+
+/// `dp2a.{lo,hi}.atype.btype d, a, b, c` (PTX ISA 9.7.1.24): `c` plus the products of
+/// the two 16-bit halves of `a` with two bytes of `b`, bytes 0-1 (`.lo`) or 2-3
+/// (`.hi`), each sign- or zero-extended by its type, wrapped to 32 bits.
+pub fn dp2a(hi: bool, a_signed: bool, b_signed: bool, a: u64, b: u64, c: u64) -> u64 {
+    let half = |k: u32| {
+        let x = (a >> (16 * k)) as u16;
+        if a_signed { i64::from(x as i16) } else { i64::from(x) }
+    };
+    let byte = |k: u32| {
+        let x = (b >> (8 * (k + if hi { 2 } else { 0 }))) as u8;
+        if b_signed { i64::from(x as i8) } else { i64::from(x) }
+    };
+    u64::from((c as u32 as i64 + half(0) * byte(0) + half(1) * byte(1)) as u32)
+}
+
+/// `bmsk.{clamp,wrap}.b32 d, a, b` (PTX ISA 9.7.8.12): `b` one-bits from bit `a`. With
+/// `.wrap` both operands are taken modulo 32; with `.clamp` a position of 32 or more
+/// gives 0 and the mask stops at bit 31.
+pub fn bmsk(wrap: bool, a: u64, b: u64) -> u64 {
+    let (pos, len) =
+        if wrap { (a as u32 & 31, b as u32 & 31) } else { ((a as u32).min(32), (b as u32).min(32)) };
+    if pos >= 32 {
+        return 0;
+    }
+    let end = (pos + len).min(32);
+    let ones = |n: u32| if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+    u64::from(ones(end) & !ones(pos))
+}
+
+/// `szext.{clamp,wrap}.{u32,s32} d, a, b` (PTX ISA 9.7.8.13): the low `b` bits of `a`,
+/// zero- or sign-extended; `b` is taken modulo 32 (`.wrap`) or clamped to 32
+/// (`.clamp`); a width of 0 gives 0.
+pub fn szext(wrap: bool, signed: bool, a: u64, b: u64) -> u64 {
+    let n = if wrap { b as u32 & 31 } else { (b as u32).min(32) };
+    if n == 0 {
+        return 0;
+    }
+    let a = a as u32;
+    let v = if n == 32 {
+        a
+    } else if signed {
+        (((a << (32 - n)) as i32) >> (32 - n)) as u32
+    } else {
+        a & ((1 << n) - 1)
+    };
+    u64::from(v)
+}
+
+/// `lop3.b32 d, a, b, c, immLut` (PTX ISA 9.7.8.6): each bit of `d` is bit
+/// `a_i*4 + b_i*2 + c_i` of the 8-bit truth table `lut`.
+pub fn lop3(a: u64, b: u64, c: u64, lut: u64) -> u64 {
+    let mut d = 0u32;
+    for k in 0..8u32 {
+        if lut >> k & 1 == 1 {
+            let sel = |v: u64, bit: u32| if k >> bit & 1 == 1 { v as u32 } else { !(v as u32) };
+            d |= sel(a, 2) & sel(b, 1) & sel(c, 0);
+        }
+    }
+    u64::from(d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,6 +256,41 @@ mod tests {
                     assert_eq!(bfind(wd, signed, true, a), want);
                 }
             }
+        }
+    }
+
+    /// dp4a/dp2a, bmsk, szext and lop3 against bit loops and products written from the
+    /// ISA's descriptions.
+    #[test]
+    fn dot_products_masks_extensions_and_truth_tables_follow_the_isa() {
+        // 0x80 is -128 as s8 and 128 as u8; 0xff is -1 or 255.
+        assert_eq!(dp4a(true, true, 0x0180_ff02, 0x0380_0103, 10), (10 + 2 * 3 - 1 + 128 * 128 + 3) as u64);
+        assert_eq!(dp4a(false, false, 0xff, 0xff, 0), 255 * 255);
+        assert_eq!(dp4a(true, false, 0xff, 0xff, 0), (-255i64) as u32 as u64);
+        assert_eq!(dp2a(false, true, false, 0xffff_0002, 0x0000_0503, 1), (1 + 2 * 3 - 5) as u64);
+        assert_eq!(dp2a(true, false, false, 0x0001_0002, 0x0403_0000, 0), 2 * 3 + 4);
+        for a in [0u64, 1, 5, 31, 32, 40] {
+            for b in [0u64, 1, 3, 31, 32, 33] {
+                let (p, l) = (a.min(32), b.min(32));
+                let want: u64 = (0..32).filter(|&i| i >= p && i < p + l).map(|i| 1u64 << i).sum();
+                assert_eq!(bmsk(false, a, b), if a >= 32 { 0 } else { want }, "clamp {a} {b}");
+                let (p, l) = (a & 31, b & 31);
+                let want: u64 = (0..32).filter(|&i| i >= p && i < p + l).map(|i| 1u64 << i).sum();
+                assert_eq!(bmsk(true, a, b), want, "wrap {a} {b}");
+            }
+        }
+        assert_eq!(szext(false, true, 0x80, 8), 0xffff_ff80);
+        assert_eq!(szext(false, false, 0x1ff, 8), 0xff);
+        assert_eq!(szext(true, true, 0xffff_ffff, 33), 0xffff_ffff);
+        assert_eq!(szext(false, true, 0x7, 0), 0);
+        for lut in [0x00u64, 0xff, 0xf0, 0xcc, 0xaa, 0x96, 0xe8, 0x3c] {
+            let (a, b, c) = (0xf0f0_a5a5u64, 0xcc33_ff00u64, 0xaaaa_0f0fu64);
+            let mut want = 0u64;
+            for i in 0..32 {
+                let k = (a >> i & 1) << 2 | (b >> i & 1) << 1 | (c >> i & 1);
+                want |= (lut >> k & 1) << i;
+            }
+            assert_eq!(lop3(a, b, c, lut), want, "lut {lut:#x}");
         }
     }
 

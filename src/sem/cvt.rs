@@ -186,6 +186,78 @@ pub fn relu_satfinite(fmt: Format, relu: bool, satfinite: bool, bits: u64) -> u6
     bits
 }
 
+/// The 8-bit float formats of `cvt` (PTX ISA 5.2.5): e4m3 (bias 7, no infinity, NaN
+/// `S.1111.111`, largest 448) and e5m2 (f16's top byte: bias 15, infinities and NaNs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fp8 {
+    E4m3,
+    E5m2,
+}
+
+/// `x` (exact in f64) to fp8 with `.rn.satfinite{.relu}`: rounded to nearest even, an
+/// overflow (or infinity) clamped to the largest finite value of its sign, NaN to
+/// 0x7f, and under `.relu` a negative value to +0.
+pub fn to_fp8(f: Fp8, relu: bool, x: f64) -> u8 {
+    if x.is_nan() {
+        return 0x7f;
+    }
+    if relu && x < 0.0 {
+        return 0;
+    }
+    let sign = if x.is_sign_negative() { 0x80 } else { 0 };
+    let a = x.abs();
+    let magnitude = match f {
+        Fp8::E5m2 => {
+            const E5M2: Format = Format { frac: 2, exp: 5 };
+            let r = if a.is_infinite() {
+                E5M2.inf()
+            } else {
+                round::round(E5M2, Exact::of(round::F64, a.to_bits()), Rnd::Rn)
+            };
+            // The largest finite e5m2 is 0x7b (57344).
+            r.min(0x7b) as u8
+        }
+        Fp8::E4m3 => {
+            if a == 0.0 {
+                0
+            } else if a >= 448.0 {
+                0x7e
+            } else {
+                // Three fraction bits at the value's binary exponent, no lower than the
+                // normal range's -6; halves round to even.
+                let e = (a.log2().floor() as i32).max(-6);
+                let q = 2f64.powi(e - 3);
+                let n = (a / q).round_ties_even();
+                let v = (n * q).min(448.0);
+                if v < 2f64.powi(-6) {
+                    (v / 2f64.powi(-9)) as u8
+                } else {
+                    let e = v.log2().floor() as i32;
+                    (((e + 7) as u8) << 3) | ((v / 2f64.powi(e - 3)) as u8 - 8)
+                }
+            }
+        }
+    };
+    sign | magnitude
+}
+
+/// An fp8 value as f16 bits (exact: every e4m3 and e5m2 value is an f16); NaN gives
+/// the canonical 0x7fff.
+pub fn fp8_to_f16(f: Fp8, b: u8) -> u64 {
+    let sign = u64::from(b & 0x80) << 8;
+    let m = b & 0x7f;
+    match f {
+        Fp8::E5m2 if m > 0x7c => 0x7fff,
+        Fp8::E5m2 => u64::from(b) << 8,
+        Fp8::E4m3 if m == 0x7f => 0x7fff,
+        Fp8::E4m3 => {
+            let (e, frac) = (i32::from(m >> 3), f64::from(m & 7));
+            let v = if e == 0 { frac * 2f64.powi(-9) } else { (8.0 + frac) * 2f64.powi(e - 10) };
+            sign | round::round(round::F16, Exact::of(round::F64, v.to_bits()), Rnd::Rn)
+        }
+    }
+}
+
 /// Integer to float, rounded by `rnd`.
 pub fn int_to_float(dst: Format, src: IntTy, rnd: Rnd, v: u64) -> u64 {
     let x = src.value(v);

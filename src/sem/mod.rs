@@ -11,6 +11,7 @@ pub mod cvt;
 pub mod farith;
 pub mod float;
 pub mod int;
+pub mod matrix;
 pub mod round;
 pub mod select;
 pub mod warp;
