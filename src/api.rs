@@ -184,6 +184,7 @@ impl std::fmt::Display for BindError {
 #[derive(Default)]
 pub struct Device {
     memory: GlobalMemory,
+    printed: crate::exec::Printed,
 }
 
 impl Device {
@@ -227,7 +228,16 @@ impl Device {
         let mut params = vec![0u8; kernel.param_bytes as usize];
         let mut buffers = Vec::new();
         for (k, (arg, &(ty, offset, size))) in spec.args.iter().zip(&kernel.params).enumerate() {
+            let place = offset as usize..(offset + size) as usize;
             let bits = match arg {
+                Arg::Bytes(bytes) => {
+                    if bytes.len() != size as usize {
+                        let msg = format!("args[{k}]: {} bytes for a {size}-byte parameter", bytes.len());
+                        return Err(BindError::Spec(msg));
+                    }
+                    params[place].copy_from_slice(bytes);
+                    continue;
+                }
                 Arg::Scalar { ty: t, bits } => {
                     if t.bytes() != size as usize {
                         let msg = format!(
@@ -255,8 +265,7 @@ impl Device {
                     addr
                 }
             };
-            params[offset as usize..(offset + size) as usize]
-                .copy_from_slice(&bits.to_le_bytes()[..size as usize]);
+            params[place].copy_from_slice(&bits.to_le_bytes()[..size as usize]);
         }
         Ok(Bound { kernel, params, buffers })
     }
@@ -275,6 +284,13 @@ impl Device {
     /// [`MemFault`] unless the range lies in one allocation.
     pub fn copy_to_device(&self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
         self.memory.write_bytes(addr, data)
+    }
+
+    /// What the launches so far printed with device `printf`, in CTA order, and
+    /// whether output past the 1 MiB buffer was dropped (as CUDA drops it); the
+    /// buffer is emptied.
+    pub fn take_printed(&self) -> (Vec<u8>, bool) {
+        self.printed.take()
     }
 
     /// `len` device bytes at `addr`, copied to a new host vector on every core (faster
@@ -349,8 +365,16 @@ impl Device {
         }
         let shape = Shape { grid, block };
         let checks = limits.checked();
-        let cta =
-            Cta { program, kernel: kernel.func, shape, params, memory: &self.memory, dynamic_shared, checks };
+        let cta = Cta {
+            program,
+            kernel: kernel.func,
+            shape,
+            params,
+            memory: &self.memory,
+            dynamic_shared,
+            checks,
+            printed: &self.printed,
+        };
         let first = (0..grid.count())
             .into_par_iter()
             .map_init(Scratch::default, |scratch, n| cta.run(n, limits, scratch).err().map(|f| (n, f)))

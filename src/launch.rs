@@ -124,6 +124,9 @@ pub enum Arg {
     Scalar { ty: ElemType, bits: u64 },
     /// A buffer in global memory (its device address is passed), as little-endian bytes.
     Buffer { elem: ElemType, bytes: Vec<u8> },
+    /// A parameter given byte by byte (`{"type": "bytes", "value": "0x0a0b.."}`): a
+    /// struct passed by value, of any size. The first byte goes to the lowest address.
+    Bytes(Vec<u8>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -446,6 +449,23 @@ impl<'a> Iterator for Items<'a> {
     }
 }
 
+/// The bytes of a `"bytes"` argument: a string of `0x` and two hex digits per byte,
+/// in memory order.
+fn bytes_value(v: &Value, path: &str) -> Result<Vec<u8>, SpecError> {
+    let text = v.as_str().and_then(|s| s.strip_prefix("0x")).filter(|h| !h.is_empty() && h.len() % 2 == 0);
+    let Some(hex) = text else {
+        return err(path, "must be a string of \"0x\" and two hex digits per byte, first byte first");
+    };
+    if hex.len() / 2 > 32_764 {
+        return err(path, "a kernel's parameters hold at most 32,764 bytes (CUDA 12.1 and later)");
+    }
+    (0..hex.len())
+        .step_by(2)
+        .map(|k| u8::from_str_radix(&hex[k..k + 2], 16))
+        .collect::<Result<_, _>>()
+        .or_else(|_| err(path, format!("`{hex}` is not hex digits")))
+}
+
 /// One argument; `raw` is its data's elements as text, when read that way.
 fn arg(v: &Value, raw: Option<&RawList<'_>>, path: &str) -> Result<Arg, SpecError> {
     let Value::Object(o) = v else {
@@ -455,8 +475,11 @@ fn arg(v: &Value, raw: Option<&RawList<'_>>, path: &str) -> Result<Arg, SpecErro
         if let Some(k) = o.keys().find(|k| !matches!(k.as_str(), "type" | "value")) {
             return err(&format!("{path}.{k}"), "unknown field of a scalar argument");
         }
-        let ty = elem_type(t, &format!("{path}.type"), true)?;
         let Some(value) = o.get("value") else { return err(path, "scalar argument needs a \"value\"") };
+        if t.as_str() == Some("bytes") {
+            return bytes_value(value, &format!("{path}.value")).map(Arg::Bytes);
+        }
+        let ty = elem_type(t, &format!("{path}.type"), true)?;
         let bits = encode(ty, value, &format!("{path}.value"))?;
         return Ok(Arg::Scalar { ty, bits });
     }
@@ -1174,6 +1197,18 @@ mod tests {
         assert_eq!(decode(ElemType::S16, 0xffff), "-1");
         assert_eq!(decode(ElemType::U64, u64::MAX), "18446744073709551615");
         assert_eq!(decode(ElemType::F32, 2.5e-7f32.to_bits() as u64), "2.5e-7");
+    }
+
+    #[test]
+    fn bytes_arguments_come_in_memory_order() {
+        let s =
+            spec(r#"{"grid": 1, "block": 1, "args": [{"type": "bytes", "value": "0x0a0B00ff"}]}"#).unwrap();
+        assert_eq!(s.args[0], Arg::Bytes(vec![0x0a, 0x0b, 0x00, 0xff]));
+        for bad in ["\"0x123\"", "\"0x\"", "\"12\"", "\"0xzz\"", "12"] {
+            let text = format!(r#"{{"grid": 1, "block": 1, "args": [{{"type": "bytes", "value": {bad}}}]}}"#);
+            let e = spec(&text).unwrap_err();
+            assert_eq!(e.path, "args[0].value", "{bad}");
+        }
     }
 
     #[test]

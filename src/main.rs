@@ -48,9 +48,13 @@ enum Command {
     ///
     /// The spec (JSON) names the kernel, the grid and block shape, dynamic shared
     /// memory and one argument per kernel parameter: {"type": T, "value": V} for a
-    /// scalar, {"buffer": E, "data": [...]} or {"buffer": E, "len": N} for global memory.
+    /// scalar, {"buffer": E, "data": [...]} or {"buffer": E, "len": N} for global memory,
+    /// {"type": "bytes", "value": "0x0a0b.."} for a struct passed by value (its bytes in
+    /// memory order, exactly the parameter's size).
     /// The result lists every buffer after the kernel ran (also after a fault, with
-    /// what was written before it).
+    /// what was written before it). Device printf output comes first on stdout, in
+    /// CTA order and within a CTA in the order it ran; the result JSON is the last
+    /// line. A failing assert is a fault with its message, file and line.
     ///
     /// Exit code 0 when the kernel ran, 1 for invalid PTX, a bad spec or an instruction
     /// ptxvm cannot run yet, 2 for a runtime fault (named with the thread and line).

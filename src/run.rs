@@ -125,6 +125,20 @@ pub fn run(
             &limits,
         )
     });
+    // Device printf output comes first on stdout, as a CUDA program's does before the
+    // host prints its results; the result JSON follows on a line of its own.
+    let (printed, dropped) = device.take_printed();
+    if !printed.is_empty() {
+        use std::io::Write as _;
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout.write_all(&printed).and_then(|()| {
+            if printed.ends_with(b"\n") || out.is_some() { Ok(()) } else { stdout.write_all(b"\n") }
+        });
+        let _ = stdout.flush();
+    }
+    if dropped {
+        eprintln!("warning: device printf wrote more than 1 MiB; the rest was dropped, as CUDA drops it");
+    }
     let mut contents = Vec::new();
     for b in &bound.buffers {
         // Each buffer was allocated with exactly `b.bytes` bytes at `b.addr`.

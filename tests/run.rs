@@ -915,7 +915,9 @@ fn division_by_zero_gives_all_ones_and_check_div0_reports_it() {
 fn warp_wide_matrix_instructions_need_the_whole_warp_and_cp_async_its_alignment() {
     let ptx = "tests/data/run/matrix_faults.ptx";
     let mma = |limit: u32| {
-        format!(r#"{{"kernel": "mma_half", "grid": 1, "block": 32, "args": [{{"buffer": "f32", "len": 32}}, {{"type": "u32", "value": {limit}}}]}}"#)
+        format!(
+            r#"{{"kernel": "mma_half", "grid": 1, "block": 32, "args": [{{"buffer": "f32", "len": 32}}, {{"type": "u32", "value": {limit}}}]}}"#
+        )
     };
     // The whole warp: D = A*B with every element 1.0 and k = 16 gives 16.0 everywhere.
     let (out, json) = run(ptx, &mma(32), &[]);
@@ -928,7 +930,9 @@ fn warp_wide_matrix_instructions_need_the_whole_warp_and_cp_async_its_alignment(
     assert!(err.contains("mma.sync.aligned needs all 32 threads") && err.contains("0xffff0000"), "{err}");
 
     let copy = |skew: u64| {
-        format!(r#"{{"kernel": "copy", "grid": 1, "block": 1, "args": [{{"buffer": "u8", "len": 64}}, {{"type": "u64", "value": {skew}}}]}}"#)
+        format!(
+            r#"{{"kernel": "copy", "grid": 1, "block": 1, "args": [{{"buffer": "u8", "len": 64}}, {{"type": "u64", "value": {skew}}}]}}"#
+        )
     };
     let (out, _) = run(ptx, &copy(16), &[]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
@@ -936,4 +940,25 @@ fn warp_wide_matrix_instructions_need_the_whole_warp_and_cp_async_its_alignment(
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("are not aligned to 16 bytes") && err.contains("cp.async"), "{err}");
+}
+
+#[test]
+fn brkpt_stops_the_launch_at_the_thread_that_reached_it() {
+    let spec = r#"{"kernel": "k", "grid": 1, "block": 8, "args": [{"buffer": "u32", "len": 1}]}"#;
+    let (out, _) = run("tests/data/run/brkpt.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("tid=(3,0,0)") && err.contains("brkpt: breakpoint reached") && err.contains(":12:"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_bytes_argument_must_fill_its_parameter_exactly() {
+    let spec = r#"{"kernel": "hello", "grid": 1, "block": 1, "args": [{"buffer": "s32", "data": [1]}, {"type": "bytes", "value": "0x01020304"}]}"#;
+    let (out, _) = run("tests/kernels/io.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("args[1]: 4 bytes for a 24-byte parameter"), "{err}");
 }

@@ -453,6 +453,7 @@ impl Cta<'_> {
             | Op::Ret
             | Op::Exit
             | Op::Trap
+            | Op::Brkpt
             | Op::PredLogic { .. } => {}
         }
         Ok(())

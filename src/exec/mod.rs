@@ -4,6 +4,7 @@
 //! what a lane computes alone, `threads` maps lanes to thread ids, and `memory` holds
 //! the device's global memory with bounds. Faults name the kernel, the thread and the instruction.
 
+mod builtin;
 pub mod cta;
 mod fast;
 mod lane;
@@ -14,3 +15,5 @@ pub mod simt;
 mod sync;
 pub mod threads;
 pub mod warp;
+
+pub use builtin::Printed;

@@ -231,6 +231,8 @@ pub struct Cta<'a> {
     pub dynamic_shared: u32,
     /// What to report as faults beyond undefined behaviour.
     pub checks: super::limits::Checks,
+    /// Where device `printf` writes.
+    pub printed: &'a super::builtin::Printed,
 }
 
 /// The lanes of `mask`, lowest first.
@@ -461,7 +463,7 @@ impl Cta<'_> {
                 }
                 Ok(warp.groups.split(leaf, &paths[..len], *reconverge))
             }
-            Op::Call(call) => self.call(n, warp, inst, call, leaf, pc, mask, active),
+            Op::Call(call) => self.call(n, warp, shared, inst, call, leaf, pc, mask, active),
             Op::Ret => {
                 self.return_values(warp, active);
                 let f = warp.groups.node(leaf).frame;
@@ -474,6 +476,10 @@ impl Cta<'_> {
                 Ok(mask & !active != 0 && warp.groups.goto(leaf, pc + 1))
             }
             Op::Trap => Err(self.fault(n, warp, active, inst, "trap".into())),
+            Op::Brkpt => {
+                let cause = "brkpt: breakpoint reached, and ptxvm has no debugger to stop in".into();
+                Err(self.fault(n, warp, active, inst, cause))
+            }
             Op::Activemask { dst } => {
                 for lane in lanes(active) {
                     super::lane::write(warp, *dst, lane as usize, u64::from(active));
@@ -536,6 +542,7 @@ impl Cta<'_> {
         &self,
         n: u64,
         warp: &mut Warp,
+        shared: &[u8],
         inst: &Inst,
         call: &Call,
         leaf: u32,
@@ -545,6 +552,10 @@ impl Cta<'_> {
     ) -> Result<bool, Fault> {
         let callee = match call.callee {
             Callee::Direct(f) => f,
+            Callee::Builtin(b) => {
+                self.builtin(n, warp, shared, inst, call, b, active)?;
+                return Ok(warp.groups.goto(leaf, pc + 1));
+            }
             Callee::Indirect(src) => {
                 let mut groups = [(0u32, 0u32); 32];
                 let mut len = 0;

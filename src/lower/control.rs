@@ -20,6 +20,7 @@ impl<'m> Decoder<'m> {
             (O::Ret, _) => Ok(if self.kernel { Op::Exit } else { Op::Ret }),
             (O::Call, _) => self.call(i),
             (O::Trap, _) => Ok(Op::Trap),
+            (O::Brkpt, _) => Ok(Op::Brkpt),
             (O::Nanosleep, _) => Ok(Op::Nanosleep),
             (O::Brx, _) => Ok(Op::Brx {
                 index: self.src(&ops[0], Ty::U32)?,
@@ -70,7 +71,12 @@ impl<'m> Decoder<'m> {
             }
             _ => {
                 let name = self.t(*target);
-                return fail(target.span, format!("call: `{name}` is not defined in this module"));
+                match Builtin::named(name) {
+                    Some((b, sizes)) => (Callee::Builtin(b), sizes),
+                    None => {
+                        return fail(target.span, format!("call: `{name}` is not defined in this module"));
+                    }
+                }
             }
         };
         let value = |o: &Operand, size: u32, dst: bool| -> Result<CallValue, LowerError> {

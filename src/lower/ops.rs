@@ -583,6 +583,9 @@ pub enum Op {
     Exit,
     /// `trap`: the launch stops with a fault.
     Trap,
+    /// `brkpt`: a breakpoint. There is no debugger to stop in, so the launch stops
+    /// with a fault that says where.
+    Brkpt,
     /// `nanosleep`: time is virtual, so the warp just goes on.
     Nanosleep,
     Bits1 {
@@ -743,6 +746,33 @@ pub enum Callee {
     Direct(u32),
     /// A function address in a register; the lanes may disagree.
     Indirect(Src),
+    /// A function of the CUDA runtime that nvcc declares `.extern` and ptxvm provides.
+    Builtin(Builtin),
+}
+
+/// The byte sizes of a function's parameters and of its returns.
+pub type ParamSizes = (Vec<u32>, Vec<u32>);
+
+/// The CUDA runtime's device functions that ptxvm provides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    /// `vprintf(format, args)`, what `printf` compiles to.
+    Vprintf,
+    /// `__assertfail(message, file, line, function, char_size)`, what a failing
+    /// `assert` calls.
+    AssertFail,
+}
+
+impl Builtin {
+    /// The runtime function an `.extern .func` named `name` is, with its parameter
+    /// and return sizes in bytes.
+    pub fn named(name: &str) -> Option<(Builtin, ParamSizes)> {
+        match name {
+            "vprintf" => Some((Builtin::Vprintf, (vec![8, 8], vec![4]))),
+            "__assertfail" => Some((Builtin::AssertFail, (vec![8, 8, 4, 8, 8], vec![]))),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

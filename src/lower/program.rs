@@ -130,7 +130,7 @@ pub fn lower_module(
             .filter_map(|i| match &i.op {
                 Op::Call(c) => match c.callee {
                     Callee::Direct(f) => Some(f),
-                    Callee::Indirect(_) => None,
+                    Callee::Indirect(_) | Callee::Builtin(_) => None,
                 },
                 _ => None,
             })

@@ -12,6 +12,7 @@ pub mod farith;
 pub mod float;
 pub mod int;
 pub mod matrix;
+pub mod printf;
 pub mod round;
 pub mod select;
 pub mod warp;

@@ -1,0 +1,160 @@
+//! The CUDA runtime's device functions that nvcc-generated PTX calls and ptxvm
+//! provides: `vprintf` (device `printf`) and `__assertfail` (a failing `assert`).
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use super::warp::{Cta, Fault, Warp, lanes};
+use crate::lower::program::{Builtin, Call, CallValue, Inst, Mem, Src};
+use crate::sem::printf;
+
+/// What a launch printed, kept per CTA and given back in CTA order, so the output
+/// does not depend on which core ran which CTA. Like CUDA's printf buffer
+/// (`cudaLimitPrintfFifoSize`, 1 MiB by default), it holds at most [`Printed::LIMIT`]
+/// bytes; later output is dropped, and [`Printed::take`] says so.
+#[derive(Default)]
+pub struct Printed {
+    parts: Mutex<Vec<(u64, Vec<u8>)>>,
+    bytes: AtomicUsize,
+    dropped: AtomicBool,
+}
+
+impl Printed {
+    pub const LIMIT: usize = 1 << 20;
+
+    fn push(&self, cta: u64, text: Vec<u8>) {
+        let before = self.bytes.fetch_add(text.len(), Ordering::Relaxed);
+        if before + text.len() > Self::LIMIT {
+            self.dropped.store(true, Ordering::Relaxed);
+            return;
+        }
+        let mut parts = self.parts.lock().unwrap_or_else(|e| e.into_inner());
+        parts.push((cta, text));
+    }
+
+    /// The text in CTA launch order (within a CTA, in the order it was printed), and
+    /// whether some was dropped past the limit.
+    pub fn take(&self) -> (Vec<u8>, bool) {
+        let mut parts = std::mem::take(&mut *self.parts.lock().unwrap_or_else(|e| e.into_inner()));
+        parts.sort_by_key(|p| p.0);
+        let text = parts.into_iter().flat_map(|p| p.1).collect();
+        self.bytes.store(0, Ordering::Relaxed);
+        (text, self.dropped.swap(false, Ordering::Relaxed))
+    }
+}
+
+/// The longest string `%s` or a format reads (a guard against a missing NUL).
+const MAX_STRING: usize = 64 * 1024;
+
+/// One lane's view of the call's arguments and of memory.
+struct LaneArgs<'c, 'w> {
+    cta: &'c Cta<'c>,
+    warp: &'w Warp,
+    shared: &'w [u8],
+    lane: usize,
+    buffer: u64,
+    at: u64,
+}
+
+impl LaneArgs<'_, '_> {
+    fn load(&self, addr: u64, size: u8) -> Result<u64, String> {
+        self.cta.load(self.warp, self.shared, Mem::Generic, addr, size, self.lane)
+    }
+
+    fn string(&self, addr: u64) -> Result<Vec<u8>, String> {
+        let mut out = Vec::new();
+        for k in 0..MAX_STRING as u64 {
+            let b = self.load(addr + k, 1)? as u8;
+            if b == 0 {
+                return Ok(out);
+            }
+            out.push(b);
+        }
+        Err(format!("the string at {addr:#x} has no NUL in its first {MAX_STRING} bytes"))
+    }
+}
+
+impl printf::Args for LaneArgs<'_, '_> {
+    fn next(&mut self, bytes: u32) -> Result<u64, String> {
+        self.at = self.at.next_multiple_of(u64::from(bytes));
+        let v = self.load(self.buffer + self.at, bytes as u8)?;
+        self.at += u64::from(bytes);
+        Ok(v)
+    }
+
+    fn string(&mut self, addr: u64) -> Result<Vec<u8>, String> {
+        LaneArgs::string(self, addr)
+    }
+}
+
+impl Cta<'_> {
+    /// Calls runtime function `b` for the `active` lanes, in lane order.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn builtin(
+        &self,
+        n: u64,
+        warp: &mut Warp,
+        shared: &[u8],
+        inst: &Inst,
+        call: &Call,
+        b: Builtin,
+        active: u32,
+    ) -> Result<(), Fault> {
+        let arg = |warp: &Warp, k: usize, lane: usize| -> u64 {
+            match call.args.get(k) {
+                Some(&CallValue::Frame { offset, size }) => {
+                    let at = (warp.base + offset) as usize;
+                    let mut bytes = [0u8; 8];
+                    let k = (size as usize).min(8);
+                    bytes[..k].copy_from_slice(&warp.local[lane][at..at + k]);
+                    u64::from_le_bytes(bytes)
+                }
+                Some(&CallValue::Reg(src, _)) => super::lane::read(warp, src, lane),
+                _ => 0,
+            }
+        };
+        for lane in lanes(active) {
+            let l = lane as usize;
+            let fault = |cause: String| self.fault(n, warp, 1 << lane, inst, cause);
+            match b {
+                Builtin::Vprintf => {
+                    let mut args =
+                        LaneArgs { cta: self, warp, shared, lane: l, buffer: arg(warp, 1, l), at: 0 };
+                    let format = args.string(arg(warp, 0, l)).map_err(|e| fault(format!("vprintf: {e}")))?;
+                    let (text, count) =
+                        printf::format(&format, &mut args).map_err(|e| fault(format!("vprintf: {e}")))?;
+                    self.printed.push(n, text);
+                    if let Some(&ret) = call.rets.first() {
+                        self.store_return(warp, ret, l, u64::from(count));
+                    }
+                }
+                Builtin::AssertFail => {
+                    let args = LaneArgs { cta: self, warp, shared, lane: l, buffer: 0, at: 0 };
+                    let text = |k: usize| {
+                        args.string(arg(warp, k, l))
+                            .map(|s| String::from_utf8_lossy(&s).into_owned())
+                            .unwrap_or_else(|e| format!("<{e}>"))
+                    };
+                    let line = arg(warp, 2, l) as u32;
+                    let cause =
+                        format!("assertion `{}` failed ({}:{line}, in `{}`)", text(0), text(1), text(3));
+                    return Err(fault(cause));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes a returned value to the caller's `.param` variable or register.
+    fn store_return(&self, warp: &mut Warp, ret: CallValue, lane: usize, v: u64) {
+        match ret {
+            CallValue::Frame { offset, size } => {
+                let at = (warp.base + offset) as usize;
+                let k = (size as usize).min(8);
+                warp.local[lane][at..at + k].copy_from_slice(&v.to_le_bytes()[..k]);
+            }
+            CallValue::Reg(Src::Reg(slot), _) => super::lane::write(warp, slot, lane, v),
+            CallValue::Reg(..) | CallValue::Sink => {}
+        }
+    }
+}

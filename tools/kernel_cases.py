@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Launch specs and independent expected results for tests/kernels/ (tests/kernels.rs).
+
+The kernels are CUDA sources in tests/kernels/src/, compiled by nvcc 13 for sm_90:
+
+    nvcc -ptx -arch=sm_90 -O3 tests/kernels/src/NAME.cu -o tests/kernels/NAME.ptx
+
+Every expected value is computed here in Python from the kernel's source: exactly where
+the kernel's arithmetic is exact (the mma tile and the cp.async copy use small
+integers), in double precision within a stated tolerance where the kernel uses CUDA's
+approximate math (expf, tanhf, rsqrtf, logf, erfcf, the __ intrinsics). The
+tolerances are the CUDA C++ Programming Guide's error bounds for those functions
+(appendix "Mathematical Functions"), widened for the sums the kernels do. The printf
+case gives the text C's printf prints (Python's % operator follows C but for `%#x` of 0),
+and the assert
+case the fault. Nothing here comes from ptxvm.
+
+Usage: python3 tools/kernel_cases.py   (deterministic; Python 3.11, standard library)
+
+Expected-file fields:
+  ptx      the PTX file, relative to the repository root
+  exit     0 or 2
+  buffers  [{"arg": N, "data": [...], "rel": r, "abs": a}]: each element within
+           abs + rel * |expected| (0 and 0: exactly)
+  stdout   text printed before the result JSON (device printf)
+  stderr   substrings of the fault diagnostic
+"""
+
+import json
+import math
+import os
+import random
+import struct
+
+OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "kernels")
+
+
+def f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def f32s(xs):
+    return [f32(x) for x in xs]
+
+
+def case(name, ptx, launch, expected):
+    expected = {"ptx": f"tests/kernels/{ptx}", **expected}
+    with open(os.path.join(OUT, f"{name}.launch.json"), "w") as f:
+        json.dump(launch, f)
+        f.write("\n")
+    with open(os.path.join(OUT, f"{name}.expected.json"), "w") as f:
+        json.dump(expected, f)
+        f.write("\n")
+
+
+def buf(data, kind="f32"):
+    return {"buffer": kind, "data": data}
+
+
+def main():
+    rng = random.Random(9)
+
+    # softmax: 4 rows of 200 values in [-8, 8], 256 threads per row.
+    rows, n = 4, 200
+    x = f32s(rng.uniform(-8, 8) for _ in range(rows * n))
+    want = []
+    for r in range(rows):
+        row = x[r * n:(r + 1) * n]
+        m = max(row)
+        e = [math.exp(v - m) for v in row]
+        s = sum(e)
+        want += [v / s for v in e]
+    case("softmax", "math.ptx",
+         {"kernel": "softmax", "grid": rows, "block": 256,
+          "args": [buf(x), {"buffer": "f32", "len": rows * n}, {"type": "s32", "value": n}]},
+         {"exit": 0, "buffers": [{"arg": 1, "data": want, "rel": 2e-6 * 8, "abs": 1e-12}]})
+
+    # GELU on 1,000 values in [-6, 6].
+    n = 1000
+    x = f32s(rng.uniform(-6, 6) for _ in range(n))
+    k = f32(0.7978845608)
+    want = [0.5 * v * (1 + math.tanh(k * (v + 0.044715 * v ** 3))) for v in x]
+    case("gelu", "math.ptx",
+         {"kernel": "gelu", "grid": 8, "block": 128,
+          "args": [buf(x), {"buffer": "f32", "len": n}, {"type": "s32", "value": n}]},
+         {"exit": 0, "buffers": [{"arg": 1, "data": want, "rel": 1e-5, "abs": 1e-6}]})
+
+    # Layer norm: 3 rows of 96 values around 2 with spread 1.
+    rows, n = 3, 96
+    x = f32s(rng.gauss(2, 1) for _ in range(rows * n))
+    g = f32s(rng.uniform(0.5, 1.5) for _ in range(n))
+    b = f32s(rng.uniform(-1, 1) for _ in range(n))
+    want = []
+    for r in range(rows):
+        row = x[r * n:(r + 1) * n]
+        mean = sum(row) / n
+        var = sum(v * v for v in row) / n - mean * mean
+        inv = 1 / math.sqrt(var + 1e-5)
+        want += [(v - mean) * inv * g[i] + b[i] for i, v in enumerate(row)]
+    case("layernorm", "math.ptx",
+         {"kernel": "layernorm", "grid": rows, "block": 32,
+          "args": [buf(x), buf(g), buf(b), {"buffer": "f32", "len": rows * n}, {"type": "s32", "value": n}]},
+         {"exit": 0, "buffers": [{"arg": 3, "data": want, "rel": 1e-4, "abs": 1e-4}]})
+
+    # Black-Scholes: 500 options.
+    n = 500
+    s = f32s(rng.uniform(5, 30) for _ in range(n))
+    kk = f32s(rng.uniform(1, 100) for _ in range(n))
+    t = f32s(rng.uniform(0.25, 10) for _ in range(n))
+    r, v = f32(0.02), f32(0.30)
+    call, put = [], []
+    for i in range(n):
+        sq = math.sqrt(t[i])
+        d1 = (math.log(s[i] / kk[i]) + (r + 0.5 * v * v) * t[i]) / (v * sq)
+        d2 = d1 - v * sq
+        e = math.exp(-r * t[i])
+        cnd = lambda d: 0.5 * math.erfc(-d / math.sqrt(2))
+        call.append(s[i] * cnd(d1) - kk[i] * e * cnd(d2))
+        put.append(kk[i] * e * cnd(-d2) - s[i] * cnd(-d1))
+    case("black_scholes", "math.ptx",
+         {"kernel": "black_scholes", "grid": 4, "block": 128,
+          "args": [buf(s), buf(kk), buf(t), {"buffer": "f32", "len": n}, {"buffer": "f32", "len": n},
+                   {"type": "f32", "value": r}, {"type": "f32", "value": v}, {"type": "s32", "value": n}]},
+         {"exit": 0, "buffers": [{"arg": 3, "data": call, "rel": 1e-4, "abs": 2e-4},
+                                 {"arg": 4, "data": put, "rel": 1e-4, "abs": 2e-4}]})
+
+    # The intrinsics on 256 values in [-3, 3] (where the guide bounds __sinf/__cosf).
+    n = 256
+    x = f32s(rng.uniform(-3, 3) for _ in range(n))
+    want = []
+    for v in x:
+        want += [math.exp(v), math.log(abs(v) + 1), math.sin(v), math.cos(v), v / 3, (abs(v) + 0.5) ** 1.5]
+    case("intrinsics", "math.ptx",
+         {"kernel": "intrinsics", "grid": 2, "block": 128,
+          "args": [buf(x), {"buffer": "f32", "len": 6 * n}, {"type": "s32", "value": n}]},
+         {"exit": 0, "buffers": [{"arg": 1, "data": want, "rel": 2e-6 * 8, "abs": 2 ** -21.41}]})
+
+    # printf with a struct argument passed by value: {double scale; int offset; char tag[12]}.
+    xs = [5, -7, 100, 3, 0, 42]
+    scale, offset, tag = 1.5, -3, b"demo"
+    params = struct.pack("<di", scale, offset) + tag + bytes(12 - len(tag))
+    text = ""
+    for blk in range(2):
+        for t, xv in enumerate(xs):
+            # C's %#x prints 0 as "0" (Python's gives "0x0").
+            hexed = "%#x" % (xv & 0xFFFFFFFF) if xv else "0"
+            text += "[%s] block %d thread %2d: x=%-4d scaled=%.3f hex=%s %c\n" % (
+                tag.decode(), blk, t, xv, scale * xv + offset, hexed, chr(ord("a") + t % 26))
+    case("printf", "io.ptx",
+         {"kernel": "hello", "grid": 2, "block": len(xs),
+          "args": [{"buffer": "s32", "data": xs}, {"type": "bytes", "value": "0x" + params.hex()}]},
+         {"exit": 0, "stdout": text, "buffers": [{"arg": 0, "data": xs, "rel": 0, "abs": 0}]})
+
+    # assert: element 4 is negative.
+    xs = [1, 2, 3, 4, -5, 6, 7, 8]
+    case("assert", "io.ptx",
+         {"kernel": "check_positive", "grid": 1, "block": 8,
+          "args": [{"buffer": "s32", "data": xs}, {"buffer": "s32", "len": 8}, {"type": "s32", "value": 8}]},
+         {"exit": 2, "stderr": ["tid=(4,0,0)", "assertion `x[i] >= 0` failed", "src/io.cu:20",
+                                "void check_positive(const int *, int *, int)"]})
+
+    # mma tile: 3 tiles of small integers, so every sum is exact in f32.
+    def half_bits(v):
+        return struct.unpack("<H", struct.pack("<e", v))[0]
+    tiles = 3
+    a = [rng.randint(-4, 4) * 0.5 for _ in range(tiles * 256)]
+    bt = [rng.randint(-4, 4) for _ in range(tiles * 128)]
+    c = [float(rng.randint(-20, 20)) for _ in range(tiles * 128)]
+    d = []
+    for tile in range(tiles):
+        for m in range(16):
+            for nn in range(8):
+                acc = c[tile * 128 + m * 8 + nn]
+                for kk2 in range(16):
+                    acc += a[tile * 256 + m * 16 + kk2] * bt[tile * 128 + nn * 16 + kk2]
+                d.append(acc)
+    case("mma_tile", "tensor.ptx",
+         {"kernel": "mma_tile", "grid": tiles, "block": 32,
+          "args": [{"buffer": "u16", "data": [half_bits(v) for v in a]},
+                   {"buffer": "u16", "data": [half_bits(v) for v in bt]}, buf(c), {"buffer": "f32", "len": tiles * 128}]},
+         {"exit": 0, "buffers": [{"arg": 3, "data": d, "rel": 0, "abs": 0}]})
+
+    # cp.async double buffer: 5 chunks of 64 threads x 4 floats.
+    threads, chunks = 64, 5
+    per = threads * 4
+    x = [float(rng.randint(-1000, 1000)) for _ in range(chunks * per)]
+    want = [x[i] * 2 + (x[i - per] if i >= per else 0.0) for i in range(chunks * per)]
+    case("double_buffer", "tensor.ptx",
+         {"kernel": "double_buffer", "grid": 1, "block": threads, "dynamic_shared_bytes": 2 * per * 4,
+          "args": [buf(x), {"buffer": "f32", "len": chunks * per}, {"type": "s32", "value": chunks}]},
+         {"exit": 0, "buffers": [{"arg": 1, "data": want, "rel": 0, "abs": 0}]})
+
+
+if __name__ == "__main__":
+    main()
