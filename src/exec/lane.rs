@@ -203,6 +203,7 @@ impl Cta<'_> {
             Op::Bits1 { op, width, dst, a } => {
                 let x = read(w, *a, l);
                 let v = match *op {
+                    BitOp1::Cnot => bits::cnot(*width, x),
                     BitOp1::Popc => bits::popc(*width, x),
                     BitOp1::Clz => bits::clz(*width, x),
                     BitOp1::Brev => bits::brev(*width, x),

@@ -90,6 +90,12 @@ impl<'m> Decoder<'m> {
             (O::Not, Some(ty)) if ty != Ty::Pred => {
                 Ok(Op::Not { width: Width(ty.bits()), dst: self.dst(&ops[0])?, a: self.src(&ops[1], ty)? })
             }
+            (O::Cnot, Some(ty)) if matches!(ty.bits(), 16 | 32 | 64) => Ok(Op::Bits1 {
+                op: BitOp1::Cnot,
+                width: Width(ty.bits()),
+                dst: self.dst(&ops[0])?,
+                a: self.src(&ops[1], ty)?,
+            }),
             (O::Popc | O::Clz | O::Brev | O::Bfind, Some(ty)) if matches!(ty.bits(), 32 | 64) => {
                 let op = match opcode {
                     O::Popc => BitOp1::Popc,

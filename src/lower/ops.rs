@@ -206,10 +206,15 @@ pub enum IntOp {
 /// Bit operations of one source (PTX ISA 9.7.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BitOp1 {
+    /// `cnot`: 1 when the source is zero, else 0.
+    Cnot,
     Popc,
     Clz,
     Brev,
-    Bfind { signed: bool, shiftamt: bool },
+    Bfind {
+        signed: bool,
+        shiftamt: bool,
+    },
 }
 
 /// Bit and byte operations of up to four sources.

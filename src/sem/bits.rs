@@ -6,6 +6,11 @@
 
 use super::int::Width;
 
+/// `cnot.bN` (PTX ISA 9.7.8.4): `a == 0 ? 1 : 0` within the width.
+pub fn cnot(w: Width, a: u64) -> u64 {
+    u64::from(a & w.mask() == 0)
+}
+
 /// `popc.bN`: the number of one bits.
 pub fn popc(w: Width, a: u64) -> u64 {
     u64::from((a & w.mask()).count_ones())

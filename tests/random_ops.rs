@@ -1,0 +1,690 @@
+//! Random straight-line programs over the arithmetic that `run` executes, against a
+//! per-thread reference written here from the PTX ISA's definitions (never from
+//! ptxvm's code): integer arithmetic at 16, 32 and 64 bits, carry chains
+//! (`add.cc`/`addc`, `sub.cc`/`subc`, `mad.cc`/`madc`, 32 and 64 bit), the bit
+//! instructions (`bfe bfi prmt shf lop3 bmsk szext dp4a dp2a popc clz brev bfind`),
+//! `cvt` between integer types of every width (with `.sat`, into registers wider than
+//! the type), loads of narrow types into wide registers, f32/f64 `add sub mul fma min
+//! max abs neg` (with `.ftz`), f16 `add sub mul`, `setp` with every float comparison,
+//! `selp`, and conversions between integers and floats.
+//!
+//! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
+//! `.b64`, four each, from special and random bit patterns) and two predicates, run
+//! 24 random instructions on them and store every register; the output is compared word
+//! for word with the reference. Float results that are NaN compare equal to any NaN
+//! (the H100 goldens pin NaN bits; the ISA does not, for most of these).
+//! `PTXVM_PROPTEST_CASES` sets the number of cases; `PTXVM_RANDOM_OPS_DUMP=DIR` writes
+//! each module there (all accepted by `ptxas -arch=sm_90`).
+
+use half::f16;
+use proptest::prelude::*;
+use ptxvm::api::{Device, Module};
+use ptxvm::launch::parse_spec;
+
+/// A register file: 16, 32 or 64 bits, or a predicate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum W {
+    H,
+    R,
+    D,
+    P,
+}
+
+impl W {
+    fn name(self, k: u8) -> String {
+        match self {
+            W::H => format!("%h{k}"),
+            W::R => format!("%r{k}"),
+            W::D => format!("%rd{k}"),
+            W::P => format!("%p{k}"),
+        }
+    }
+    fn mask(self) -> u64 {
+        match self {
+            W::H => 0xffff,
+            W::R => 0xffff_ffff,
+            W::D => u64::MAX,
+            W::P => 1,
+        }
+    }
+    fn count(self) -> u8 {
+        if self == W::P { 2 } else { 4 }
+    }
+}
+
+/// How an instruction uses the carry flag: the add family (`add.cc`, `addc`, `mad.cc`,
+/// `madc`) or the sub family; a chain never mixes them (the ISA defines each family's
+/// flag only for its own kind).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cf {
+    None,
+    Write(bool),
+    Read(bool),
+    ReadWrite(bool),
+}
+
+/// What a result is compared as: bits, or a float whose NaNs are all alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cmp {
+    Bits,
+    F16,
+    F32,
+    F64,
+}
+
+type Eval = fn(&[u64], u64, &mut bool) -> u64;
+
+/// One instruction form: its PTX (`{imm}` stands for the immediate), destination and
+/// source files, the immediate's range, its carry use and its meaning.
+struct Op {
+    ptx: &'static str,
+    dst: W,
+    srcs: &'static [W],
+    imm: (u64, u64),
+    cf: Cf,
+    cmp: Cmp,
+    f: Eval,
+}
+
+const fn op(ptx: &'static str, dst: W, srcs: &'static [W], f: Eval) -> Op {
+    Op { ptx, dst, srcs, imm: (0, 0), cf: Cf::None, cmp: Cmp::Bits, f }
+}
+
+const fn fop(ptx: &'static str, dst: W, srcs: &'static [W], cmp: Cmp, f: Eval) -> Op {
+    Op { ptx, dst, srcs, imm: (0, 0), cf: Cf::None, cmp, f }
+}
+
+const fn iop(ptx: &'static str, dst: W, srcs: &'static [W], imm: (u64, u64), f: Eval) -> Op {
+    Op { ptx, dst, srcs, imm, cf: Cf::None, cmp: Cmp::Bits, f }
+}
+
+const fn cop(ptx: &'static str, dst: W, srcs: &'static [W], cf: Cf, f: Eval) -> Op {
+    Op { ptx, dst, srcs, imm: (0, 0), cf, cmp: Cmp::Bits, f }
+}
+
+use W::{D, H, P, R};
+
+fn sx(v: u64, bits: u32) -> i64 {
+    ((v << (64 - bits)) as i64) >> (64 - bits)
+}
+fn f32_of(v: u64) -> f32 {
+    f32::from_bits(v as u32)
+}
+fn f64_of(v: u64) -> f64 {
+    f64::from_bits(v)
+}
+fn bits32(x: f32) -> u64 {
+    u64::from(x.to_bits())
+}
+/// `.ftz`: a subnormal becomes a zero of its sign.
+fn ftz(x: f32) -> f32 {
+    if x.is_subnormal() { f32::from_bits(x.to_bits() & 0x8000_0000) } else { x }
+}
+fn h(v: u64) -> f64 {
+    f16::from_bits(v as u16).to_f64()
+}
+fn hbits(x: f64) -> u64 {
+    u64::from(f16::from_f64(x).to_bits())
+}
+/// PTX `min`/`max` of floats: a NaN operand is ignored; -0 is below +0.
+fn fmin(a: f64, b: f64) -> f64 {
+    if a.is_nan() {
+        b
+    } else if b.is_nan() || a < b || (a == b && a.is_sign_negative()) {
+        a
+    } else {
+        b
+    }
+}
+fn fmax(a: f64, b: f64) -> f64 {
+    if a.is_nan() {
+        b
+    } else if b.is_nan() || a > b || (a == b && b.is_sign_negative()) {
+        a
+    } else {
+        b
+    }
+}
+/// `bfe` (PTX ISA 9.7.8.x "bfe"): `len` bits from `pos`, sign-extended from the last
+/// one taken for signed types. The ISA takes pos and len as the low 8 bits of their
+/// operands; for 64-bit types the H100 takes the whole 32-bit operand, clamped to 255
+/// (tests/hw/README.md, `leaf_arith`), which ptxvm follows.
+fn bfe(a: u64, pos: u64, len: u64, bits: u32, signed: bool) -> u64 {
+    let byte = |v: u64| if bits == 64 { (v as u32).min(255) } else { (v & 0xff) as u32 };
+    let (pos, len) = (byte(pos), byte(len));
+    let top = (pos + len).saturating_sub(1).min(bits - 1);
+    let sbit = signed && len > 0 && (a >> top) & 1 == 1;
+    let mut d = 0u64;
+    for i in 0..bits {
+        let bit = if i < len && pos + i < bits { (a >> (pos + i)) & 1 == 1 } else { sbit };
+        d |= u64::from(bit) << i;
+    }
+    d
+}
+fn bfi(a: u64, b: u64, pos: u64, len: u64, bits: u32) -> u64 {
+    let (pos, len) = ((pos & 0xff) as u32, (len & 0xff) as u32);
+    let mut d = b;
+    for i in 0..len {
+        if pos + i < bits {
+            d = (d & !(1 << (pos + i))) | (((a >> i) & 1) << (pos + i));
+        }
+    }
+    d
+}
+fn cvt_int(v: u64, src_bits: u32, src_signed: bool, dst_bits: u32, dst_signed: bool, sat: bool) -> i128 {
+    let x: i128 =
+        if src_signed { i128::from(sx(v, src_bits)) } else { i128::from(v & W::mask_bits(src_bits)) };
+    if sat {
+        let (lo, hi) = if dst_signed {
+            (-(1i128 << (dst_bits - 1)), (1i128 << (dst_bits - 1)) - 1)
+        } else {
+            (0, (1i128 << dst_bits) - 1)
+        };
+        x.clamp(lo, hi)
+    } else {
+        x
+    }
+}
+
+impl W {
+    fn mask_bits(bits: u32) -> u64 {
+        if bits == 64 { u64::MAX } else { (1 << bits) - 1 }
+    }
+}
+
+/// A cvt result in a register of `reg_bits`: the value's low `dst_bits`, sign-extended
+/// to the register for a signed type and zero-extended otherwise (PTX ISA 5.2.4,
+/// "Operand Size Exceeding Instruction-Type Size").
+fn in_reg(x: i128, dst_bits: u32, dst_signed: bool) -> u64 {
+    let v = (x as u64) & W::mask_bits(dst_bits);
+    if dst_signed { sx(v, dst_bits) as u64 } else { v }
+}
+
+fn setp(a: f64, b: f64, cmp: u64) -> u64 {
+    let un = a.is_nan() || b.is_nan();
+    u64::from(match cmp {
+        0 => !un && a == b,
+        1 => !un && a != b,
+        2 => !un && a < b,
+        3 => !un && a <= b,
+        4 => !un && a > b,
+        5 => !un && a >= b,
+        6 => un || a == b,
+        7 => un || a != b,
+        8 => un || a < b,
+        9 => un || a <= b,
+        10 => un || a > b,
+        11 => un || a >= b,
+        12 => !un,
+        _ => un,
+    })
+}
+
+fn dp4a(a: u64, b: u64, c: u64, sa: bool, sb: bool) -> u64 {
+    let byte = |v: u64, k: u32, s: bool| {
+        let x = (v >> (8 * k)) & 0xff;
+        if s { sx(x, 8) } else { x as i64 }
+    };
+    let mut acc = c as u32 as i64;
+    for k in 0..4 {
+        acc = acc.wrapping_add(byte(a, k, sa) * byte(b, k, sb));
+    }
+    u64::from(acc as u32)
+}
+
+fn dp2a(a: u64, b: u64, c: u64, sa: bool, sb: bool, hi: bool) -> u64 {
+    let half = |v: u64, k: u32| {
+        let x = (v >> (16 * k)) & 0xffff;
+        if sa { sx(x, 16) } else { x as i64 }
+    };
+    let byte = |v: u64, k: u32| {
+        let x = (v >> (8 * k)) & 0xff;
+        if sb { sx(x, 8) } else { x as i64 }
+    };
+    let base = if hi { 2 } else { 0 };
+    let acc = (c as u32 as i64)
+        .wrapping_add(half(a, 0) * byte(b, base))
+        .wrapping_add(half(a, 1) * byte(b, base + 1));
+    u64::from(acc as u32)
+}
+
+#[rustfmt::skip]
+static OPS: &[Op] = &[
+    // Integer arithmetic at every width.
+    op("add.u16", H, &[H, H], |s, _, _| s[0].wrapping_add(s[1])),
+    op("sub.s16", H, &[H, H], |s, _, _| s[0].wrapping_sub(s[1])),
+    op("mul.lo.u16", H, &[H, H], |s, _, _| s[0].wrapping_mul(s[1])),
+    op("mul.hi.s16", H, &[H, H], |s, _, _| ((sx(s[0], 16) * sx(s[1], 16)) >> 16) as u64),
+    op("min.s16", H, &[H, H], |s, _, _| sx(s[0], 16).min(sx(s[1], 16)) as u64),
+    op("max.u16", H, &[H, H], |s, _, _| (s[0] & 0xffff).max(s[1] & 0xffff)),
+    op("mul.wide.s16", R, &[H, H], |s, _, _| (sx(s[0], 16) * sx(s[1], 16)) as u64),
+    op("mul.wide.u16", R, &[H, H], |s, _, _| (s[0] & 0xffff) * (s[1] & 0xffff)),
+    op("add.s32", R, &[R, R], |s, _, _| s[0].wrapping_add(s[1])),
+    op("sub.u32", R, &[R, R], |s, _, _| s[0].wrapping_sub(s[1])),
+    op("mul.lo.s32", R, &[R, R], |s, _, _| s[0].wrapping_mul(s[1])),
+    op("mul.hi.u32", R, &[R, R], |s, _, _| ((s[0] & 0xffff_ffff) * (s[1] & 0xffff_ffff)) >> 32),
+    op("mul.hi.s32", R, &[R, R], |s, _, _| ((sx(s[0], 32) * sx(s[1], 32)) >> 32) as u64),
+    op("mad.lo.u32", R, &[R, R, R], |s, _, _| s[0].wrapping_mul(s[1]).wrapping_add(s[2])),
+    op("mad.hi.s32", R, &[R, R, R], |s, _, _| (((sx(s[0], 32) * sx(s[1], 32)) >> 32) as u64).wrapping_add(s[2])),
+    op("mul24.lo.u32", R, &[R, R], |s, _, _| (s[0] & 0xff_ffff).wrapping_mul(s[1] & 0xff_ffff)),
+    op("mad24.lo.s32", R, &[R, R, R], |s, _, _| (sx(s[0], 24).wrapping_mul(sx(s[1], 24)) as u64).wrapping_add(s[2])),
+    op("sad.u32", R, &[R, R, R], |s, _, _| ((s[0] as u32).abs_diff(s[1] as u32) as u64).wrapping_add(s[2])),
+    op("min.s32", R, &[R, R], |s, _, _| sx(s[0], 32).min(sx(s[1], 32)) as u64),
+    op("max.s32", R, &[R, R], |s, _, _| sx(s[0], 32).max(sx(s[1], 32)) as u64),
+    op("mul.wide.u32", D, &[R, R], |s, _, _| (s[0] & 0xffff_ffff) * (s[1] & 0xffff_ffff)),
+    op("mul.wide.s32", D, &[R, R], |s, _, _| (sx(s[0], 32) * sx(s[1], 32)) as u64),
+    op("mad.wide.s32", D, &[R, R, D], |s, _, _| ((sx(s[0], 32) * sx(s[1], 32)) as u64).wrapping_add(s[2])),
+    op("add.u64", D, &[D, D], |s, _, _| s[0].wrapping_add(s[1])),
+    op("sub.s64", D, &[D, D], |s, _, _| s[0].wrapping_sub(s[1])),
+    op("mul.lo.u64", D, &[D, D], |s, _, _| s[0].wrapping_mul(s[1])),
+    op("mul.hi.u64", D, &[D, D], |s, _, _| ((u128::from(s[0]) * u128::from(s[1])) >> 64) as u64),
+    op("mul.hi.s64", D, &[D, D], |s, _, _| ((i128::from(s[0] as i64) * i128::from(s[1] as i64)) >> 64) as u64),
+    op("min.u64", D, &[D, D], |s, _, _| s[0].min(s[1])),
+    op("max.s64", D, &[D, D], |s, _, _| (s[0] as i64).max(s[1] as i64) as u64),
+    op("neg.s16", H, &[H], |s, _, _| s[0].wrapping_neg()),
+    op("abs.s32", R, &[R], |s, _, _| sx(s[0], 32).wrapping_abs() as u64),
+    op("abs.s64", D, &[D], |s, _, _| (s[0] as i64).wrapping_abs() as u64),
+    op("not.b64", D, &[D], |s, _, _| !s[0]),
+    op("cnot.b32", R, &[R], |s, _, _| u64::from(s[0] as u32 == 0)),
+    op("and.b16", H, &[H, H], |s, _, _| s[0] & s[1]),
+    op("or.b32", R, &[R, R], |s, _, _| s[0] | s[1]),
+    op("xor.b64", D, &[D, D], |s, _, _| s[0] ^ s[1]),
+    // Shifts: the amount is a .u32 and shifts past the width give 0 (or the sign).
+    op("shl.b16", H, &[H, R], |s, _, _| if (s[1] as u32) >= 16 { 0 } else { s[0] << (s[1] as u32) }),
+    op("shr.s32", R, &[R, R], |s, _, _| (sx(s[0], 32) >> (s[1] as u32).min(31)) as u64),
+    op("shr.u64", D, &[D, R], |s, _, _| if (s[1] as u32) >= 64 { 0 } else { s[0] >> (s[1] as u32) }),
+    op("shl.b64", D, &[D, R], |s, _, _| if (s[1] as u32) >= 64 { 0 } else { s[0] << (s[1] as u32) }),
+    // Division by an immediate that is neither 0 nor -1.
+    iop("div.u32", R, &[R], (1, 1000), |s, i, _| (s[0] as u32 / i as u32) as u64),
+    iop("rem.s32", R, &[R], (2, 1000), |s, i, _| (sx(s[0], 32) % i as i64) as u64),
+    iop("div.s64", D, &[D], (1, 1 << 40), |s, i, _| ((s[0] as i64) / i as i64) as u64),
+    iop("rem.u16", H, &[H], (1, 300), |s, i, _| (s[0] & 0xffff) % i),
+    // Carry chains (PTX ISA 9.7.2): the flag is the carry-out of the add family and
+    // the borrow of the sub family, read by the next instruction of the same family.
+    cop("add.cc.u32", R, &[R, R], Cf::Write(true), |s, _, cf| { let t = (s[0] & 0xffff_ffff) + (s[1] & 0xffff_ffff); *cf = t >> 32 != 0; t }),
+    cop("addc.cc.u32", R, &[R, R], Cf::ReadWrite(true), |s, _, cf| { let t = (s[0] & 0xffff_ffff) + (s[1] & 0xffff_ffff) + u64::from(*cf); *cf = t >> 32 != 0; t }),
+    cop("addc.u32", R, &[R, R], Cf::Read(true), |s, _, cf| s[0].wrapping_add(s[1]).wrapping_add(u64::from(*cf))),
+    cop("mad.lo.cc.u32", R, &[R, R, R], Cf::Write(true), |s, _, cf| { let t = (s[0].wrapping_mul(s[1]) & 0xffff_ffff) + (s[2] & 0xffff_ffff); *cf = t >> 32 != 0; t }),
+    cop("madc.hi.cc.u32", R, &[R, R, R], Cf::ReadWrite(true), |s, _, cf| { let t = (((s[0] & 0xffff_ffff) * (s[1] & 0xffff_ffff)) >> 32) + (s[2] & 0xffff_ffff) + u64::from(*cf); *cf = t >> 32 != 0; t }),
+    cop("add.cc.u64", D, &[D, D], Cf::Write(true), |s, _, cf| { let (t, c) = s[0].overflowing_add(s[1]); *cf = c; t }),
+    cop("addc.cc.u64", D, &[D, D], Cf::ReadWrite(true), |s, _, cf| { let t = u128::from(s[0]) + u128::from(s[1]) + u128::from(*cf); *cf = t >> 64 != 0; t as u64 }),
+    cop("addc.u64", D, &[D, D], Cf::Read(true), |s, _, cf| s[0].wrapping_add(s[1]).wrapping_add(u64::from(*cf))),
+    cop("madc.lo.u64", D, &[D, D, D], Cf::Read(true), |s, _, cf| s[0].wrapping_mul(s[1]).wrapping_add(s[2]).wrapping_add(u64::from(*cf))),
+    cop("sub.cc.u32", R, &[R, R], Cf::Write(false), |s, _, cf| { *cf = (s[0] as u32) < (s[1] as u32); s[0].wrapping_sub(s[1]) }),
+    cop("subc.cc.u32", R, &[R, R], Cf::ReadWrite(false), |s, _, cf| { let t = i64::from(s[0] as u32) - i64::from(s[1] as u32) - i64::from(*cf); *cf = t < 0; t as u64 }),
+    cop("subc.u32", R, &[R, R], Cf::Read(false), |s, _, cf| s[0].wrapping_sub(s[1]).wrapping_sub(u64::from(*cf))),
+    cop("sub.cc.u64", D, &[D, D], Cf::Write(false), |s, _, cf| { *cf = s[0] < s[1]; s[0].wrapping_sub(s[1]) }),
+    cop("subc.cc.u64", D, &[D, D], Cf::ReadWrite(false), |s, _, cf| { let t = i128::from(s[0]) - i128::from(s[1]) - i128::from(*cf); *cf = t < 0; t as u64 }),
+    cop("subc.u64", D, &[D, D], Cf::Read(false), |s, _, cf| s[0].wrapping_sub(s[1]).wrapping_sub(u64::from(*cf))),
+    // Bits.
+    op("popc.b64", R, &[D], |s, _, _| u64::from(s[0].count_ones())),
+    op("clz.b32", R, &[R], |s, _, _| u64::from((s[0] as u32).leading_zeros())),
+    op("brev.b32", R, &[R], |s, _, _| u64::from((s[0] as u32).reverse_bits())),
+    op("brev.b64", D, &[D], |s, _, _| s[0].reverse_bits()),
+    op("bfind.u32", R, &[R], |s, _, _| { let a = s[0] as u32; if a == 0 { 0xffff_ffff } else { u64::from(31 - a.leading_zeros()) } }),
+    op("bfind.s64", R, &[D], |s, _, _| { let a = s[0] as i64; let a = if a < 0 { !a } else { a } as u64; if a == 0 { 0xffff_ffff } else { u64::from(63 - a.leading_zeros()) } }),
+    op("bfind.shiftamt.u64", R, &[D], |s, _, _| if s[0] == 0 { 0xffff_ffff } else { u64::from(s[0].leading_zeros()) }),
+    op("bfe.u32", R, &[R, R, R], |s, _, _| bfe(s[0], s[1], s[2], 32, false)),
+    op("bfe.s32", R, &[R, R, R], |s, _, _| bfe(s[0], s[1], s[2], 32, true)),
+    op("bfe.s64", D, &[D, R, R], |s, _, _| bfe(s[0], s[1], s[2], 64, true)),
+    op("bfi.b32", R, &[R, R, R, R], |s, _, _| bfi(s[0], s[1], s[2], s[3], 32)),
+    op("bfi.b64", D, &[D, D, R, R], |s, _, _| bfi(s[0], s[1], s[2], s[3], 64)),
+    op("prmt.b32", R, &[R, R, R], |s, _, _| {
+        let bytes = (s[1] << 32) | (s[0] & 0xffff_ffff);
+        let mut d = 0u64;
+        for k in 0..4 {
+            let sel = (s[2] >> (4 * k)) & 0xf;
+            let b = (bytes >> (8 * (sel & 7))) & 0xff;
+            let b = if sel & 8 != 0 { if b & 0x80 != 0 { 0xff } else { 0 } } else { b };
+            d |= b << (8 * k);
+        }
+        d
+    }),
+    op("shf.l.wrap.b32", R, &[R, R, R], |s, _, _| { let n = (s[2] & 31) as u32; let v = ((s[1] & 0xffff_ffff) << 32 | (s[0] & 0xffff_ffff)) << n; v >> 32 }),
+    op("shf.r.clamp.b32", R, &[R, R, R], |s, _, _| { let n = (s[2] as u32).min(32); let v = (s[1] & 0xffff_ffff) << 32 | (s[0] & 0xffff_ffff); (v >> n) & 0xffff_ffff }),
+    iop("lop3.b32", R, &[R, R, R], (0, 255), |s, lut, _| {
+        let mut d = 0u64;
+        for k in 0..32 {
+            let idx = ((s[0] >> k) & 1) << 2 | ((s[1] >> k) & 1) << 1 | ((s[2] >> k) & 1);
+            d |= ((lut >> idx) & 1) << k;
+        }
+        d
+    }),
+    op("bmsk.clamp.b32", R, &[R, R], |s, _, _| { let (a, b) = ((s[0] as u32).min(32), (s[1] as u32).min(32)); let m = if b >= 32 { u64::MAX } else { (1u64 << b) - 1 }; (m << a) & 0xffff_ffff }),
+    op("bmsk.wrap.b32", R, &[R, R], |s, _, _| { let (a, b) = ((s[0] & 31) as u32, (s[1] & 31) as u32); (((1u64 << b) - 1) << a) & 0xffff_ffff }),
+    op("szext.wrap.s32", R, &[R, R], |s, _, _| { let n = (s[1] & 31) as u32; if n == 0 { 0 } else { sx(s[0], n) as u64 } }),
+    op("szext.clamp.u32", R, &[R, R], |s, _, _| { let n = (s[1] as u32).min(32); s[0] & W::mask_bits(n) }),
+    op("dp4a.u32.u32", R, &[R, R, R], |s, _, _| dp4a(s[0], s[1], s[2], false, false)),
+    op("dp4a.s32.u32", R, &[R, R, R], |s, _, _| dp4a(s[0], s[1], s[2], true, false)),
+    op("dp4a.s32.s32", R, &[R, R, R], |s, _, _| dp4a(s[0], s[1], s[2], true, true)),
+    op("dp2a.lo.u32.s32", R, &[R, R, R], |s, _, _| dp2a(s[0], s[1], s[2], false, true, false)),
+    op("dp2a.hi.s32.s32", R, &[R, R, R], |s, _, _| dp2a(s[0], s[1], s[2], true, true, true)),
+    // cvt between integers, into registers wider than the destination type.
+    op("cvt.s8.s32", H, &[R], |s, _, _| in_reg(cvt_int(s[0], 32, true, 8, true, false), 8, true)),
+    op("cvt.sat.u8.s16", H, &[H], |s, _, _| in_reg(cvt_int(s[0], 16, true, 8, false, true), 8, false)),
+    op("cvt.sat.s8.u64", R, &[D], |s, _, _| in_reg(cvt_int(s[0], 64, false, 8, true, true), 8, true)),
+    op("cvt.s16.s8", R, &[H], |s, _, _| in_reg(cvt_int(s[0], 8, true, 16, true, false), 16, true)),
+    op("cvt.u16.u8", D, &[H], |s, _, _| in_reg(cvt_int(s[0], 8, false, 16, false, false), 16, false)),
+    op("cvt.sat.s16.s64", D, &[D], |s, _, _| in_reg(cvt_int(s[0], 64, true, 16, true, true), 16, true)),
+    op("cvt.u32.s16", R, &[H], |s, _, _| in_reg(cvt_int(s[0], 16, true, 32, false, false), 32, false)),
+    op("cvt.sat.u32.s64", R, &[D], |s, _, _| in_reg(cvt_int(s[0], 64, true, 32, false, true), 32, false)),
+    op("cvt.s64.s32", D, &[R], |s, _, _| in_reg(cvt_int(s[0], 32, true, 64, true, false), 64, true)),
+    op("cvt.sat.s32.u32", D, &[R], |s, _, _| in_reg(cvt_int(s[0], 32, false, 32, true, true), 32, true)),
+    op("cvt.u8.u32", R, &[R], |s, _, _| in_reg(cvt_int(s[0], 32, false, 8, false, false), 8, false)),
+    // Floats: IEEE 754 round to nearest, as the host computes it.
+    fop("add.f32", R, &[R, R], Cmp::F32, |s, _, _| bits32(f32_of(s[0]) + f32_of(s[1]))),
+    fop("sub.rn.ftz.f32", R, &[R, R], Cmp::F32, |s, _, _| bits32(ftz(ftz(f32_of(s[0])) - ftz(f32_of(s[1]))))),
+    fop("mul.rn.f32", R, &[R, R], Cmp::F32, |s, _, _| bits32(f32_of(s[0]) * f32_of(s[1]))),
+    fop("fma.rn.f32", R, &[R, R, R], Cmp::F32, |s, _, _| bits32(f32_of(s[0]).mul_add(f32_of(s[1]), f32_of(s[2])))),
+    fop("fma.rn.ftz.f32", R, &[R, R, R], Cmp::F32, |s, _, _| bits32(ftz(ftz(f32_of(s[0])).mul_add(ftz(f32_of(s[1])), ftz(f32_of(s[2])))))),
+    fop("min.f32", R, &[R, R], Cmp::F32, |s, _, _| bits32(fmin(f64::from(f32_of(s[0])), f64::from(f32_of(s[1]))) as f32)),
+    fop("max.ftz.f32", R, &[R, R], Cmp::F32, |s, _, _| bits32(fmax(f64::from(ftz(f32_of(s[0]))), f64::from(ftz(f32_of(s[1])))) as f32)),
+    fop("abs.f32", R, &[R], Cmp::F32, |s, _, _| s[0] & 0x7fff_ffff),
+    fop("neg.f64", D, &[D], Cmp::F64, |s, _, _| s[0] ^ (1 << 63)),
+    fop("add.rn.f64", D, &[D, D], Cmp::F64, |s, _, _| (f64_of(s[0]) + f64_of(s[1])).to_bits()),
+    fop("mul.f64", D, &[D, D], Cmp::F64, |s, _, _| (f64_of(s[0]) * f64_of(s[1])).to_bits()),
+    fop("fma.rn.f64", D, &[D, D, D], Cmp::F64, |s, _, _| f64_of(s[0]).mul_add(f64_of(s[1]), f64_of(s[2])).to_bits()),
+    fop("min.f64", D, &[D, D], Cmp::F64, |s, _, _| fmin(f64_of(s[0]), f64_of(s[1])).to_bits()),
+    fop("add.f16", H, &[H, H], Cmp::F16, |s, _, _| hbits(h(s[0]) + h(s[1]))),
+    fop("sub.rn.f16", H, &[H, H], Cmp::F16, |s, _, _| hbits(h(s[0]) - h(s[1]))),
+    fop("mul.f16", H, &[H, H], Cmp::F16, |s, _, _| hbits(h(s[0]) * h(s[1]))),
+    // Conversions between integers and floats.
+    fop("cvt.rn.f32.s32", R, &[R], Cmp::F32, |s, _, _| bits32(sx(s[0], 32) as f32)),
+    fop("cvt.rn.f32.u64", R, &[D], Cmp::F32, |s, _, _| bits32(s[0] as f32)),
+    fop("cvt.rn.f64.s64", D, &[D], Cmp::F64, |s, _, _| (s[0] as i64 as f64).to_bits()),
+    fop("cvt.f64.f32", D, &[R], Cmp::F64, |s, _, _| f64::from(f32_of(s[0])).to_bits()),
+    fop("cvt.rn.f32.f64", R, &[D], Cmp::F32, |s, _, _| bits32(f64_of(s[0]) as f32)),
+    op("cvt.rzi.s32.f32", R, &[R], |s, _, _| u64::from(f32_of(s[0]) as i32 as u32)),
+    // A NaN converts to 0, but to 1 << (width - 1) from .f64 or into 64 bits (PTX ISA
+    // 9.0, cvt: "MININT for signed, (MAXINT >> 1) + 1 for unsigned").
+    op("cvt.rzi.u64.f64", D, &[D], |s, _, _| { let x = f64_of(s[0]); if x.is_nan() { 1 << 63 } else { x as u64 } }),
+    op("cvt.rni.s64.f32", D, &[R], |s, _, _| { let x = f32_of(s[0]); if x.is_nan() { 1 << 63 } else { x.round_ties_even() as i64 as u64 } }),
+    // Comparison and selection.
+    iop("setp.{cmp}.f32", P, &[R, R], (0, 13), |s, c, _| setp(f64::from(f32_of(s[0])), f64::from(f32_of(s[1])), c)),
+    iop("setp.{cmp}.f64", P, &[D, D], (0, 13), |s, c, _| setp(f64_of(s[0]), f64_of(s[1]), c)),
+    op("setp.lt.s16", P, &[H, H], |s, _, _| u64::from(sx(s[0], 16) < sx(s[1], 16))),
+    op("setp.hi.u64", P, &[D, D], |s, _, _| u64::from(s[0] > s[1])),
+    op("selp.b32", R, &[R, R, P], |s, _, _| if s[2] & 1 == 1 { s[0] } else { s[1] }),
+    op("selp.b64", D, &[D, D, P], |s, _, _| if s[2] & 1 == 1 { s[0] } else { s[1] }),
+    op("selp.b16", H, &[H, H, P], |s, _, _| if s[2] & 1 == 1 { s[0] } else { s[1] }),
+];
+
+const CMPS: [&str; 14] =
+    ["eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"];
+
+/// One generated instruction: the form, its registers and its immediate.
+#[derive(Clone, Debug)]
+struct Inst {
+    op: usize,
+    dst: u8,
+    srcs: Vec<u8>,
+    imm: u64,
+}
+
+fn inst() -> impl Strategy<Value = Inst> {
+    (0..OPS.len(), 0u8..4, proptest::collection::vec(0u8..4, 4), any::<u64>()).prop_map(
+        |(op, dst, srcs, r)| {
+            let o = &OPS[op];
+            let imm = if o.imm.1 > o.imm.0 { o.imm.0 + r % (o.imm.1 - o.imm.0 + 1) } else { o.imm.0 };
+            let srcs = o.srcs.iter().zip(&srcs).map(|(w, &k)| k % w.count()).collect();
+            Inst { op, dst: dst % o.dst.count(), srcs, imm }
+        },
+    )
+}
+
+/// Drops the carry readers whose chain is missing or of the other family, so every
+/// flag read has a writer of its own family before it.
+fn well_formed(prog: Vec<Inst>) -> Vec<Inst> {
+    let mut family: Option<bool> = None;
+    prog.into_iter()
+        .filter(|i| match OPS[i.op].cf {
+            Cf::None => true,
+            Cf::Write(f) => {
+                family = Some(f);
+                true
+            }
+            Cf::Read(f) | Cf::ReadWrite(f) => family == Some(f),
+        })
+        .collect()
+}
+
+/// Bit patterns that find the corners: zeros, ones, signs, f32/f64/f16 specials.
+fn value() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        3 => any::<u64>(),
+        1 => prop::sample::select(vec![
+            0u64, 1, 2, 0xff, 0x80, 0x7f, 0xffff, 0x8000, 0x7fff, 0xffff_ffff, 0x8000_0000, 0x7fff_ffff,
+            u64::MAX, 1 << 63, (1 << 63) - 1, 31, 32, 33, 63, 64, 65, 0x1_0000_0000,
+            0x3f80_0000, 0xbf80_0000, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0x7f80_0001, 0x0000_0001,
+            0x807f_ffff, 0x7f7f_ffff, 0x0080_0000, 0x3ff0_0000_0000_0000, 0x7ff0_0000_0000_0000,
+            0xfff8_0000_0000_0000, 0x0000_0000_0000_0001, 0x3c00, 0x7c00, 0xfc00, 0x7e00, 0x0001, 0x8400,
+            0x4f00_0000, 0xdf00_0000, 0x43e0_0000_0000_0000,
+        ]),
+        1 => (any::<u32>(), 0u32..64).prop_map(|(v, s)| u64::from(v) << s),
+    ]
+}
+
+const THREADS: usize = 64;
+/// Input words per thread: 4 of each register file, and the predicates.
+const IN_WORDS: usize = 13;
+const OUT_WORDS: usize = 14;
+
+fn emit(prog: &[Inst]) -> String {
+    let mut s = String::from(
+        ".version 8.3\n.target sm_90\n.address_size 64\n\n.visible .entry k(.param .u64 in, .param .u64 out)\n{\n\
+         \t.reg .pred %p<2>;\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .b32 %t<3>;\n\t.reg .b64 %a<4>;\n\
+         \tld.param.u64 %a0, [in];\n\tld.param.u64 %a1, [out];\n\tcvta.to.global.u64 %a0, %a0;\n\tcvta.to.global.u64 %a1, %a1;\n\
+         \tmov.u32 %t0, %tid.x;\n\tmul.wide.u32 %a2, %t0, 104;\n\tadd.s64 %a0, %a0, %a2;\n\tmul.wide.u32 %a2, %t0, 112;\n\tadd.s64 %a1, %a1, %a2;\n",
+    );
+    // Loads, some of types narrower than the register: %h0 from .s8, %r0 from .s8, %r1
+    // from .u16, %rd0 from .s32 (sign- or zero-extended to the register).
+    for k in 0..4 {
+        let (th, tr, td) = match k {
+            0 => ("s8", "s8", "s32"),
+            1 => ("u16", "u16", "u64"),
+            _ => ("u16", "u32", "u64"),
+        };
+        s += &format!("\tld.global.{th} %h{k}, [%a0+{}];\n", 8 * k);
+        s += &format!("\tld.global.{tr} %r{k}, [%a0+{}];\n", 8 * (4 + k));
+        s += &format!("\tld.global.{td} %rd{k}, [%a0+{}];\n", 8 * (8 + k));
+    }
+    s += "\tld.global.u32 %t1, [%a0+96];\n\tand.b32 %t2, %t1, 1;\n\tsetp.ne.u32 %p0, %t2, 0;\n\
+          \tand.b32 %t2, %t1, 2;\n\tsetp.ne.u32 %p1, %t2, 0;\n";
+    for i in prog {
+        let o = &OPS[i.op];
+        let name = o.ptx.replace("{cmp}", CMPS[i.imm as usize % 14]);
+        let mut ops = vec![o.dst.name(i.dst)];
+        ops.extend(o.srcs.iter().zip(&i.srcs).map(|(w, &k)| w.name(k)));
+        if o.imm.1 > 0 && !o.ptx.contains("{cmp}") {
+            ops.push(i.imm.to_string());
+        }
+        s += &format!("\t{name} {};\n", ops.join(", "));
+    }
+    for k in 0..4 {
+        s += &format!("\tst.global.u16 [%a1+{}], %h{k};\n", 8 * k);
+        s += &format!("\tst.global.u32 [%a1+{}], %r{k};\n", 8 * (4 + k));
+        s += &format!("\tst.global.u64 [%a1+{}], %rd{k};\n", 8 * (8 + k));
+    }
+    for k in 0..2 {
+        s += &format!("\tselp.u32 %t1, 1, 0, %p{k};\n\tst.global.u32 [%a1+{}], %t1;\n", 8 * (12 + k));
+    }
+    s + "\tret;\n}\n"
+}
+
+/// The reference: one thread's registers after the program, as the output words.
+/// A word's comparison is `None` when its bits are the machine's to choose.
+fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
+    let mut regs: [[u64; 4]; 4] = [[0; 4]; 4];
+    let file = |w: W| match w {
+        H => 0,
+        R => 1,
+        D => 2,
+        P => 3,
+    };
+    let mut cmp = [[Cmp::Bits; 4]; 4];
+    for k in 0..4 {
+        regs[0][k] = input[k] & 0xffff;
+        regs[1][k] = input[4 + k] & 0xffff_ffff;
+        regs[2][k] = input[8 + k];
+    }
+    // ld of a type narrower than the register extends by the type's signedness (PTX ISA
+    // 5.2.4, "Operand Size Exceeding Instruction-Type Size").
+    regs[0][0] = sx(input[0], 8) as u64 & 0xffff;
+    regs[1][0] = sx(input[4], 8) as u64 & 0xffff_ffff;
+    regs[1][1] = input[5] & 0xffff;
+    regs[2][0] = sx(input[8], 32) as u64;
+    regs[3][0] = input[12] & 1;
+    regs[3][1] = (input[12] >> 1) & 1;
+    let mut cf = false;
+    // What is known of each register: its bits, or only that it is a NaN (a float
+    // instruction made it; the ISA fixes NaN-ness, not the payload), or nothing (an
+    // integer instruction read such a NaN's bits).
+    #[derive(Clone, Copy, PartialEq)]
+    enum Known {
+        Bits,
+        Nan,
+        Nothing,
+    }
+    let mut known = [[Known::Bits; 4]; 4];
+    let mut cf_unknown = false;
+    for i in prog {
+        let o = &OPS[i.op];
+        let srcs: Vec<u64> = o.srcs.iter().zip(&i.srcs).map(|(w, &k)| regs[file(*w)][k as usize]).collect();
+        let worst = o.srcs.iter().zip(&i.srcs).map(|(w, &k)| known[file(*w)][k as usize]);
+        let float_in = reads_float(o);
+        let reads_cf = matches!(o.cf, Cf::Read(_) | Cf::ReadWrite(_));
+        let unknown = worst.clone().any(|k| k == Known::Nothing || (k == Known::Nan && !float_in))
+            || (reads_cf && cf_unknown);
+        if matches!(o.cf, Cf::Write(_) | Cf::ReadWrite(_)) {
+            cf_unknown = unknown;
+        }
+        let v = (o.f)(&srcs, i.imm, &mut cf) & o.dst.mask();
+        let (f, k) = (file(o.dst), i.dst as usize);
+        regs[f][k] = v;
+        cmp[f][k] = o.cmp;
+        known[f][k] = if unknown {
+            Known::Nothing
+        } else if is_nan(o.cmp, v) {
+            Known::Nan
+        } else {
+            Known::Bits
+        };
+    }
+    let tainted = known.map(|row| row.map(|k| k == Known::Nothing));
+    let nan_only = known.map(|row| row.map(|k| k == Known::Nan));
+    let mut out = Vec::with_capacity(OUT_WORDS);
+    let mut how = Vec::with_capacity(OUT_WORDS);
+    for f in 0..3 {
+        for k in 0..4 {
+            out.push(regs[f][k]);
+            how.push(if tainted[f][k] || (nan_only[f][k] && cmp[f][k] == Cmp::Bits) {
+                None
+            } else {
+                Some(cmp[f][k])
+            });
+        }
+    }
+    out.push(regs[3][0]);
+    out.push(regs[3][1]);
+    how.push((!tainted[3][0]).then_some(Cmp::Bits));
+    how.push((!tainted[3][1]).then_some(Cmp::Bits));
+    (out, how)
+}
+
+/// Whether an instruction reads its sources as floats: then the ISA fixes its result
+/// whatever a NaN operand's bits are, up to the result's own NaN bits (`abs` and `neg`
+/// of a NaN included). `cvt` reads its last type.
+fn reads_float(o: &Op) -> bool {
+    match o.ptx.strip_prefix("cvt.") {
+        Some(rest) => rest.rsplit('.').next().is_some_and(|t| t.starts_with('f')),
+        None => o.ptx.contains(".f"),
+    }
+}
+
+fn is_nan(how: Cmp, v: u64) -> bool {
+    match how {
+        Cmp::Bits => false,
+        Cmp::F16 => f16::from_bits(v as u16).is_nan(),
+        Cmp::F32 => f32_of(v).is_nan(),
+        Cmp::F64 => f64_of(v).is_nan(),
+    }
+}
+
+fn same(how: Option<Cmp>, got: u64, want: u64) -> bool {
+    match how {
+        None => true,
+        Some(how) => (is_nan(how, got) && is_nan(how, want)) || got == want,
+    }
+}
+
+fn check(prog: Vec<Inst>, input: Vec<u64>) -> Result<(), TestCaseError> {
+    let prog = well_formed(prog);
+    let ptx = emit(&prog);
+    if let Some(dir) = std::env::var_os("PTXVM_RANDOM_OPS_DUMP") {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static N: AtomicU32 = AtomicU32::new(0);
+        let n = N.fetch_add(1, Ordering::Relaxed);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(std::path::Path::new(&dir).join(format!("case{n:04}.ptx")), &ptx).unwrap();
+    }
+    let module = Module::load(&ptx).map_err(|e| TestCaseError::fail(format!("{e:?}\n{ptx}")))?;
+    let words: Vec<String> = input.iter().map(|v| format!("\"{v:#x}\"")).collect();
+    let spec = format!(
+        r#"{{"kernel": "k", "grid": 1, "block": {THREADS}, "args": [{{"buffer": "u64", "data": [{}]}}, {{"buffer": "u64", "len": {}}}]}}"#,
+        words.join(","),
+        THREADS * OUT_WORDS
+    );
+    let spec = parse_spec(&spec).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+    let mut device = Device::default();
+    let bound = device.bind(&module, &spec).map_err(|e| TestCaseError::fail(format!("{e:?}\n{ptx}")))?;
+    device
+        .launch(&bound.kernel, spec.grid, spec.block, 0, &bound.params, 1 << 24)
+        .map_err(|f| TestCaseError::fail(format!("fault {}\n{ptx}", f.cause)))?;
+    let out = &bound.buffers[1];
+    let bytes = device.read_to_vec(out.addr, out.bytes).unwrap();
+    for t in 0..THREADS {
+        let (want, how) = reference(&prog, &input[t * IN_WORDS..(t + 1) * IN_WORDS]);
+        for (w, (&want, &how)) in want.iter().zip(&how).enumerate() {
+            let at = (t * OUT_WORDS + w) * 8;
+            let got = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+            prop_assert!(
+                same(how, got, want),
+                "thread {t} word {w}: got {got:#x}, want {want:#x}\ninputs {:x?}\n{ptx}",
+                &input[t * IN_WORDS..(t + 1) * IN_WORDS]
+            );
+        }
+    }
+    Ok(())
+}
+
+fn cases() -> u32 {
+    std::env::var("PTXVM_PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(2000)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_arithmetic_matches_the_isa_reference(
+        prog in proptest::collection::vec(inst(), 24),
+        input in proptest::collection::vec(value(), THREADS * IN_WORDS),
+    ) {
+        check(prog, input)?;
+    }
+}
+
+/// Every form of the table is drawn: a census over as many programs as CI runs.
+#[test]
+fn every_form_is_generated() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let mut seen = vec![false; OPS.len()];
+    for _ in 0..cases() {
+        let prog = proptest::collection::vec(inst(), 24).new_tree(&mut runner).unwrap().current();
+        for i in well_formed(prog) {
+            seen[i.op] = true;
+        }
+    }
+    let missing: Vec<&str> = OPS.iter().zip(&seen).filter(|(_, s)| !**s).map(|(o, _)| o.ptx).collect();
+    assert!(missing.is_empty(), "never generated: {missing:?}");
+}
