@@ -16,7 +16,7 @@
 //! `PTXVM_PROPTEST_CASES` sets the number of cases; `PTXVM_RANDOM_OPS_DUMP=DIR` writes
 //! each module there (all accepted by `ptxas -arch=sm_90`).
 
-use half::f16;
+use half::{bf16, f16};
 use proptest::prelude::*;
 use ptxvm::api::{Device, Module};
 use ptxvm::launch::parse_spec;
@@ -68,6 +68,9 @@ enum Cf {
 enum Cmp {
     Bits,
     F16,
+    /// Two f16 in a register: each half compared on its own.
+    F16x2,
+    Bf16,
     F32,
     F64,
 }
@@ -123,9 +126,68 @@ fn ftz(x: f32) -> f32 {
 fn h(v: u64) -> f64 {
     f16::from_bits(v as u16).to_f64()
 }
-fn hbits(x: f64) -> u64 {
-    u64::from(f16::from_f64(x).to_bits())
+/// `x` rounded once to a format of `p` significand bits and smallest normal exponent
+/// `emin` (ties to even), as an f64 the format holds exactly.
+fn round_to(x: f64, p: i32, emin: i32) -> f64 {
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    let e = (x.abs().log2().floor() as i32).max(emin);
+    // `log2` can be one off near powers of two; the quantum only needs e to be right
+    // when |x| is at least 2^e, which the correction keeps.
+    let e = if x.abs() < 2f64.powi(e) && e > emin { e - 1 } else { e };
+    let e = if x.abs() >= 2f64.powi(e + 1) { e + 1 } else { e };
+    let q = 2f64.powi(e - (p - 1));
+    (x / q).round_ties_even() * q
 }
+/// An f16 from an f64, rounded once (the `half` crate may go through f32).
+fn hbits(x: f64) -> u64 {
+    let r = round_to(x, 11, -14);
+    let r = if r.abs() >= 65536.0 { r.signum() * f64::INFINITY } else { r };
+    u64::from(f16::from_f64(r).to_bits())
+}
+/// `a * b + c` rounded once to f16: the product is exact in f64, the sum is rounded
+/// to odd there (its last bit set when inexact), which then rounds to f16 correctly.
+fn fma16(a: f64, b: f64, c: f64) -> f64 {
+    let p = a * b;
+    let s = p + c;
+    if !s.is_finite() {
+        return s;
+    }
+    // The sum's exact error (Knuth's two-sum).
+    let bb = s - p;
+    let e = (p - (s - bb)) + (c - bb);
+    if e == 0.0 || s.to_bits() & 1 == 1 {
+        return s;
+    }
+    let toward = if (e > 0.0) == (s > 0.0) { s.to_bits() + 1 } else { s.to_bits() - 1 };
+    f64::from_bits(toward)
+}
+/// Two f16 halves of a register, each through `f`.
+fn x2(a: u64, b: u64, f: impl Fn(f64, f64) -> f64) -> u64 {
+    (0..2).fold(0, |acc, k| acc | hbits(f(h(a >> (16 * k)), h(b >> (16 * k)))) << (16 * k))
+}
+fn bh(v: u64) -> f64 {
+    bf16::from_bits(v as u16).to_f64()
+}
+fn bbits(x: f64) -> u64 {
+    let r = round_to(x, 8, -126);
+    let r = if r.abs() >= 2f64.powi(128) { r.signum() * f64::INFINITY } else { r };
+    u64::from(bf16::from_f64(r).to_bits())
+}
+/// `testp` (PTX ISA 9.7.3.x): the class of a float. Zero counts as normal, as the
+/// H100 computes it (tests/hw/README.md, `leaf_arith`), and is not subnormal.
+fn testp(finite: bool, nan: bool, subnormal: bool, op: u64) -> u64 {
+    u64::from(match op {
+        0 => finite,
+        1 => !finite && !nan,
+        2 => !nan,
+        3 => nan,
+        4 => finite && !subnormal,
+        _ => subnormal,
+    })
+}
+
 /// PTX `min`/`max` of floats: a NaN operand is ignored; -0 is below +0.
 fn fmin(a: f64, b: f64) -> f64 {
     if a.is_nan() {
@@ -407,7 +469,61 @@ static OPS: &[Op] = &[
     op("selp.b32", R, &[R, R, P], |s, _, _| if s[2] & 1 == 1 { s[0] } else { s[1] }),
     op("selp.b64", D, &[D, D, P], |s, _, _| if s[2] & 1 == 1 { s[0] } else { s[1] }),
     op("selp.b16", H, &[H, H, P], |s, _, _| if s[2] & 1 == 1 { s[0] } else { s[1] }),
+    iop("set.{cmp}.u32.f32", R, &[R, R], (0, 13), |s, c, _| if setp(f64::from(f32_of(s[0])), f64::from(f32_of(s[1])), c) == 1 { 0xffff_ffff } else { 0 }),
+    iop("set.{cmp}.f32.f64", R, &[D, D], (0, 13), |s, c, _| if setp(f64_of(s[0]), f64_of(s[1]), c) == 1 { 0x3f80_0000 } else { 0 }),
+    op("slct.s32.s32", R, &[R, R, R], |s, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
+    op("slct.b64.s32", D, &[D, D, R], |s, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
+    // More integer forms.
+    op("mad.lo.s16", H, &[H, H, H], |s, _, _| s[0].wrapping_mul(s[1]).wrapping_add(s[2])),
+    op("mad.wide.u16", R, &[H, H, R], |s, _, _| ((s[0] & 0xffff) * (s[1] & 0xffff)).wrapping_add(s[2])),
+    op("mad.hi.u64", D, &[D, D, D], |s, _, _| (((u128::from(s[0]) * u128::from(s[1])) >> 64) as u64).wrapping_add(s[2])),
+    op("neg.s64", D, &[D], |s, _, _| s[0].wrapping_neg()),
+    op("abs.s16", H, &[H], |s, _, _| sx(s[0], 16).wrapping_abs() as u64),
+    op("shr.u16", H, &[H, R], |s, _, _| if (s[1] as u32) >= 16 { 0 } else { (s[0] & 0xffff) >> (s[1] as u32) }),
+    op("shr.s64", D, &[D, R], |s, _, _| ((s[0] as i64) >> (s[1] as u32).min(63)) as u64),
+    op("shl.b32", R, &[R, R], |s, _, _| if (s[1] as u32) >= 32 { 0 } else { s[0] << (s[1] as u32) }),
+    op("popc.b32", R, &[R], |s, _, _| u64::from((s[0] as u32).count_ones())),
+    op("clz.b64", R, &[D], |s, _, _| u64::from(s[0].leading_zeros())),
+    op("bfind.s32", R, &[R], |s, _, _| { let a = s[0] as u32 as i32; let a = if a < 0 { !a } else { a } as u32; if a == 0 { 0xffff_ffff } else { u64::from(31 - a.leading_zeros()) } }),
+    op("bfe.u64", D, &[D, R, R], |s, _, _| bfe(s[0], s[1], s[2], 64, false)),
+    op("shf.r.wrap.b32", R, &[R, R, R], |s, _, _| { let n = (s[2] & 31) as u32; let v = (s[1] & 0xffff_ffff) << 32 | (s[0] & 0xffff_ffff); (v >> n) & 0xffff_ffff }),
+    op("shf.l.clamp.b32", R, &[R, R, R], |s, _, _| { let n = (s[2] as u32).min(32); let v = ((s[1] & 0xffff_ffff) << 32 | (s[0] & 0xffff_ffff)) << n; (v >> 32) & 0xffff_ffff }),
+    // IEEE division and square root, correctly rounded (the host's are).
+    fop("div.rn.f32", R, &[R, R], Cmp::F32, |s, _, _| bits32(f32_of(s[0]) / f32_of(s[1]))),
+    fop("div.rn.f64", D, &[D, D], Cmp::F64, |s, _, _| (f64_of(s[0]) / f64_of(s[1])).to_bits()),
+    fop("rcp.rn.f32", R, &[R], Cmp::F32, |s, _, _| bits32(1.0 / f32_of(s[0]))),
+    fop("rcp.rn.f64", D, &[D], Cmp::F64, |s, _, _| (1.0 / f64_of(s[0])).to_bits()),
+    fop("sqrt.rn.f32", R, &[R], Cmp::F32, |s, _, _| bits32(f32_of(s[0]).sqrt())),
+    fop("sqrt.rn.f64", D, &[D], Cmp::F64, |s, _, _| f64_of(s[0]).sqrt().to_bits()),
+    fop("copysign.f32", R, &[R, R], Cmp::F32, |s, _, _| (s[1] & 0x7fff_ffff) | (s[0] & 0x8000_0000)),
+    iop("testp.{class}.f32", P, &[R], (0, 5), |s, c, _| { let x = f32_of(s[0]); testp(x.is_finite(), x.is_nan(), x.is_subnormal(), c) }),
+    iop("testp.{class}.f64", P, &[D], (0, 5), |s, c, _| { let x = f64_of(s[0]); testp(x.is_finite(), x.is_nan(), x.is_subnormal(), c) }),
+    // Halves.
+    fop("fma.rn.f16", H, &[H, H, H], Cmp::F16, |s, _, _| hbits(fma16(h(s[0]), h(s[1]), h(s[2])))),
+    fop("min.f16", H, &[H, H], Cmp::F16, |s, _, _| hbits(fmin(h(s[0]), h(s[1])))),
+    fop("max.f16", H, &[H, H], Cmp::F16, |s, _, _| hbits(fmax(h(s[0]), h(s[1])))),
+    fop("neg.f16", H, &[H], Cmp::F16, |s, _, _| s[0] ^ 0x8000),
+    fop("abs.f16", H, &[H], Cmp::F16, |s, _, _| s[0] & 0x7fff),
+    fop("add.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _| x2(s[0], s[1], |a, b| a + b)),
+    fop("mul.rn.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _| x2(s[0], s[1], |a, b| a * b)),
+    fop("sub.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _| x2(s[0], s[1], |a, b| a - b)),
+    fop("fma.rn.f16x2", R, &[R, R, R], Cmp::F16x2, |s, _, _| (0..2).fold(0, |acc, k| acc | hbits(fma16(h(s[0] >> (16 * k)), h(s[1] >> (16 * k)), h(s[2] >> (16 * k)))) << (16 * k))),
+    fop("add.rn.bf16", H, &[H, H], Cmp::Bf16, |s, _, _| bbits(bh(s[0]) + bh(s[1]))),
+    fop("mul.rn.bf16", H, &[H, H], Cmp::Bf16, |s, _, _| bbits(bh(s[0]) * bh(s[1]))),
+    iop("setp.{cmp}.f16", P, &[H, H], (0, 13), |s, c, _| setp(h(s[0]), h(s[1]), c)),
+    iop("setp.{cmp}.bf16", P, &[H, H], (0, 13), |s, c, _| setp(bh(s[0]), bh(s[1]), c)),
+    // Conversions between float formats.
+    fop("cvt.rn.f16.f32", H, &[R], Cmp::F16, |s, _, _| u64::from(f16::from_f32(f32_of(s[0])).to_bits())),
+    fop("cvt.f32.f16", R, &[H], Cmp::F32, |s, _, _| bits32(f16::from_bits(s[0] as u16).to_f32())),
+    fop("cvt.rn.bf16.f32", H, &[R], Cmp::Bf16, |s, _, _| u64::from(bf16::from_f32(f32_of(s[0])).to_bits())),
+    fop("cvt.f32.bf16", R, &[H], Cmp::F32, |s, _, _| bits32(bf16::from_bits(s[0] as u16).to_f32())),
+    fop("cvt.rn.f16.f64", H, &[D], Cmp::F16, |s, _, _| hbits(f64_of(s[0]))),
+    fop("cvt.rn.f16x2.f32", R, &[R, R], Cmp::F16x2, |s, _, _| u64::from(f16::from_f32(f32_of(s[0])).to_bits()) << 16 | u64::from(f16::from_f32(f32_of(s[1])).to_bits())),
+    op("cvt.rzi.s16.f16", H, &[H], |s, _, _| { let x = h(s[0]); if x.is_nan() { 0 } else { (x as i16) as u16 as u64 } }),
+    fop("cvt.rn.f16.s32", H, &[R], Cmp::F16, |s, _, _| hbits(sx(s[0], 32) as f64)),
 ];
+
+const CLASSES: [&str; 6] = ["finite", "infinite", "number", "notanumber", "normal", "subnormal"];
 
 const CMPS: [&str; 14] =
     ["eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"];
@@ -492,10 +608,11 @@ fn emit(prog: &[Inst]) -> String {
           \tand.b32 %t2, %t1, 2;\n\tsetp.ne.u32 %p1, %t2, 0;\n";
     for i in prog {
         let o = &OPS[i.op];
-        let name = o.ptx.replace("{cmp}", CMPS[i.imm as usize % 14]);
+        let name =
+            o.ptx.replace("{cmp}", CMPS[i.imm as usize % 14]).replace("{class}", CLASSES[i.imm as usize % 6]);
         let mut ops = vec![o.dst.name(i.dst)];
         ops.extend(o.srcs.iter().zip(&i.srcs).map(|(w, &k)| w.name(k)));
-        if o.imm.1 > 0 && !o.ptx.contains("{cmp}") {
+        if o.imm.1 > 0 && !o.ptx.contains('{') {
             ops.push(i.imm.to_string());
         }
         s += &format!("\t{name} {};\n", ops.join(", "));
@@ -542,7 +659,8 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
     #[derive(Clone, Copy, PartialEq)]
     enum Known {
         Bits,
-        Nan,
+        /// A NaN of this format.
+        Nan(Cmp),
         Nothing,
     }
     let mut known = [[Known::Bits; 4]; 4];
@@ -553,8 +671,11 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
         let worst = o.srcs.iter().zip(&i.srcs).map(|(w, &k)| known[file(*w)][k as usize]);
         let float_in = reads_float(o);
         let reads_cf = matches!(o.cf, Cf::Read(_) | Cf::ReadWrite(_));
-        let unknown = worst.clone().any(|k| k == Known::Nothing || (k == Known::Nan && !float_in))
-            || (reads_cf && cf_unknown);
+        let unknown = worst.into_iter().any(|k| match k {
+            Known::Bits => false,
+            Known::Nan(fmt) => float_in != Some(fmt),
+            Known::Nothing => true,
+        }) || (reads_cf && cf_unknown);
         if matches!(o.cf, Cf::Write(_) | Cf::ReadWrite(_)) {
             cf_unknown = unknown;
         }
@@ -565,13 +686,13 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
         known[f][k] = if unknown {
             Known::Nothing
         } else if is_nan(o.cmp, v) {
-            Known::Nan
+            Known::Nan(o.cmp)
         } else {
             Known::Bits
         };
     }
     let tainted = known.map(|row| row.map(|k| k == Known::Nothing));
-    let nan_only = known.map(|row| row.map(|k| k == Known::Nan));
+    let nan_only = known.map(|row| row.map(|k| matches!(k, Known::Nan(_))));
     let mut out = Vec::with_capacity(OUT_WORDS);
     let mut how = Vec::with_capacity(OUT_WORDS);
     for f in 0..3 {
@@ -591,13 +712,21 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
     (out, how)
 }
 
-/// Whether an instruction reads its sources as floats: then the ISA fixes its result
-/// whatever a NaN operand's bits are, up to the result's own NaN bits (`abs` and `neg`
-/// of a NaN included). `cvt` reads its last type.
-fn reads_float(o: &Op) -> bool {
-    match o.ptx.strip_prefix("cvt.") {
-        Some(rest) => rest.rsplit('.').next().is_some_and(|t| t.starts_with('f')),
-        None => o.ptx.contains(".f"),
+/// The float format an instruction reads its sources as (its last type), if any: then
+/// the ISA fixes its result whatever a NaN operand's bits are, up to the result's own
+/// NaN bits (`abs` and `neg` of a NaN included). `copysign` reads a sign bit, which a
+/// NaN's payload decides.
+fn reads_float(o: &Op) -> Option<Cmp> {
+    if o.ptx.starts_with("copysign") {
+        return None;
+    }
+    match o.ptx.rsplit('.').next()? {
+        "f16" => Some(Cmp::F16),
+        "f16x2" => Some(Cmp::F16x2),
+        "bf16" => Some(Cmp::Bf16),
+        "f32" => Some(Cmp::F32),
+        "f64" => Some(Cmp::F64),
+        _ => None,
     }
 }
 
@@ -605,6 +734,8 @@ fn is_nan(how: Cmp, v: u64) -> bool {
     match how {
         Cmp::Bits => false,
         Cmp::F16 => f16::from_bits(v as u16).is_nan(),
+        Cmp::F16x2 => f16::from_bits(v as u16).is_nan() || f16::from_bits((v >> 16) as u16).is_nan(),
+        Cmp::Bf16 => bf16::from_bits(v as u16).is_nan(),
         Cmp::F32 => f32_of(v).is_nan(),
         Cmp::F64 => f64_of(v).is_nan(),
     }
@@ -613,6 +744,9 @@ fn is_nan(how: Cmp, v: u64) -> bool {
 fn same(how: Option<Cmp>, got: u64, want: u64) -> bool {
     match how {
         None => true,
+        Some(Cmp::F16x2) => {
+            (0..2).all(|k| same(Some(Cmp::F16), (got >> (16 * k)) & 0xffff, (want >> (16 * k)) & 0xffff))
+        }
         Some(how) => (is_nan(how, got) && is_nan(how, want)) || got == want,
     }
 }

@@ -171,6 +171,15 @@ impl<'a> Checker<'a> {
                         format!("`{}`: only .global and .const variables take initialisers", self.t(d.name));
                     self.error(d.name.span, msg);
                 }
+                // ptxas: "No initial value is allowed for .f16 type"; a .f16x2 takes
+                // none but a braced list ("Initial value type mismatch").
+                let ty = self.t(v.ty);
+                if ty == ".f16" || (ty == ".f16x2" && !matches!(init, Init::List(..))) {
+                    self.error(
+                        d.name.span,
+                        format!("`{}`: a {ty} variable takes no initial value", self.t(d.name)),
+                    );
+                }
                 self.check_init(init, v.ty, &mut funcs, &mut only_funcs);
             }
             if matches!(v.space, Space::Global | Space::Const) {

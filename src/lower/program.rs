@@ -359,8 +359,13 @@ impl<'m> Image<'m> {
                     Init::Float(x, _) => match ty {
                         Ty::F32 => u64::from((*x as f32).to_bits()),
                         Ty::F64 => x.to_bits(),
-                        Ty::F16 => u64::from(half::f16::from_f64(*x).to_bits()),
-                        Ty::BF16 => u64::from(half::bf16::from_f64(*x).to_bits()),
+                        // Rounded once from the literal's f64 (the half crate's from_f64
+                        // goes through f32 and can round twice).
+                        Ty::F16 | Ty::BF16 => {
+                            use crate::sem::round::{BF16, F16, F64, Rnd};
+                            let fmt = if ty == Ty::F16 { F16 } else { BF16 };
+                            crate::sem::cvt::float_to_float(fmt, F64, Rnd::Rn, false, false, x.to_bits())
+                        }
                         _ => *x as i64 as u64,
                     },
                     Init::Symbol { .. } => symbol_address(init, src, symbols)?,
