@@ -2,11 +2,13 @@
 //! per-thread reference written here from the PTX ISA's definitions (never from
 //! ptxvm's code): integer arithmetic at 16, 32 and 64 bits, carry chains
 //! (`add.cc`/`addc`, `sub.cc`/`subc`, `mad.cc`/`madc`, 32 and 64 bit), the bit
-//! instructions (`bfe bfi prmt shf lop3 bmsk szext dp4a dp2a popc clz brev bfind`),
-//! `cvt` between integer types of every width (with `.sat`, into registers wider than
-//! the type), loads of narrow types into wide registers, f32/f64 `add sub mul fma min
-//! max abs neg` (with `.ftz`), f16 `add sub mul`, `setp` with every float comparison,
-//! `selp`, and conversions between integers and floats.
+//! instructions (`bfe bfi prmt shf lop3 bmsk szext dp4a dp2a popc clz brev bfind
+//! cnot`), `cvt` between integer types of every width (with `.sat`, into registers
+//! wider than the type), loads of narrow types into wide registers, f16, f16x2, bf16,
+//! f32 and f64 `add sub mul fma min max abs neg` (f32 also with `.ftz` and rounded
+//! toward zero, minus and plus infinity), IEEE `div rcp sqrt`, `copysign`, `setp`
+//! with every float comparison, `set`, `selp`, `slct`, `testp`, and conversions
+//! between the float formats and to and from integers: 183 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns) and two predicates, run
@@ -101,6 +103,10 @@ const fn iop(ptx: &'static str, dst: W, srcs: &'static [W], imm: (u64, u64), f: 
     Op { ptx, dst, srcs, imm, cf: Cf::None, cmp: Cmp::Bits, f }
 }
 
+const fn ifop(ptx: &'static str, dst: W, srcs: &'static [W], imm: (u64, u64), cmp: Cmp, f: Eval) -> Op {
+    Op { ptx, dst, srcs, imm, cf: Cf::None, cmp, f }
+}
+
 const fn cop(ptx: &'static str, dst: W, srcs: &'static [W], cf: Cf, f: Eval) -> Op {
     Op { ptx, dst, srcs, imm: (0, 0), cf, cmp: Cmp::Bits, f }
 }
@@ -186,6 +192,63 @@ fn testp(finite: bool, nan: bool, subnormal: bool, op: u64) -> u64 {
         4 => finite && !subnormal,
         _ => subnormal,
     })
+}
+
+/// The exact value `s + e` (an f64 and its rounding error) rounded to f32 toward zero
+/// (`mode` 0), minus infinity (1) or plus infinity (2): the host's round to nearest,
+/// moved one step where it went the wrong way.
+fn directed32(s: f64, e: f64, mode: u64) -> f32 {
+    let r = s as f32;
+    if s.is_nan() || s.is_infinite() {
+        return r;
+    }
+    if r.is_infinite() {
+        // Past the largest finite f32: only the rounding toward the value's infinity
+        // reaches it.
+        let max = f32::MAX.copysign(r);
+        return match mode {
+            1 if r > 0.0 => max,
+            2 if r < 0.0 => max,
+            0 => max,
+            _ => r,
+        };
+    }
+    let d = s - f64::from(r);
+    let above = if d != 0.0 { d > 0.0 } else { e > 0.0 };
+    let below = if d != 0.0 { d < 0.0 } else { e < 0.0 };
+    match mode {
+        0 if r > 0.0 && below => r.next_down(),
+        0 if r < 0.0 && above => r.next_up(),
+        1 if below => r.next_down(),
+        2 if above => r.next_up(),
+        _ => r,
+    }
+}
+/// `x + y` of f64 operands and its exact error (Knuth's two-sum).
+fn two_sum(x: f64, y: f64) -> (f64, f64) {
+    let s = x + y;
+    let bb = s - x;
+    (s, (x - (s - bb)) + (y - bb))
+}
+/// A sum of f32s in a directed mode, with IEEE 754's zero signs: an exact zero sum of
+/// operands that are not both -0 (or both +0) is +0, and -0 toward minus infinity.
+fn add_dir(a: f32, b: f32, mode: u64) -> u64 {
+    let (s, e) = two_sum(f64::from(a), f64::from(b));
+    if s == 0.0 && e == 0.0 && !(a == 0.0 && b == 0.0 && a.is_sign_negative() == b.is_sign_negative()) {
+        return bits32(if mode == 1 { -0.0 } else { 0.0 });
+    }
+    bits32(directed32(s, e, mode))
+}
+fn fma_dir(a: f32, b: f32, c: f32, mode: u64) -> u64 {
+    let p = f64::from(a) * f64::from(b);
+    if !p.is_finite() || !c.is_finite() {
+        return bits32(a.mul_add(b, c));
+    }
+    let (s, e) = two_sum(p, f64::from(c));
+    if s == 0.0 && e == 0.0 && !(p == 0.0 && c == 0.0 && p.is_sign_negative() == c.is_sign_negative()) {
+        return bits32(if mode == 1 { -0.0 } else { 0.0 });
+    }
+    bits32(directed32(s, e, mode))
 }
 
 /// PTX `min`/`max` of floats: a NaN operand is ignored; -0 is below +0.
@@ -512,6 +575,14 @@ static OPS: &[Op] = &[
     fop("mul.rn.bf16", H, &[H, H], Cmp::Bf16, |s, _, _| bbits(bh(s[0]) * bh(s[1]))),
     iop("setp.{cmp}.f16", P, &[H, H], (0, 13), |s, c, _| setp(h(s[0]), h(s[1]), c)),
     iop("setp.{cmp}.bf16", P, &[H, H], (0, 13), |s, c, _| setp(bh(s[0]), bh(s[1]), c)),
+    // f32 arithmetic rounded toward zero, minus or plus infinity.
+    ifop("add.{rnd}.f32", R, &[R, R], (0, 2), Cmp::F32, |s, m, _| add_dir(f32_of(s[0]), f32_of(s[1]), m)),
+    ifop("sub.{rnd}.f32", R, &[R, R], (0, 2), Cmp::F32, |s, m, _| add_dir(f32_of(s[0]), -f32_of(s[1]), m)),
+    ifop("mul.{rnd}.f32", R, &[R, R], (0, 2), Cmp::F32, |s, m, _| bits32(directed32(f64::from(f32_of(s[0])) * f64::from(f32_of(s[1])), 0.0, m))),
+    ifop("fma.{rnd}.f32", R, &[R, R, R], (0, 2), Cmp::F32, |s, m, _| fma_dir(f32_of(s[0]), f32_of(s[1]), f32_of(s[2]), m)),
+    ifop("cvt.{rnd}.f32.f64", R, &[D], (0, 2), Cmp::F32, |s, m, _| bits32(directed32(f64_of(s[0]), 0.0, m))),
+    op("cvt.rmi.s32.f32", R, &[R], |s, _, _| u64::from(f32_of(s[0]).floor() as i32 as u32)),
+    op("cvt.rpi.u32.f32", R, &[R], |s, _, _| u64::from(f32_of(s[0]).ceil() as u32)),
     // Conversions between float formats.
     fop("cvt.rn.f16.f32", H, &[R], Cmp::F16, |s, _, _| u64::from(f16::from_f32(f32_of(s[0])).to_bits())),
     fop("cvt.f32.f16", R, &[H], Cmp::F32, |s, _, _| bits32(f16::from_bits(s[0] as u16).to_f32())),
@@ -522,6 +593,8 @@ static OPS: &[Op] = &[
     op("cvt.rzi.s16.f16", H, &[H], |s, _, _| { let x = h(s[0]); if x.is_nan() { 0 } else { (x as i16) as u16 as u64 } }),
     fop("cvt.rn.f16.s32", H, &[R], Cmp::F16, |s, _, _| hbits(sx(s[0], 32) as f64)),
 ];
+
+const ROUNDINGS: [&str; 3] = ["rz", "rm", "rp"];
 
 const CLASSES: [&str; 6] = ["finite", "infinite", "number", "notanumber", "normal", "subnormal"];
 
@@ -608,8 +681,11 @@ fn emit(prog: &[Inst]) -> String {
           \tand.b32 %t2, %t1, 2;\n\tsetp.ne.u32 %p1, %t2, 0;\n";
     for i in prog {
         let o = &OPS[i.op];
-        let name =
-            o.ptx.replace("{cmp}", CMPS[i.imm as usize % 14]).replace("{class}", CLASSES[i.imm as usize % 6]);
+        let name = o
+            .ptx
+            .replace("{cmp}", CMPS[i.imm as usize % 14])
+            .replace("{class}", CLASSES[i.imm as usize % 6])
+            .replace("{rnd}", ROUNDINGS[i.imm as usize % 3]);
         let mut ops = vec![o.dst.name(i.dst)];
         ops.extend(o.srcs.iter().zip(&i.srcs).map(|(w, &k)| w.name(k)));
         if o.imm.1 > 0 && !o.ptx.contains('{') {
