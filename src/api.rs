@@ -287,7 +287,7 @@ impl Device {
     }
 
     /// What the launches so far printed with device `printf`, in CTA order, and
-    /// whether output past the 1 MiB buffer was dropped (as CUDA drops it); the
+    /// whether output past the 1 MiB buffer was dropped (ptxvm keeps the first 1 MiB); the
     /// buffer is emptied.
     pub fn take_printed(&self) -> (Vec<u8>, bool) {
         self.printed.take()

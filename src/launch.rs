@@ -126,6 +126,7 @@ pub enum Arg {
     Buffer { elem: ElemType, bytes: Vec<u8> },
     /// A parameter given byte by byte (`{"type": "bytes", "value": "0x0a0b.."}`): a
     /// struct passed by value, of any size. The first byte goes to the lowest address.
+    /// Only the size must match the parameter's: the bytes may stand for any type.
     Bytes(Vec<u8>),
 }
 
@@ -452,7 +453,10 @@ impl<'a> Iterator for Items<'a> {
 /// The bytes of a `"bytes"` argument: a string of `0x` and two hex digits per byte,
 /// in memory order.
 fn bytes_value(v: &Value, path: &str) -> Result<Vec<u8>, SpecError> {
-    let text = v.as_str().and_then(|s| s.strip_prefix("0x")).filter(|h| !h.is_empty() && h.len() % 2 == 0);
+    let text = v
+        .as_str()
+        .and_then(|s| s.strip_prefix("0x"))
+        .filter(|h| !h.is_empty() && h.len() % 2 == 0 && h.bytes().all(|b| b.is_ascii_hexdigit()));
     let Some(hex) = text else {
         return err(path, "must be a string of \"0x\" and two hex digits per byte, first byte first");
     };
@@ -1204,7 +1208,7 @@ mod tests {
         let s =
             spec(r#"{"grid": 1, "block": 1, "args": [{"type": "bytes", "value": "0x0a0B00ff"}]}"#).unwrap();
         assert_eq!(s.args[0], Arg::Bytes(vec![0x0a, 0x0b, 0x00, 0xff]));
-        for bad in ["\"0x123\"", "\"0x\"", "\"12\"", "\"0xzz\"", "12"] {
+        for bad in ["\"0x123\"", "\"0x\"", "\"12\"", "\"0xzz\"", "12", "\"0xaé0a0\"", "\"0x+1+2\""] {
             let text = format!(r#"{{"grid": 1, "block": 1, "args": [{{"type": "bytes", "value": {bad}}}]}}"#);
             let e = spec(&text).unwrap_err();
             assert_eq!(e.path, "args[0].value", "{bad}");

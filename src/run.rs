@@ -137,7 +137,9 @@ pub fn run(
         let _ = stdout.flush();
     }
     if dropped {
-        eprintln!("warning: device printf wrote more than 1 MiB; the rest was dropped, as CUDA drops it");
+        eprintln!(
+            "warning: device printf wrote more than 1 MiB (CUDA's default buffer); ptxvm kept the first 1 MiB"
+        );
     }
     let mut contents = Vec::new();
     for b in &bound.buffers {

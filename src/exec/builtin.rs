@@ -9,9 +9,10 @@ use crate::lower::program::{Builtin, Call, CallValue, Inst, Mem, Src};
 use crate::sem::printf;
 
 /// What a launch printed, kept per CTA and given back in CTA order, so the output
-/// does not depend on which core ran which CTA. Like CUDA's printf buffer
-/// (`cudaLimitPrintfFifoSize`, 1 MiB by default), it holds at most [`Printed::LIMIT`]
-/// bytes; later output is dropped, and [`Printed::take`] says so.
+/// does not depend on which core ran which CTA. It holds at most [`Printed::LIMIT`]
+/// bytes, the size of CUDA's default printf buffer (`cudaLimitPrintfFifoSize`); ptxvm
+/// keeps the first 1 MiB and drops what comes after (CUDA's buffer is circular and
+/// overwrites the oldest), and [`Printed::take`] says so.
 #[derive(Default)]
 pub struct Printed {
     parts: Mutex<Vec<(u64, Vec<u8>)>>,
@@ -61,14 +62,18 @@ impl LaneArgs<'_, '_> {
         self.cta.load(self.warp, self.shared, Mem::Generic, addr, size, self.lane)
     }
 
-    fn string(&self, addr: u64) -> Result<Vec<u8>, String> {
+    fn string(&self, addr: u64, max: Option<usize>) -> Result<Vec<u8>, String> {
         let mut out = Vec::new();
-        for k in 0..MAX_STRING as u64 {
-            let b = self.load(addr + k, 1)? as u8;
+        let max = max.unwrap_or(MAX_STRING).min(MAX_STRING);
+        for k in 0..max as u64 {
+            let b = self.load(addr.wrapping_add(k), 1)? as u8;
             if b == 0 {
                 return Ok(out);
             }
             out.push(b);
+        }
+        if max < MAX_STRING {
+            return Ok(out);
         }
         Err(format!("the string at {addr:#x} has no NUL in its first {MAX_STRING} bytes"))
     }
@@ -77,13 +82,13 @@ impl LaneArgs<'_, '_> {
 impl printf::Args for LaneArgs<'_, '_> {
     fn next(&mut self, bytes: u32) -> Result<u64, String> {
         self.at = self.at.next_multiple_of(u64::from(bytes));
-        let v = self.load(self.buffer + self.at, bytes as u8)?;
+        let v = self.load(self.buffer.wrapping_add(self.at), bytes as u8)?;
         self.at += u64::from(bytes);
         Ok(v)
     }
 
-    fn string(&mut self, addr: u64) -> Result<Vec<u8>, String> {
-        LaneArgs::string(self, addr)
+    fn string(&mut self, addr: u64, max: Option<usize>) -> Result<Vec<u8>, String> {
+        LaneArgs::string(self, addr, max)
     }
 }
 
@@ -120,18 +125,28 @@ impl Cta<'_> {
                 Builtin::Vprintf => {
                     let mut args =
                         LaneArgs { cta: self, warp, shared, lane: l, buffer: arg(warp, 1, l), at: 0 };
-                    let format = args.string(arg(warp, 0, l)).map_err(|e| fault(format!("vprintf: {e}")))?;
-                    let (text, count) =
-                        printf::format(&format, &mut args).map_err(|e| fault(format!("vprintf: {e}")))?;
-                    self.printed.push(n, text);
+                    // A null format prints nothing and returns -1, as CUDA's does.
+                    let format_at = arg(warp, 0, l);
+                    let count = if format_at == 0 {
+                        u64::from(u32::MAX)
+                    } else {
+                        let format =
+                            args.string(format_at, None).map_err(|e| fault(format!("vprintf: {e}")))?;
+                        let (text, count) =
+                            printf::format(&format, &mut args).map_err(|e| fault(format!("vprintf: {e}")))?;
+                        self.printed.push(n, text);
+                        u64::from(count)
+                    };
                     if let Some(&ret) = call.rets.first() {
-                        self.store_return(warp, ret, l, u64::from(count));
+                        self.store_return(warp, ret, l, count);
                     }
                 }
                 Builtin::AssertFail => {
+                    // Arguments: message, file, line, function, and the size of a
+                    // character (1 from nvcc; the strings are read as bytes).
                     let args = LaneArgs { cta: self, warp, shared, lane: l, buffer: 0, at: 0 };
                     let text = |k: usize| {
-                        args.string(arg(warp, k, l))
+                        args.string(arg(warp, k, l), None)
                             .map(|s| String::from_utf8_lossy(&s).into_owned())
                             .unwrap_or_else(|e| format!("<{e}>"))
                     };

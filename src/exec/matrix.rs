@@ -30,11 +30,11 @@ impl Cta<'_> {
         active: u32,
     ) -> Result<(), Fault> {
         let name = if matches!(inst.op, Op::Ldmatrix { .. }) { "ldmatrix" } else { "mma.sync" };
-        if active != FULL || warp.live != FULL {
+        if active != FULL {
             let cause = format!(
                 "{name}.aligned needs all 32 threads of the warp executing it together; lanes {:#010x} do \
                  not (undefined behaviour)",
-                FULL & !active
+                !active
             );
             return Err(self.fault(n, warp, active, inst, cause));
         }
@@ -50,7 +50,7 @@ impl Cta<'_> {
                         let a = read(warp, *addr, lane).wrapping_add(*offset as u64);
                         for (c, e) in row.iter_mut().enumerate() {
                             *e = self
-                                .load(warp, shared, *mem, a + 2 * c as u64, 2, lane)
+                                .load(warp, shared, *mem, a.wrapping_add(2 * c as u64), 2, lane)
                                 .map_err(|cause| self.fault(n, warp, 1 << lane, inst, cause))?;
                         }
                     }
@@ -226,14 +226,7 @@ fn f64_mma(a: &[Vec<u64>], b: &[Vec<u64>], c: &[Vec<u64>]) -> Vec<Vec<u64>> {
                 .map(|i| {
                     let col = 2 * t + i;
                     let column: Vec<f64> = (0..4).map(|k| bm[k][col]).collect();
-                    let r = dot_f64(&am[g], &column, cm[g][col]);
-                    if r.is_nan() {
-                        let ops: Vec<u64> =
-                            am[g].iter().chain(&column).chain([&cm[g][col]]).map(|x| x.to_bits()).collect();
-                        crate::sem::float::f64_nan(&ops)
-                    } else {
-                        r.to_bits()
-                    }
+                    dot_f64(&am[g], &column, cm[g][col]).to_bits()
                 })
                 .collect()
         })

@@ -12,9 +12,18 @@ use std::fmt::Write as _;
 pub trait Args {
     /// The next argument of `bytes` (4 or 8) bytes, aligned to its size.
     fn next(&mut self, bytes: u32) -> Result<u64, String>;
-    /// The NUL-terminated string at generic address `addr`.
-    fn string(&mut self, addr: u64) -> Result<Vec<u8>, String>;
+    /// The NUL-terminated string at generic address `addr`, or its first `max` bytes
+    /// (`%.Ns` reads no further, and needs no NUL).
+    fn string(&mut self, addr: u64, max: Option<usize>) -> Result<Vec<u8>, String>;
 }
+
+/// The largest width or precision taken (a larger one, written or from `*`, is
+/// clamped): a guard on memory, far past any real format.
+const MAX_FIELD: usize = 65_535;
+
+/// The most one call prints, the size of CUDA's default printf buffer
+/// (`cudaLimitPrintfFifoSize`); the rest of the text is cut.
+pub const MAX_OUTPUT: usize = 1 << 20;
 
 #[derive(Default, Clone, Copy)]
 struct Spec {
@@ -61,7 +70,7 @@ pub fn format(fmt: &[u8], args: &mut impl Args) -> Result<(Vec<u8>, u32), String
             let w = args.next(4)? as u32 as i32;
             count += 1;
             s.left |= w < 0;
-            s.width = w.unsigned_abs() as usize;
+            s.width = (w.unsigned_abs() as usize).min(MAX_FIELD);
             i += 1;
         } else {
             (s.width, i) = digits(fmt, i);
@@ -71,7 +80,7 @@ pub fn format(fmt: &[u8], args: &mut impl Args) -> Result<(Vec<u8>, u32), String
             if fmt.get(i) == Some(&b'*') {
                 let p = args.next(4)? as u32 as i32;
                 count += 1;
-                s.precision = (p >= 0).then_some(p as usize);
+                s.precision = (p >= 0).then_some((p as usize).min(MAX_FIELD));
                 i += 1;
             } else {
                 let (p, next) = digits(fmt, i);
@@ -126,6 +135,12 @@ pub fn format(fmt: &[u8], args: &mut impl Args) -> Result<(Vec<u8>, u32), String
                     b'x' => (format!("{v:x}"), if s.alt && v != 0 { "0x" } else { "" }),
                     _ => (format!("{v:X}"), if s.alt && v != 0 { "0X" } else { "" }),
                 };
+                if conv == b'o' && s.alt && v == 0 {
+                    // `#o` of zero prints its zero even with precision 0.
+                    let p = s.precision.map(|p| p.max(1));
+                    out.extend_from_slice(&integer(&Spec { alt: false, precision: p, ..s }, "", "", "0"));
+                    continue;
+                }
                 let digits = if conv == b'o' && s.alt && !digits.starts_with('0') {
                     // `#o` makes the first digit a zero, after the precision's.
                     let p = s.precision.unwrap_or(0);
@@ -143,7 +158,13 @@ pub fn format(fmt: &[u8], args: &mut impl Args) -> Result<(Vec<u8>, u32), String
             b's' => {
                 count += 1;
                 let addr = args.next(8)?;
-                let mut text = if addr == 0 { b"(null)".to_vec() } else { args.string(addr)? };
+                // glibc prints "(null)" for a null pointer when it fits the precision,
+                // and nothing otherwise.
+                let mut text = if addr == 0 {
+                    if s.precision.is_some_and(|p| p < 6) { Vec::new() } else { b"(null)".to_vec() }
+                } else {
+                    args.string(addr, s.precision)?
+                };
                 if let Some(p) = s.precision {
                     text.truncate(p);
                 }
@@ -169,6 +190,10 @@ pub fn format(fmt: &[u8], args: &mut impl Args) -> Result<(Vec<u8>, u32), String
             }
         };
         out.extend_from_slice(&text);
+        if out.len() > MAX_OUTPUT {
+            out.truncate(MAX_OUTPUT);
+            break;
+        }
     }
     Ok((out, count))
 }
@@ -176,7 +201,7 @@ pub fn format(fmt: &[u8], args: &mut impl Args) -> Result<(Vec<u8>, u32), String
 fn digits(fmt: &[u8], mut i: usize) -> (usize, usize) {
     let mut v = 0usize;
     while let Some(c @ b'0'..=b'9') = fmt.get(i) {
-        v = v.saturating_mul(10).saturating_add(usize::from(c - b'0')).min(1 << 20);
+        v = v.saturating_mul(10).saturating_add(usize::from(c - b'0')).min(MAX_FIELD);
         i += 1;
     }
     (v, i)
@@ -304,7 +329,9 @@ fn hex(a: f64, precision: Option<usize>, alt: bool) -> String {
         let half = 1u64 << (drop - 1);
         let rest = frac & ((1 << drop) - 1);
         frac >>= drop;
-        if rest > half || (rest == half && frac & 1 == 1) {
+        // Ties to even: of the last hex digit kept, or of the leading digit when none is.
+        let odd = if p == 0 { lead & 1 == 1 } else { frac & 1 == 1 };
+        if rest > half || (rest == half && odd) {
             frac += 1;
             if frac >> (4 * p) != 0 {
                 frac &= (1 << (4 * p)) - 1;
@@ -343,8 +370,9 @@ mod tests {
             assert_eq!(size, bytes);
             Ok(v)
         }
-        fn string(&mut self, addr: u64) -> Result<Vec<u8>, String> {
-            Ok(self.1[addr as usize - 1].clone())
+        fn string(&mut self, addr: u64, max: Option<usize>) -> Result<Vec<u8>, String> {
+            let s = &self.1[addr as usize - 1];
+            Ok(s[..s.len().min(max.unwrap_or(usize::MAX))].to_vec())
         }
     }
 
@@ -385,6 +413,28 @@ mod tests {
             "AB|hello|he|   hello|hello   |%"
         );
         assert_eq!(f("%*d|%-*d|%.*d", &[(4, 4), (4, 1), (4, 4), (4, 2), (4, 3), (4, 5)]), "   1|2   |005");
+    }
+
+    #[test]
+    fn the_corners_glibc_has() {
+        // glibc 2.36: printf("%.3s|%.0a|%#.0o|%#.0x|%.0a|%.0a", NULL, 1.5, 0, 0, 2.5, 0.5).
+        assert_eq!(
+            f("%.3s|%.0a|%#.0o|%#.0x|%.0a|%.0a", &[(8, 0), d(1.5), (4, 0), (4, 0), d(2.5), d(0.5)]),
+            "|0x2p+0|0||0x1p+1|0x1p-1"
+        );
+        // %.Ns reads at most N bytes of the string.
+        assert_eq!(f("%.2s", &[(8, 1)]), "he");
+    }
+
+    #[test]
+    fn huge_widths_and_precisions_are_clamped() {
+        let (out, _) = format(b"%.70000f", &mut List(vec![d(1.0)], vec![])).unwrap();
+        assert_eq!(out.len(), 2 + MAX_FIELD);
+        let (out, _) = format(b"%*d", &mut List(vec![(4, 2_000_000_000), (4, 1)], vec![])).unwrap();
+        assert_eq!(out.len(), MAX_FIELD);
+        let many = "%65535d".repeat(40);
+        let (out, n) = format(many.as_bytes(), &mut List(vec![(4, 7); 40], vec![])).unwrap();
+        assert_eq!((out.len(), n), (MAX_OUTPUT, 17));
     }
 
     #[test]
