@@ -6,9 +6,9 @@
 //! cnot`), `cvt` between integer types of every width (with `.sat`, into registers
 //! wider than the type), loads of narrow types into wide registers, f16, f16x2, bf16,
 //! f32 and f64 `add sub mul fma min max abs neg` (f32 also with `.ftz` and rounded
-//! toward zero, minus and plus infinity), IEEE `div rcp sqrt`, `copysign`, `setp`
+//! toward zero, minus and plus infinity, with `.sat`, and `min`/`max` with `.NaN`), IEEE `div rcp sqrt`, `copysign`, `setp`
 //! with every float comparison, `set`, `selp`, `slct`, `testp`, and conversions
-//! between the float formats and to and from integers: 183 forms.
+//! between the float formats and to and from integers: 194 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns) and two predicates, run
@@ -192,6 +192,11 @@ fn testp(finite: bool, nan: bool, subnormal: bool, op: u64) -> u64 {
         4 => finite && !subnormal,
         _ => subnormal,
     })
+}
+
+/// `.sat` of an f32 result.
+fn sat(x: f32) -> u64 {
+    if x.is_nan() { 0 } else { bits32(x.clamp(0.0, 1.0) + 0.0) }
 }
 
 /// The exact value `s + e` (an f64 and its rounding error) rounded to f32 toward zero
@@ -575,6 +580,21 @@ static OPS: &[Op] = &[
     fop("mul.rn.bf16", H, &[H, H], Cmp::Bf16, |s, _, _| bbits(bh(s[0]) * bh(s[1]))),
     iop("setp.{cmp}.f16", P, &[H, H], (0, 13), |s, c, _| setp(h(s[0]), h(s[1]), c)),
     iop("setp.{cmp}.bf16", P, &[H, H], (0, 13), |s, c, _| setp(bh(s[0]), bh(s[1]), c)),
+    // `.sat` clamps to [0, 1] and sends NaN (and -0) to +0; `.NaN` makes min and max
+    // return NaN when an operand is one.
+    fop("add.sat.f32", R, &[R, R], Cmp::F32, |s, _, _| sat(f32_of(s[0]) + f32_of(s[1]))),
+    fop("mul.rn.sat.f32", R, &[R, R], Cmp::F32, |s, _, _| sat(f32_of(s[0]) * f32_of(s[1]))),
+    fop("fma.rn.sat.f32", R, &[R, R, R], Cmp::F32, |s, _, _| sat(f32_of(s[0]).mul_add(f32_of(s[1]), f32_of(s[2])))),
+    fop("min.NaN.f32", R, &[R, R], Cmp::F32, |s, _, _| { let (a, b) = (f32_of(s[0]), f32_of(s[1])); if a.is_nan() || b.is_nan() { bits32(f32::NAN) } else { bits32(fmin(f64::from(a), f64::from(b)) as f32) } }),
+    fop("max.NaN.f32", R, &[R, R], Cmp::F32, |s, _, _| { let (a, b) = (f32_of(s[0]), f32_of(s[1])); if a.is_nan() || b.is_nan() { bits32(f32::NAN) } else { bits32(fmax(f64::from(a), f64::from(b)) as f32) } }),
+    // Rounding to an integral value in the float format.
+    fop("cvt.rni.f32.f32", R, &[R], Cmp::F32, |s, _, _| bits32(f32_of(s[0]).round_ties_even())),
+    fop("cvt.rzi.f32.f32", R, &[R], Cmp::F32, |s, _, _| bits32(f32_of(s[0]).trunc())),
+    fop("cvt.rmi.f64.f64", D, &[D], Cmp::F64, |s, _, _| f64_of(s[0]).floor().to_bits()),
+    fop("cvt.rpi.f64.f64", D, &[D], Cmp::F64, |s, _, _| f64_of(s[0]).ceil().to_bits()),
+    // The high 32 bits of the 48-bit product of 24-bit operands.
+    op("mul24.hi.u32", R, &[R, R], |s, _, _| ((s[0] & 0xff_ffff) * (s[1] & 0xff_ffff)) >> 16),
+    op("mul24.hi.s32", R, &[R, R], |s, _, _| ((sx(s[0], 24) * sx(s[1], 24)) >> 16) as u64),
     // f32 arithmetic rounded toward zero, minus or plus infinity.
     ifop("add.{rnd}.f32", R, &[R, R], (0, 2), Cmp::F32, |s, m, _| add_dir(f32_of(s[0]), f32_of(s[1]), m)),
     ifop("sub.{rnd}.f32", R, &[R, R], (0, 2), Cmp::F32, |s, m, _| add_dir(f32_of(s[0]), -f32_of(s[1]), m)),
