@@ -1,14 +1,14 @@
 //! Random straight-line programs over the arithmetic that `run` executes, against a
-//! per-thread reference written here from the PTX ISA's definitions (never from
-//! ptxvm's code): integer arithmetic at 16, 32 and 64 bits, carry chains
-//! (`add.cc`/`addc`, `sub.cc`/`subc`, `mad.cc`/`madc`, 32 and 64 bit), the bit
-//! instructions (`bfe bfi prmt shf lop3 bmsk szext dp4a dp2a popc clz brev bfind
-//! cnot`), `cvt` between integer types of every width (with `.sat`, into registers
-//! wider than the type), loads of narrow types into wide registers, f16, f16x2, bf16,
-//! f32 and f64 `add sub mul fma min max abs neg` (f32 also with `.ftz` and rounded
-//! toward zero, minus and plus infinity, with `.sat`, and `min`/`max` with `.NaN`), IEEE `div rcp sqrt`, `copysign`, `setp`
-//! with every float comparison, `set`, `selp`, `slct`, `testp`, and conversions
-//! between the float formats and to and from integers: 194 forms.
+//! per-thread reference written here from the PTX ISA's definitions (never from ptxvm's
+//! code): integer arithmetic at 16, 32 and 64 bits, carry chains (`add.cc`/`addc`,
+//! `sub.cc`/`subc`, `mad.cc`/`madc`, 32 and 64 bit), the bit instructions (`bfe bfi
+//! prmt shf lop3 bmsk szext dp4a dp2a popc clz brev bfind cnot`), `cvt` between integer
+//! types of every width (with `.sat`, into registers wider than the type), loads of
+//! narrow types into wide registers, f16, f16x2, bf16, f32 and f64 `add sub mul fma min
+//! max abs neg` (f32 also with `.ftz` and rounded toward zero, minus and plus infinity,
+//! with `.sat`, and `min`/`max` with `.NaN`), IEEE `div rcp sqrt`, `copysign`, `setp`
+//! with every float comparison, `set`, `selp`, `slct`, `testp`, and conversions between
+//! the float formats and to and from integers: 194 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns) and two predicates, run
