@@ -8,12 +8,13 @@
 //! max abs neg` (f32 also with `.ftz` and rounded toward zero, minus and plus infinity,
 //! with `.sat`, and `min`/`max` with `.NaN`), IEEE `div rcp sqrt`, `copysign`, `setp`
 //! with every float comparison, `set`, `selp`, `slct`, `testp`, and conversions between
-//! the float formats and to and from integers: 194 forms.
+//! the float formats and to and from integers, and atomics (`atom` and `red` on the
+//! thread's own words of global memory): 214 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
-//! `.b64`, four each, from special and random bit patterns) and two predicates, run
-//! 24 random instructions on them and store every register; the output is compared word
-//! for word with the reference. Float results that are NaN compare equal to any NaN
+//! `.b64`, four each, from special and random bit patterns), two predicates and four
+//! words of memory, run 24 random instructions on them and store every register and
+//! word; the output is compared word for word with the reference. Float results that are NaN compare equal to any NaN
 //! (the H100 goldens pin NaN bits; the ISA does not, for most of these).
 //! `PTXVM_PROPTEST_CASES` sets the number of cases; `PTXVM_RANDOM_OPS_DUMP=DIR` writes
 //! each module there (all accepted by `ptxas -arch=sm_90`).
@@ -30,6 +31,10 @@ enum W {
     R,
     D,
     P,
+    /// One of the thread's four 64-bit words of global memory (atomics).
+    M,
+    /// No destination (`red`).
+    N,
 }
 
 impl W {
@@ -39,6 +44,8 @@ impl W {
             W::R => format!("%r{k}"),
             W::D => format!("%rd{k}"),
             W::P => format!("%p{k}"),
+            W::M => format!("[%a1+{}]", MEM_AT + 8 * usize::from(k)),
+            W::N => String::new(),
         }
     }
     fn mask(self) -> u64 {
@@ -47,10 +54,16 @@ impl W {
             W::R => 0xffff_ffff,
             W::D => u64::MAX,
             W::P => 1,
+            W::M => u64::MAX,
+            W::N => 0,
         }
     }
     fn count(self) -> u8 {
-        if self == W::P { 2 } else { 4 }
+        match self {
+            W::P => 2,
+            W::N => 1,
+            _ => 4,
+        }
     }
 }
 
@@ -77,7 +90,9 @@ enum Cmp {
     F64,
 }
 
-type Eval = fn(&[u64], u64, &mut bool) -> u64;
+/// An instruction's meaning: from its sources, immediate and carry flag, its result;
+/// an atomic also updates the memory word (its first source) through the last argument.
+type Eval = fn(&[u64], u64, &mut bool, &mut u64) -> u64;
 
 /// One instruction form: its PTX (`{imm}` stands for the immediate), destination and
 /// source files, the immediate's range, its carry use and its meaning.
@@ -111,7 +126,10 @@ const fn cop(ptx: &'static str, dst: W, srcs: &'static [W], cf: Cf, f: Eval) -> 
     Op { ptx, dst, srcs, imm: (0, 0), cf, cmp: Cmp::Bits, f }
 }
 
-use W::{D, H, P, R};
+use W::{D, H, M, N, P, R};
+
+/// Where the thread's memory words start in its output record.
+const MEM_AT: usize = 112;
 
 fn sx(v: u64, bits: u32) -> i64 {
     ((v << (64 - bits)) as i64) >> (64 - bits)
@@ -192,6 +210,14 @@ fn testp(finite: bool, nan: bool, subnormal: bool, op: u64) -> u64 {
         4 => finite && !subnormal,
         _ => subnormal,
     })
+}
+
+/// A 32-bit atomic on the low half of a memory word: `f` of the old value is stored,
+/// the old value returned.
+fn atom32(word: u64, m: &mut u64, f: impl Fn(u32) -> u32) -> u64 {
+    let old = word as u32;
+    *m = (word & !0xffff_ffff) | u64::from(f(old));
+    u64::from(old)
 }
 
 /// `.sat` of an f32 result.
@@ -381,85 +407,85 @@ fn dp2a(a: u64, b: u64, c: u64, sa: bool, sb: bool, hi: bool) -> u64 {
 #[rustfmt::skip]
 static OPS: &[Op] = &[
     // Integer arithmetic at every width.
-    op("add.u16", H, &[H, H], |s, _, _| s[0].wrapping_add(s[1])),
-    op("sub.s16", H, &[H, H], |s, _, _| s[0].wrapping_sub(s[1])),
-    op("mul.lo.u16", H, &[H, H], |s, _, _| s[0].wrapping_mul(s[1])),
-    op("mul.hi.s16", H, &[H, H], |s, _, _| ((sx(s[0], 16) * sx(s[1], 16)) >> 16) as u64),
-    op("min.s16", H, &[H, H], |s, _, _| sx(s[0], 16).min(sx(s[1], 16)) as u64),
-    op("max.u16", H, &[H, H], |s, _, _| (s[0] & 0xffff).max(s[1] & 0xffff)),
-    op("mul.wide.s16", R, &[H, H], |s, _, _| (sx(s[0], 16) * sx(s[1], 16)) as u64),
-    op("mul.wide.u16", R, &[H, H], |s, _, _| (s[0] & 0xffff) * (s[1] & 0xffff)),
-    op("add.s32", R, &[R, R], |s, _, _| s[0].wrapping_add(s[1])),
-    op("sub.u32", R, &[R, R], |s, _, _| s[0].wrapping_sub(s[1])),
-    op("mul.lo.s32", R, &[R, R], |s, _, _| s[0].wrapping_mul(s[1])),
-    op("mul.hi.u32", R, &[R, R], |s, _, _| ((s[0] & 0xffff_ffff) * (s[1] & 0xffff_ffff)) >> 32),
-    op("mul.hi.s32", R, &[R, R], |s, _, _| ((sx(s[0], 32) * sx(s[1], 32)) >> 32) as u64),
-    op("mad.lo.u32", R, &[R, R, R], |s, _, _| s[0].wrapping_mul(s[1]).wrapping_add(s[2])),
-    op("mad.hi.s32", R, &[R, R, R], |s, _, _| (((sx(s[0], 32) * sx(s[1], 32)) >> 32) as u64).wrapping_add(s[2])),
-    op("mul24.lo.u32", R, &[R, R], |s, _, _| (s[0] & 0xff_ffff).wrapping_mul(s[1] & 0xff_ffff)),
-    op("mad24.lo.s32", R, &[R, R, R], |s, _, _| (sx(s[0], 24).wrapping_mul(sx(s[1], 24)) as u64).wrapping_add(s[2])),
-    op("sad.u32", R, &[R, R, R], |s, _, _| ((s[0] as u32).abs_diff(s[1] as u32) as u64).wrapping_add(s[2])),
-    op("min.s32", R, &[R, R], |s, _, _| sx(s[0], 32).min(sx(s[1], 32)) as u64),
-    op("max.s32", R, &[R, R], |s, _, _| sx(s[0], 32).max(sx(s[1], 32)) as u64),
-    op("mul.wide.u32", D, &[R, R], |s, _, _| (s[0] & 0xffff_ffff) * (s[1] & 0xffff_ffff)),
-    op("mul.wide.s32", D, &[R, R], |s, _, _| (sx(s[0], 32) * sx(s[1], 32)) as u64),
-    op("mad.wide.s32", D, &[R, R, D], |s, _, _| ((sx(s[0], 32) * sx(s[1], 32)) as u64).wrapping_add(s[2])),
-    op("add.u64", D, &[D, D], |s, _, _| s[0].wrapping_add(s[1])),
-    op("sub.s64", D, &[D, D], |s, _, _| s[0].wrapping_sub(s[1])),
-    op("mul.lo.u64", D, &[D, D], |s, _, _| s[0].wrapping_mul(s[1])),
-    op("mul.hi.u64", D, &[D, D], |s, _, _| ((u128::from(s[0]) * u128::from(s[1])) >> 64) as u64),
-    op("mul.hi.s64", D, &[D, D], |s, _, _| ((i128::from(s[0] as i64) * i128::from(s[1] as i64)) >> 64) as u64),
-    op("min.u64", D, &[D, D], |s, _, _| s[0].min(s[1])),
-    op("max.s64", D, &[D, D], |s, _, _| (s[0] as i64).max(s[1] as i64) as u64),
-    op("neg.s16", H, &[H], |s, _, _| s[0].wrapping_neg()),
-    op("abs.s32", R, &[R], |s, _, _| sx(s[0], 32).wrapping_abs() as u64),
-    op("abs.s64", D, &[D], |s, _, _| (s[0] as i64).wrapping_abs() as u64),
-    op("not.b64", D, &[D], |s, _, _| !s[0]),
-    op("cnot.b32", R, &[R], |s, _, _| u64::from(s[0] as u32 == 0)),
-    op("and.b16", H, &[H, H], |s, _, _| s[0] & s[1]),
-    op("or.b32", R, &[R, R], |s, _, _| s[0] | s[1]),
-    op("xor.b64", D, &[D, D], |s, _, _| s[0] ^ s[1]),
+    op("add.u16", H, &[H, H], |s, _, _, _| s[0].wrapping_add(s[1])),
+    op("sub.s16", H, &[H, H], |s, _, _, _| s[0].wrapping_sub(s[1])),
+    op("mul.lo.u16", H, &[H, H], |s, _, _, _| s[0].wrapping_mul(s[1])),
+    op("mul.hi.s16", H, &[H, H], |s, _, _, _| ((sx(s[0], 16) * sx(s[1], 16)) >> 16) as u64),
+    op("min.s16", H, &[H, H], |s, _, _, _| sx(s[0], 16).min(sx(s[1], 16)) as u64),
+    op("max.u16", H, &[H, H], |s, _, _, _| (s[0] & 0xffff).max(s[1] & 0xffff)),
+    op("mul.wide.s16", R, &[H, H], |s, _, _, _| (sx(s[0], 16) * sx(s[1], 16)) as u64),
+    op("mul.wide.u16", R, &[H, H], |s, _, _, _| (s[0] & 0xffff) * (s[1] & 0xffff)),
+    op("add.s32", R, &[R, R], |s, _, _, _| s[0].wrapping_add(s[1])),
+    op("sub.u32", R, &[R, R], |s, _, _, _| s[0].wrapping_sub(s[1])),
+    op("mul.lo.s32", R, &[R, R], |s, _, _, _| s[0].wrapping_mul(s[1])),
+    op("mul.hi.u32", R, &[R, R], |s, _, _, _| ((s[0] & 0xffff_ffff) * (s[1] & 0xffff_ffff)) >> 32),
+    op("mul.hi.s32", R, &[R, R], |s, _, _, _| ((sx(s[0], 32) * sx(s[1], 32)) >> 32) as u64),
+    op("mad.lo.u32", R, &[R, R, R], |s, _, _, _| s[0].wrapping_mul(s[1]).wrapping_add(s[2])),
+    op("mad.hi.s32", R, &[R, R, R], |s, _, _, _| (((sx(s[0], 32) * sx(s[1], 32)) >> 32) as u64).wrapping_add(s[2])),
+    op("mul24.lo.u32", R, &[R, R], |s, _, _, _| (s[0] & 0xff_ffff).wrapping_mul(s[1] & 0xff_ffff)),
+    op("mad24.lo.s32", R, &[R, R, R], |s, _, _, _| (sx(s[0], 24).wrapping_mul(sx(s[1], 24)) as u64).wrapping_add(s[2])),
+    op("sad.u32", R, &[R, R, R], |s, _, _, _| ((s[0] as u32).abs_diff(s[1] as u32) as u64).wrapping_add(s[2])),
+    op("min.s32", R, &[R, R], |s, _, _, _| sx(s[0], 32).min(sx(s[1], 32)) as u64),
+    op("max.s32", R, &[R, R], |s, _, _, _| sx(s[0], 32).max(sx(s[1], 32)) as u64),
+    op("mul.wide.u32", D, &[R, R], |s, _, _, _| (s[0] & 0xffff_ffff) * (s[1] & 0xffff_ffff)),
+    op("mul.wide.s32", D, &[R, R], |s, _, _, _| (sx(s[0], 32) * sx(s[1], 32)) as u64),
+    op("mad.wide.s32", D, &[R, R, D], |s, _, _, _| ((sx(s[0], 32) * sx(s[1], 32)) as u64).wrapping_add(s[2])),
+    op("add.u64", D, &[D, D], |s, _, _, _| s[0].wrapping_add(s[1])),
+    op("sub.s64", D, &[D, D], |s, _, _, _| s[0].wrapping_sub(s[1])),
+    op("mul.lo.u64", D, &[D, D], |s, _, _, _| s[0].wrapping_mul(s[1])),
+    op("mul.hi.u64", D, &[D, D], |s, _, _, _| ((u128::from(s[0]) * u128::from(s[1])) >> 64) as u64),
+    op("mul.hi.s64", D, &[D, D], |s, _, _, _| ((i128::from(s[0] as i64) * i128::from(s[1] as i64)) >> 64) as u64),
+    op("min.u64", D, &[D, D], |s, _, _, _| s[0].min(s[1])),
+    op("max.s64", D, &[D, D], |s, _, _, _| (s[0] as i64).max(s[1] as i64) as u64),
+    op("neg.s16", H, &[H], |s, _, _, _| s[0].wrapping_neg()),
+    op("abs.s32", R, &[R], |s, _, _, _| sx(s[0], 32).wrapping_abs() as u64),
+    op("abs.s64", D, &[D], |s, _, _, _| (s[0] as i64).wrapping_abs() as u64),
+    op("not.b64", D, &[D], |s, _, _, _| !s[0]),
+    op("cnot.b32", R, &[R], |s, _, _, _| u64::from(s[0] as u32 == 0)),
+    op("and.b16", H, &[H, H], |s, _, _, _| s[0] & s[1]),
+    op("or.b32", R, &[R, R], |s, _, _, _| s[0] | s[1]),
+    op("xor.b64", D, &[D, D], |s, _, _, _| s[0] ^ s[1]),
     // Shifts: the amount is a .u32 and shifts past the width give 0 (or the sign).
-    op("shl.b16", H, &[H, R], |s, _, _| if (s[1] as u32) >= 16 { 0 } else { s[0] << (s[1] as u32) }),
-    op("shr.s32", R, &[R, R], |s, _, _| (sx(s[0], 32) >> (s[1] as u32).min(31)) as u64),
-    op("shr.u64", D, &[D, R], |s, _, _| if (s[1] as u32) >= 64 { 0 } else { s[0] >> (s[1] as u32) }),
-    op("shl.b64", D, &[D, R], |s, _, _| if (s[1] as u32) >= 64 { 0 } else { s[0] << (s[1] as u32) }),
+    op("shl.b16", H, &[H, R], |s, _, _, _| if (s[1] as u32) >= 16 { 0 } else { s[0] << (s[1] as u32) }),
+    op("shr.s32", R, &[R, R], |s, _, _, _| (sx(s[0], 32) >> (s[1] as u32).min(31)) as u64),
+    op("shr.u64", D, &[D, R], |s, _, _, _| if (s[1] as u32) >= 64 { 0 } else { s[0] >> (s[1] as u32) }),
+    op("shl.b64", D, &[D, R], |s, _, _, _| if (s[1] as u32) >= 64 { 0 } else { s[0] << (s[1] as u32) }),
     // Division by an immediate that is neither 0 nor -1.
-    iop("div.u32", R, &[R], (1, 1000), |s, i, _| (s[0] as u32 / i as u32) as u64),
-    iop("rem.s32", R, &[R], (2, 1000), |s, i, _| (sx(s[0], 32) % i as i64) as u64),
-    iop("div.s64", D, &[D], (1, 1 << 40), |s, i, _| ((s[0] as i64) / i as i64) as u64),
-    iop("rem.u16", H, &[H], (1, 300), |s, i, _| (s[0] & 0xffff) % i),
+    iop("div.u32", R, &[R], (1, 1000), |s, i, _, _| (s[0] as u32 / i as u32) as u64),
+    iop("rem.s32", R, &[R], (2, 1000), |s, i, _, _| (sx(s[0], 32) % i as i64) as u64),
+    iop("div.s64", D, &[D], (1, 1 << 40), |s, i, _, _| ((s[0] as i64) / i as i64) as u64),
+    iop("rem.u16", H, &[H], (1, 300), |s, i, _, _| (s[0] & 0xffff) % i),
     // Carry chains (PTX ISA 9.7.2): the flag is the carry-out of the add family and
     // the borrow of the sub family, read by the next instruction of the same family.
-    cop("add.cc.u32", R, &[R, R], Cf::Write(true), |s, _, cf| { let t = (s[0] & 0xffff_ffff) + (s[1] & 0xffff_ffff); *cf = t >> 32 != 0; t }),
-    cop("addc.cc.u32", R, &[R, R], Cf::ReadWrite(true), |s, _, cf| { let t = (s[0] & 0xffff_ffff) + (s[1] & 0xffff_ffff) + u64::from(*cf); *cf = t >> 32 != 0; t }),
-    cop("addc.u32", R, &[R, R], Cf::Read(true), |s, _, cf| s[0].wrapping_add(s[1]).wrapping_add(u64::from(*cf))),
-    cop("mad.lo.cc.u32", R, &[R, R, R], Cf::Write(true), |s, _, cf| { let t = (s[0].wrapping_mul(s[1]) & 0xffff_ffff) + (s[2] & 0xffff_ffff); *cf = t >> 32 != 0; t }),
-    cop("madc.hi.cc.u32", R, &[R, R, R], Cf::ReadWrite(true), |s, _, cf| { let t = (((s[0] & 0xffff_ffff) * (s[1] & 0xffff_ffff)) >> 32) + (s[2] & 0xffff_ffff) + u64::from(*cf); *cf = t >> 32 != 0; t }),
-    cop("add.cc.u64", D, &[D, D], Cf::Write(true), |s, _, cf| { let (t, c) = s[0].overflowing_add(s[1]); *cf = c; t }),
-    cop("addc.cc.u64", D, &[D, D], Cf::ReadWrite(true), |s, _, cf| { let t = u128::from(s[0]) + u128::from(s[1]) + u128::from(*cf); *cf = t >> 64 != 0; t as u64 }),
-    cop("addc.u64", D, &[D, D], Cf::Read(true), |s, _, cf| s[0].wrapping_add(s[1]).wrapping_add(u64::from(*cf))),
-    cop("madc.lo.u64", D, &[D, D, D], Cf::Read(true), |s, _, cf| s[0].wrapping_mul(s[1]).wrapping_add(s[2]).wrapping_add(u64::from(*cf))),
-    cop("sub.cc.u32", R, &[R, R], Cf::Write(false), |s, _, cf| { *cf = (s[0] as u32) < (s[1] as u32); s[0].wrapping_sub(s[1]) }),
-    cop("subc.cc.u32", R, &[R, R], Cf::ReadWrite(false), |s, _, cf| { let t = i64::from(s[0] as u32) - i64::from(s[1] as u32) - i64::from(*cf); *cf = t < 0; t as u64 }),
-    cop("subc.u32", R, &[R, R], Cf::Read(false), |s, _, cf| s[0].wrapping_sub(s[1]).wrapping_sub(u64::from(*cf))),
-    cop("sub.cc.u64", D, &[D, D], Cf::Write(false), |s, _, cf| { *cf = s[0] < s[1]; s[0].wrapping_sub(s[1]) }),
-    cop("subc.cc.u64", D, &[D, D], Cf::ReadWrite(false), |s, _, cf| { let t = i128::from(s[0]) - i128::from(s[1]) - i128::from(*cf); *cf = t < 0; t as u64 }),
-    cop("subc.u64", D, &[D, D], Cf::Read(false), |s, _, cf| s[0].wrapping_sub(s[1]).wrapping_sub(u64::from(*cf))),
+    cop("add.cc.u32", R, &[R, R], Cf::Write(true), |s, _, cf, _| { let t = (s[0] & 0xffff_ffff) + (s[1] & 0xffff_ffff); *cf = t >> 32 != 0; t }),
+    cop("addc.cc.u32", R, &[R, R], Cf::ReadWrite(true), |s, _, cf, _| { let t = (s[0] & 0xffff_ffff) + (s[1] & 0xffff_ffff) + u64::from(*cf); *cf = t >> 32 != 0; t }),
+    cop("addc.u32", R, &[R, R], Cf::Read(true), |s, _, cf, _| s[0].wrapping_add(s[1]).wrapping_add(u64::from(*cf))),
+    cop("mad.lo.cc.u32", R, &[R, R, R], Cf::Write(true), |s, _, cf, _| { let t = (s[0].wrapping_mul(s[1]) & 0xffff_ffff) + (s[2] & 0xffff_ffff); *cf = t >> 32 != 0; t }),
+    cop("madc.hi.cc.u32", R, &[R, R, R], Cf::ReadWrite(true), |s, _, cf, _| { let t = (((s[0] & 0xffff_ffff) * (s[1] & 0xffff_ffff)) >> 32) + (s[2] & 0xffff_ffff) + u64::from(*cf); *cf = t >> 32 != 0; t }),
+    cop("add.cc.u64", D, &[D, D], Cf::Write(true), |s, _, cf, _| { let (t, c) = s[0].overflowing_add(s[1]); *cf = c; t }),
+    cop("addc.cc.u64", D, &[D, D], Cf::ReadWrite(true), |s, _, cf, _| { let t = u128::from(s[0]) + u128::from(s[1]) + u128::from(*cf); *cf = t >> 64 != 0; t as u64 }),
+    cop("addc.u64", D, &[D, D], Cf::Read(true), |s, _, cf, _| s[0].wrapping_add(s[1]).wrapping_add(u64::from(*cf))),
+    cop("madc.lo.u64", D, &[D, D, D], Cf::Read(true), |s, _, cf, _| s[0].wrapping_mul(s[1]).wrapping_add(s[2]).wrapping_add(u64::from(*cf))),
+    cop("sub.cc.u32", R, &[R, R], Cf::Write(false), |s, _, cf, _| { *cf = (s[0] as u32) < (s[1] as u32); s[0].wrapping_sub(s[1]) }),
+    cop("subc.cc.u32", R, &[R, R], Cf::ReadWrite(false), |s, _, cf, _| { let t = i64::from(s[0] as u32) - i64::from(s[1] as u32) - i64::from(*cf); *cf = t < 0; t as u64 }),
+    cop("subc.u32", R, &[R, R], Cf::Read(false), |s, _, cf, _| s[0].wrapping_sub(s[1]).wrapping_sub(u64::from(*cf))),
+    cop("sub.cc.u64", D, &[D, D], Cf::Write(false), |s, _, cf, _| { *cf = s[0] < s[1]; s[0].wrapping_sub(s[1]) }),
+    cop("subc.cc.u64", D, &[D, D], Cf::ReadWrite(false), |s, _, cf, _| { let t = i128::from(s[0]) - i128::from(s[1]) - i128::from(*cf); *cf = t < 0; t as u64 }),
+    cop("subc.u64", D, &[D, D], Cf::Read(false), |s, _, cf, _| s[0].wrapping_sub(s[1]).wrapping_sub(u64::from(*cf))),
     // Bits.
-    op("popc.b64", R, &[D], |s, _, _| u64::from(s[0].count_ones())),
-    op("clz.b32", R, &[R], |s, _, _| u64::from((s[0] as u32).leading_zeros())),
-    op("brev.b32", R, &[R], |s, _, _| u64::from((s[0] as u32).reverse_bits())),
-    op("brev.b64", D, &[D], |s, _, _| s[0].reverse_bits()),
-    op("bfind.u32", R, &[R], |s, _, _| { let a = s[0] as u32; if a == 0 { 0xffff_ffff } else { u64::from(31 - a.leading_zeros()) } }),
-    op("bfind.s64", R, &[D], |s, _, _| { let a = s[0] as i64; let a = if a < 0 { !a } else { a } as u64; if a == 0 { 0xffff_ffff } else { u64::from(63 - a.leading_zeros()) } }),
-    op("bfind.shiftamt.u64", R, &[D], |s, _, _| if s[0] == 0 { 0xffff_ffff } else { u64::from(s[0].leading_zeros()) }),
-    op("bfe.u32", R, &[R, R, R], |s, _, _| bfe(s[0], s[1], s[2], 32, false)),
-    op("bfe.s32", R, &[R, R, R], |s, _, _| bfe(s[0], s[1], s[2], 32, true)),
-    op("bfe.s64", D, &[D, R, R], |s, _, _| bfe(s[0], s[1], s[2], 64, true)),
-    op("bfi.b32", R, &[R, R, R, R], |s, _, _| bfi(s[0], s[1], s[2], s[3], 32)),
-    op("bfi.b64", D, &[D, D, R, R], |s, _, _| bfi(s[0], s[1], s[2], s[3], 64)),
-    op("prmt.b32", R, &[R, R, R], |s, _, _| {
+    op("popc.b64", R, &[D], |s, _, _, _| u64::from(s[0].count_ones())),
+    op("clz.b32", R, &[R], |s, _, _, _| u64::from((s[0] as u32).leading_zeros())),
+    op("brev.b32", R, &[R], |s, _, _, _| u64::from((s[0] as u32).reverse_bits())),
+    op("brev.b64", D, &[D], |s, _, _, _| s[0].reverse_bits()),
+    op("bfind.u32", R, &[R], |s, _, _, _| { let a = s[0] as u32; if a == 0 { 0xffff_ffff } else { u64::from(31 - a.leading_zeros()) } }),
+    op("bfind.s64", R, &[D], |s, _, _, _| { let a = s[0] as i64; let a = if a < 0 { !a } else { a } as u64; if a == 0 { 0xffff_ffff } else { u64::from(63 - a.leading_zeros()) } }),
+    op("bfind.shiftamt.u64", R, &[D], |s, _, _, _| if s[0] == 0 { 0xffff_ffff } else { u64::from(s[0].leading_zeros()) }),
+    op("bfe.u32", R, &[R, R, R], |s, _, _, _| bfe(s[0], s[1], s[2], 32, false)),
+    op("bfe.s32", R, &[R, R, R], |s, _, _, _| bfe(s[0], s[1], s[2], 32, true)),
+    op("bfe.s64", D, &[D, R, R], |s, _, _, _| bfe(s[0], s[1], s[2], 64, true)),
+    op("bfi.b32", R, &[R, R, R, R], |s, _, _, _| bfi(s[0], s[1], s[2], s[3], 32)),
+    op("bfi.b64", D, &[D, D, R, R], |s, _, _, _| bfi(s[0], s[1], s[2], s[3], 64)),
+    op("prmt.b32", R, &[R, R, R], |s, _, _, _| {
         let bytes = (s[1] << 32) | (s[0] & 0xffff_ffff);
         let mut d = 0u64;
         for k in 0..4 {
@@ -470,9 +496,9 @@ static OPS: &[Op] = &[
         }
         d
     }),
-    op("shf.l.wrap.b32", R, &[R, R, R], |s, _, _| { let n = (s[2] & 31) as u32; let v = ((s[1] & 0xffff_ffff) << 32 | (s[0] & 0xffff_ffff)) << n; v >> 32 }),
-    op("shf.r.clamp.b32", R, &[R, R, R], |s, _, _| { let n = (s[2] as u32).min(32); let v = (s[1] & 0xffff_ffff) << 32 | (s[0] & 0xffff_ffff); (v >> n) & 0xffff_ffff }),
-    iop("lop3.b32", R, &[R, R, R], (0, 255), |s, lut, _| {
+    op("shf.l.wrap.b32", R, &[R, R, R], |s, _, _, _| { let n = (s[2] & 31) as u32; let v = ((s[1] & 0xffff_ffff) << 32 | (s[0] & 0xffff_ffff)) << n; v >> 32 }),
+    op("shf.r.clamp.b32", R, &[R, R, R], |s, _, _, _| { let n = (s[2] as u32).min(32); let v = (s[1] & 0xffff_ffff) << 32 | (s[0] & 0xffff_ffff); (v >> n) & 0xffff_ffff }),
+    iop("lop3.b32", R, &[R, R, R], (0, 255), |s, lut, _, _| {
         let mut d = 0u64;
         for k in 0..32 {
             let idx = ((s[0] >> k) & 1) << 2 | ((s[1] >> k) & 1) << 1 | ((s[2] >> k) & 1);
@@ -480,138 +506,161 @@ static OPS: &[Op] = &[
         }
         d
     }),
-    op("bmsk.clamp.b32", R, &[R, R], |s, _, _| { let (a, b) = ((s[0] as u32).min(32), (s[1] as u32).min(32)); let m = if b >= 32 { u64::MAX } else { (1u64 << b) - 1 }; (m << a) & 0xffff_ffff }),
-    op("bmsk.wrap.b32", R, &[R, R], |s, _, _| { let (a, b) = ((s[0] & 31) as u32, (s[1] & 31) as u32); (((1u64 << b) - 1) << a) & 0xffff_ffff }),
-    op("szext.wrap.s32", R, &[R, R], |s, _, _| { let n = (s[1] & 31) as u32; if n == 0 { 0 } else { sx(s[0], n) as u64 } }),
-    op("szext.clamp.u32", R, &[R, R], |s, _, _| { let n = (s[1] as u32).min(32); s[0] & W::mask_bits(n) }),
-    op("dp4a.u32.u32", R, &[R, R, R], |s, _, _| dp4a(s[0], s[1], s[2], false, false)),
-    op("dp4a.s32.u32", R, &[R, R, R], |s, _, _| dp4a(s[0], s[1], s[2], true, false)),
-    op("dp4a.s32.s32", R, &[R, R, R], |s, _, _| dp4a(s[0], s[1], s[2], true, true)),
-    op("dp2a.lo.u32.s32", R, &[R, R, R], |s, _, _| dp2a(s[0], s[1], s[2], false, true, false)),
-    op("dp2a.hi.s32.s32", R, &[R, R, R], |s, _, _| dp2a(s[0], s[1], s[2], true, true, true)),
+    op("bmsk.clamp.b32", R, &[R, R], |s, _, _, _| { let (a, b) = ((s[0] as u32).min(32), (s[1] as u32).min(32)); let m = if b >= 32 { u64::MAX } else { (1u64 << b) - 1 }; (m << a) & 0xffff_ffff }),
+    op("bmsk.wrap.b32", R, &[R, R], |s, _, _, _| { let (a, b) = ((s[0] & 31) as u32, (s[1] & 31) as u32); (((1u64 << b) - 1) << a) & 0xffff_ffff }),
+    op("szext.wrap.s32", R, &[R, R], |s, _, _, _| { let n = (s[1] & 31) as u32; if n == 0 { 0 } else { sx(s[0], n) as u64 } }),
+    op("szext.clamp.u32", R, &[R, R], |s, _, _, _| { let n = (s[1] as u32).min(32); s[0] & W::mask_bits(n) }),
+    op("dp4a.u32.u32", R, &[R, R, R], |s, _, _, _| dp4a(s[0], s[1], s[2], false, false)),
+    op("dp4a.s32.u32", R, &[R, R, R], |s, _, _, _| dp4a(s[0], s[1], s[2], true, false)),
+    op("dp4a.s32.s32", R, &[R, R, R], |s, _, _, _| dp4a(s[0], s[1], s[2], true, true)),
+    op("dp2a.lo.u32.s32", R, &[R, R, R], |s, _, _, _| dp2a(s[0], s[1], s[2], false, true, false)),
+    op("dp2a.hi.s32.s32", R, &[R, R, R], |s, _, _, _| dp2a(s[0], s[1], s[2], true, true, true)),
     // cvt between integers, into registers wider than the destination type.
-    op("cvt.s8.s32", H, &[R], |s, _, _| in_reg(cvt_int(s[0], 32, true, 8, true, false), 8, true)),
-    op("cvt.sat.u8.s16", H, &[H], |s, _, _| in_reg(cvt_int(s[0], 16, true, 8, false, true), 8, false)),
-    op("cvt.sat.s8.u64", R, &[D], |s, _, _| in_reg(cvt_int(s[0], 64, false, 8, true, true), 8, true)),
-    op("cvt.s16.s8", R, &[H], |s, _, _| in_reg(cvt_int(s[0], 8, true, 16, true, false), 16, true)),
-    op("cvt.u16.u8", D, &[H], |s, _, _| in_reg(cvt_int(s[0], 8, false, 16, false, false), 16, false)),
-    op("cvt.sat.s16.s64", D, &[D], |s, _, _| in_reg(cvt_int(s[0], 64, true, 16, true, true), 16, true)),
-    op("cvt.u32.s16", R, &[H], |s, _, _| in_reg(cvt_int(s[0], 16, true, 32, false, false), 32, false)),
-    op("cvt.sat.u32.s64", R, &[D], |s, _, _| in_reg(cvt_int(s[0], 64, true, 32, false, true), 32, false)),
-    op("cvt.s64.s32", D, &[R], |s, _, _| in_reg(cvt_int(s[0], 32, true, 64, true, false), 64, true)),
-    op("cvt.sat.s32.u32", D, &[R], |s, _, _| in_reg(cvt_int(s[0], 32, false, 32, true, true), 32, true)),
-    op("cvt.u8.u32", R, &[R], |s, _, _| in_reg(cvt_int(s[0], 32, false, 8, false, false), 8, false)),
+    op("cvt.s8.s32", H, &[R], |s, _, _, _| in_reg(cvt_int(s[0], 32, true, 8, true, false), 8, true)),
+    op("cvt.sat.u8.s16", H, &[H], |s, _, _, _| in_reg(cvt_int(s[0], 16, true, 8, false, true), 8, false)),
+    op("cvt.sat.s8.u64", R, &[D], |s, _, _, _| in_reg(cvt_int(s[0], 64, false, 8, true, true), 8, true)),
+    op("cvt.s16.s8", R, &[H], |s, _, _, _| in_reg(cvt_int(s[0], 8, true, 16, true, false), 16, true)),
+    op("cvt.u16.u8", D, &[H], |s, _, _, _| in_reg(cvt_int(s[0], 8, false, 16, false, false), 16, false)),
+    op("cvt.sat.s16.s64", D, &[D], |s, _, _, _| in_reg(cvt_int(s[0], 64, true, 16, true, true), 16, true)),
+    op("cvt.u32.s16", R, &[H], |s, _, _, _| in_reg(cvt_int(s[0], 16, true, 32, false, false), 32, false)),
+    op("cvt.sat.u32.s64", R, &[D], |s, _, _, _| in_reg(cvt_int(s[0], 64, true, 32, false, true), 32, false)),
+    op("cvt.s64.s32", D, &[R], |s, _, _, _| in_reg(cvt_int(s[0], 32, true, 64, true, false), 64, true)),
+    op("cvt.sat.s32.u32", D, &[R], |s, _, _, _| in_reg(cvt_int(s[0], 32, false, 32, true, true), 32, true)),
+    op("cvt.u8.u32", R, &[R], |s, _, _, _| in_reg(cvt_int(s[0], 32, false, 8, false, false), 8, false)),
     // Floats: IEEE 754 round to nearest, as the host computes it.
-    fop("add.f32", R, &[R, R], Cmp::F32, |s, _, _| bits32(f32_of(s[0]) + f32_of(s[1]))),
-    fop("sub.rn.ftz.f32", R, &[R, R], Cmp::F32, |s, _, _| bits32(ftz(ftz(f32_of(s[0])) - ftz(f32_of(s[1]))))),
-    fop("mul.rn.f32", R, &[R, R], Cmp::F32, |s, _, _| bits32(f32_of(s[0]) * f32_of(s[1]))),
-    fop("fma.rn.f32", R, &[R, R, R], Cmp::F32, |s, _, _| bits32(f32_of(s[0]).mul_add(f32_of(s[1]), f32_of(s[2])))),
-    fop("fma.rn.ftz.f32", R, &[R, R, R], Cmp::F32, |s, _, _| bits32(ftz(ftz(f32_of(s[0])).mul_add(ftz(f32_of(s[1])), ftz(f32_of(s[2])))))),
-    fop("min.f32", R, &[R, R], Cmp::F32, |s, _, _| bits32(fmin(f64::from(f32_of(s[0])), f64::from(f32_of(s[1]))) as f32)),
-    fop("max.ftz.f32", R, &[R, R], Cmp::F32, |s, _, _| bits32(fmax(f64::from(ftz(f32_of(s[0]))), f64::from(ftz(f32_of(s[1])))) as f32)),
-    fop("abs.f32", R, &[R], Cmp::F32, |s, _, _| s[0] & 0x7fff_ffff),
-    fop("neg.f64", D, &[D], Cmp::F64, |s, _, _| s[0] ^ (1 << 63)),
-    fop("add.rn.f64", D, &[D, D], Cmp::F64, |s, _, _| (f64_of(s[0]) + f64_of(s[1])).to_bits()),
-    fop("mul.f64", D, &[D, D], Cmp::F64, |s, _, _| (f64_of(s[0]) * f64_of(s[1])).to_bits()),
-    fop("fma.rn.f64", D, &[D, D, D], Cmp::F64, |s, _, _| f64_of(s[0]).mul_add(f64_of(s[1]), f64_of(s[2])).to_bits()),
-    fop("min.f64", D, &[D, D], Cmp::F64, |s, _, _| fmin(f64_of(s[0]), f64_of(s[1])).to_bits()),
-    fop("add.f16", H, &[H, H], Cmp::F16, |s, _, _| hbits(h(s[0]) + h(s[1]))),
-    fop("sub.rn.f16", H, &[H, H], Cmp::F16, |s, _, _| hbits(h(s[0]) - h(s[1]))),
-    fop("mul.f16", H, &[H, H], Cmp::F16, |s, _, _| hbits(h(s[0]) * h(s[1]))),
+    fop("add.f32", R, &[R, R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]) + f32_of(s[1]))),
+    fop("sub.rn.ftz.f32", R, &[R, R], Cmp::F32, |s, _, _, _| bits32(ftz(ftz(f32_of(s[0])) - ftz(f32_of(s[1]))))),
+    fop("mul.rn.f32", R, &[R, R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]) * f32_of(s[1]))),
+    fop("fma.rn.f32", R, &[R, R, R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]).mul_add(f32_of(s[1]), f32_of(s[2])))),
+    fop("fma.rn.ftz.f32", R, &[R, R, R], Cmp::F32, |s, _, _, _| bits32(ftz(ftz(f32_of(s[0])).mul_add(ftz(f32_of(s[1])), ftz(f32_of(s[2])))))),
+    fop("min.f32", R, &[R, R], Cmp::F32, |s, _, _, _| bits32(fmin(f64::from(f32_of(s[0])), f64::from(f32_of(s[1]))) as f32)),
+    fop("max.ftz.f32", R, &[R, R], Cmp::F32, |s, _, _, _| bits32(fmax(f64::from(ftz(f32_of(s[0]))), f64::from(ftz(f32_of(s[1])))) as f32)),
+    fop("abs.f32", R, &[R], Cmp::F32, |s, _, _, _| s[0] & 0x7fff_ffff),
+    fop("neg.f64", D, &[D], Cmp::F64, |s, _, _, _| s[0] ^ (1 << 63)),
+    fop("add.rn.f64", D, &[D, D], Cmp::F64, |s, _, _, _| (f64_of(s[0]) + f64_of(s[1])).to_bits()),
+    fop("mul.f64", D, &[D, D], Cmp::F64, |s, _, _, _| (f64_of(s[0]) * f64_of(s[1])).to_bits()),
+    fop("fma.rn.f64", D, &[D, D, D], Cmp::F64, |s, _, _, _| f64_of(s[0]).mul_add(f64_of(s[1]), f64_of(s[2])).to_bits()),
+    fop("min.f64", D, &[D, D], Cmp::F64, |s, _, _, _| fmin(f64_of(s[0]), f64_of(s[1])).to_bits()),
+    fop("add.f16", H, &[H, H], Cmp::F16, |s, _, _, _| hbits(h(s[0]) + h(s[1]))),
+    fop("sub.rn.f16", H, &[H, H], Cmp::F16, |s, _, _, _| hbits(h(s[0]) - h(s[1]))),
+    fop("mul.f16", H, &[H, H], Cmp::F16, |s, _, _, _| hbits(h(s[0]) * h(s[1]))),
     // Conversions between integers and floats.
-    fop("cvt.rn.f32.s32", R, &[R], Cmp::F32, |s, _, _| bits32(sx(s[0], 32) as f32)),
-    fop("cvt.rn.f32.u64", R, &[D], Cmp::F32, |s, _, _| bits32(s[0] as f32)),
-    fop("cvt.rn.f64.s64", D, &[D], Cmp::F64, |s, _, _| (s[0] as i64 as f64).to_bits()),
-    fop("cvt.f64.f32", D, &[R], Cmp::F64, |s, _, _| f64::from(f32_of(s[0])).to_bits()),
-    fop("cvt.rn.f32.f64", R, &[D], Cmp::F32, |s, _, _| bits32(f64_of(s[0]) as f32)),
-    op("cvt.rzi.s32.f32", R, &[R], |s, _, _| u64::from(f32_of(s[0]) as i32 as u32)),
+    fop("cvt.rn.f32.s32", R, &[R], Cmp::F32, |s, _, _, _| bits32(sx(s[0], 32) as f32)),
+    fop("cvt.rn.f32.u64", R, &[D], Cmp::F32, |s, _, _, _| bits32(s[0] as f32)),
+    fop("cvt.rn.f64.s64", D, &[D], Cmp::F64, |s, _, _, _| (s[0] as i64 as f64).to_bits()),
+    fop("cvt.f64.f32", D, &[R], Cmp::F64, |s, _, _, _| f64::from(f32_of(s[0])).to_bits()),
+    fop("cvt.rn.f32.f64", R, &[D], Cmp::F32, |s, _, _, _| bits32(f64_of(s[0]) as f32)),
+    op("cvt.rzi.s32.f32", R, &[R], |s, _, _, _| u64::from(f32_of(s[0]) as i32 as u32)),
     // A NaN converts to 0, but to 1 << (width - 1) from .f64 or into 64 bits (PTX ISA
     // 9.0, cvt: "MININT for signed, (MAXINT >> 1) + 1 for unsigned").
-    op("cvt.rzi.u64.f64", D, &[D], |s, _, _| { let x = f64_of(s[0]); if x.is_nan() { 1 << 63 } else { x as u64 } }),
-    op("cvt.rni.s64.f32", D, &[R], |s, _, _| { let x = f32_of(s[0]); if x.is_nan() { 1 << 63 } else { x.round_ties_even() as i64 as u64 } }),
+    op("cvt.rzi.u64.f64", D, &[D], |s, _, _, _| { let x = f64_of(s[0]); if x.is_nan() { 1 << 63 } else { x as u64 } }),
+    op("cvt.rni.s64.f32", D, &[R], |s, _, _, _| { let x = f32_of(s[0]); if x.is_nan() { 1 << 63 } else { x.round_ties_even() as i64 as u64 } }),
+    // Atomics on the thread's own words (PTX ISA 9.7.12.5): the old value comes back,
+    // the 32-bit forms change the low half of the word.
+    op("atom.global.add.u32", R, &[M, R], |s, _, _, m| atom32(s[0], m, |o| o.wrapping_add(s[1] as u32))),
+    op("atom.global.exch.b32", R, &[M, R], |s, _, _, m| atom32(s[0], m, |_| s[1] as u32)),
+    op("atom.global.cas.b32", R, &[M, R, R], |s, _, _, m| atom32(s[0], m, |o| if o == s[1] as u32 { s[2] as u32 } else { o })),
+    op("atom.global.min.s32", R, &[M, R], |s, _, _, m| atom32(s[0], m, |o| (o as i32).min(s[1] as i32) as u32)),
+    op("atom.global.max.u32", R, &[M, R], |s, _, _, m| atom32(s[0], m, |o| o.max(s[1] as u32))),
+    op("atom.global.and.b32", R, &[M, R], |s, _, _, m| atom32(s[0], m, |o| o & s[1] as u32)),
+    op("atom.global.or.b32", R, &[M, R], |s, _, _, m| atom32(s[0], m, |o| o | s[1] as u32)),
+    op("atom.global.xor.b32", R, &[M, R], |s, _, _, m| atom32(s[0], m, |o| o ^ s[1] as u32)),
+    op("atom.global.inc.u32", R, &[M, R], |s, _, _, m| atom32(s[0], m, |o| if o >= s[1] as u32 { 0 } else { o + 1 })),
+    op("atom.global.dec.u32", R, &[M, R], |s, _, _, m| atom32(s[0], m, |o| if o == 0 || o > s[1] as u32 { s[1] as u32 } else { o - 1 })),
+    op("atom.global.add.u64", D, &[M, D], |s, _, _, m| { *m = s[0].wrapping_add(s[1]); s[0] }),
+    op("atom.global.exch.b64", D, &[M, D], |s, _, _, m| { *m = s[1]; s[0] }),
+    op("atom.global.cas.b64", D, &[M, D, D], |s, _, _, m| { *m = if s[0] == s[1] { s[2] } else { s[0] }; s[0] }),
+    op("atom.global.min.s64", D, &[M, D], |s, _, _, m| { *m = (s[0] as i64).min(s[1] as i64) as u64; s[0] }),
+    op("atom.global.max.u64", D, &[M, D], |s, _, _, m| { *m = s[0].max(s[1]); s[0] }),
+    op("atom.global.and.b64", D, &[M, D], |s, _, _, m| { *m = s[0] & s[1]; s[0] }),
+    // atom.add.f32 flushes subnormal inputs and results to zero; add.f64 does not.
+    fop("atom.global.add.f32", R, &[M, R], Cmp::F32, |s, _, _, m| atom32(s[0], m, |o| ftz(ftz(f32::from_bits(o)) + ftz(f32_of(s[1]))).to_bits())),
+    fop("atom.global.add.f64", D, &[M, D], Cmp::F64, |s, _, _, m| { *m = (f64_of(s[0]) + f64_of(s[1])).to_bits(); s[0] }),
+    op("red.global.add.u32", N, &[M, R], |s, _, _, m| { atom32(s[0], m, |o| o.wrapping_add(s[1] as u32)); 0 }),
+    op("red.global.xor.b64", N, &[M, D], |s, _, _, m| { *m = s[0] ^ s[1]; 0 }),
     // Comparison and selection.
-    iop("setp.{cmp}.f32", P, &[R, R], (0, 13), |s, c, _| setp(f64::from(f32_of(s[0])), f64::from(f32_of(s[1])), c)),
-    iop("setp.{cmp}.f64", P, &[D, D], (0, 13), |s, c, _| setp(f64_of(s[0]), f64_of(s[1]), c)),
-    op("setp.lt.s16", P, &[H, H], |s, _, _| u64::from(sx(s[0], 16) < sx(s[1], 16))),
-    op("setp.hi.u64", P, &[D, D], |s, _, _| u64::from(s[0] > s[1])),
-    op("selp.b32", R, &[R, R, P], |s, _, _| if s[2] & 1 == 1 { s[0] } else { s[1] }),
-    op("selp.b64", D, &[D, D, P], |s, _, _| if s[2] & 1 == 1 { s[0] } else { s[1] }),
-    op("selp.b16", H, &[H, H, P], |s, _, _| if s[2] & 1 == 1 { s[0] } else { s[1] }),
-    iop("set.{cmp}.u32.f32", R, &[R, R], (0, 13), |s, c, _| if setp(f64::from(f32_of(s[0])), f64::from(f32_of(s[1])), c) == 1 { 0xffff_ffff } else { 0 }),
-    iop("set.{cmp}.f32.f64", R, &[D, D], (0, 13), |s, c, _| if setp(f64_of(s[0]), f64_of(s[1]), c) == 1 { 0x3f80_0000 } else { 0 }),
-    op("slct.s32.s32", R, &[R, R, R], |s, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
-    op("slct.b64.s32", D, &[D, D, R], |s, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
+    iop("setp.{cmp}.f32", P, &[R, R], (0, 13), |s, c, _, _| setp(f64::from(f32_of(s[0])), f64::from(f32_of(s[1])), c)),
+    iop("setp.{cmp}.f64", P, &[D, D], (0, 13), |s, c, _, _| setp(f64_of(s[0]), f64_of(s[1]), c)),
+    op("setp.lt.s16", P, &[H, H], |s, _, _, _| u64::from(sx(s[0], 16) < sx(s[1], 16))),
+    op("setp.hi.u64", P, &[D, D], |s, _, _, _| u64::from(s[0] > s[1])),
+    op("selp.b32", R, &[R, R, P], |s, _, _, _| if s[2] & 1 == 1 { s[0] } else { s[1] }),
+    op("selp.b64", D, &[D, D, P], |s, _, _, _| if s[2] & 1 == 1 { s[0] } else { s[1] }),
+    op("selp.b16", H, &[H, H, P], |s, _, _, _| if s[2] & 1 == 1 { s[0] } else { s[1] }),
+    iop("set.{cmp}.u32.f32", R, &[R, R], (0, 13), |s, c, _, _| if setp(f64::from(f32_of(s[0])), f64::from(f32_of(s[1])), c) == 1 { 0xffff_ffff } else { 0 }),
+    iop("set.{cmp}.f32.f64", R, &[D, D], (0, 13), |s, c, _, _| if setp(f64_of(s[0]), f64_of(s[1]), c) == 1 { 0x3f80_0000 } else { 0 }),
+    op("slct.s32.s32", R, &[R, R, R], |s, _, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
+    op("slct.b64.s32", D, &[D, D, R], |s, _, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
     // More integer forms.
-    op("mad.lo.s16", H, &[H, H, H], |s, _, _| s[0].wrapping_mul(s[1]).wrapping_add(s[2])),
-    op("mad.wide.u16", R, &[H, H, R], |s, _, _| ((s[0] & 0xffff) * (s[1] & 0xffff)).wrapping_add(s[2])),
-    op("mad.hi.u64", D, &[D, D, D], |s, _, _| (((u128::from(s[0]) * u128::from(s[1])) >> 64) as u64).wrapping_add(s[2])),
-    op("neg.s64", D, &[D], |s, _, _| s[0].wrapping_neg()),
-    op("abs.s16", H, &[H], |s, _, _| sx(s[0], 16).wrapping_abs() as u64),
-    op("shr.u16", H, &[H, R], |s, _, _| if (s[1] as u32) >= 16 { 0 } else { (s[0] & 0xffff) >> (s[1] as u32) }),
-    op("shr.s64", D, &[D, R], |s, _, _| ((s[0] as i64) >> (s[1] as u32).min(63)) as u64),
-    op("shl.b32", R, &[R, R], |s, _, _| if (s[1] as u32) >= 32 { 0 } else { s[0] << (s[1] as u32) }),
-    op("popc.b32", R, &[R], |s, _, _| u64::from((s[0] as u32).count_ones())),
-    op("clz.b64", R, &[D], |s, _, _| u64::from(s[0].leading_zeros())),
-    op("bfind.s32", R, &[R], |s, _, _| { let a = s[0] as u32 as i32; let a = if a < 0 { !a } else { a } as u32; if a == 0 { 0xffff_ffff } else { u64::from(31 - a.leading_zeros()) } }),
-    op("bfe.u64", D, &[D, R, R], |s, _, _| bfe(s[0], s[1], s[2], 64, false)),
-    op("shf.r.wrap.b32", R, &[R, R, R], |s, _, _| { let n = (s[2] & 31) as u32; let v = (s[1] & 0xffff_ffff) << 32 | (s[0] & 0xffff_ffff); (v >> n) & 0xffff_ffff }),
-    op("shf.l.clamp.b32", R, &[R, R, R], |s, _, _| { let n = (s[2] as u32).min(32); let v = ((s[1] & 0xffff_ffff) << 32 | (s[0] & 0xffff_ffff)) << n; (v >> 32) & 0xffff_ffff }),
+    op("mad.lo.s16", H, &[H, H, H], |s, _, _, _| s[0].wrapping_mul(s[1]).wrapping_add(s[2])),
+    op("mad.wide.u16", R, &[H, H, R], |s, _, _, _| ((s[0] & 0xffff) * (s[1] & 0xffff)).wrapping_add(s[2])),
+    op("mad.hi.u64", D, &[D, D, D], |s, _, _, _| (((u128::from(s[0]) * u128::from(s[1])) >> 64) as u64).wrapping_add(s[2])),
+    op("neg.s64", D, &[D], |s, _, _, _| s[0].wrapping_neg()),
+    op("abs.s16", H, &[H], |s, _, _, _| sx(s[0], 16).wrapping_abs() as u64),
+    op("shr.u16", H, &[H, R], |s, _, _, _| if (s[1] as u32) >= 16 { 0 } else { (s[0] & 0xffff) >> (s[1] as u32) }),
+    op("shr.s64", D, &[D, R], |s, _, _, _| ((s[0] as i64) >> (s[1] as u32).min(63)) as u64),
+    op("shl.b32", R, &[R, R], |s, _, _, _| if (s[1] as u32) >= 32 { 0 } else { s[0] << (s[1] as u32) }),
+    op("popc.b32", R, &[R], |s, _, _, _| u64::from((s[0] as u32).count_ones())),
+    op("clz.b64", R, &[D], |s, _, _, _| u64::from(s[0].leading_zeros())),
+    op("bfind.s32", R, &[R], |s, _, _, _| { let a = s[0] as u32 as i32; let a = if a < 0 { !a } else { a } as u32; if a == 0 { 0xffff_ffff } else { u64::from(31 - a.leading_zeros()) } }),
+    op("bfe.u64", D, &[D, R, R], |s, _, _, _| bfe(s[0], s[1], s[2], 64, false)),
+    op("shf.r.wrap.b32", R, &[R, R, R], |s, _, _, _| { let n = (s[2] & 31) as u32; let v = (s[1] & 0xffff_ffff) << 32 | (s[0] & 0xffff_ffff); (v >> n) & 0xffff_ffff }),
+    op("shf.l.clamp.b32", R, &[R, R, R], |s, _, _, _| { let n = (s[2] as u32).min(32); let v = ((s[1] & 0xffff_ffff) << 32 | (s[0] & 0xffff_ffff)) << n; (v >> 32) & 0xffff_ffff }),
     // IEEE division and square root, correctly rounded (the host's are).
-    fop("div.rn.f32", R, &[R, R], Cmp::F32, |s, _, _| bits32(f32_of(s[0]) / f32_of(s[1]))),
-    fop("div.rn.f64", D, &[D, D], Cmp::F64, |s, _, _| (f64_of(s[0]) / f64_of(s[1])).to_bits()),
-    fop("rcp.rn.f32", R, &[R], Cmp::F32, |s, _, _| bits32(1.0 / f32_of(s[0]))),
-    fop("rcp.rn.f64", D, &[D], Cmp::F64, |s, _, _| (1.0 / f64_of(s[0])).to_bits()),
-    fop("sqrt.rn.f32", R, &[R], Cmp::F32, |s, _, _| bits32(f32_of(s[0]).sqrt())),
-    fop("sqrt.rn.f64", D, &[D], Cmp::F64, |s, _, _| f64_of(s[0]).sqrt().to_bits()),
-    fop("copysign.f32", R, &[R, R], Cmp::F32, |s, _, _| (s[1] & 0x7fff_ffff) | (s[0] & 0x8000_0000)),
-    iop("testp.{class}.f32", P, &[R], (0, 5), |s, c, _| { let x = f32_of(s[0]); testp(x.is_finite(), x.is_nan(), x.is_subnormal(), c) }),
-    iop("testp.{class}.f64", P, &[D], (0, 5), |s, c, _| { let x = f64_of(s[0]); testp(x.is_finite(), x.is_nan(), x.is_subnormal(), c) }),
+    fop("div.rn.f32", R, &[R, R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]) / f32_of(s[1]))),
+    fop("div.rn.f64", D, &[D, D], Cmp::F64, |s, _, _, _| (f64_of(s[0]) / f64_of(s[1])).to_bits()),
+    fop("rcp.rn.f32", R, &[R], Cmp::F32, |s, _, _, _| bits32(1.0 / f32_of(s[0]))),
+    fop("rcp.rn.f64", D, &[D], Cmp::F64, |s, _, _, _| (1.0 / f64_of(s[0])).to_bits()),
+    fop("sqrt.rn.f32", R, &[R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]).sqrt())),
+    fop("sqrt.rn.f64", D, &[D], Cmp::F64, |s, _, _, _| f64_of(s[0]).sqrt().to_bits()),
+    fop("copysign.f32", R, &[R, R], Cmp::F32, |s, _, _, _| (s[1] & 0x7fff_ffff) | (s[0] & 0x8000_0000)),
+    iop("testp.{class}.f32", P, &[R], (0, 5), |s, c, _, _| { let x = f32_of(s[0]); testp(x.is_finite(), x.is_nan(), x.is_subnormal(), c) }),
+    iop("testp.{class}.f64", P, &[D], (0, 5), |s, c, _, _| { let x = f64_of(s[0]); testp(x.is_finite(), x.is_nan(), x.is_subnormal(), c) }),
     // Halves.
-    fop("fma.rn.f16", H, &[H, H, H], Cmp::F16, |s, _, _| hbits(fma16(h(s[0]), h(s[1]), h(s[2])))),
-    fop("min.f16", H, &[H, H], Cmp::F16, |s, _, _| hbits(fmin(h(s[0]), h(s[1])))),
-    fop("max.f16", H, &[H, H], Cmp::F16, |s, _, _| hbits(fmax(h(s[0]), h(s[1])))),
-    fop("neg.f16", H, &[H], Cmp::F16, |s, _, _| s[0] ^ 0x8000),
-    fop("abs.f16", H, &[H], Cmp::F16, |s, _, _| s[0] & 0x7fff),
-    fop("add.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _| x2(s[0], s[1], |a, b| a + b)),
-    fop("mul.rn.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _| x2(s[0], s[1], |a, b| a * b)),
-    fop("sub.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _| x2(s[0], s[1], |a, b| a - b)),
-    fop("fma.rn.f16x2", R, &[R, R, R], Cmp::F16x2, |s, _, _| (0..2).fold(0, |acc, k| acc | hbits(fma16(h(s[0] >> (16 * k)), h(s[1] >> (16 * k)), h(s[2] >> (16 * k)))) << (16 * k))),
-    fop("add.rn.bf16", H, &[H, H], Cmp::Bf16, |s, _, _| bbits(bh(s[0]) + bh(s[1]))),
-    fop("mul.rn.bf16", H, &[H, H], Cmp::Bf16, |s, _, _| bbits(bh(s[0]) * bh(s[1]))),
-    iop("setp.{cmp}.f16", P, &[H, H], (0, 13), |s, c, _| setp(h(s[0]), h(s[1]), c)),
-    iop("setp.{cmp}.bf16", P, &[H, H], (0, 13), |s, c, _| setp(bh(s[0]), bh(s[1]), c)),
+    fop("fma.rn.f16", H, &[H, H, H], Cmp::F16, |s, _, _, _| hbits(fma16(h(s[0]), h(s[1]), h(s[2])))),
+    fop("min.f16", H, &[H, H], Cmp::F16, |s, _, _, _| hbits(fmin(h(s[0]), h(s[1])))),
+    fop("max.f16", H, &[H, H], Cmp::F16, |s, _, _, _| hbits(fmax(h(s[0]), h(s[1])))),
+    fop("neg.f16", H, &[H], Cmp::F16, |s, _, _, _| s[0] ^ 0x8000),
+    fop("abs.f16", H, &[H], Cmp::F16, |s, _, _, _| s[0] & 0x7fff),
+    fop("add.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| x2(s[0], s[1], |a, b| a + b)),
+    fop("mul.rn.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| x2(s[0], s[1], |a, b| a * b)),
+    fop("sub.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| x2(s[0], s[1], |a, b| a - b)),
+    fop("fma.rn.f16x2", R, &[R, R, R], Cmp::F16x2, |s, _, _, _| (0..2).fold(0, |acc, k| acc | hbits(fma16(h(s[0] >> (16 * k)), h(s[1] >> (16 * k)), h(s[2] >> (16 * k)))) << (16 * k))),
+    fop("add.rn.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| bbits(bh(s[0]) + bh(s[1]))),
+    fop("mul.rn.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| bbits(bh(s[0]) * bh(s[1]))),
+    iop("setp.{cmp}.f16", P, &[H, H], (0, 13), |s, c, _, _| setp(h(s[0]), h(s[1]), c)),
+    iop("setp.{cmp}.bf16", P, &[H, H], (0, 13), |s, c, _, _| setp(bh(s[0]), bh(s[1]), c)),
     // `.sat` clamps to [0, 1] and sends NaN (and -0) to +0; `.NaN` makes min and max
     // return NaN when an operand is one.
-    fop("add.sat.f32", R, &[R, R], Cmp::F32, |s, _, _| sat(f32_of(s[0]) + f32_of(s[1]))),
-    fop("mul.rn.sat.f32", R, &[R, R], Cmp::F32, |s, _, _| sat(f32_of(s[0]) * f32_of(s[1]))),
-    fop("fma.rn.sat.f32", R, &[R, R, R], Cmp::F32, |s, _, _| sat(f32_of(s[0]).mul_add(f32_of(s[1]), f32_of(s[2])))),
-    fop("min.NaN.f32", R, &[R, R], Cmp::F32, |s, _, _| { let (a, b) = (f32_of(s[0]), f32_of(s[1])); if a.is_nan() || b.is_nan() { bits32(f32::NAN) } else { bits32(fmin(f64::from(a), f64::from(b)) as f32) } }),
-    fop("max.NaN.f32", R, &[R, R], Cmp::F32, |s, _, _| { let (a, b) = (f32_of(s[0]), f32_of(s[1])); if a.is_nan() || b.is_nan() { bits32(f32::NAN) } else { bits32(fmax(f64::from(a), f64::from(b)) as f32) } }),
+    fop("add.sat.f32", R, &[R, R], Cmp::F32, |s, _, _, _| sat(f32_of(s[0]) + f32_of(s[1]))),
+    fop("mul.rn.sat.f32", R, &[R, R], Cmp::F32, |s, _, _, _| sat(f32_of(s[0]) * f32_of(s[1]))),
+    fop("fma.rn.sat.f32", R, &[R, R, R], Cmp::F32, |s, _, _, _| sat(f32_of(s[0]).mul_add(f32_of(s[1]), f32_of(s[2])))),
+    fop("min.NaN.f32", R, &[R, R], Cmp::F32, |s, _, _, _| { let (a, b) = (f32_of(s[0]), f32_of(s[1])); if a.is_nan() || b.is_nan() { bits32(f32::NAN) } else { bits32(fmin(f64::from(a), f64::from(b)) as f32) } }),
+    fop("max.NaN.f32", R, &[R, R], Cmp::F32, |s, _, _, _| { let (a, b) = (f32_of(s[0]), f32_of(s[1])); if a.is_nan() || b.is_nan() { bits32(f32::NAN) } else { bits32(fmax(f64::from(a), f64::from(b)) as f32) } }),
     // Rounding to an integral value in the float format.
-    fop("cvt.rni.f32.f32", R, &[R], Cmp::F32, |s, _, _| bits32(f32_of(s[0]).round_ties_even())),
-    fop("cvt.rzi.f32.f32", R, &[R], Cmp::F32, |s, _, _| bits32(f32_of(s[0]).trunc())),
-    fop("cvt.rmi.f64.f64", D, &[D], Cmp::F64, |s, _, _| f64_of(s[0]).floor().to_bits()),
-    fop("cvt.rpi.f64.f64", D, &[D], Cmp::F64, |s, _, _| f64_of(s[0]).ceil().to_bits()),
+    fop("cvt.rni.f32.f32", R, &[R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]).round_ties_even())),
+    fop("cvt.rzi.f32.f32", R, &[R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]).trunc())),
+    fop("cvt.rmi.f64.f64", D, &[D], Cmp::F64, |s, _, _, _| f64_of(s[0]).floor().to_bits()),
+    fop("cvt.rpi.f64.f64", D, &[D], Cmp::F64, |s, _, _, _| f64_of(s[0]).ceil().to_bits()),
     // The high 32 bits of the 48-bit product of 24-bit operands.
-    op("mul24.hi.u32", R, &[R, R], |s, _, _| ((s[0] & 0xff_ffff) * (s[1] & 0xff_ffff)) >> 16),
-    op("mul24.hi.s32", R, &[R, R], |s, _, _| ((sx(s[0], 24) * sx(s[1], 24)) >> 16) as u64),
+    op("mul24.hi.u32", R, &[R, R], |s, _, _, _| ((s[0] & 0xff_ffff) * (s[1] & 0xff_ffff)) >> 16),
+    op("mul24.hi.s32", R, &[R, R], |s, _, _, _| ((sx(s[0], 24) * sx(s[1], 24)) >> 16) as u64),
     // f32 arithmetic rounded toward zero, minus or plus infinity.
-    ifop("add.{rnd}.f32", R, &[R, R], (0, 2), Cmp::F32, |s, m, _| add_dir(f32_of(s[0]), f32_of(s[1]), m)),
-    ifop("sub.{rnd}.f32", R, &[R, R], (0, 2), Cmp::F32, |s, m, _| add_dir(f32_of(s[0]), -f32_of(s[1]), m)),
-    ifop("mul.{rnd}.f32", R, &[R, R], (0, 2), Cmp::F32, |s, m, _| bits32(directed32(f64::from(f32_of(s[0])) * f64::from(f32_of(s[1])), 0.0, m))),
-    ifop("fma.{rnd}.f32", R, &[R, R, R], (0, 2), Cmp::F32, |s, m, _| fma_dir(f32_of(s[0]), f32_of(s[1]), f32_of(s[2]), m)),
-    ifop("cvt.{rnd}.f32.f64", R, &[D], (0, 2), Cmp::F32, |s, m, _| bits32(directed32(f64_of(s[0]), 0.0, m))),
-    op("cvt.rmi.s32.f32", R, &[R], |s, _, _| u64::from(f32_of(s[0]).floor() as i32 as u32)),
-    op("cvt.rpi.u32.f32", R, &[R], |s, _, _| u64::from(f32_of(s[0]).ceil() as u32)),
+    ifop("add.{rnd}.f32", R, &[R, R], (0, 2), Cmp::F32, |s, m, _, _| add_dir(f32_of(s[0]), f32_of(s[1]), m)),
+    ifop("sub.{rnd}.f32", R, &[R, R], (0, 2), Cmp::F32, |s, m, _, _| add_dir(f32_of(s[0]), -f32_of(s[1]), m)),
+    ifop("mul.{rnd}.f32", R, &[R, R], (0, 2), Cmp::F32, |s, m, _, _| bits32(directed32(f64::from(f32_of(s[0])) * f64::from(f32_of(s[1])), 0.0, m))),
+    ifop("fma.{rnd}.f32", R, &[R, R, R], (0, 2), Cmp::F32, |s, m, _, _| fma_dir(f32_of(s[0]), f32_of(s[1]), f32_of(s[2]), m)),
+    ifop("cvt.{rnd}.f32.f64", R, &[D], (0, 2), Cmp::F32, |s, m, _, _| bits32(directed32(f64_of(s[0]), 0.0, m))),
+    op("cvt.rmi.s32.f32", R, &[R], |s, _, _, _| u64::from(f32_of(s[0]).floor() as i32 as u32)),
+    op("cvt.rpi.u32.f32", R, &[R], |s, _, _, _| u64::from(f32_of(s[0]).ceil() as u32)),
     // Conversions between float formats.
-    fop("cvt.rn.f16.f32", H, &[R], Cmp::F16, |s, _, _| u64::from(f16::from_f32(f32_of(s[0])).to_bits())),
-    fop("cvt.f32.f16", R, &[H], Cmp::F32, |s, _, _| bits32(f16::from_bits(s[0] as u16).to_f32())),
-    fop("cvt.rn.bf16.f32", H, &[R], Cmp::Bf16, |s, _, _| u64::from(bf16::from_f32(f32_of(s[0])).to_bits())),
-    fop("cvt.f32.bf16", R, &[H], Cmp::F32, |s, _, _| bits32(bf16::from_bits(s[0] as u16).to_f32())),
-    fop("cvt.rn.f16.f64", H, &[D], Cmp::F16, |s, _, _| hbits(f64_of(s[0]))),
-    fop("cvt.rn.f16x2.f32", R, &[R, R], Cmp::F16x2, |s, _, _| u64::from(f16::from_f32(f32_of(s[0])).to_bits()) << 16 | u64::from(f16::from_f32(f32_of(s[1])).to_bits())),
-    op("cvt.rzi.s16.f16", H, &[H], |s, _, _| { let x = h(s[0]); if x.is_nan() { 0 } else { (x as i16) as u16 as u64 } }),
-    fop("cvt.rn.f16.s32", H, &[R], Cmp::F16, |s, _, _| hbits(sx(s[0], 32) as f64)),
+    fop("cvt.rn.f16.f32", H, &[R], Cmp::F16, |s, _, _, _| u64::from(f16::from_f32(f32_of(s[0])).to_bits())),
+    fop("cvt.f32.f16", R, &[H], Cmp::F32, |s, _, _, _| bits32(f16::from_bits(s[0] as u16).to_f32())),
+    fop("cvt.rn.bf16.f32", H, &[R], Cmp::Bf16, |s, _, _, _| u64::from(bf16::from_f32(f32_of(s[0])).to_bits())),
+    fop("cvt.f32.bf16", R, &[H], Cmp::F32, |s, _, _, _| bits32(bf16::from_bits(s[0] as u16).to_f32())),
+    fop("cvt.rn.f16.f64", H, &[D], Cmp::F16, |s, _, _, _| hbits(f64_of(s[0]))),
+    fop("cvt.rn.f16x2.f32", R, &[R, R], Cmp::F16x2, |s, _, _, _| u64::from(f16::from_f32(f32_of(s[0])).to_bits()) << 16 | u64::from(f16::from_f32(f32_of(s[1])).to_bits())),
+    op("cvt.rzi.s16.f16", H, &[H], |s, _, _, _| { let x = h(s[0]); if x.is_nan() { 0 } else { (x as i16) as u16 as u64 } }),
+    fop("cvt.rn.f16.s32", H, &[R], Cmp::F16, |s, _, _, _| hbits(sx(s[0], 32) as f64)),
 ];
 
 const ROUNDINGS: [&str; 3] = ["rz", "rm", "rp"];
@@ -674,16 +723,17 @@ fn value() -> impl Strategy<Value = u64> {
 }
 
 const THREADS: usize = 64;
-/// Input words per thread: 4 of each register file, and the predicates.
-const IN_WORDS: usize = 13;
-const OUT_WORDS: usize = 14;
+/// Input words per thread: 4 of each register file, the predicates, and the 4 memory
+/// words.
+const IN_WORDS: usize = 17;
+const OUT_WORDS: usize = 18;
 
 fn emit(prog: &[Inst]) -> String {
     let mut s = String::from(
         ".version 8.3\n.target sm_90\n.address_size 64\n\n.visible .entry k(.param .u64 in, .param .u64 out)\n{\n\
          \t.reg .pred %p<2>;\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .b32 %t<3>;\n\t.reg .b64 %a<4>;\n\
          \tld.param.u64 %a0, [in];\n\tld.param.u64 %a1, [out];\n\tcvta.to.global.u64 %a0, %a0;\n\tcvta.to.global.u64 %a1, %a1;\n\
-         \tmov.u32 %t0, %tid.x;\n\tmul.wide.u32 %a2, %t0, 104;\n\tadd.s64 %a0, %a0, %a2;\n\tmul.wide.u32 %a2, %t0, 112;\n\tadd.s64 %a1, %a1, %a2;\n",
+         \tmov.u32 %t0, %tid.x;\n\tmul.wide.u32 %a2, %t0, 136;\n\tadd.s64 %a0, %a0, %a2;\n\tmul.wide.u32 %a2, %t0, 144;\n\tadd.s64 %a1, %a1, %a2;\n",
     );
     // Loads, some of types narrower than the register: %h0 from .s8, %r0 from .s8, %r1
     // from .u16, %rd0 from .s32 (sign- or zero-extended to the register).
@@ -697,6 +747,13 @@ fn emit(prog: &[Inst]) -> String {
         s += &format!("\tld.global.{tr} %r{k}, [%a0+{}];\n", 8 * (4 + k));
         s += &format!("\tld.global.{td} %rd{k}, [%a0+{}];\n", 8 * (8 + k));
     }
+    for k in 0..4 {
+        s += &format!(
+            "\tld.global.u64 %a3, [%a0+{}];\n\tst.global.u64 [%a1+{}], %a3;\n",
+            104 + 8 * k,
+            MEM_AT + 8 * k
+        );
+    }
     s += "\tld.global.u32 %t1, [%a0+96];\n\tand.b32 %t2, %t1, 1;\n\tsetp.ne.u32 %p0, %t2, 0;\n\
           \tand.b32 %t2, %t1, 2;\n\tsetp.ne.u32 %p1, %t2, 0;\n";
     for i in prog {
@@ -706,7 +763,7 @@ fn emit(prog: &[Inst]) -> String {
             .replace("{cmp}", CMPS[i.imm as usize % 14])
             .replace("{class}", CLASSES[i.imm as usize % 6])
             .replace("{rnd}", ROUNDINGS[i.imm as usize % 3]);
-        let mut ops = vec![o.dst.name(i.dst)];
+        let mut ops: Vec<String> = (o.dst != N).then(|| o.dst.name(i.dst)).into_iter().collect();
         ops.extend(o.srcs.iter().zip(&i.srcs).map(|(w, &k)| w.name(k)));
         if o.imm.1 > 0 && !o.ptx.contains('{') {
             ops.push(i.imm.to_string());
@@ -727,14 +784,17 @@ fn emit(prog: &[Inst]) -> String {
 /// The reference: one thread's registers after the program, as the output words.
 /// A word's comparison is `None` when its bits are the machine's to choose.
 fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
-    let mut regs: [[u64; 4]; 4] = [[0; 4]; 4];
+    // Register files H, R, D, P, the memory words, and a sink for `red`.
+    let mut regs: [[u64; 4]; 6] = [[0; 4]; 6];
     let file = |w: W| match w {
         H => 0,
         R => 1,
         D => 2,
         P => 3,
+        M => 4,
+        N => 5,
     };
-    let mut cmp = [[Cmp::Bits; 4]; 4];
+    let mut cmp = [[Cmp::Bits; 4]; 6];
     for k in 0..4 {
         regs[0][k] = input[k] & 0xffff;
         regs[1][k] = input[4 + k] & 0xffff_ffff;
@@ -748,6 +808,7 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
     regs[2][0] = sx(input[8], 32) as u64;
     regs[3][0] = input[12] & 1;
     regs[3][1] = (input[12] >> 1) & 1;
+    regs[4].copy_from_slice(&input[13..17]);
     let mut cf = false;
     // What is known of each register: its bits, or only that it is a NaN (a float
     // instruction made it; the ISA fixes NaN-ness, not the payload), or nothing (an
@@ -759,7 +820,7 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
         Nan(Cmp),
         Nothing,
     }
-    let mut known = [[Known::Bits; 4]; 4];
+    let mut known = [[Known::Bits; 4]; 6];
     let mut cf_unknown = false;
     for i in prog {
         let o = &OPS[i.op];
@@ -775,17 +836,28 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
         if matches!(o.cf, Cf::Write(_) | Cf::ReadWrite(_)) {
             cf_unknown = unknown;
         }
-        let v = (o.f)(&srcs, i.imm, &mut cf) & o.dst.mask();
+        // An atomic's memory word is its first source.
+        let word = (o.srcs.first() == Some(&M)).then(|| i.srcs[0] as usize);
+        let mut mem = word.map_or(0, |w| regs[4][w]);
+        let v = (o.f)(&srcs, i.imm, &mut cf, &mut mem) & o.dst.mask();
+        let state = |v: u64| {
+            if unknown {
+                Known::Nothing
+            } else if is_nan(o.cmp, v) {
+                Known::Nan(o.cmp)
+            } else {
+                Known::Bits
+            }
+        };
         let (f, k) = (file(o.dst), i.dst as usize);
         regs[f][k] = v;
         cmp[f][k] = o.cmp;
-        known[f][k] = if unknown {
-            Known::Nothing
-        } else if is_nan(o.cmp, v) {
-            Known::Nan(o.cmp)
-        } else {
-            Known::Bits
-        };
+        known[f][k] = state(v);
+        if let Some(w) = word {
+            regs[4][w] = mem;
+            cmp[4][w] = if o.cmp == Cmp::F32 { Cmp::Bits } else { o.cmp };
+            known[4][w] = state(mem);
+        }
     }
     let tainted = known.map(|row| row.map(|k| k == Known::Nothing));
     let nan_only = known.map(|row| row.map(|k| matches!(k, Known::Nan(_))));
@@ -805,6 +877,14 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
     out.push(regs[3][1]);
     how.push((!tainted[3][0]).then_some(Cmp::Bits));
     how.push((!tainted[3][1]).then_some(Cmp::Bits));
+    for k in 0..4 {
+        out.push(regs[4][k]);
+        how.push(if tainted[4][k] || (nan_only[4][k] && cmp[4][k] == Cmp::Bits) {
+            None
+        } else {
+            Some(cmp[4][k])
+        });
+    }
     (out, how)
 }
 
