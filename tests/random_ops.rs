@@ -3,13 +3,13 @@
 //! code): integer arithmetic at 16, 32 and 64 bits, carry chains (`add.cc`/`addc`,
 //! `sub.cc`/`subc`, `mad.cc`/`madc`, 32 and 64 bit), the bit instructions (`bfe bfi
 //! prmt shf lop3 bmsk szext dp4a dp2a popc clz brev bfind cnot`), `cvt` between integer
-//! types of every width (with `.sat`, into registers wider than the type), loads of
-//! narrow types into wide registers, f16, f16x2, bf16, f32 and f64 `add sub mul fma min
-//! max abs neg` (f32 also with `.ftz` and rounded toward zero, minus and plus infinity,
-//! with `.sat`, and `min`/`max` with `.NaN`), IEEE `div rcp sqrt`, `copysign`, `setp`
-//! with every float comparison, `set`, `selp`, `slct`, `testp`, and conversions between
-//! the float formats and to and from integers, and atomics (`atom` and `red` on the
-//! thread's own words of global memory): 214 forms.
+//! types of every width (with `.sat`, into registers wider than the type;
+//! `cvt.pack.sat`), loads of narrow types into wide registers, f16, f16x2, bf16, f32
+//! and f64 `add sub mul fma min max abs neg` (f32 also with `.ftz` and rounded toward
+//! zero, minus and plus infinity, with `.sat`, and `min`/`max` with `.NaN`), IEEE `div
+//! rcp sqrt`, `copysign`, `setp` with every float comparison, `set`, `selp`, `slct`,
+//! `testp`, and conversions between the float formats and to and from integers, and
+//! atomics (`atom` and `red` on the thread's own words of global memory): 218 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns), two predicates and four
@@ -218,6 +218,36 @@ fn atom32(word: u64, m: &mut u64, f: impl Fn(u32) -> u32) -> u64 {
     let old = word as u32;
     *m = (word & !0xffff_ffff) | u64::from(f(old));
     u64::from(old)
+}
+
+/// `cvt.pack.sat`, bit by bit as the ISA's pseudocode writes it.
+fn pack_ref(size: u32, signed: bool, a: u64, b: u64, c: u64) -> u64 {
+    let (min, max) =
+        if signed { (-(1i64 << (size - 1)), (1i64 << (size - 1)) - 1) } else { (0, (1i64 << size) - 1) };
+    let sat = |v: u64| {
+        let v = sx(v, 32);
+        if v < min {
+            min
+        } else if v > max {
+            max
+        } else {
+            v
+        }
+    };
+    let (ta, tb) = (sat(a) as u64, sat(b) as u64);
+    let mut d = 0u64;
+    for i in 0..size {
+        d |= ((tb >> i) & 1) << i;
+    }
+    for i in size..2 * size {
+        d |= ((ta >> (i - size)) & 1) << i;
+    }
+    if size < 16 {
+        for i in 2 * size..32 {
+            d |= ((c >> (i - 2 * size)) & 1) << i;
+        }
+    }
+    d
 }
 
 /// `.sat` of an f32 result.
@@ -527,6 +557,12 @@ static OPS: &[Op] = &[
     op("cvt.s64.s32", D, &[R], |s, _, _, _| in_reg(cvt_int(s[0], 32, true, 64, true, false), 64, true)),
     op("cvt.sat.s32.u32", D, &[R], |s, _, _, _| in_reg(cvt_int(s[0], 32, false, 32, true, true), 32, true)),
     op("cvt.u8.u32", R, &[R], |s, _, _, _| in_reg(cvt_int(s[0], 32, false, 8, false, false), 8, false)),
+    // cvt.pack.sat (PTX ISA 9.7.9.22): td = sat(b), then td[size..2*size] = sat(a), then
+    // (8-bit types) d[2*size..32] = c[0..32-2*size].
+    op("cvt.pack.sat.u8.s32.b32", R, &[R, R, R], |s, _, _, _| pack_ref(8, false, s[0], s[1], s[2])),
+    op("cvt.pack.sat.s8.s32.b32", R, &[R, R, R], |s, _, _, _| pack_ref(8, true, s[0], s[1], s[2])),
+    op("cvt.pack.sat.s16.s32", R, &[R, R], |s, _, _, _| pack_ref(16, true, s[0], s[1], 0)),
+    op("cvt.pack.sat.u16.s32", R, &[R, R], |s, _, _, _| pack_ref(16, false, s[0], s[1], 0)),
     // Floats: IEEE 754 round to nearest, as the host computes it.
     fop("add.f32", R, &[R, R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]) + f32_of(s[1]))),
     fop("sub.rn.ftz.f32", R, &[R, R], Cmp::F32, |s, _, _, _| bits32(ftz(ftz(f32_of(s[0])) - ftz(f32_of(s[1]))))),

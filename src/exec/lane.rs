@@ -231,6 +231,7 @@ impl Cta<'_> {
                     BitOp::Bmsk { wrap } => bits::bmsk(wrap, p, q),
                     BitOp::Szext { wrap, signed } => bits::szext(wrap, signed, p, q),
                     BitOp::Lop3 => bits::lop3(p, q, r, s),
+                    BitOp::CvtPack { bits: n, signed } => bits::cvt_pack(u32::from(n), signed, p, q, r),
                 };
                 write(w, *dst, l, v);
             }

@@ -11,6 +11,13 @@ use crate::syntax::ast::*;
 impl<'m> Decoder<'m> {
     pub(super) fn cvt(&self, i: &InstrView<'m>, f: &Form) -> Result<Op, LowerError> {
         let has = |w: W| f.has(w);
+        if has(W::Pack) {
+            let (Some(&t), n) = (f.types().first(), i.operands.len()) else { return self.unsupported(i) };
+            let op = BitOp::CvtPack { bits: t.bits() as u8, signed: t.class() == Class::Signed };
+            let tys = [Ty::S32, Ty::S32, Ty::B32];
+            let width = crate::sem::int::Width(32);
+            return self.bits(op, width, i.operands, &tys[..n.saturating_sub(1).min(3)]);
+        }
         let &[dty, sty] = f.types() else { return self.unsupported(i) };
         let int = |t: Ty| {
             (!t.is_float() && t != Ty::Pred && t.bits() >= 8)

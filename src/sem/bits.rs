@@ -202,6 +202,17 @@ pub fn szext(wrap: bool, signed: bool, a: u64, b: u64) -> u64 {
     u64::from(v)
 }
 
+/// `cvt.pack.sat.T.s32.b32 d, a, b, c` (PTX ISA 9.7.9.22): `a` and `b`, read as s32,
+/// clamped to the range of the `bits`-bit type T; `b` goes in bits `0..bits`, `a` in
+/// `bits..2*bits`, and `c` fills the bits above (none for 16-bit T).
+pub fn cvt_pack(bits: u32, signed: bool, a: u64, b: u64, c: u64) -> u64 {
+    let (lo, hi) =
+        if signed { (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1) } else { (0, (1i64 << bits) - 1) };
+    let field = |v: u64| (i64::from(v as u32 as i32).clamp(lo, hi) as u64) & ((1 << bits) - 1);
+    let packed = field(b) | field(a) << bits;
+    if 2 * bits >= 32 { packed & 0xffff_ffff } else { (packed | c << (2 * bits)) & 0xffff_ffff }
+}
+
 /// `lop3.b32 d, a, b, c, immLut` (PTX ISA 9.7.8.6): each bit of `d` is bit
 /// `a_i*4 + b_i*2 + c_i` of the 8-bit truth table `lut`.
 pub fn lop3(a: u64, b: u64, c: u64, lut: u64) -> u64 {
