@@ -9,7 +9,8 @@
 //! zero, minus and plus infinity, with `.sat`, and `min`/`max` with `.NaN`), IEEE `div
 //! rcp sqrt`, `copysign`, `setp` with every float comparison, `set`, `selp`, `slct`,
 //! `testp`, and conversions between the float formats and to and from integers, and
-//! atomics (`atom` and `red` on the thread's own words of global memory): 218 forms.
+//! atomics (`atom` and `red` on the thread's own words of global memory), and the
+//! scalar video instructions with random selectors: 229 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns), two predicates and four
@@ -248,6 +249,75 @@ fn pack_ref(size: u32, signed: bool, a: u64, b: u64, c: u64) -> u64 {
         }
     }
     d
+}
+
+/// The selectors of the video forms: none, then `.b0`-`.b3`, `.h0`, `.h1`.
+const SELS: [&str; 7] = ["", ".b0", ".b1", ".b2", ".b3", ".h0", ".h1"];
+
+/// A scalar video instruction, step by step as PTX ISA 9.7.18.1 writes it: `kind` 0
+/// vadd, 1 vsub, 2 vabsdiff, 3 vmin, 4 vmax, 5 vshl.clamp, 6 vshr.wrap, 7 vshr.clamp;
+/// `signs` of d, a and b; `sec` 0 add, 1 min, 2 max; the immediate holds asel + 7 bsel
+/// (+ 49 (dsel - 1) when `merge`).
+fn vid(kind: u8, signs: [bool; 3], sat: bool, sec: Option<u8>, imm: u64, merge: bool, s: &[u64]) -> u64 {
+    let (asel, bsel) = ((imm % 7) as usize, (imm / 7 % 7) as usize);
+    let dsel = if merge { 1 + (imm / 49 % 6) as usize } else { 0 };
+    // partSelectSignExtend to a signed 33-bit value.
+    let part = |v: u64, sel: usize, signed: bool| -> i128 {
+        let (width, at) = match sel {
+            0 => (32, 0),
+            1..=4 => (8, 8 * (sel - 1)),
+            _ => (16, 16 * (sel - 5)),
+        };
+        let x = (v >> at) & ((1u64 << width) - 1);
+        if signed && (x >> (width - 1)) & 1 == 1 { i128::from(x) - (1i128 << width) } else { i128::from(x) }
+    };
+    let shifting = kind >= 5;
+    let (ta, tb) = (part(s[0], asel, signs[1]), part(s[1], bsel, signs[2] && !shifting));
+    let mut tmp: i128 = match kind {
+        0 => ta + tb,
+        1 => ta - tb,
+        2 => (ta - tb).abs(),
+        3 => ta.min(tb),
+        4 => ta.max(tb),
+        5 => ta << tb.min(32),
+        6 => ta >> (tb & 0x1f),
+        _ => ta >> tb.min(32),
+    };
+    // The intermediate result is a signed 34-bit value.
+    tmp = (tmp << 94) >> 94;
+    if sat {
+        let bits = match dsel {
+            0 => 32,
+            1..=4 => 8,
+            _ => 16,
+        };
+        let (lo, hi) = if signs[0] {
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        } else {
+            (0, (1i128 << bits) - 1)
+        };
+        tmp = tmp.clamp(lo, hi);
+    }
+    let c = s.get(2).copied().unwrap_or(0) & 0xffff_ffff;
+    let tc = if signs[0] { i128::from(c as u32 as i32) } else { i128::from(c) };
+    let d = match sec {
+        Some(0) => tmp + tc,
+        Some(1) => tmp.min(tc),
+        Some(_) => tmp.max(tc),
+        None => tmp,
+    } as u64
+        & 0xffff_ffff;
+    match dsel {
+        0 => d,
+        1..=4 => {
+            let at = 8 * (dsel - 1);
+            ((d & 0xff) << at) | (c & !(0xff << at))
+        }
+        _ => {
+            let at = 16 * (dsel - 5);
+            ((d & 0xffff) << at) | (c & !(0xffff << at))
+        }
+    }
 }
 
 /// `.sat` of an f32 result.
@@ -563,6 +633,19 @@ static OPS: &[Op] = &[
     op("cvt.pack.sat.s8.s32.b32", R, &[R, R, R], |s, _, _, _| pack_ref(8, true, s[0], s[1], s[2])),
     op("cvt.pack.sat.s16.s32", R, &[R, R], |s, _, _, _| pack_ref(16, true, s[0], s[1], 0)),
     op("cvt.pack.sat.u16.s32", R, &[R, R], |s, _, _, _| pack_ref(16, false, s[0], s[1], 0)),
+    // Scalar video instructions (PTX ISA 9.7.18.1) with random selectors: the
+    // immediate picks asel, bsel and (merging forms) dsel.
+    iop("vadd.s32.u32.s32.sat{v}", R, &[R, R], (0, 48), |s, i, _, _| vid(0, [true, false, true], true, None, i, false, s)),
+    iop("vsub.u32.s32.s32{v}", R, &[R, R], (0, 48), |s, i, _, _| vid(1, [false, true, true], false, None, i, false, s)),
+    iop("vabsdiff.u32.u32.s32.sat{v}", R, &[R, R], (0, 48), |s, i, _, _| vid(2, [false, false, true], true, None, i, false, s)),
+    iop("vmin.s32.s32.u32.add{v}", R, &[R, R, R], (0, 48), |s, i, _, _| vid(3, [true, true, false], false, Some(0), i, false, s)),
+    iop("vmax.u32.s32.s32.sat.max{v}", R, &[R, R, R], (0, 48), |s, i, _, _| vid(4, [false, true, true], true, Some(2), i, false, s)),
+    iop("vmin.s32.u32.s32.min{v}", R, &[R, R, R], (0, 48), |s, i, _, _| vid(3, [true, false, true], false, Some(1), i, false, s)),
+    iop("vadd.u32.s32.u32.sat{vd}", R, &[R, R, R], (0, 293), |s, i, _, _| vid(0, [false, true, false], true, None, i, true, s)),
+    iop("vsub.s32.s32.s32.sat{vd}", R, &[R, R, R], (0, 293), |s, i, _, _| vid(1, [true, true, true], true, None, i, true, s)),
+    iop("vshl.u32.s32.u32.clamp{v}", R, &[R, R], (0, 48), |s, i, _, _| vid(5, [false, true, false], false, None, i, false, s)),
+    iop("vshr.s32.s32.u32.wrap.add{v}", R, &[R, R, R], (0, 48), |s, i, _, _| vid(6, [true, true, false], false, Some(0), i, false, s)),
+    iop("vshr.u32.u32.u32.clamp.sat{v}", R, &[R, R], (0, 48), |s, i, _, _| vid(7, [false, false, false], true, None, i, false, s)),
     // Floats: IEEE 754 round to nearest, as the host computes it.
     fop("add.f32", R, &[R, R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]) + f32_of(s[1]))),
     fop("sub.rn.ftz.f32", R, &[R, R], Cmp::F32, |s, _, _, _| bits32(ftz(ftz(f32_of(s[0])) - ftz(f32_of(s[1]))))),
@@ -798,11 +881,20 @@ fn emit(prog: &[Inst]) -> String {
             .ptx
             .replace("{cmp}", CMPS[i.imm as usize % 14])
             .replace("{class}", CLASSES[i.imm as usize % 6])
-            .replace("{rnd}", ROUNDINGS[i.imm as usize % 3]);
+            .replace("{rnd}", ROUNDINGS[i.imm as usize % 3])
+            .replace("{vd}", "")
+            .replace("{v}", "");
         let mut ops: Vec<String> = (o.dst != N).then(|| o.dst.name(i.dst)).into_iter().collect();
         ops.extend(o.srcs.iter().zip(&i.srcs).map(|(w, &k)| w.name(k)));
         if o.imm.1 > 0 && !o.ptx.contains('{') {
             ops.push(i.imm.to_string());
+        }
+        if o.ptx.contains("{v") {
+            ops[1] += SELS[(i.imm % 7) as usize];
+            ops[2] += SELS[(i.imm / 7 % 7) as usize];
+            if o.ptx.contains("{vd}") {
+                ops[0] += SELS[1 + (i.imm / 49 % 6) as usize];
+            }
         }
         s += &format!("\t{name} {};\n", ops.join(", "));
     }

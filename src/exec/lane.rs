@@ -211,6 +211,10 @@ impl Cta<'_> {
                 };
                 write(w, *dst, l, v);
             }
+            Op::Video { spec, dst, a, b, c } => {
+                let [a, b, c] = [*a, *b, *c].map(|s| read(w, s, l) as u32);
+                write(w, *dst, l, u64::from(crate::sem::video::scalar(spec, a, b, c)));
+            }
             Op::Bits { op, width, dst, srcs } => {
                 let [p, q, r, s] = srcs.map(|s| read(w, s, l));
                 let v = match *op {

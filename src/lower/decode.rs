@@ -414,7 +414,8 @@ impl<'m> Decoder<'m> {
             Family::Warp => self.warp_op(i, f),
             Family::Control => self.control_op(i, f, pc),
             Family::Matrix => self.matrix_op(i, f),
-            Family::Tex | Family::Video | Family::Misc => self.unsupported(i),
+            Family::Video => self.video_op(i, f),
+            Family::Tex | Family::Misc => self.unsupported(i),
         }
     }
 }

@@ -21,4 +21,5 @@ mod mem;
 pub mod ops;
 pub mod program;
 pub mod regs;
+mod video;
 mod warp;

@@ -547,6 +547,14 @@ pub enum Op {
     },
     /// `mma.sync.aligned` (PTX ISA 9.7.14.5.14): a warp-wide `D = A*B + C`.
     Mma(Box<Mma>),
+    /// A scalar video instruction (`vadd` ... `vshr`): `d = f(a, b, c)` on 32 bits.
+    Video {
+        spec: crate::sem::video::Scalar,
+        dst: Slot,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
     /// `div.approx{.ftz}.f32` and `div.full{.ftz}.f32`.
     DivApprox {
         full: bool,

@@ -15,6 +15,7 @@ pub mod matrix;
 pub mod printf;
 pub mod round;
 pub mod select;
+pub mod video;
 pub mod warp;
 
 #[cfg(test)]
