@@ -10,7 +10,7 @@
 //! rcp sqrt`, `copysign`, `setp` with every float comparison, `set`, `selp`, `slct`,
 //! `testp`, and conversions between the float formats and to and from integers, and
 //! atomics (`atom` and `red` on the thread's own words of global memory), and the
-//! scalar video instructions with random selectors: 229 forms.
+//! scalar video instructions (`vset` included) with random selectors: 233 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns), two predicates and four
@@ -315,6 +315,54 @@ fn vid(kind: u8, signs: [bool; 3], sat: bool, sec: Option<u8>, imm: u64, merge: 
         }
         _ => {
             let at = 16 * (dsel - 5);
+            ((d & 0xffff) << at) | (c & !(0xffff << at))
+        }
+    }
+}
+
+/// `vset`'s comparisons, in the order the immediate picks them.
+const VCMPS: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
+
+/// `vset` (PTX ISA 9.7.18.1.4): compare the extended parts, 1 or 0, then the secondary
+/// operation or the merge with c, all unsigned. The immediate holds asel + 7 bsel + 49
+/// cmp (+ 294 (dsel - 1) when `merge`).
+fn vset_ref(signs: [bool; 3], sec: Option<u8>, imm: u64, merge: bool, s: &[u64]) -> u64 {
+    let (asel, bsel, cmp) = ((imm % 7) as usize, (imm / 7 % 7) as usize, imm / 49 % 6);
+    let part = |v: u64, sel: usize, signed: bool| -> i128 {
+        let (width, at) = match sel {
+            0 => (32, 0),
+            1..=4 => (8, 8 * (sel - 1)),
+            _ => (16, 16 * (sel - 5)),
+        };
+        let x = (v >> at) & ((1u64 << width) - 1);
+        if signed && (x >> (width - 1)) & 1 == 1 { i128::from(x) - (1i128 << width) } else { i128::from(x) }
+    };
+    let (ta, tb) = (part(s[0], asel, signs[1]), part(s[1], bsel, signs[2]));
+    let t = u64::from(match cmp {
+        0 => ta == tb,
+        1 => ta != tb,
+        2 => ta < tb,
+        3 => ta <= tb,
+        4 => ta > tb,
+        _ => ta >= tb,
+    });
+    let c = s.get(2).copied().unwrap_or(0) & 0xffff_ffff;
+    let d = match sec {
+        Some(0) => (t + c) & 0xffff_ffff,
+        Some(1) => t.min(c),
+        Some(_) => t.max(c),
+        None => t,
+    };
+    if !merge {
+        return d;
+    }
+    match 1 + (imm / 294 % 6) as usize {
+        k @ 1..=4 => {
+            let at = 8 * (k - 1);
+            ((d & 0xff) << at) | (c & !(0xff << at))
+        }
+        k => {
+            let at = 16 * (k - 5);
             ((d & 0xffff) << at) | (c & !(0xffff << at))
         }
     }
@@ -646,6 +694,11 @@ static OPS: &[Op] = &[
     iop("vshl.u32.s32.u32.clamp{v}", R, &[R, R], (0, 48), |s, i, _, _| vid(5, [false, true, false], false, None, i, false, s)),
     iop("vshr.s32.s32.u32.wrap.add{v}", R, &[R, R, R], (0, 48), |s, i, _, _| vid(6, [true, true, false], false, Some(0), i, false, s)),
     iop("vshr.u32.u32.u32.clamp.sat{v}", R, &[R, R], (0, 48), |s, i, _, _| vid(7, [false, false, false], true, None, i, false, s)),
+    // vset: the immediate also picks the comparison (and, merging, dsel).
+    iop("vset.s32.u32.{c6}{v}", R, &[R, R], (0, 293), |s, i, _, _| vset_ref([false, true, false], None, i, false, s)),
+    iop("vset.u32.s32.{c6}.add{v}", R, &[R, R, R], (0, 293), |s, i, _, _| vset_ref([false, false, true], Some(0), i, false, s)),
+    iop("vset.s32.s32.{c6}.max{v}", R, &[R, R, R], (0, 293), |s, i, _, _| vset_ref([false, true, true], Some(2), i, false, s)),
+    iop("vset.u32.u32.{c6}{vsd}", R, &[R, R, R], (0, 1763), |s, i, _, _| vset_ref([false, false, false], None, i, true, s)),
     // Floats: IEEE 754 round to nearest, as the host computes it.
     fop("add.f32", R, &[R, R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]) + f32_of(s[1]))),
     fop("sub.rn.ftz.f32", R, &[R, R], Cmp::F32, |s, _, _, _| bits32(ftz(ftz(f32_of(s[0])) - ftz(f32_of(s[1]))))),
@@ -882,7 +935,9 @@ fn emit(prog: &[Inst]) -> String {
             .replace("{cmp}", CMPS[i.imm as usize % 14])
             .replace("{class}", CLASSES[i.imm as usize % 6])
             .replace("{rnd}", ROUNDINGS[i.imm as usize % 3])
+            .replace("{c6}", VCMPS[(i.imm / 49 % 6) as usize])
             .replace("{vd}", "")
+            .replace("{vsd}", "")
             .replace("{v}", "");
         let mut ops: Vec<String> = (o.dst != N).then(|| o.dst.name(i.dst)).into_iter().collect();
         ops.extend(o.srcs.iter().zip(&i.srcs).map(|(w, &k)| w.name(k)));
@@ -894,6 +949,9 @@ fn emit(prog: &[Inst]) -> String {
             ops[2] += SELS[(i.imm / 7 % 7) as usize];
             if o.ptx.contains("{vd}") {
                 ops[0] += SELS[1 + (i.imm / 49 % 6) as usize];
+            }
+            if o.ptx.contains("{vsd}") {
+                ops[0] += SELS[1 + (i.imm / 294 % 6) as usize];
             }
         }
         s += &format!("\t{name} {};\n", ops.join(", "));

@@ -1,12 +1,12 @@
 //! Decoding the scalar video instructions that run: `vadd`, `vsub`, `vabsdiff`, `vmin`,
-//! `vmax`, `vshl`, `vshr` (PTX ISA 9.7.18.1). Their operands may carry byte or half
+//! `vmax`, `vshl`, `vshr`, `vset` (PTX ISA 9.7.18.1). Their operands may carry byte or half
 //! selectors (`%r2.b0`), which the parser keeps as a component of the register.
 
 use super::decode::Decoder;
 use super::ops::*;
 use crate::check::types::{Class, Ty};
 use crate::isa::{Form, Opcode as O, Word as W};
-use crate::sem::video::{Scalar, SecOp, Sel, VideoOp};
+use crate::sem::video::{Scalar, SecOp, Sel, VCmp, VideoOp};
 use crate::syntax::ast::*;
 
 impl<'m> Decoder<'m> {
@@ -21,9 +21,28 @@ impl<'m> Decoder<'m> {
             O::Vmax => VideoOp::Max,
             O::Vshl => VideoOp::Shl { clamp },
             O::Vshr => VideoOp::Shr { clamp },
+            O::Vset => {
+                let cmps = [
+                    (W::Eq, VCmp::Eq),
+                    (W::Ne, VCmp::Ne),
+                    (W::Lt, VCmp::Lt),
+                    (W::Le, VCmp::Le),
+                    (W::Gt, VCmp::Gt),
+                    (W::Ge, VCmp::Ge),
+                ];
+                match f.pick(&cmps) {
+                    Some(c) => VideoOp::Set(c),
+                    None => return self.unsupported(i),
+                }
+            }
             _ => return self.unsupported(i),
         };
-        let &[d, a, b] = f.types() else { return self.unsupported(i) };
+        // vset has no destination type: its result is unsigned.
+        let (d, a, b) = match *f.types() {
+            [d, a, b] => (d, a, b),
+            [a, b] if f.opcode == O::Vset => (Ty::U32, a, b),
+            _ => return self.unsupported(i),
+        };
         let signed = |t: Ty| t.class() == Class::Signed;
         let secop = if has(W::Add) {
             Some(SecOp::Add)

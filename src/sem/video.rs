@@ -1,5 +1,5 @@
-//! The scalar video instructions `vadd`, `vsub`, `vabsdiff`, `vmin`, `vmax`, `vshl`
-//! and `vshr` (PTX ISA 9.7.18.1): each source's byte, half or word is extended to a
+//! The scalar video instructions `vadd`, `vsub`, `vabsdiff`, `vmin`, `vmax`, `vshl`,
+//! `vshr` and `vset` (PTX ISA 9.7.18.1): each source's byte, half or word is extended to a
 //! signed 33-bit value by its type, the operation gives a 34-bit result, which is
 //! optionally clamped to the destination's type (or to the byte or half it merges
 //! into), then either combined with `c` by a secondary operation or merged into `c`.
@@ -56,6 +56,20 @@ pub enum VideoOp {
     Shr {
         clamp: bool,
     },
+    /// `vset` (9.7.18.1.4): 1 when the comparison holds, else 0; the result, `c` and
+    /// `d` are unsigned.
+    Set(VCmp),
+}
+
+/// `vset`'s comparisons, on the extended (signed 33-bit) values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VCmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
 }
 
 /// The secondary operation with `c`.
@@ -101,6 +115,14 @@ pub fn scalar(s: &Scalar, a: u32, b: u32, c: u32) -> u32 {
             ((wide << 94) >> 94) as i64
         }
         VideoOp::Shr { clamp } => ta >> amount(clamp),
+        VideoOp::Set(cmp) => i64::from(match cmp {
+            VCmp::Eq => ta == tb,
+            VCmp::Ne => ta != tb,
+            VCmp::Lt => ta < tb,
+            VCmp::Le => ta <= tb,
+            VCmp::Gt => ta > tb,
+            VCmp::Ge => ta >= tb,
+        }),
     };
     let tmp = if s.sat {
         let (lo, hi): (i64, i64) = match (s.dsel, s.d_signed) {
@@ -115,7 +137,7 @@ pub fn scalar(s: &Scalar, a: u32, b: u32, c: u32) -> u32 {
     } else {
         tmp
     };
-    // c's sign follows the destination type.
+    // c's sign follows the destination type (unsigned for vset).
     let tc = if s.d_signed { i64::from(c as i32) } else { i64::from(c) };
     let d = match s.secop {
         Some(SecOp::Add) => tmp + tc,
