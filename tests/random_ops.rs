@@ -254,6 +254,18 @@ fn pack_ref(size: u32, signed: bool, a: u64, b: u64, c: u64) -> u64 {
 /// The selectors of the video forms: none, then `.b0`-`.b3`, `.h0`, `.h1`.
 const SELS: [&str; 7] = ["", ".b0", ".b1", ".b2", ".b3", ".h0", ".h1"];
 
+/// partSelectSignExtend: the part of `v` that selector `sel` (an index into [`SELS`])
+/// names, extended to a signed 33-bit value.
+fn part(v: u64, sel: usize, signed: bool) -> i128 {
+    let (width, at) = match sel {
+        0 => (32, 0),
+        1..=4 => (8, 8 * (sel - 1)),
+        _ => (16, 16 * (sel - 5)),
+    };
+    let x = (v >> at) & ((1u64 << width) - 1);
+    if signed && (x >> (width - 1)) & 1 == 1 { i128::from(x) - (1i128 << width) } else { i128::from(x) }
+}
+
 /// A scalar video instruction, step by step as PTX ISA 9.7.18.1 writes it: `kind` 0
 /// vadd, 1 vsub, 2 vabsdiff, 3 vmin, 4 vmax, 5 vshl.clamp, 6 vshr.wrap, 7 vshr.clamp;
 /// `signs` of d, a and b; `sec` 0 add, 1 min, 2 max; the immediate holds asel + 7 bsel
@@ -261,16 +273,6 @@ const SELS: [&str; 7] = ["", ".b0", ".b1", ".b2", ".b3", ".h0", ".h1"];
 fn vid(kind: u8, signs: [bool; 3], sat: bool, sec: Option<u8>, imm: u64, merge: bool, s: &[u64]) -> u64 {
     let (asel, bsel) = ((imm % 7) as usize, (imm / 7 % 7) as usize);
     let dsel = if merge { 1 + (imm / 49 % 6) as usize } else { 0 };
-    // partSelectSignExtend to a signed 33-bit value.
-    let part = |v: u64, sel: usize, signed: bool| -> i128 {
-        let (width, at) = match sel {
-            0 => (32, 0),
-            1..=4 => (8, 8 * (sel - 1)),
-            _ => (16, 16 * (sel - 5)),
-        };
-        let x = (v >> at) & ((1u64 << width) - 1);
-        if signed && (x >> (width - 1)) & 1 == 1 { i128::from(x) - (1i128 << width) } else { i128::from(x) }
-    };
     let shifting = kind >= 5;
     let (ta, tb) = (part(s[0], asel, signs[1]), part(s[1], bsel, signs[2] && !shifting));
     let mut tmp: i128 = match kind {
@@ -328,15 +330,6 @@ const VCMPS: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
 /// cmp (+ 294 (dsel - 1) when `merge`).
 fn vset_ref(signs: [bool; 3], sec: Option<u8>, imm: u64, merge: bool, s: &[u64]) -> u64 {
     let (asel, bsel, cmp) = ((imm % 7) as usize, (imm / 7 % 7) as usize, imm / 49 % 6);
-    let part = |v: u64, sel: usize, signed: bool| -> i128 {
-        let (width, at) = match sel {
-            0 => (32, 0),
-            1..=4 => (8, 8 * (sel - 1)),
-            _ => (16, 16 * (sel - 5)),
-        };
-        let x = (v >> at) & ((1u64 << width) - 1);
-        if signed && (x >> (width - 1)) & 1 == 1 { i128::from(x) - (1i128 << width) } else { i128::from(x) }
-    };
     let (ta, tb) = (part(s[0], asel, signs[1]), part(s[1], bsel, signs[2]));
     let t = u64::from(match cmp {
         0 => ta == tb,

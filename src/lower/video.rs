@@ -5,8 +5,8 @@
 use super::decode::Decoder;
 use super::ops::*;
 use crate::check::types::{Class, Ty};
-use crate::isa::{Form, Opcode as O, Word as W};
-use crate::sem::video::{Scalar, SecOp, Sel, VCmp, VideoOp};
+use crate::isa::{Form, Opcode as O, Word as W, groups};
+use crate::sem::video::{Scalar, SecOp, Sel, VideoOp};
 use crate::syntax::ast::*;
 
 impl<'m> Decoder<'m> {
@@ -21,20 +21,10 @@ impl<'m> Decoder<'m> {
             O::Vmax => VideoOp::Max,
             O::Vshl => VideoOp::Shl { clamp },
             O::Vshr => VideoOp::Shr { clamp },
-            O::Vset => {
-                let cmps = [
-                    (W::Eq, VCmp::Eq),
-                    (W::Ne, VCmp::Ne),
-                    (W::Lt, VCmp::Lt),
-                    (W::Le, VCmp::Le),
-                    (W::Gt, VCmp::Gt),
-                    (W::Ge, VCmp::Ge),
-                ];
-                match f.pick(&cmps) {
-                    Some(c) => VideoOp::Set(c),
-                    None => return self.unsupported(i),
-                }
-            }
+            O::Vset => match f.pick(groups::CMP) {
+                Some(c) => VideoOp::Set(c),
+                None => return self.unsupported(i),
+            },
             _ => return self.unsupported(i),
         };
         // vset has no destination type: its result is unsigned.

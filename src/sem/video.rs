@@ -4,6 +4,8 @@
 //! optionally clamped to the destination's type (or to the byte or half it merges
 //! into), then either combined with `c` by a secondary operation or merged into `c`.
 
+use super::cmp::{CmpOp, cmp_int};
+
 /// What part of a 32-bit register a selector names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sel {
@@ -56,20 +58,9 @@ pub enum VideoOp {
     Shr {
         clamp: bool,
     },
-    /// `vset` (9.7.18.1.4): 1 when the comparison holds, else 0; the result, `c` and
-    /// `d` are unsigned.
-    Set(VCmp),
-}
-
-/// `vset`'s comparisons, on the extended (signed 33-bit) values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VCmp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
+    /// `vset` (9.7.18.1.4): 1 when the comparison (`eq` ... `ge`) of the extended
+    /// values holds, else 0; the result, `c` and `d` are unsigned.
+    Set(CmpOp),
 }
 
 /// The secondary operation with `c`.
@@ -115,14 +106,7 @@ pub fn scalar(s: &Scalar, a: u32, b: u32, c: u32) -> u32 {
             ((wide << 94) >> 94) as i64
         }
         VideoOp::Shr { clamp } => ta >> amount(clamp),
-        VideoOp::Set(cmp) => i64::from(match cmp {
-            VCmp::Eq => ta == tb,
-            VCmp::Ne => ta != tb,
-            VCmp::Lt => ta < tb,
-            VCmp::Le => ta <= tb,
-            VCmp::Gt => ta > tb,
-            VCmp::Ge => ta >= tb,
-        }),
+        VideoOp::Set(cmp) => i64::from(cmp_int(cmp, ta as u64, tb as u64, true)),
     };
     let tmp = if s.sat {
         let (lo, hi): (i64, i64) = match (s.dsel, s.d_signed) {
