@@ -8,17 +8,19 @@
 //! and f64 `add sub mul fma min max abs neg` (f32 also with `.ftz` and rounded toward
 //! zero, minus and plus infinity, with `.sat`, and `min`/`max` with `.NaN`), IEEE `div
 //! rcp sqrt`, `copysign`, `setp` with every float comparison, `set`, `selp`, `slct`,
-//! `testp`, and conversions between the float formats and to and from integers, and
-//! atomics (`atom` and `red` on the thread's own words of global memory), and the
-//! scalar video instructions (`vset` included) with random selectors: 233 forms.
+//! `testp`, and conversions between the float formats and to and from integers, loads,
+//! stores and atomics (`ld`, `st`, `atom` and `red` on the thread's own words of
+//! global, shared and local memory), and the scalar video instructions (`vset`
+//! included) with random selectors: 248 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns), two predicates and four
-//! words of memory, run 24 random instructions on them and store every register and
-//! word; the output is compared word for word with the reference. Float results that are NaN compare equal to any NaN
-//! (the H100 goldens pin NaN bits; the ISA does not, for most of these).
-//! `PTXVM_PROPTEST_CASES` sets the number of cases; `PTXVM_RANDOM_OPS_DUMP=DIR` writes
-//! each module there (all accepted by `ptxas -arch=sm_90`).
+//! words each of global, shared and local memory, run 24 random instructions on them
+//! and store every register and word; the output is compared word for word with the
+//! reference. Float results that are NaN compare equal to any NaN (the H100 goldens pin
+//! NaN bits; the ISA does not, for most of these). `PTXVM_PROPTEST_CASES` sets the
+//! number of cases; `PTXVM_RANDOM_OPS_DUMP=DIR` writes each module there (all accepted
+//! by `ptxas -arch=sm_90`).
 
 use half::{bf16, f16};
 use proptest::prelude::*;
@@ -32,8 +34,12 @@ enum W {
     R,
     D,
     P,
-    /// One of the thread's four 64-bit words of global memory (atomics).
+    /// One of the thread's four 64-bit words of global memory.
     M,
+    /// One of the thread's four words of shared memory.
+    S,
+    /// One of the thread's four words of local memory.
+    L,
     /// No destination (`red`).
     N,
 }
@@ -46,6 +52,8 @@ impl W {
             W::D => format!("%rd{k}"),
             W::P => format!("%p{k}"),
             W::M => format!("[%a1+{}]", MEM_AT + 8 * usize::from(k)),
+            W::S => format!("[%sa+{}]", 8 * k),
+            W::L => format!("[lo+{}]", 8 * k),
             W::N => String::new(),
         }
     }
@@ -55,7 +63,7 @@ impl W {
             W::R => 0xffff_ffff,
             W::D => u64::MAX,
             W::P => 1,
-            W::M => u64::MAX,
+            W::M | W::S | W::L => u64::MAX,
             W::N => 0,
         }
     }
@@ -127,7 +135,7 @@ const fn cop(ptx: &'static str, dst: W, srcs: &'static [W], cf: Cf, f: Eval) -> 
     Op { ptx, dst, srcs, imm: (0, 0), cf, cmp: Cmp::Bits, f }
 }
 
-use W::{D, H, M, N, P, R};
+use W::{D, H, L, M, N, P, R, S};
 
 /// Where the thread's memory words start in its output record.
 const MEM_AT: usize = 112;
@@ -743,6 +751,23 @@ static OPS: &[Op] = &[
     fop("atom.global.add.f64", D, &[M, D], Cmp::F64, |s, _, _, m| { *m = (f64_of(s[0]) + f64_of(s[1])).to_bits(); s[0] }),
     op("red.global.add.u32", N, &[M, R], |s, _, _, m| { atom32(s[0], m, |o| o.wrapping_add(s[1] as u32)); 0 }),
     op("red.global.xor.b64", N, &[M, D], |s, _, _, m| { *m = s[0] ^ s[1]; 0 }),
+    // Loads and stores of every width in global, shared and local memory; the loads
+    // extend to the register by the type's signedness.
+    op("ld.global.s16", D, &[M], |s, _, _, _| sx(s[0], 16) as u64),
+    op("ld.global.u8", R, &[M], |s, _, _, _| s[0] & 0xff),
+    op("ld.shared.u32", R, &[S], |s, _, _, _| s[0] & 0xffff_ffff),
+    op("ld.shared.s8", H, &[S], |s, _, _, _| sx(s[0], 8) as u64),
+    op("ld.shared.b64", D, &[S], |s, _, _, _| s[0]),
+    op("ld.local.s32", D, &[L], |s, _, _, _| sx(s[0], 32) as u64),
+    op("ld.local.u16", R, &[L], |s, _, _, _| s[0] & 0xffff),
+    op("st.global.u8", N, &[M, R], |s, _, _, m| { *m = (s[0] & !0xff) | (s[1] & 0xff); 0 }),
+    op("st.shared.u16", N, &[S, H], |s, _, _, m| { *m = (s[0] & !0xffff) | (s[1] & 0xffff); 0 }),
+    op("st.shared.b32", N, &[S, R], |s, _, _, m| { *m = (s[0] & !0xffff_ffff) | (s[1] & 0xffff_ffff); 0 }),
+    op("st.local.b64", N, &[L, D], |s, _, _, m| { *m = s[1]; 0 }),
+    op("st.local.s8", N, &[L, H], |s, _, _, m| { *m = (s[0] & !0xff) | (s[1] & 0xff); 0 }),
+    op("atom.shared.add.u32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| o.wrapping_add(s[1] as u32))),
+    op("atom.shared.cas.b64", D, &[S, D, D], |s, _, _, m| { *m = if s[0] == s[1] { s[2] } else { s[0] }; s[0] }),
+    op("atom.shared.max.s32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| (o as i32).max(s[1] as i32) as u32)),
     // Comparison and selection.
     iop("setp.{cmp}.f32", P, &[R, R], (0, 13), |s, c, _, _| setp(f64::from(f32_of(s[0])), f64::from(f32_of(s[1])), c)),
     iop("setp.{cmp}.f64", P, &[D, D], (0, 13), |s, c, _, _| setp(f64_of(s[0]), f64_of(s[1]), c)),
@@ -891,14 +916,15 @@ const THREADS: usize = 64;
 /// Input words per thread: 4 of each register file, the predicates, and the 4 memory
 /// words.
 const IN_WORDS: usize = 17;
-const OUT_WORDS: usize = 18;
+const OUT_WORDS: usize = 26;
 
 fn emit(prog: &[Inst]) -> String {
     let mut s = String::from(
         ".version 8.3\n.target sm_90\n.address_size 64\n\n.visible .entry k(.param .u64 in, .param .u64 out)\n{\n\
-         \t.reg .pred %p<2>;\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .b32 %t<3>;\n\t.reg .b64 %a<4>;\n\
+         \t.reg .pred %p<2>;\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .b32 %t<3>;\n\t.reg .b64 %a<4>;\n\t.reg .b64 %sa;\n\
+         \t.shared .align 8 .b8 sh[2048];\n\t.local .align 8 .b8 lo[32];\n\
          \tld.param.u64 %a0, [in];\n\tld.param.u64 %a1, [out];\n\tcvta.to.global.u64 %a0, %a0;\n\tcvta.to.global.u64 %a1, %a1;\n\
-         \tmov.u32 %t0, %tid.x;\n\tmul.wide.u32 %a2, %t0, 136;\n\tadd.s64 %a0, %a0, %a2;\n\tmul.wide.u32 %a2, %t0, 144;\n\tadd.s64 %a1, %a1, %a2;\n",
+         \tmov.u32 %t0, %tid.x;\n\tmul.wide.u32 %a2, %t0, 136;\n\tadd.s64 %a0, %a0, %a2;\n\tmul.wide.u32 %a2, %t0, 208;\n\tadd.s64 %a1, %a1, %a2;\n",
     );
     // Loads, some of types narrower than the register: %h0 from .s8, %r0 from .s8, %r1
     // from .u16, %rd0 from .s32 (sign- or zero-extended to the register).
@@ -912,11 +938,16 @@ fn emit(prog: &[Inst]) -> String {
         s += &format!("\tld.global.{tr} %r{k}, [%a0+{}];\n", 8 * (4 + k));
         s += &format!("\tld.global.{td} %rd{k}, [%a0+{}];\n", 8 * (8 + k));
     }
+    // The memory words: the thread's 32 bytes of global, shared and local memory, all
+    // from the same four input words.
+    s += "\tmov.u64 %sa, sh;\n\tmul.wide.u32 %a2, %t0, 32;\n\tadd.s64 %sa, %sa, %a2;\n";
     for k in 0..4 {
         s += &format!(
-            "\tld.global.u64 %a3, [%a0+{}];\n\tst.global.u64 [%a1+{}], %a3;\n",
+            "\tld.global.u64 %a3, [%a0+{}];\n\tst.global.u64 [%a1+{}], %a3;\n\tst.shared.u64 [%sa+{}], %a3;\n\tst.local.u64 [lo+{}], %a3;\n",
             104 + 8 * k,
-            MEM_AT + 8 * k
+            MEM_AT + 8 * k,
+            8 * k,
+            8 * k
         );
     }
     s += "\tld.global.u32 %t1, [%a0+96];\n\tand.b32 %t2, %t1, 1;\n\tsetp.ne.u32 %p0, %t2, 0;\n\
@@ -957,6 +988,11 @@ fn emit(prog: &[Inst]) -> String {
     for k in 0..2 {
         s += &format!("\tselp.u32 %t1, 1, 0, %p{k};\n\tst.global.u32 [%a1+{}], %t1;\n", 8 * (12 + k));
     }
+    for k in 0..4 {
+        s +=
+            &format!("\tld.shared.u64 %a3, [%sa+{}];\n\tst.global.u64 [%a1+{}], %a3;\n", 8 * k, 8 * (18 + k));
+        s += &format!("\tld.local.u64 %a3, [lo+{}];\n\tst.global.u64 [%a1+{}], %a3;\n", 8 * k, 8 * (22 + k));
+    }
     s + "\tret;\n}\n"
 }
 
@@ -964,7 +1000,7 @@ fn emit(prog: &[Inst]) -> String {
 /// A word's comparison is `None` when its bits are the machine's to choose.
 fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
     // Register files H, R, D, P, the memory words, and a sink for `red`.
-    let mut regs: [[u64; 4]; 6] = [[0; 4]; 6];
+    let mut regs: [[u64; 4]; 8] = [[0; 4]; 8];
     let file = |w: W| match w {
         H => 0,
         R => 1,
@@ -972,8 +1008,10 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
         P => 3,
         M => 4,
         N => 5,
+        S => 6,
+        L => 7,
     };
-    let mut cmp = [[Cmp::Bits; 4]; 6];
+    let mut cmp = [[Cmp::Bits; 4]; 8];
     for k in 0..4 {
         regs[0][k] = input[k] & 0xffff;
         regs[1][k] = input[4 + k] & 0xffff_ffff;
@@ -987,7 +1025,9 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
     regs[2][0] = sx(input[8], 32) as u64;
     regs[3][0] = input[12] & 1;
     regs[3][1] = (input[12] >> 1) & 1;
-    regs[4].copy_from_slice(&input[13..17]);
+    for f in [4, 6, 7] {
+        regs[f].copy_from_slice(&input[13..17]);
+    }
     let mut cf = false;
     // What is known of each register: its bits, or only that it is a NaN (a float
     // instruction made it; the ISA fixes NaN-ness, not the payload), or nothing (an
@@ -999,7 +1039,7 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
         Nan(Cmp),
         Nothing,
     }
-    let mut known = [[Known::Bits; 4]; 6];
+    let mut known = [[Known::Bits; 4]; 8];
     let mut cf_unknown = false;
     for i in prog {
         let o = &OPS[i.op];
@@ -1015,9 +1055,9 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
         if matches!(o.cf, Cf::Write(_) | Cf::ReadWrite(_)) {
             cf_unknown = unknown;
         }
-        // An atomic's memory word is its first source.
-        let word = (o.srcs.first() == Some(&M)).then(|| i.srcs[0] as usize);
-        let mut mem = word.map_or(0, |w| regs[4][w]);
+        // A memory instruction's word is its first source.
+        let word = o.srcs.first().filter(|w| matches!(w, M | S | L)).map(|w| (file(*w), i.srcs[0] as usize));
+        let mut mem = word.map_or(0, |(f, w)| regs[f][w]);
         let v = (o.f)(&srcs, i.imm, &mut cf, &mut mem) & o.dst.mask();
         let state = |v: u64| {
             if unknown {
@@ -1032,10 +1072,10 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
         regs[f][k] = v;
         cmp[f][k] = o.cmp;
         known[f][k] = state(v);
-        if let Some(w) = word {
-            regs[4][w] = mem;
-            cmp[4][w] = if o.cmp == Cmp::F32 { Cmp::Bits } else { o.cmp };
-            known[4][w] = state(mem);
+        if let Some((f, w)) = word {
+            regs[f][w] = mem;
+            cmp[f][w] = if o.cmp == Cmp::F32 { Cmp::Bits } else { o.cmp };
+            known[f][w] = state(mem);
         }
     }
     let tainted = known.map(|row| row.map(|k| k == Known::Nothing));
@@ -1056,13 +1096,15 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
     out.push(regs[3][1]);
     how.push((!tainted[3][0]).then_some(Cmp::Bits));
     how.push((!tainted[3][1]).then_some(Cmp::Bits));
-    for k in 0..4 {
-        out.push(regs[4][k]);
-        how.push(if tainted[4][k] || (nan_only[4][k] && cmp[4][k] == Cmp::Bits) {
-            None
-        } else {
-            Some(cmp[4][k])
-        });
+    for f in [4, 6, 7] {
+        for k in 0..4 {
+            out.push(regs[f][k]);
+            how.push(if tainted[f][k] || (nan_only[f][k] && cmp[f][k] == Cmp::Bits) {
+                None
+            } else {
+                Some(cmp[f][k])
+            });
+        }
     }
     (out, how)
 }
