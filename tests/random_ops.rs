@@ -1,17 +1,17 @@
 //! Random straight-line programs over the arithmetic that `run` executes, against a
 //! per-thread reference written here from the PTX ISA's definitions (never from ptxvm's
 //! code): integer arithmetic at 16, 32 and 64 bits, carry chains (`add.cc`/`addc`,
-//! `sub.cc`/`subc`, `mad.cc`/`madc`, 32 and 64 bit), the bit instructions (`bfe bfi
-//! prmt shf lop3 bmsk szext dp4a dp2a popc clz brev bfind cnot`), `cvt` between integer
-//! types of every width (with `.sat`, into registers wider than the type;
-//! `cvt.pack.sat`), loads of narrow types into wide registers, f16, f16x2, bf16, f32
-//! and f64 `add sub mul fma min max abs neg` (f32 also with `.ftz` and rounded toward
-//! zero, minus and plus infinity, with `.sat`, and `min`/`max` with `.NaN`), IEEE `div
-//! rcp sqrt`, `copysign`, `setp` with every float comparison, `set`, `selp`, `slct`,
-//! `testp`, and conversions between the float formats and to and from integers, loads,
-//! stores and atomics (`ld`, `st`, `atom` and `red` on the thread's own words of
-//! global, shared and local memory), and the scalar video instructions (`vset`
-//! included) with random selectors: 248 forms.
+//! `sub.cc`/`subc`, `mad.cc`/`madc`, 32 and 64 bit), the bit instructions (`prmt` in
+//! every mode, `bfe bfi prmt shf lop3 bmsk szext dp4a dp2a popc clz brev bfind cnot`),
+//! `cvt` between integer types of every width (with `.sat`, into registers wider than
+//! the type; `cvt.pack.sat`), loads of narrow types into wide registers, f16, f16x2,
+//! bf16, f32 and f64 `add sub mul fma min max abs neg` (f32 also with `.ftz` and
+//! rounded toward zero, minus and plus infinity, with `.sat`, and `min`/`max` with
+//! `.NaN`), IEEE `div rcp sqrt`, `copysign`, `setp` with every float comparison, `set`,
+//! `selp`, `slct`, `testp`, and conversions between the float formats and to and from
+//! integers, loads, stores and atomics (`ld`, `st`, `atom` and `red` on the thread's
+//! own words of global, shared and local memory), and the scalar video instructions
+//! (`vset` included) with random selectors: 249 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns), two predicates and four
@@ -227,6 +227,26 @@ fn atom32(word: u64, m: &mut u64, f: impl Fn(u32) -> u32) -> u64 {
     let old = word as u32;
     *m = (word & !0xffff_ffff) | u64::from(f(old));
     u64::from(old)
+}
+
+/// prmt's modes, in the order the immediate picks them.
+const PRMT_MODES: [&str; 6] = ["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"];
+
+/// The table of prmt's modes (PTX ISA 9.7.9.7): for each mode and selector `c[1:0]`,
+/// the source byte of `d.b3`, `d.b2`, `d.b1`, `d.b0`, as the ISA prints it.
+const PRMT_TABLE: [[[u8; 4]; 4]; 6] = [
+    [[3, 2, 1, 0], [4, 3, 2, 1], [5, 4, 3, 2], [6, 5, 4, 3]],
+    [[5, 6, 7, 0], [6, 7, 0, 1], [7, 0, 1, 2], [0, 1, 2, 3]],
+    [[0, 0, 0, 0], [1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3]],
+    [[3, 2, 1, 0], [3, 2, 1, 1], [3, 2, 2, 2], [3, 3, 3, 3]],
+    [[0, 0, 0, 0], [1, 1, 1, 0], [2, 2, 1, 0], [3, 2, 1, 0]],
+    [[1, 0, 1, 0], [3, 2, 3, 2], [1, 0, 1, 0], [3, 2, 3, 2]],
+];
+
+fn prmt_mode(mode: usize, a: u64, b: u64, c: u64) -> u64 {
+    let bytes = (b & 0xffff_ffff) << 32 | (a & 0xffff_ffff);
+    let row = PRMT_TABLE[mode][(c & 3) as usize];
+    (0..4).fold(0, |d, k| d | ((bytes >> (8 * u64::from(row[3 - k]))) & 0xff) << (8 * k))
 }
 
 /// `cvt.pack.sat`, bit by bit as the ISA's pseudocode writes it.
@@ -645,6 +665,7 @@ static OPS: &[Op] = &[
         }
         d
     }),
+    iop("prmt.b32.{pm}", R, &[R, R, R], (0, 5), |s, m, _, _| prmt_mode(m as usize, s[0], s[1], s[2])),
     op("shf.l.wrap.b32", R, &[R, R, R], |s, _, _, _| { let n = (s[2] & 31) as u32; let v = ((s[1] & 0xffff_ffff) << 32 | (s[0] & 0xffff_ffff)) << n; v >> 32 }),
     op("shf.r.clamp.b32", R, &[R, R, R], |s, _, _, _| { let n = (s[2] as u32).min(32); let v = (s[1] & 0xffff_ffff) << 32 | (s[0] & 0xffff_ffff); (v >> n) & 0xffff_ffff }),
     iop("lop3.b32", R, &[R, R, R], (0, 255), |s, lut, _, _| {
@@ -960,6 +981,7 @@ fn emit(prog: &[Inst]) -> String {
             .replace("{class}", CLASSES[i.imm as usize % 6])
             .replace("{rnd}", ROUNDINGS[i.imm as usize % 3])
             .replace("{c6}", VCMPS[(i.imm / 49 % 6) as usize])
+            .replace("{pm}", PRMT_MODES[i.imm as usize % 6])
             .replace("{vd}", "")
             .replace("{vsd}", "")
             .replace("{v}", "");
