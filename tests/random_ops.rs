@@ -9,9 +9,10 @@
 //! rounded toward zero, minus and plus infinity, with `.sat`, and `min`/`max` with
 //! `.NaN`), IEEE `div rcp sqrt`, `copysign`, `setp` with every float comparison, `set`,
 //! `selp`, `slct`, `testp`, and conversions between the float formats and to and from
-//! integers, loads, stores and atomics (`ld`, `st`, `atom` and `red` on the thread's
-//! own words of global, shared and local memory), and the scalar video instructions
-//! (`vset` included) with random selectors: 249 forms.
+//! integers, loads, stores (vector ones too) and atomics (`ld`, `st`, `atom` and `red`
+//! on the thread's own words of global, shared and local memory), the packing `mov`s,
+//! and the scalar video instructions (`vset` included) with random selectors: 255
+//! forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns), two predicates and four
@@ -786,6 +787,13 @@ static OPS: &[Op] = &[
     op("st.shared.b32", N, &[S, R], |s, _, _, m| { *m = (s[0] & !0xffff_ffff) | (s[1] & 0xffff_ffff); 0 }),
     op("st.local.b64", N, &[L, D], |s, _, _, m| { *m = s[1]; 0 }),
     op("st.local.s8", N, &[L, H], |s, _, _, m| { *m = (s[0] & !0xff) | (s[1] & 0xff); 0 }),
+    // Vector stores and packing moves: the sources in braces.
+    op("st.global.v2.u32{brace}", N, &[M, R, R], |s, _, _, m| { *m = (s[1] & 0xffff_ffff) | (s[2] & 0xffff_ffff) << 32; 0 }),
+    op("st.shared.v2.u16{brace}", N, &[S, H, H], |s, _, _, m| { *m = (s[0] & !0xffff_ffff) | (s[1] & 0xffff) | (s[2] & 0xffff) << 16; 0 }),
+    op("st.local.v4.u16{brace}", N, &[L, H, H, H, H], |s, _, _, m| { *m = (0..4).fold(0, |w, k| w | (s[1 + k] & 0xffff) << (16 * k)); 0 }),
+    op("mov.b64{brace}", D, &[R, R], |s, _, _, _| (s[0] & 0xffff_ffff) | (s[1] & 0xffff_ffff) << 32),
+    op("mov.b32{brace}", R, &[H, H], |s, _, _, _| (s[0] & 0xffff) | (s[1] & 0xffff) << 16),
+    op("mov.b64{brace}", D, &[H, H, H, H], |s, _, _, _| (0..4).fold(0, |w, k| w | (s[k] & 0xffff) << (16 * k))),
     op("atom.shared.add.u32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| o.wrapping_add(s[1] as u32))),
     op("atom.shared.cas.b64", D, &[S, D, D], |s, _, _, m| { *m = if s[0] == s[1] { s[2] } else { s[0] }; s[0] }),
     op("atom.shared.max.s32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| (o as i32).max(s[1] as i32) as u32)),
@@ -891,7 +899,7 @@ struct Inst {
 }
 
 fn inst() -> impl Strategy<Value = Inst> {
-    (0..OPS.len(), 0u8..4, proptest::collection::vec(0u8..4, 4), any::<u64>()).prop_map(
+    (0..OPS.len(), 0u8..4, proptest::collection::vec(0u8..4, 5), any::<u64>()).prop_map(
         |(op, dst, srcs, r)| {
             let o = &OPS[op];
             let imm = if o.imm.1 > o.imm.0 { o.imm.0 + r % (o.imm.1 - o.imm.0 + 1) } else { o.imm.0 };
@@ -984,9 +992,18 @@ fn emit(prog: &[Inst]) -> String {
             .replace("{pm}", PRMT_MODES[i.imm as usize % 6])
             .replace("{vd}", "")
             .replace("{vsd}", "")
-            .replace("{v}", "");
+            .replace("{v}", "")
+            .replace("{brace}", "");
         let mut ops: Vec<String> = (o.dst != N).then(|| o.dst.name(i.dst)).into_iter().collect();
-        ops.extend(o.srcs.iter().zip(&i.srcs).map(|(w, &k)| w.name(k)));
+        let names: Vec<String> = o.srcs.iter().zip(&i.srcs).map(|(w, &k)| w.name(k)).collect();
+        if o.ptx.contains("{brace}") {
+            // A vector operand: the registers after the address (all of them for mov).
+            let at = usize::from(matches!(o.srcs[0], M | S | L));
+            ops.extend(names[..at].iter().cloned());
+            ops.push(format!("{{{}}}", names[at..].join(", ")));
+        } else {
+            ops.extend(names);
+        }
         if o.imm.1 > 0 && !o.ptx.contains('{') {
             ops.push(i.imm.to_string());
         }
