@@ -1121,28 +1121,15 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
     let nan_only = known.map(|row| row.map(|k| matches!(k, Known::Nan(_))));
     let mut out = Vec::with_capacity(OUT_WORDS);
     let mut how = Vec::with_capacity(OUT_WORDS);
-    for f in 0..3 {
-        for k in 0..4 {
-            out.push(regs[f][k]);
-            how.push(if tainted[f][k] || (nan_only[f][k] && cmp[f][k] == Cmp::Bits) {
-                None
-            } else {
-                Some(cmp[f][k])
-            });
-        }
-    }
-    out.push(regs[3][0]);
-    out.push(regs[3][1]);
-    how.push((!tainted[3][0]).then_some(Cmp::Bits));
-    how.push((!tainted[3][1]).then_some(Cmp::Bits));
-    for f in [4, 6, 7] {
-        for k in 0..4 {
-            out.push(regs[f][k]);
-            how.push(if tainted[f][k] || (nan_only[f][k] && cmp[f][k] == Cmp::Bits) {
-                None
-            } else {
-                Some(cmp[f][k])
-            });
+    // The output's order: registers h, r, rd, the predicates, then the global, shared
+    // and local words.
+    let word = |f: usize, k: usize| -> Option<Cmp> {
+        (!(tainted[f][k] || (nan_only[f][k] && cmp[f][k] == Cmp::Bits))).then_some(cmp[f][k])
+    };
+    for (f, n) in [(0, 4), (1, 4), (2, 4), (3, 2), (4, 4), (6, 4), (7, 4)] {
+        for (k, &v) in regs[f].iter().enumerate().take(n) {
+            out.push(v);
+            how.push(word(f, k));
         }
     }
     (out, how)
