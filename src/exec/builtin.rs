@@ -2,9 +2,9 @@
 //! provides: `vprintf` (device `printf`) and `__assertfail` (a failing `assert`).
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::warp::{Cta, Fault, Warp, lanes};
+use super::warp::{Cta, Fault, Warp, frame_value, lanes, set_frame_value};
 use crate::lower::program::{Builtin, Call, CallValue, Inst, Mem, Src};
 use crate::sem::printf;
 
@@ -16,8 +16,8 @@ use crate::sem::printf;
 #[derive(Default)]
 pub struct Printed {
     parts: Mutex<Vec<(u64, Vec<u8>)>>,
+    /// Bytes printed, those dropped included.
     bytes: AtomicUsize,
-    dropped: AtomicBool,
 }
 
 impl Printed {
@@ -26,7 +26,6 @@ impl Printed {
     fn push(&self, cta: u64, text: Vec<u8>) {
         let before = self.bytes.fetch_add(text.len(), Ordering::Relaxed);
         if before + text.len() > Self::LIMIT {
-            self.dropped.store(true, Ordering::Relaxed);
             return;
         }
         let mut parts = self.parts.lock().unwrap_or_else(|e| e.into_inner());
@@ -39,8 +38,7 @@ impl Printed {
         let mut parts = std::mem::take(&mut *self.parts.lock().unwrap_or_else(|e| e.into_inner()));
         parts.sort_by_key(|p| p.0);
         let text = parts.into_iter().flat_map(|p| p.1).collect();
-        self.bytes.store(0, Ordering::Relaxed);
-        (text, self.dropped.swap(false, Ordering::Relaxed))
+        (text, self.bytes.swap(0, Ordering::Relaxed) > Self::LIMIT)
     }
 }
 
@@ -108,11 +106,7 @@ impl Cta<'_> {
         let arg = |warp: &Warp, k: usize, lane: usize| -> u64 {
             match call.args.get(k) {
                 Some(&CallValue::Frame { offset, size }) => {
-                    let at = (warp.base + offset) as usize;
-                    let mut bytes = [0u8; 8];
-                    let k = (size as usize).min(8);
-                    bytes[..k].copy_from_slice(&warp.local[lane][at..at + k]);
-                    u64::from_le_bytes(bytes)
+                    frame_value(&warp.local[lane], warp.base + offset, size)
                 }
                 Some(&CallValue::Reg(src, _)) => super::lane::read(warp, src, lane),
                 _ => 0,
@@ -138,7 +132,7 @@ impl Cta<'_> {
                         u64::from(count)
                     };
                     if let Some(&ret) = call.rets.first() {
-                        self.store_return(warp, ret, l, count);
+                        Self::store_return(warp, ret, l, count);
                     }
                 }
                 Builtin::AssertFail => {
@@ -161,12 +155,10 @@ impl Cta<'_> {
     }
 
     /// Writes a returned value to the caller's `.param` variable or register.
-    fn store_return(&self, warp: &mut Warp, ret: CallValue, lane: usize, v: u64) {
+    fn store_return(warp: &mut Warp, ret: CallValue, lane: usize, v: u64) {
         match ret {
             CallValue::Frame { offset, size } => {
-                let at = (warp.base + offset) as usize;
-                let k = (size as usize).min(8);
-                warp.local[lane][at..at + k].copy_from_slice(&v.to_le_bytes()[..k]);
+                set_frame_value(&mut warp.local[lane], warp.base + offset, size, v)
             }
             CallValue::Reg(Src::Reg(slot), _) => super::lane::write(warp, slot, lane, v),
             CallValue::Reg(..) | CallValue::Sink => {}

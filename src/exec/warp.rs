@@ -628,9 +628,8 @@ impl Cta<'_> {
                         warp.local[l].copy_within(from..from + k, at);
                     }
                     CallValue::Reg(src, _) => {
-                        let bytes = super::lane::read(warp, src, l).to_le_bytes();
-                        let k = (size as usize).min(8);
-                        warp.local[l][at..at + k].copy_from_slice(&bytes[..k]);
+                        let v = super::lane::read(warp, src, l);
+                        set_frame_value(&mut warp.local[l], base + offset, size, v);
                     }
                     CallValue::Sink => {}
                 }
@@ -672,9 +671,8 @@ impl Cta<'_> {
         for r in &callee.reg_rets {
             for lane in lanes(returning) {
                 let l = lane as usize;
-                let bytes = super::lane::read(warp, Src::Reg(r.reg), l).to_le_bytes();
-                let (at, k) = ((callee_base + r.offset) as usize, (r.size as usize).min(8));
-                warp.local[l][at..at + k].copy_from_slice(&bytes[..k]);
+                let v = super::lane::read(warp, Src::Reg(r.reg), l);
+                set_frame_value(&mut warp.local[l], callee_base + r.offset, r.size, v);
             }
         }
         let caller_base = warp.frames[caller as usize].base;
@@ -689,10 +687,8 @@ impl Cta<'_> {
                         warp.local[l].copy_within(from..from + k, to);
                     }
                     CallValue::Reg(Src::Reg(slot), _) => {
-                        let mut bytes = [0u8; 8];
-                        let k = (size as usize).min(8);
-                        bytes[..k].copy_from_slice(&warp.local[l][from..from + k]);
-                        super::lane::write_regs(warp.regs_of(caller), slot, l, u64::from_le_bytes(bytes));
+                        let v = frame_value(&warp.local[l], callee_base + offset, size);
+                        super::lane::write_regs(warp.regs_of(caller), slot, l, v);
                     }
                     _ => {}
                 }
@@ -713,11 +709,18 @@ impl Cta<'_> {
 
 /// The `size`-byte little-endian value at `at` in a lane's local memory (at most 8
 /// bytes: a register's worth).
-fn frame_value(local: &[u8], at: u32, size: u32) -> u64 {
+pub(super) fn frame_value(local: &[u8], at: u32, size: u32) -> u64 {
     let mut bytes = [0u8; 8];
     let (at, k) = (at as usize, (size as usize).min(8));
     bytes[..k].copy_from_slice(&local[at..at + k]);
     u64::from_le_bytes(bytes)
+}
+
+/// Writes the low `size` bytes (at most 8) of `v`, little-endian, at `at` in a lane's
+/// local memory.
+pub(super) fn set_frame_value(local: &mut [u8], at: u32, size: u32, v: u64) {
+    let (at, k) = (at as usize, (size as usize).min(8));
+    local[at..at + k].copy_from_slice(&v.to_le_bytes()[..k]);
 }
 
 pub(super) fn pred_mask(w: &Warp, src: PredSrc) -> u32 {

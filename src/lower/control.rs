@@ -72,7 +72,8 @@ impl<'m> Decoder<'m> {
             _ => {
                 let name = self.t(*target);
                 match Builtin::named(name) {
-                    Some((b, sizes)) => (Callee::Builtin(b), sizes),
+                    // Its arguments are read from the caller's operands as they are.
+                    Some(b) => (Callee::Builtin(b), (Vec::new(), Vec::new())),
                     None => {
                         return fail(target.span, format!("call: `{name}` is not defined in this module"));
                     }

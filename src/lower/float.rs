@@ -5,7 +5,7 @@
 use super::decode::Decoder;
 use super::ops::*;
 use crate::check::types::{Class, Ty};
-use crate::isa::{Form, Opcode as O, Word as W, WordSet, groups};
+use crate::isa::{Form, Opcode as O, Word as W, groups};
 use crate::sem::approx::ApproxFn;
 use crate::sem::float::{FClass, FOp, MinMax};
 use crate::sem::int::Width;
@@ -109,13 +109,6 @@ impl<'m> Decoder<'m> {
                     a: self.src(&ops[1], ty)?,
                     b: self.src(&ops[2], ty)?,
                 })
-            }
-            // The driver's compiler folds `min.f32 d, a, a` into a move: an H100 gives
-            // back a NaN `a` as it is, not the canonical NaN (tests/hw/leaf_arith).
-            (O::Min | O::Max, Some(Ty::F32))
-                if ops.len() == 3 && self.same_register(&ops[1], &ops[2]) && f.words == WordSet::EMPTY =>
-            {
-                Ok(Op::Mov { dst: self.dst(&ops[0])?, src: self.src(&ops[1], Ty::F32)? })
             }
             (O::Min | O::Max, Some(ty @ (Ty::F32 | Ty::F64))) if ops.len() == 3 => Ok(Op::FMinMax {
                 m: MinMax { max: opcode == O::Max, nan: has(W::NaN), xorsign_abs: has(W::Xorsign) },

@@ -3,7 +3,7 @@
 use super::decode::Decoder;
 use super::ops::*;
 use crate::check::types::Ty;
-use crate::isa::{Form, Opcode as O, Word as W, WordSet, groups};
+use crate::isa::{Form, Opcode as O, Word as W, groups};
 use crate::sem::approx::ApproxFn;
 use crate::sem::float::{FOp, MinMax};
 use crate::sem::round::Rnd;
@@ -16,13 +16,6 @@ impl<'m> Decoder<'m> {
         let ops = i.operands;
         let opcode = f.opcode;
         match (opcode, ty) {
-            // `min.f16 d, a, a` is a move to the driver's compiler, as in f32 (the H100
-            // keeps a NaN `a`; not so for bf16 and the pairs).
-            (O::Min | O::Max, Some(Ty::F16))
-                if ops.len() == 3 && self.same_register(&ops[1], &ops[2]) && f.words == WordSet::EMPTY =>
-            {
-                Ok(Op::Mov { dst: self.dst(&ops[0])?, src: self.src(&ops[1], Ty::F16)? })
-            }
             (
                 O::Add | O::Sub | O::Mul | O::Fma | O::Neg | O::Abs | O::Min | O::Max | O::Ex2 | O::Tanh,
                 Some(ty @ (Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2)),

@@ -769,9 +769,6 @@ pub enum Callee {
     Builtin(Builtin),
 }
 
-/// The byte sizes of a function's parameters and of its returns.
-pub type ParamSizes = (Vec<u32>, Vec<u32>);
-
 /// The CUDA runtime's device functions that ptxvm provides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Builtin {
@@ -783,12 +780,11 @@ pub enum Builtin {
 }
 
 impl Builtin {
-    /// The runtime function an `.extern .func` named `name` is, with its parameter
-    /// and return sizes in bytes.
-    pub fn named(name: &str) -> Option<(Builtin, ParamSizes)> {
+    /// The runtime function an `.extern .func` named `name` is.
+    pub fn named(name: &str) -> Option<Builtin> {
         match name {
-            "vprintf" => Some((Builtin::Vprintf, (vec![8, 8], vec![4]))),
-            "__assertfail" => Some((Builtin::AssertFail, (vec![8, 8, 4, 8, 8], vec![]))),
+            "vprintf" => Some(Builtin::Vprintf),
+            "__assertfail" => Some(Builtin::AssertFail),
             _ => None,
         }
     }
@@ -804,7 +800,6 @@ pub struct Call {
     pub proto: Option<(Vec<u32>, Vec<u32>)>,
 }
 
-/// A function of the program: a kernel or a `.func`.
 /// A parameter or return declared `.reg`: its register and its place in the frame.
 #[derive(Clone, Copy, Debug)]
 pub struct RegParam {
@@ -813,6 +808,7 @@ pub struct RegParam {
     pub size: u32,
 }
 
+/// A function of the program: a kernel or a `.func`.
 #[derive(Debug, Clone)]
 pub struct Func {
     pub name: String,
