@@ -80,7 +80,7 @@ fn mufu(f: ApproxFn, x: f32) -> f32 {
     if r.is_nan() { f32::from_bits(CANONICAL) } else { flush(r) }
 }
 
-const CANONICAL: u32 = 0x7fff_ffff;
+const CANONICAL: u32 = super::float::F32_CANONICAL_NAN;
 
 /// `ex2/lg2/sin/cos/rcp/rsqrt/sqrt/tanh.approx{.ftz}.f32` on bits.
 pub fn approx_f32(f: ApproxFn, ftz: bool, bits: u32) -> u32 {
@@ -123,9 +123,11 @@ pub fn approx_f32(f: ApproxFn, ftz: bool, bits: u32) -> u32 {
 
 /// `a * b` in f32, rounded toward zero.
 fn mul_rz(a: f32, b: f32) -> f32 {
-    let exact = f64::from(a) * f64::from(b); // exact: 24 + 24 bits fit in 53
-    let r = exact as f32;
-    if f64::from(r).abs() > exact.abs() { f32::from_bits(r.to_bits() - 1) } else { r }
+    use super::float::FOp;
+    use super::round::{F32, Rnd};
+    let r =
+        super::farith::binary(F32, FOp::Mul, Rnd::Rz, false, false, a.to_bits().into(), b.to_bits().into());
+    f32::from_bits(r as u32)
 }
 
 /// `div.approx{.ftz}.f32` and `div.full{.ftz}.f32`: `a` times the unit's reciprocal of

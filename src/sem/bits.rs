@@ -175,12 +175,8 @@ pub fn dp2a(hi: bool, a_signed: bool, b_signed: bool, a: u64, b: u64, c: u64) ->
 pub fn bmsk(wrap: bool, a: u64, b: u64) -> u64 {
     let (pos, len) =
         if wrap { (a as u32 & 31, b as u32 & 31) } else { ((a as u32).min(32), (b as u32).min(32)) };
-    if pos >= 32 {
-        return 0;
-    }
-    let end = (pos + len).min(32);
-    let ones = |n: u32| if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
-    u64::from(ones(end) & !ones(pos))
+    // `len` ones inserted at `pos` into zeros.
+    bfi(Width(32), u64::MAX, 0, u64::from(pos), u64::from(len))
 }
 
 /// `szext.{clamp,wrap}.{u32,s32} d, a, b` (PTX ISA 9.7.8.13): the low `b` bits of `a`,
@@ -188,27 +184,15 @@ pub fn bmsk(wrap: bool, a: u64, b: u64) -> u64 {
 /// (`.clamp`); a width of 0 gives 0.
 pub fn szext(wrap: bool, signed: bool, a: u64, b: u64) -> u64 {
     let n = if wrap { b as u32 & 31 } else { (b as u32).min(32) };
-    if n == 0 {
-        return 0;
-    }
-    let a = a as u32;
-    let v = if n == 32 {
-        a
-    } else if signed {
-        (((a << (32 - n)) as i32) >> (32 - n)) as u32
-    } else {
-        a & ((1 << n) - 1)
-    };
-    u64::from(v)
+    bfe(Width(32), signed, a, 0, u64::from(n))
 }
 
 /// `cvt.pack.sat.T.s32.b32 d, a, b, c` (PTX ISA 9.7.9.22): `a` and `b`, read as s32,
 /// clamped to the range of the `bits`-bit type T; `b` goes in bits `0..bits`, `a` in
 /// `bits..2*bits`, and `c` fills the bits above (none for 16-bit T).
 pub fn cvt_pack(bits: u32, signed: bool, a: u64, b: u64, c: u64) -> u64 {
-    let (lo, hi) =
-        if signed { (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1) } else { (0, (1i64 << bits) - 1) };
-    let field = |v: u64| (i64::from(v as u32 as i32).clamp(lo, hi) as u64) & ((1 << bits) - 1);
+    let (lo, hi) = super::cvt::IntTy { bits, signed }.range();
+    let field = |v: u64| (i128::from(v as u32 as i32).clamp(lo, hi) as u64) & ((1 << bits) - 1);
     let packed = field(b) | field(a) << bits;
     if 2 * bits >= 32 { packed & 0xffff_ffff } else { (packed | c << (2 * bits)) & 0xffff_ffff }
 }

@@ -23,7 +23,8 @@ impl IntTy {
         }
     }
 
-    fn range(self) -> (i128, i128) {
+    /// The smallest and largest values of the type.
+    pub fn range(self) -> (i128, i128) {
         if self.signed {
             (-(1i128 << (self.bits - 1)), (1i128 << (self.bits - 1)) - 1)
         } else {
@@ -218,23 +219,16 @@ pub fn to_fp8(f: Fp8, relu: bool, x: f64) -> u8 {
             r.min(0x7b) as u8
         }
         Fp8::E4m3 => {
-            if a == 0.0 {
-                0
-            } else if a >= 448.0 {
+            // e4m3 is a 3-bit-fraction format whose exponent field 15 still holds
+            // numbers (up to 448, 0x7e; 0x7f is NaN). Scaled by 2^-8 its values are
+            // those of a format with 5 exponent bits, in the same encoding; larger
+            // magnitudes saturate to 448.
+            const F3E5: Format = Format { frac: 3, exp: 5 };
+            let x = Exact::of(round::F64, a.to_bits());
+            if a.is_infinite() {
                 0x7e
             } else {
-                // Three fraction bits at the value's binary exponent, no lower than the
-                // normal range's -6; halves round to even.
-                let e = (a.log2().floor() as i32).max(-6);
-                let q = 2f64.powi(e - 3);
-                let n = (a / q).round_ties_even();
-                let v = (n * q).min(448.0);
-                if v < 2f64.powi(-6) {
-                    (v / 2f64.powi(-9)) as u8
-                } else {
-                    let e = v.log2().floor() as i32;
-                    (((e + 7) as u8) << 3) | ((v / 2f64.powi(e - 3)) as u8 - 8)
-                }
+                round::round(F3E5, Exact { e: x.e - 8, ..x }, Rnd::Rn).min(0x7e) as u8
             }
         }
     };

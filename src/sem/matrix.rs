@@ -17,20 +17,8 @@
 //!   19 bits.
 
 use super::float::f64_nan;
-
-/// `floor(log2 |x|)` of a finite non-zero f32, and its significand as an integer
-/// (`x = m * 2^(e - 23)`, `m` below 2^24).
-fn parts(x: f32) -> (i32, i64) {
-    let b = x.to_bits();
-    let (exp, frac) = ((b >> 23 & 0xff) as i32, i64::from(b & 0x7f_ffff));
-    if exp == 0 {
-        // Subnormal: normalise.
-        let lead = 63 - frac.leading_zeros() as i32;
-        (lead - 149, frac << (23 - lead))
-    } else {
-        (exp - 127, frac | 1 << 23)
-    }
-}
+use super::round::{Exact, F32, Rnd, product, round};
+use std::cmp::Ordering;
 
 /// `c + sum(a[k] * b[k])` in f32, as the tensor cores add (see the module's text).
 pub fn dot_f32(a: &[f32], b: &[f32], c: f32) -> f32 {
@@ -39,20 +27,18 @@ pub fn dot_f32(a: &[f32], b: &[f32], c: f32) -> f32 {
         let r = a.iter().zip(b).fold(f64::from(c), |s, (x, y)| s + f64::from(*x) * f64::from(*y));
         return if r.is_nan() { f32::from_bits(0x7fff_ffff) } else { r as f32 };
     }
-    // Terms as (sign, exponent of the term's leading bit estimate, significand, scale):
-    // value = m * 2^scale.
-    let mut terms: Vec<(bool, i32, i128, i32)> = Vec::with_capacity(a.len() + 1);
+    let exact = |x: f32| Exact::of(F32, u64::from(x.to_bits()));
+    // Each term exactly, with the exponent the tensor cores align it by: a product's
+    // is the sum of its factors' leading-bit exponents.
+    let mut terms: Vec<(Exact, i32)> = Vec::with_capacity(a.len() + 1);
     for (x, y) in a.iter().zip(b) {
-        if *x == 0.0 || *y == 0.0 {
-            continue;
+        if *x != 0.0 && *y != 0.0 {
+            let (ex, ey) = (exact(*x), exact(*y));
+            terms.push((product(ex, ey), ex.top() + ey.top()));
         }
-        let ((ex, mx), (ey, my)) = (parts(*x), parts(*y));
-        let neg = x.is_sign_negative() != y.is_sign_negative();
-        terms.push((neg, ex + ey, i128::from(mx * my), ex + ey - 46));
     }
     if c != 0.0 {
-        let (ec, mc) = parts(c);
-        terms.push((c.is_sign_negative(), ec, i128::from(mc), ec - 23));
+        terms.push((exact(c), exact(c).top()));
     }
     let Some(top) = terms.iter().map(|t| t.1).max() else {
         // Every term is zero: +0, or -0 when c is -0 and no product is non-zero.
@@ -62,46 +48,20 @@ pub fn dot_f32(a: &[f32], b: &[f32], c: f32) -> f32 {
     let q = top - 25;
     let sum: i128 = terms
         .iter()
-        .map(|&(neg, _, m, scale)| {
-            let shift = q - scale;
+        .map(|(t, _)| {
+            let shift = q - t.e;
+            let m = t.m as i128;
             let v = if shift >= 0 { if shift >= 127 { 0 } else { m >> shift } } else { m << -shift };
-            if neg { -v } else { v }
+            if t.neg { -v } else { v }
         })
         .sum();
-    round_toward_zero(sum, q)
-}
-
-/// `v * 2^scale` rounded toward zero to f32; past the largest finite value, infinity
-/// (as the H100 gives).
-fn round_toward_zero(v: i128, scale: i32) -> f32 {
-    if v == 0 {
-        return 0.0;
+    let sum = Exact { neg: sum < 0, m: sum.unsigned_abs(), e: q, rest: Ordering::Equal };
+    // Rounded toward zero; but past the largest finite value, infinity (as the H100
+    // gives), where rounding toward zero would stop at the largest finite value.
+    if sum.m != 0 && sum.top() > 127 {
+        return if sum.neg { f32::NEG_INFINITY } else { f32::INFINITY };
     }
-    let neg = v < 0;
-    let mut m = v.unsigned_abs();
-    let mut e = scale;
-    // Normalise to 24 significant bits, dropping the rest.
-    let bits = 128 - m.leading_zeros() as i32;
-    if bits > 24 {
-        m >>= bits - 24;
-        e += bits - 24;
-    } else {
-        m <<= 24 - bits;
-        e -= 24 - bits;
-    }
-    // Value: m * 2^e with m in [2^23, 2^24): the leading bit's exponent is e + 23.
-    let lead = e + 23;
-    let sign = if neg { 0x8000_0000 } else { 0 };
-    if lead > 127 {
-        return f32::from_bits(sign | 0x7f80_0000);
-    }
-    if lead < -126 {
-        // Subnormal: shift out what does not fit, toward zero.
-        let shift = -126 - lead;
-        let frac = if shift >= 24 { 0 } else { (m >> shift) as u32 };
-        return f32::from_bits(sign | frac);
-    }
-    f32::from_bits(sign | ((lead + 127) as u32) << 23 | (m as u32 & 0x7f_ffff))
+    f32::from_bits(round(F32, sum, Rnd::Rz) as u32)
 }
 
 /// `c + sum(a[k] * b[k])` of f64, as the H100's double-precision `mma` fuses it: one

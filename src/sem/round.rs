@@ -92,7 +92,8 @@ impl Exact {
         Exact { neg, m, e, rest: Ordering::Equal }
     }
 
-    fn top(self) -> i32 {
+    /// The exponent of the leading bit, `floor(log2 |x|)` for a nonzero exact `x`.
+    pub fn top(self) -> i32 {
         self.e + (127 - self.m.leading_zeros() as i32)
     }
 }

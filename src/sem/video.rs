@@ -4,7 +4,10 @@
 //! optionally clamped to the destination's type (or to the byte or half it merges
 //! into), then either combined with `c` by a secondary operation or merged into `c`.
 
+use super::bits::bfi;
 use super::cmp::{CmpOp, cmp_int};
+use super::cvt::IntTy;
+use super::int::Width;
 
 /// What part of a 32-bit register a selector names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,13 +36,18 @@ impl Sel {
 
     /// `partSelectSignExtend`: the selected part, extended by `signed`.
     fn extract(self, v: u32, signed: bool) -> i64 {
-        let (bits, shift) = match self {
-            Sel::Word => (32, 0),
-            Sel::Byte(k) => (8, 8 * u32::from(k)),
-            Sel::Half(k) => (16, 16 * u32::from(k)),
-        };
-        let x = u64::from(v >> shift) & ((1u64 << bits) - 1);
-        if signed && x >> (bits - 1) == 1 { x as i64 - (1i64 << bits) } else { x as i64 }
+        let (w, pos) = self.field();
+        let x = u64::from(v >> pos);
+        (if signed { w.signed(x) } else { w.unsigned(x) }) as i64
+    }
+
+    /// The part's width and its lowest bit.
+    fn field(self) -> (Width, u32) {
+        match self {
+            Sel::Word => (Width(32), 0),
+            Sel::Byte(k) => (Width(8), 8 * u32::from(k)),
+            Sel::Half(k) => (Width(16), 16 * u32::from(k)),
+        }
     }
 }
 
@@ -108,16 +116,10 @@ pub fn scalar(s: &Scalar, a: u32, b: u32, c: u32) -> u32 {
         VideoOp::Shr { clamp } => ta >> amount(clamp),
         VideoOp::Set(cmp) => i64::from(cmp_int(cmp, ta as u64, tb as u64, true)),
     };
+    // Saturation is to the destination's type, or to the byte or half it merges into.
     let tmp = if s.sat {
-        let (lo, hi): (i64, i64) = match (s.dsel, s.d_signed) {
-            (Sel::Byte(_), true) => (i64::from(i8::MIN), i64::from(i8::MAX)),
-            (Sel::Byte(_), false) => (0, i64::from(u8::MAX)),
-            (Sel::Half(_), true) => (i64::from(i16::MIN), i64::from(i16::MAX)),
-            (Sel::Half(_), false) => (0, i64::from(u16::MAX)),
-            (Sel::Word, true) => (i64::from(i32::MIN), i64::from(i32::MAX)),
-            (Sel::Word, false) => (0, i64::from(u32::MAX)),
-        };
-        tmp.clamp(lo, hi)
+        let (lo, hi) = IntTy { bits: s.dsel.field().0.0, signed: s.d_signed }.range();
+        tmp.clamp(lo as i64, hi as i64)
     } else {
         tmp
     };
@@ -129,16 +131,12 @@ pub fn scalar(s: &Scalar, a: u32, b: u32, c: u32) -> u32 {
         Some(SecOp::Max) => tmp.max(tc),
         None => tmp,
     };
-    let d = d as u32;
     match s.dsel {
-        Sel::Word => d,
-        Sel::Half(k) => {
-            let shift = 16 * u32::from(k);
-            ((d & 0xffff) << shift) | (c & !(0xffff << shift))
-        }
-        Sel::Byte(k) => {
-            let shift = 8 * u32::from(k);
-            ((d & 0xff) << shift) | (c & !(0xff << shift))
+        Sel::Word => d as u32,
+        // optMerge: the result's low byte or half into that part of c.
+        sel => {
+            let (w, pos) = sel.field();
+            bfi(Width(32), d as u64, u64::from(c), u64::from(pos), u64::from(w.0)) as u32
         }
     }
 }
