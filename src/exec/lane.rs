@@ -148,15 +148,14 @@ impl Cta<'_> {
                     IntOp::Shl => int::shl(*width, x, y.min(u64::from(u32::MAX)) as u32),
                     IntOp::Shr => int::shr(*width, *signed, x, y.min(u64::from(u32::MAX)) as u32),
                     IntOp::Div | IntOp::Rem => {
-                        let v = if *op == IntOp::Div {
-                            int::div(*width, *signed, x, y)
+                        let (v, what) = if *op == IntOp::Div {
+                            (int::div(*width, *signed, x, y), "division")
                         } else {
-                            int::rem(*width, *signed, x, y)
+                            (int::rem(*width, *signed, x, y), "remainder")
                         };
                         match v {
                             Some(v) => v,
                             None if self.checks.div0 => {
-                                let what = if *op == IntOp::Div { "division" } else { "remainder" };
                                 return Err(format!("integer {what} by zero (--check div0)"));
                             }
                             None => int::by_zero(*width),

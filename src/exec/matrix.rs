@@ -7,8 +7,11 @@
 //! `g` is a lane's group (lane / 4) and `t` its place in the group (lane % 4).
 
 use super::warp::{Cta, Fault, Warp};
+use crate::lower::program::Src;
 use crate::lower::program::{Inst, MmaKind, Op};
+use crate::sem::cvt::widen;
 use crate::sem::matrix::{dot_f32, dot_f64, dot_int};
+use crate::sem::round;
 
 /// The lanes of a warp.
 const FULL: u32 = u32::MAX;
@@ -25,7 +28,7 @@ impl Cta<'_> {
         &self,
         n: u64,
         warp: &mut Warp,
-        shared: &mut [u8],
+        shared: &[u8],
         inst: &Inst,
         active: u32,
     ) -> Result<(), Fault> {
@@ -38,7 +41,7 @@ impl Cta<'_> {
             );
             return Err(self.fault(n, warp, active, inst, cause));
         }
-        let read = |w: &Warp, s, lane: usize| super::lane::read(w, s, lane);
+        use super::lane::read;
         match &inst.op {
             Op::Ldmatrix { count, trans, dsts, mem, addr, offset } => {
                 // elem[m][row][col]: 16-bit elements; row r of matrix m is at the address
@@ -68,8 +71,15 @@ impl Cta<'_> {
                 }
             }
             Op::Mma(mma) => {
-                let regs = |srcs: &[crate::lower::program::Src]| -> Vec<Vec<u64>> {
-                    (0..32).map(|lane| srcs.iter().map(|s| read(warp, *s, lane)).collect()).collect()
+                // Each lane's registers of a fragment (at most four).
+                let regs = |srcs: &[Src]| -> Frags {
+                    let mut f = [[0u64; 4]; 32];
+                    for (lane, regs) in f.iter_mut().enumerate() {
+                        for (r, s) in regs.iter_mut().zip(srcs) {
+                            *r = read(warp, *s, lane);
+                        }
+                    }
+                    f
                 };
                 let (a, b, c) = (regs(&mma.a), regs(&mma.b), regs(&mma.c));
                 let d = match mma.kind {
@@ -92,43 +102,41 @@ impl Cta<'_> {
     }
 }
 
-/// The f32 accumulator fragment of every lane into a 16x8 matrix.
-fn c_matrix(c: &[Vec<u64>]) -> [[f32; 8]; 16] {
-    let mut m = [[0f32; 8]; 16];
+/// Every lane's registers of one fragment.
+type Frags = [[u64; 4]; 32];
+
+/// A 16x8 accumulator fragment (f32 or s32) of every lane as a matrix, each register
+/// converted by `value`.
+fn c_matrix<T: Copy + Default>(c: &Frags, value: impl Fn(u64) -> T) -> [[T; 8]; 16] {
+    let mut m = [[T::default(); 8]; 16];
     for (lane, regs) in c.iter().enumerate() {
         for (i, r) in regs.iter().enumerate() {
             let (row, col) = acc16(lane / 4, lane % 4, i);
-            m[row][col] = f32::from_bits(*r as u32);
+            m[row][col] = value(*r);
         }
     }
     m
 }
 
-/// `D` of a 16x8 f32 result, as each lane's four registers.
-fn d_fragments(d: impl Fn(usize, usize) -> u64) -> Vec<Vec<u64>> {
-    (0..32)
-        .map(|lane| {
-            (0..4)
-                .map(|i| {
-                    let (r, c) = acc16(lane / 4, lane % 4, i);
-                    d(r, c)
-                })
-                .collect()
-        })
-        .collect()
+/// `D` of a 16x8 result, as each lane's four registers.
+fn d_fragments(d: impl Fn(usize, usize) -> u64) -> Frags {
+    let mut f = [[0u64; 4]; 32];
+    for (lane, regs) in f.iter_mut().enumerate() {
+        for (i, r) in regs.iter_mut().enumerate() {
+            let (row, col) = acc16(lane / 4, lane % 4, i);
+            *r = d(row, col);
+        }
+    }
+    f
 }
 
-/// `m16n8k16.f32.{f16,bf16}`: A is 16x16, B 16x8, two halves per register.
-fn half_mma(a: &[Vec<u64>], b: &[Vec<u64>], c: &[Vec<u64>], bf16: bool) -> Vec<Vec<u64>> {
-    let value = |h: u64| -> f32 {
-        if bf16 {
-            f32::from_bits((h as u32 & 0xffff) << 16)
-        } else {
-            crate::sem::cvt::widen(crate::sem::round::F16, h & 0xffff) as f32
-        }
-    };
+/// `m16n8k16.f32.{f16,bf16}`: A is 16x16, B 16x8, two halves per register. B is kept
+/// transposed (`bt[column][k]`), so a column is a slice.
+fn half_mma(a: &Frags, b: &Frags, c: &Frags, bf16: bool) -> Frags {
+    let fmt = if bf16 { round::BF16 } else { round::F16 };
+    let value = |h: u64| widen(fmt, h & 0xffff) as f32;
     let mut am = [[0f32; 16]; 16];
-    let mut bm = [[0f32; 8]; 16];
+    let mut bt = [[0f32; 16]; 8];
     for lane in 0..32 {
         let (g, t) = (lane / 4, lane % 4);
         for i in 0..8 {
@@ -137,54 +145,40 @@ fn half_mma(a: &[Vec<u64>], b: &[Vec<u64>], c: &[Vec<u64>], bf16: bool) -> Vec<V
             am[row][col] = value(a[lane][i / 2] >> (16 * (i & 1)));
         }
         for i in 0..4 {
-            let row = 2 * t + (i & 1) + if i >= 2 { 8 } else { 0 };
-            bm[row][g] = value(b[lane][i / 2] >> (16 * (i & 1)));
+            let k = 2 * t + (i & 1) + if i >= 2 { 8 } else { 0 };
+            bt[g][k] = value(b[lane][i / 2] >> (16 * (i & 1)));
         }
     }
-    let cm = c_matrix(c);
-    d_fragments(|r, col| {
-        let column: Vec<f32> = (0..16).map(|k| bm[k][col]).collect();
-        u64::from(dot_f32(&am[r], &column, cm[r][col]).to_bits())
-    })
+    let cm = c_matrix(c, |r| f32::from_bits(r as u32));
+    d_fragments(|r, col| u64::from(dot_f32(&am[r], &bt[col], cm[r][col]).to_bits()))
 }
 
 /// `m16n8k8.f32.tf32`: A is 16x8, B 8x8, one tf32 per register (the low 13 bits of
 /// the f32 are not read).
-fn tf32_mma(a: &[Vec<u64>], b: &[Vec<u64>], c: &[Vec<u64>]) -> Vec<Vec<u64>> {
+fn tf32_mma(a: &Frags, b: &Frags, c: &Frags) -> Frags {
     let value = |r: u64| f32::from_bits(r as u32 & 0xffff_e000);
     let mut am = [[0f32; 8]; 16];
-    let mut bm = [[0f32; 8]; 8];
+    let mut bt = [[0f32; 8]; 8];
     for lane in 0..32 {
         let (g, t) = (lane / 4, lane % 4);
         for (i, (row, col)) in [(g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4)].into_iter().enumerate() {
             am[row][col] = value(a[lane][i]);
         }
-        bm[t][g] = value(b[lane][0]);
-        bm[t + 4][g] = value(b[lane][1]);
+        bt[g][t] = value(b[lane][0]);
+        bt[g][t + 4] = value(b[lane][1]);
     }
-    let cm = c_matrix(c);
-    d_fragments(|r, col| {
-        let column: Vec<f32> = (0..8).map(|k| bm[k][col]).collect();
-        u64::from(dot_f32(&am[r], &column, cm[r][col]).to_bits())
-    })
+    let cm = c_matrix(c, |r| f32::from_bits(r as u32));
+    d_fragments(|r, col| u64::from(dot_f32(&am[r], &bt[col], cm[r][col]).to_bits()))
 }
 
 /// `m16n8k32.s32.{s8,u8}`: A is 16x32, B 32x8, four bytes per register.
-fn int8_mma(
-    a: &[Vec<u64>],
-    b: &[Vec<u64>],
-    c: &[Vec<u64>],
-    a_signed: bool,
-    b_signed: bool,
-    sat: bool,
-) -> Vec<Vec<u64>> {
+fn int8_mma(a: &Frags, b: &Frags, c: &Frags, a_signed: bool, b_signed: bool, sat: bool) -> Frags {
     let byte = |r: u64, k: usize, signed: bool| {
         let v = (r >> (8 * k)) as u8;
         if signed { i64::from(v as i8) } else { i64::from(v) }
     };
     let mut am = [[0i64; 32]; 16];
-    let mut bm = [[0i64; 8]; 32];
-    let mut cm = [[0i64; 8]; 16];
+    let mut bt = [[0i64; 32]; 8];
     for lane in 0..32 {
         let (g, t) = (lane / 4, lane % 4);
         for i in 0..16 {
@@ -193,42 +187,32 @@ fn int8_mma(
             am[row][col] = byte(a[lane][i / 4], i % 4, a_signed);
         }
         for i in 0..8 {
-            let row = 4 * t + (i & 3) + if i >= 4 { 16 } else { 0 };
-            bm[row][g] = byte(b[lane][i / 4], i % 4, b_signed);
-        }
-        for (i, &v) in c[lane].iter().enumerate() {
-            let (row, col) = acc16(g, t, i);
-            cm[row][col] = i64::from(v as u32 as i32);
+            let k = 4 * t + (i & 3) + if i >= 4 { 16 } else { 0 };
+            bt[g][k] = byte(b[lane][i / 4], i % 4, b_signed);
         }
     }
-    d_fragments(|r, col| {
-        let column: Vec<i64> = (0..32).map(|k| bm[k][col]).collect();
-        u64::from(dot_int(&am[r], &column, cm[r][col], sat))
-    })
+    let cm = c_matrix(c, |r| i64::from(r as u32 as i32));
+    d_fragments(|r, col| u64::from(dot_int(&am[r], &bt[col], cm[r][col], sat)))
 }
 
 /// `m8n8k4.f64`: A is 8x4, B 4x8, C and D 8x8, one f64 per register.
-fn f64_mma(a: &[Vec<u64>], b: &[Vec<u64>], c: &[Vec<u64>]) -> Vec<Vec<u64>> {
+fn f64_mma(a: &Frags, b: &Frags, c: &Frags) -> Frags {
     let mut am = [[0f64; 4]; 8];
-    let mut bm = [[0f64; 8]; 4];
+    let mut bt = [[0f64; 4]; 8];
     let mut cm = [[0f64; 8]; 8];
     for lane in 0..32 {
         let (g, t) = (lane / 4, lane % 4);
         am[g][t] = f64::from_bits(a[lane][0]);
-        bm[t][g] = f64::from_bits(b[lane][0]);
+        bt[g][t] = f64::from_bits(b[lane][0]);
         cm[g][2 * t] = f64::from_bits(c[lane][0]);
         cm[g][2 * t + 1] = f64::from_bits(c[lane][1]);
     }
-    (0..32)
-        .map(|lane| {
-            let (g, t) = (lane / 4, lane % 4);
-            (0..2)
-                .map(|i| {
-                    let col = 2 * t + i;
-                    let column: Vec<f64> = (0..4).map(|k| bm[k][col]).collect();
-                    dot_f64(&am[g], &column, cm[g][col]).to_bits()
-                })
-                .collect()
-        })
-        .collect()
+    let mut d = [[0u64; 4]; 32];
+    for (lane, regs) in d.iter_mut().enumerate() {
+        let (g, t) = (lane / 4, lane % 4);
+        for (i, r) in regs.iter_mut().take(2).enumerate() {
+            *r = dot_f64(&am[g], &bt[2 * t + i], cm[g][2 * t + i]).to_bits();
+        }
+    }
+    d
 }

@@ -14,13 +14,7 @@ impl<'m> Decoder<'m> {
         let ops = i.operands;
         match f.opcode {
             O::Ldmatrix if has(W::M8n8) && f.ty() == Some(Ty::B16) => {
-                let count = if has(W::X4) {
-                    4
-                } else if has(W::X2) {
-                    2
-                } else {
-                    1
-                };
+                let count = f.pick(&[(W::X4, 4), (W::X2, 2)]).unwrap_or(1);
                 let (Some(Operand::Vector(items, _)), Some(Operand::Addr(a))) = (ops.first(), ops.get(1))
                 else {
                     return self.unsupported(i);
@@ -33,8 +27,7 @@ impl<'m> Decoder<'m> {
                 for (k, item) in items.iter().enumerate() {
                     dsts[k] = self.dst(item)?;
                 }
-                let space = if has(W::Shared) || has(W::SharedCta) { Some(Space::Shared) } else { None };
-                let p = self.place(a, space)?;
+                let p = self.place(a, Self::space(f))?;
                 Ok(Op::Ldmatrix {
                     count: count as u8,
                     trans: has(W::Trans),

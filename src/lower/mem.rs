@@ -4,7 +4,7 @@
 use super::decode::{Decoder, Named};
 use super::ops::*;
 use super::program::fail;
-use super::regs::{RegFile, Slot};
+use super::regs::Slot;
 use crate::check::types::{Class, Ty};
 use crate::isa::{Form, Opcode as O, Word as W, groups};
 use crate::syntax::ast::*;
@@ -103,7 +103,9 @@ impl<'m> Decoder<'m> {
         // one copies nothing and zero-fills).
         let src_size = match ops.get(3) {
             None => Src::Imm(*size),
-            Some(o @ (Operand::Name(_) | Operand::Not(..))) if self.is_pred(o) => return self.unsupported(i),
+            Some(o @ (Operand::Name(_) | Operand::Not(..))) if self.pred(o).is_ok() => {
+                return self.unsupported(i);
+            }
             Some(o) => self.src(o, Ty::U32)?,
         };
         Ok(Op::CpAsync {
@@ -116,22 +118,9 @@ impl<'m> Decoder<'m> {
         })
     }
 
-    /// Is the operand a predicate register?
-    fn is_pred(&self, o: &Operand) -> bool {
-        let n = match o {
-            Operand::Name(n) => n,
-            Operand::Not(inner, _) => match &**inner {
-                Operand::Name(n) => n,
-                _ => return false,
-            },
-            _ => return false,
-        };
-        matches!(self.named(*n), Some(Named::Reg(s)) if s.file == RegFile::Pred)
-    }
-
     /// The memory space an `ld`/`st`/`atom` names (generic when none, and for
     /// `.shared::cluster`, whose addresses are generic ones here).
-    fn space(f: &Form) -> Option<Space> {
+    pub(super) fn space(f: &Form) -> Option<Space> {
         if f.has(W::SharedCluster) { None } else { f.pick(groups::SPACE) }
     }
 

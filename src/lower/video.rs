@@ -34,15 +34,7 @@ impl<'m> Decoder<'m> {
             _ => return self.unsupported(i),
         };
         let signed = |t: Ty| t.class() == Class::Signed;
-        let secop = if has(W::Add) {
-            Some(SecOp::Add)
-        } else if has(W::Min) {
-            Some(SecOp::Min)
-        } else if has(W::Max) {
-            Some(SecOp::Max)
-        } else {
-            None
-        };
+        let secop = f.pick(&[(W::Add, SecOp::Add), (W::Min, SecOp::Min), (W::Max, SecOp::Max)]);
         let ops = i.operands;
         // An operand and its selector.
         let part = |o: &Operand| -> Result<(Operand, Sel), LowerError> {
