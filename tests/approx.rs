@@ -9,7 +9,7 @@
 //! functions whose error is absolute (`lg2`, `sin`, `cos`, `tanh`), as a difference.
 //! The bounds are the largest differences measured when this test was written; a
 //! change that moves ptxvm further from the hardware fails. Special operands (zeros,
-//! infinities, NaNs) must give the H100's bits exactly. The test prints, per
+//! infinities, NaNs) and infinite or NaN results must be the H100's bits exactly. The test prints, per
 //! instruction, how many results match bit for bit and the largest difference (the
 //! README's table).
 
@@ -110,7 +110,14 @@ fn approximate_instructions_stay_within_their_bounds_of_the_h100() {
                 (_, true) => (x & 0xffff, 1 << 15, 0x7f80),
                 (_, false) => (x & 0xffff, 1 << 15, 0x7c00),
             };
-            if xb & !sign == 0 || xb & exp == exp {
+            // Nor may a result be infinite or NaN where the H100's is not, or the other
+            // way round: the wrappers' overflow rules are exact. (Zero results are not
+            // held to this: the H100's sin of inputs up to 1.84e-7 is 0 (from 1.97e-7 it
+            // is not), which the model of the unit does not reproduce; the absolute
+            // bound covers it.)
+            let special = |b: u64| b & !sign == 0 || b & exp == exp;
+            let infinite_or_nan = |b: u64| b & exp == exp;
+            if special(xb) || infinite_or_nan(g) || infinite_or_nan(w) {
                 problems.push(format!("{name} of {x:#x}: {g:#x}, the H100 gives {w:#x}"));
                 continue;
             }
