@@ -252,8 +252,8 @@ fn prmt_mode(mode: usize, a: u64, b: u64, c: u64) -> u64 {
 
 /// `cvt.pack.sat`, bit by bit as the ISA's pseudocode writes it.
 fn pack_ref(size: u32, signed: bool, a: u64, b: u64, c: u64) -> u64 {
-    let (min, max) =
-        if signed { (-(1i64 << (size - 1)), (1i64 << (size - 1)) - 1) } else { (0, (1i64 << size) - 1) };
+    let (min, max) = int_range(size, signed);
+    let (min, max) = (min as i64, max as i64);
     let sat = |v: u64| {
         let v = sx(v, 32);
         if v < min {
@@ -322,11 +322,7 @@ fn vid(kind: u8, signs: [bool; 3], sat: bool, sec: Option<u8>, imm: u64, merge: 
             1..=4 => 8,
             _ => 16,
         };
-        let (lo, hi) = if signs[0] {
-            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-        } else {
-            (0, (1i128 << bits) - 1)
-        };
+        let (lo, hi) = int_range(bits, signs[0]);
         tmp = tmp.clamp(lo, hi);
     }
     let c = s.get(2).copied().unwrap_or(0) & 0xffff_ffff;
@@ -338,17 +334,7 @@ fn vid(kind: u8, signs: [bool; 3], sat: bool, sec: Option<u8>, imm: u64, merge: 
         None => tmp,
     } as u64
         & 0xffff_ffff;
-    match dsel {
-        0 => d,
-        1..=4 => {
-            let at = 8 * (dsel - 1);
-            ((d & 0xff) << at) | (c & !(0xff << at))
-        }
-        _ => {
-            let at = 16 * (dsel - 5);
-            ((d & 0xffff) << at) | (c & !(0xffff << at))
-        }
-    }
+    video_merge(dsel, d, c)
 }
 
 /// `vset`'s comparisons, in the order the immediate picks them.
@@ -375,19 +361,7 @@ fn vset_ref(signs: [bool; 3], sec: Option<u8>, imm: u64, merge: bool, s: &[u64])
         Some(_) => t.max(c),
         None => t,
     };
-    if !merge {
-        return d;
-    }
-    match 1 + (imm / 294 % 6) as usize {
-        k @ 1..=4 => {
-            let at = 8 * (k - 1);
-            ((d & 0xff) << at) | (c & !(0xff << at))
-        }
-        k => {
-            let at = 16 * (k - 5);
-            ((d & 0xffff) << at) | (c & !(0xffff << at))
-        }
-    }
+    video_merge(if merge { 1 + (imm / 294 % 6) as usize } else { 0 }, d, c)
 }
 
 /// `.sat` of an f32 result.
@@ -498,31 +472,41 @@ fn bfi(a: u64, b: u64, pos: u64, len: u64, bits: u32) -> u64 {
     d
 }
 fn cvt_int(v: u64, src_bits: u32, src_signed: bool, dst_bits: u32, dst_signed: bool, sat: bool) -> i128 {
-    let x: i128 =
-        if src_signed { i128::from(sx(v, src_bits)) } else { i128::from(v & W::mask_bits(src_bits)) };
+    let x: i128 = if src_signed { i128::from(sx(v, src_bits)) } else { i128::from(v & mask_bits(src_bits)) };
     if sat {
-        let (lo, hi) = if dst_signed {
-            (-(1i128 << (dst_bits - 1)), (1i128 << (dst_bits - 1)) - 1)
-        } else {
-            (0, (1i128 << dst_bits) - 1)
-        };
+        let (lo, hi) = int_range(dst_bits, dst_signed);
         x.clamp(lo, hi)
     } else {
         x
     }
 }
 
-impl W {
-    fn mask_bits(bits: u32) -> u64 {
-        if bits == 64 { u64::MAX } else { (1 << bits) - 1 }
-    }
+/// The low `bits` bits set.
+fn mask_bits(bits: u32) -> u64 {
+    if bits >= 64 { u64::MAX } else { (1 << bits) - 1 }
+}
+
+/// The smallest and largest values of a `bits`-bit integer type.
+fn int_range(bits: u32, signed: bool) -> (i128, i128) {
+    if signed { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) }
+}
+
+/// optMerge of the video instructions: the low byte (`dsel` 1-4, `.b0`-`.b3`) or half
+/// (5-6, `.h0`/`.h1`) of `d` into that place of `c`; `d` itself for no selector.
+fn video_merge(dsel: usize, d: u64, c: u64) -> u64 {
+    let (field, at) = match dsel {
+        0 => return d,
+        1..=4 => (0xff, 8 * (dsel - 1)),
+        _ => (0xffff, 16 * (dsel - 5)),
+    };
+    ((d & field) << at) | (c & !(field << at))
 }
 
 /// A cvt result in a register of `reg_bits`: the value's low `dst_bits`, sign-extended
 /// to the register for a signed type and zero-extended otherwise (PTX ISA 5.2.4,
 /// "Operand Size Exceeding Instruction-Type Size").
 fn in_reg(x: i128, dst_bits: u32, dst_signed: bool) -> u64 {
-    let v = (x as u64) & W::mask_bits(dst_bits);
+    let v = (x as u64) & mask_bits(dst_bits);
     if dst_signed { sx(v, dst_bits) as u64 } else { v }
 }
 
@@ -680,7 +664,7 @@ static OPS: &[Op] = &[
     op("bmsk.clamp.b32", R, &[R, R], |s, _, _, _| { let (a, b) = ((s[0] as u32).min(32), (s[1] as u32).min(32)); let m = if b >= 32 { u64::MAX } else { (1u64 << b) - 1 }; (m << a) & 0xffff_ffff }),
     op("bmsk.wrap.b32", R, &[R, R], |s, _, _, _| { let (a, b) = ((s[0] & 31) as u32, (s[1] & 31) as u32); (((1u64 << b) - 1) << a) & 0xffff_ffff }),
     op("szext.wrap.s32", R, &[R, R], |s, _, _, _| { let n = (s[1] & 31) as u32; if n == 0 { 0 } else { sx(s[0], n) as u64 } }),
-    op("szext.clamp.u32", R, &[R, R], |s, _, _, _| { let n = (s[1] as u32).min(32); s[0] & W::mask_bits(n) }),
+    op("szext.clamp.u32", R, &[R, R], |s, _, _, _| { let n = (s[1] as u32).min(32); s[0] & mask_bits(n) }),
     op("dp4a.u32.u32", R, &[R, R, R], |s, _, _, _| dp4a(s[0], s[1], s[2], false, false)),
     op("dp4a.s32.u32", R, &[R, R, R], |s, _, _, _| dp4a(s[0], s[1], s[2], true, false)),
     op("dp4a.s32.s32", R, &[R, R, R], |s, _, _, _| dp4a(s[0], s[1], s[2], true, true)),
