@@ -962,3 +962,39 @@ fn a_bytes_argument_must_fill_its_parameter_exactly() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("args[1]: 4 bytes for a 24-byte parameter"), "{err}");
 }
+
+#[test]
+fn packed_halves_relu_and_simd_video() {
+    // a = 0x7fff7fff, b = 0x81010000, c = 0x12345678. As halves: a = [32767, 32767],
+    // b = [0, 0x8101] (-32511 signed). As bytes, lowest first: a = [ff 7f ff 7f],
+    // b = [00 00 01 81].
+    let spec = r#"{"kernel": "packed", "grid": 1, "block": 1, "args": [{"buffer": "u32", "len": 17},
+        {"type": "u32", "value": 2147450879}, {"type": "u32", "value": 2164326400},
+        {"type": "u32", "value": 305419896}]}"#;
+    let (out, json) = run("tests/data/run/packed.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let got: Vec<u64> =
+        json["buffers"][0]["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    let want: [u64; 17] = [
+        0x0100_7fff, // add.u16x2: 0x7fff + 0x8101 wraps to 0x0100 in the high half
+        0x0100_7fff, // add.s16x2: the same bits
+        0x7fff_0000, // min.u16x2
+        0x8101_0000, // min.s16x2: -32511 is the smaller high half
+        0x8101_7fff, // max.u16x2
+        0x7fff_7fff, // max.relu.s16x2
+        0,           // min.relu.s16x2: 0 and relu(-32511)
+        0,           // min.relu.s32: b is negative
+        0x7fff_7fff, // max.relu.s32
+        0xffff_7fff, // vadd2 .sat unsigned: 0x7fff + 0x8101 clamps to 0xffff
+        0x7fff_5678, // vsub2.s32 .sat into d.h1: 32767 + 32511 clamps; the low half is c's
+        0x4000_0080, // vavrg2 a.h01 b.h23: (32767 + 0 + 1) >> 1, (32767 - 32511 + 1) >> 1
+        0x1201_5600, // vmax4.s32 into d.b20: bytes 2 and 0 are max(-1, 1), max(-1, 0)
+        0x0000_0100, // vset4.s32 lt, a.b0123: [127 -1 127 -1] < [0 0 1 -127] only in element 1
+        0x1234_567a, // vset2.ne.add: c + 1 + 1
+        0x1234_56f7, // vmin4.add into d.b31: c + min(0x7f, 0x81) + min(0x7f, 0)
+        0xfe02_7f01, // vabsdiff4.sat a.b7654 b.b3210: |b's bytes - a's bytes| signed
+    ];
+    for (k, (&g, &w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(g, w, "slot {k}: {g:#010x}, want {w:#010x}");
+    }
+}

@@ -7,7 +7,8 @@ The kernels are CUDA sources in tests/kernels/src/, compiled by nvcc 13 for sm_9
 
 Every expected value is computed here in Python from the kernel's source: exactly where
 the kernel's arithmetic is exact (the mma tile and the cp.async copy use small
-integers), in double precision within a stated tolerance where the kernel uses CUDA's
+integers, the SIMD intrinsics follow the CUDA Math API's definitions), in double
+precision within a stated tolerance where the kernel uses CUDA's
 approximate math (expf, tanhf, rsqrtf, logf, erfcf, the __ intrinsics). The
 tolerances are the CUDA C++ Programming Guide's error bounds for those functions
 (appendix "Mathematical Functions"), widened for the sums the kernels do. The printf
@@ -189,6 +190,101 @@ def main():
          {"kernel": "double_buffer", "grid": 1, "block": threads, "dynamic_shared_bytes": 2 * per * 4,
           "args": [buf(x), {"buffer": "f32", "len": chunks * per}, {"type": "s32", "value": chunks}]},
          {"exit": 0, "buffers": [{"arg": 1, "data": want, "rel": 0, "abs": 0}]})
+
+    # CUDA's SIMD intrinsics (simd.cu) on 300 pairs of words: edge elements (0, 1, the
+    # signed and unsigned extremes) mixed with random ones.
+    edges2 = [0x0000, 0x0001, 0x7fff, 0x8000, 0x8001, 0xffff, 0xfffe]
+    edges4 = [0x00, 0x01, 0x7f, 0x80, 0x81, 0xff, 0xfe]
+    xs, ys = [], []
+    for k in range(300):
+        if k % 3 == 0:
+            w = [rng.choice(edges2) for _ in range(4)]
+            xs.append(w[0] | w[1] << 16)
+            ys.append(w[2] | w[3] << 16)
+        elif k % 3 == 1:
+            w = [rng.choice(edges4) for _ in range(8)]
+            xs.append(sum(v << (8 * i) for i, v in enumerate(w[:4])))
+            ys.append(sum(v << (8 * i) for i, v in enumerate(w[4:])))
+        else:
+            xs.append(rng.getrandbits(32))
+            ys.append(rng.getrandbits(32))
+    want = []
+    for x, y in zip(xs, ys):
+        want += simd_intrinsics(x, y)
+    case("simd", "simd.ptx",
+         {"kernel": "simd", "grid": 3, "block": 128,
+          "args": [{"buffer": "u32", "data": xs}, {"buffer": "u32", "data": ys},
+                   {"buffer": "u32", "len": len(xs) * 82}, {"type": "s32", "value": len(xs)}]},
+         {"exit": 0, "buffers": [{"arg": 2, "data": want, "rel": 0, "abs": 0}]})
+
+
+def simd_intrinsics(x, y):
+    """The 82 results of simd.cu for one pair, from the CUDA Math API's definitions of
+    the SIMD intrinsics ("SIMD Intrinsics"; the comments of crt/device_functions.h)."""
+    out = []
+    for bits in (16, 8):
+        n, mask = 32 // bits, (1 << bits) - 1
+        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+        def parts(v, signed):
+            ps = [(v >> (bits * i)) & mask for i in range(n)]
+            return [p - (1 << bits) if signed and p > hi else p for p in ps]
+
+        def each(f, signed=False, unary=False):
+            pa, pb = parts(x, signed), parts(y, signed)
+            r = 0
+            for i in range(n):
+                v = f(pa[i]) if unary else f(pa[i], pb[i])
+                r |= (v & mask) << (bits * i)
+            return r
+
+        sat_s = lambda v: min(max(v, lo), hi)
+        sat_u = lambda v: min(max(v, 0), mask)
+        cmp = lambda rel, signed, one: each(lambda a, b: one if rel(a, b) else 0, signed)
+        eq, ge, gt = (lambda a, b: a == b), (lambda a, b: a >= b), (lambda a, b: a > b)
+        le, lt, ne = (lambda a, b: a <= b), (lambda a, b: a < b), (lambda a, b: a != b)
+
+        def avg_away(a, b):
+            # Ties (odd sums) rounded away from zero.
+            s = a + b
+            return (s + 1) // 2 if s >= 0 else -((-s + 1) // 2)
+
+        out += [
+            each(abs, True, True),                              # vabs
+            each(lambda a, b: abs(a - b), True),                # vabsdiffs
+            each(lambda a, b: abs(a - b)),                      # vabsdiffu
+            each(lambda a: sat_s(abs(a)), True, True),          # vabsss
+            each(lambda a, b: a + b),                           # vadd
+            each(lambda a, b: sat_s(a + b), True),              # vaddss
+            each(lambda a, b: sat_u(a + b)),                    # vaddus
+            each(avg_away, True),                               # vavgs
+            each(lambda a, b: (a + b + 1) // 2),                # vavgu
+            cmp(eq, False, mask),                               # vcmpeq
+            cmp(ge, True, mask), cmp(ge, False, mask),          # vcmpges, vcmpgeu
+            cmp(gt, True, mask), cmp(gt, False, mask),          # vcmpgts, vcmpgtu
+            cmp(le, True, mask), cmp(le, False, mask),          # vcmples, vcmpleu
+            cmp(lt, True, mask), cmp(lt, False, mask),          # vcmplts, vcmpltu
+            cmp(ne, False, mask),                               # vcmpne
+            each(lambda a, b: (a + b) // 2),                    # vhaddu
+            each(max, True), each(max),                         # vmaxs, vmaxu
+            each(min, True), each(min),                         # vmins, vminu
+            each(lambda a: -a, True, True),                     # vneg
+            each(lambda a: sat_s(-a), True, True),              # vnegss
+            sum(abs(a - b) for a, b in zip(parts(x, True), parts(y, True))),   # vsads
+            sum(abs(a - b) for a, b in zip(parts(x, False), parts(y, False))), # vsadu
+            cmp(eq, False, 1),                                  # vseteq
+            cmp(ge, True, 1), cmp(ge, False, 1),                # vsetges, vsetgeu
+            cmp(gt, True, 1), cmp(gt, False, 1),                # vsetgts, vsetgtu
+            cmp(le, True, 1), cmp(le, False, 1),                # vsetles, vsetleu
+            cmp(lt, True, 1), cmp(lt, False, 1),                # vsetlts, vsetltu
+            cmp(ne, False, 1),                                  # vsetne
+            each(lambda a, b: a - b),                           # vsub
+            each(lambda a, b: sat_s(a - b), True),              # vsubss
+            each(lambda a, b: sat_u(a - b)),                    # vsubus
+        ]
+    # The header's own examples hold.
+    assert len(out) == 82
+    return out
 
 
 if __name__ == "__main__":

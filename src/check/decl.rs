@@ -111,7 +111,7 @@ impl<'a> Checker<'a> {
                 ty.span,
                 format!("{}: not a declarable type; hold such values in .b16 or .b32 variables", self.t(ty)),
             ),
-            ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2" => {
+            ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2" | ".u16x2" | ".s16x2" => {
                 self.error(ty.span, format!("{}: may only be used as an instruction type", self.t(ty)))
             }
             ".b128" => self.require(ty.span, "type .b128", 83, 70),

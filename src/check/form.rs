@@ -85,15 +85,18 @@ impl<'a> Checker<'a> {
         // words ptxas ignores (unless the opcode has them: testp) play no part in it.
         let own = rows.iter().fold(WordSet::EMPTY, |a, r| a.union(r.words));
         let words = words.intersect(&IGNORED_BY_PTXAS.intersect(&own.complement()).complement());
-        let fits_types =
-            |r: &&Row| r.types.len() == ntypes && r.types.iter().zip(tys).all(|(set, t)| set.contains(t));
+        let fits_types = |r: &&Row| {
+            (!r.unshared || r.opcode == opcode)
+                && r.types.len() == ntypes
+                && r.types.iter().zip(tys).all(|(set, t)| set.contains(t))
+        };
         let typed = || rows.iter().filter(fits_types);
         let Some(row) = typed()
             .find(|r| needs_met(r, &words) && r.words.intersect(&words) == words)
             .or_else(|| typed().find(|r| needs_met(r, &words)))
             .or_else(|| typed().next())
         else {
-            self.wrong_types(i, name, rows, tys);
+            self.wrong_types(i, name, opcode, tys);
             return None;
         };
         // ptxas lets testp's class words stand on any instruction and ignores them.
@@ -146,8 +149,9 @@ impl<'a> Checker<'a> {
     }
 
     /// No row takes these types: say which types the opcode takes.
-    fn wrong_types(&mut self, i: &I<'a>, name: &str, rows: &[Row], tys: &[Ty]) {
-        let counts: Vec<usize> = rows.iter().map(|r| r.types.len()).collect();
+    fn wrong_types(&mut self, i: &I<'a>, name: &str, opcode: crate::isa::Opcode, tys: &[Ty]) {
+        let rows = rows_of(opcode).iter().filter(|r| !r.unshared || r.opcode == opcode);
+        let counts: Vec<usize> = rows.clone().map(|r| r.types.len()).collect();
         if !counts.contains(&tys.len()) {
             let want = counts.iter().max().copied().unwrap_or(0);
             let msg = match want {
@@ -159,7 +163,7 @@ impl<'a> Checker<'a> {
             return;
         }
         let mut valid: Vec<&str> = Vec::new();
-        for r in rows.iter().filter(|r| r.types.len() == tys.len()) {
+        for r in rows.filter(|r| r.types.len() == tys.len()) {
             for t in r.types.first().copied().unwrap_or_default() {
                 if !valid.contains(&t.word()) {
                     valid.push(t.word());

@@ -33,6 +33,10 @@ pub enum Ty {
     /// The fp8 pairs of `cvt` (PTX ISA 5.2.5): two e4m3 or e5m2 values in 16 bits.
     E4m3x2,
     E5m2x2,
+    /// Two 16-bit integers in 32 bits: an instruction type only, of packed `add`,
+    /// `min` and `max` (PTX ISA 9.7.1.1, 9.7.1.10, 9.7.1.11; sm_90).
+    U16x2,
+    S16x2,
     /// Exotic types (`.e4m3`, ...): declarable, never compatible.
     Other,
 }
@@ -79,6 +83,8 @@ impl Ty {
             ".surfref" => SurfRef,
             ".e4m3x2" => E4m3x2,
             ".e5m2x2" => E5m2x2,
+            ".u16x2" => U16x2,
+            ".s16x2" => S16x2,
             ".e4m3" | ".e5m2" => Other,
             _ => return None,
         })
@@ -90,7 +96,7 @@ impl Ty {
         match self {
             B8 | U8 | S8 => 8,
             B16 | U16 | S16 | F16 | BF16 | E4m3x2 | E5m2x2 => 16,
-            B32 | U32 | S32 | F32 | F16x2 | BF16x2 | TF32 => 32,
+            B32 | U32 | S32 | F32 | F16x2 | BF16x2 | TF32 | U16x2 | S16x2 => 32,
             B64 | U64 | S64 | F64 => 64,
             B128 => 128,
             Pred => 1,
@@ -102,8 +108,8 @@ impl Ty {
         use Ty::*;
         match self {
             B8 | B16 | B32 | B64 | B128 => Class::Bit,
-            U8 | U16 | U32 | U64 => Class::Unsigned,
-            S8 | S16 | S32 | S64 => Class::Signed,
+            U8 | U16 | U32 | U64 | U16x2 => Class::Unsigned,
+            S8 | S16 | S32 | S64 | S16x2 => Class::Signed,
             F16 | F16x2 | BF16 | BF16x2 | F32 | F64 | TF32 => Class::Float,
             Pred => Class::Pred,
             TexRef | SamplerRef | SurfRef | E4m3x2 | E5m2x2 | Other => Class::Other,
@@ -148,6 +154,8 @@ impl Ty {
             SurfRef => ".surfref",
             E4m3x2 => ".e4m3x2",
             E5m2x2 => ".e5m2x2",
+            U16x2 => ".u16x2",
+            S16x2 => ".s16x2",
             Other => ".opaque",
         }
     }

@@ -135,6 +135,10 @@ impl Cta<'_> {
                     }
                 }
             }
+            Op::Lanes { op, lane, signed, relu, dst, a, b } => {
+                let (x, y) = (read(w, *a, l), read(w, *b, l));
+                write(w, *dst, l, int::lanes(*op, *lane, *signed, *relu, x, y));
+            }
             Op::Int { op, width, signed, dst, a, b } => {
                 let (x, y) = (read(w, *a, l), read(w, *b, l));
                 let v = match op {
@@ -212,7 +216,7 @@ impl Cta<'_> {
             }
             Op::Video { spec, dst, a, b, c } => {
                 let [a, b, c] = [*a, *b, *c].map(|s| read(w, s, l) as u32);
-                write(w, *dst, l, u64::from(crate::sem::video::scalar(spec, a, b, c)));
+                write(w, *dst, l, u64::from(spec.eval(a, b, c)));
             }
             Op::Bits { op, width, dst, srcs } => {
                 let [p, q, r, s] = srcs.map(|s| read(w, s, l));

@@ -72,6 +72,9 @@ pub mod tys {
     pub const F32_64: &[Ty] = &[Ty::F32, Ty::F64];
     pub const HALF: &[Ty] = &[Ty::F16, Ty::F16x2];
     pub const BHALF: &[Ty] = &[Ty::BF16, Ty::BF16x2];
+    pub const I16X2: &[Ty] = &[Ty::U16x2, Ty::S16x2];
+    pub const ONLY_U16X2: &[Ty] = &[Ty::U16x2];
+    pub const ONLY_S16X2: &[Ty] = &[Ty::S16x2];
     pub const BU32: &[Ty] = &[Ty::B32, Ty::U32, Ty::S32];
     pub const U32_S32: &[Ty] = &[Ty::U32, Ty::S32];
     pub const U32_U64: &[Ty] = &[Ty::U32, Ty::U64];

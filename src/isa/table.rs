@@ -57,12 +57,20 @@ pub struct Row {
     pub excludes: &'static [(WordSet, WordSet)],
     /// Words that need a later `.version` or target than the row: (words, version, sm).
     pub gates: &'static [(WordSet, u32, u32)],
+    /// The row is its opcode's alone, not the forms of the opcodes that share its rows
+    /// ([`SAME_FORMS`]): `add.u16x2` has no `sub.u16x2`.
+    pub unshared: bool,
 }
 
 impl Row {
     const fn since(mut self, version: u32, sm: u32) -> Row {
         self.version = version;
         self.sm = sm;
+        self
+    }
+
+    const fn unshared(mut self) -> Row {
+        self.unshared = true;
         self
     }
 
@@ -116,6 +124,7 @@ const fn row(opcode: Opcode, types: &'static [&'static [Ty]], groups: &'static [
         needs: &[],
         excludes: &[],
         gates: &[],
+        unshared: false,
     }
 }
 
@@ -254,6 +263,8 @@ const MBAR_GATES: &[(WordSet, u32, u32)] = &[
 ];
 /// "Feature '::cta' requires PTX ISA .version 7.8".
 const SHARED_CTA_GATE: &[(WordSet, u32, u32)] = &[(WordSet::of(&[SharedCta]), 78, 0)];
+/// `min.relu`/`max.relu` (PTX ISA 8.0, sm_90), on `.s32` and `.s16x2` only.
+const RELU_GATE: &[(WordSet, u32, u32)] = &[(WordSet::of(&[Relu]), 80, 90)];
 /// An mbarrier object lives in shared memory (ptxas: "State space incorrect for
 /// instruction 'mbarrier.init'").
 const MBAR_SPACE: Group = opt(&[Shared, SharedCta]);
@@ -292,6 +303,7 @@ pub static ROWS: &[Row] = &[
     row(O::Add, &[ONLY_S32], &[SAT, CC], (3, 3)),
     row(O::Add, &[I32_64], &[CC], (3, 3)),
     row(O::Add, &[U16_64], &[], (3, 3)),
+    row(O::Add, &[I16X2], &[], (3, 3)).since(80, 90).unshared(),
     row(O::Add, &[F32], &[RND, FTZ, SAT], (3, 3)),
     row(O::Add, &[F64], &[RND], (3, 3)),
     row(O::Add, &[HALF], HALF_ARITH, (3, 3)).since(42, 53),
@@ -521,7 +533,11 @@ pub static ROWS: &[Row] = &[
     .gates(MBAR_GATES),
     row(O::Mbarrier, &[ONLY_B64], &[req(&[PendingCount])], (2, 2)).since(70, 80),
     row(O::Membar, &[], &[req(&[Cta, Gl, Sys, Proxy])], (0, 0)),
-    row(O::Min, &[U16_64], &[opt(&[Relu])], (3, 3)),
+    // min, max: 9.7.1.10, 9.7.1.11; packed 16-bit halves since PTX 8.0 (sm_90).
+    row(O::Min, &[ONLY_S32], &[opt(&[Relu])], (3, 3)).gates(RELU_GATE),
+    row(O::Min, &[U16_64], &[], (3, 3)),
+    row(O::Min, &[ONLY_S16X2], &[opt(&[Relu])], (3, 3)).since(80, 90),
+    row(O::Min, &[ONLY_U16X2], &[], (3, 3)).since(80, 90),
     row(O::Min, &[F32], MINMAX, (3, 4)),
     row(O::Min, &[F64], &[], (3, 3)),
     row(O::Min, &[HALF], MINMAX, (3, 3)).since(70, 80),

@@ -7,7 +7,7 @@ use super::program::fail;
 use crate::check::types::{Class, Ty};
 use crate::isa::{Form, Opcode as O, Word as W};
 use crate::sem::bits::PrmtMode;
-use crate::sem::int::{Part, Width};
+use crate::sem::int::{LaneOp, Part, Width};
 use crate::syntax::ast::*;
 
 impl<'m> Decoder<'m> {
@@ -43,6 +43,24 @@ impl<'m> Decoder<'m> {
                         c: self.src(&ops[3], c_ty)?,
                     })
                 }
+            }
+            (O::Add | O::Min | O::Max, Some(ty @ (Ty::U16x2 | Ty::S16x2 | Ty::S32)))
+                if matches!(ty, Ty::U16x2 | Ty::S16x2) || has(W::Relu) =>
+            {
+                let op = match opcode {
+                    O::Add => LaneOp::Add,
+                    O::Min => LaneOp::Min,
+                    _ => LaneOp::Max,
+                };
+                Ok(Op::Lanes {
+                    op,
+                    lane: Width(if ty == Ty::S32 { 32 } else { 16 }),
+                    signed,
+                    relu: has(W::Relu),
+                    dst: self.dst(&ops[0])?,
+                    a: self.src(&ops[1], ty)?,
+                    b: self.src(&ops[2], ty)?,
+                })
             }
             (
                 O::Add

@@ -407,6 +407,16 @@ pub enum Op {
         a: Src,
         b: Src,
     },
+    /// Packed `add/min/max.{u16x2,s16x2}` and `min/max.relu.s32`: `lane`-bit elements.
+    Lanes {
+        op: crate::sem::int::LaneOp,
+        lane: Width,
+        signed: bool,
+        relu: bool,
+        dst: Slot,
+        a: Src,
+        b: Src,
+    },
     Not {
         width: Width,
         dst: Slot,
@@ -547,9 +557,10 @@ pub enum Op {
     },
     /// `mma.sync.aligned` (PTX ISA 9.7.14.5.14): a warp-wide `D = A*B + C`.
     Mma(Box<Mma>),
-    /// A scalar video instruction (`vadd` ... `vshr`): `d = f(a, b, c)` on 32 bits.
+    /// A video instruction (`vadd` ... `vshr`, `vadd2` ... `vset4`): `d = f(a, b, c)` on
+    /// 32 bits.
     Video {
-        spec: crate::sem::video::Scalar,
+        spec: crate::sem::video::Video,
         dst: Slot,
         a: Src,
         b: Src,

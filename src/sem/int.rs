@@ -122,6 +122,32 @@ pub fn max(w: Width, signed: bool, a: u64, b: u64) -> u64 {
     if w.value(a, signed) >= w.value(b, signed) { a & w.mask() } else { b & w.mask() }
 }
 
+/// The operations on packed halves (`add/min/max.{u16x2,s16x2}`) and with `.relu`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneOp {
+    Add,
+    Min,
+    Max,
+}
+
+/// `op` on each `lane`-bit element of the 32-bit `a` and `b` (PTX ISA 9.7.1.1, 9.7.1.10,
+/// 9.7.1.11): the `.u16x2`/`.s16x2` forms split each register into halves, `.s32` is one
+/// element. `.relu` clamps a negative element's result to 0.
+pub fn lanes(op: LaneOp, lane: Width, signed: bool, relu: bool, a: u64, b: u64) -> u64 {
+    let mut d = 0;
+    for pos in (0..32).step_by(lane.0 as usize) {
+        let (x, y) = (a >> pos & lane.mask(), b >> pos & lane.mask());
+        let v = match op {
+            LaneOp::Add => add(lane, x, y),
+            LaneOp::Min => min(lane, signed, x, y),
+            LaneOp::Max => max(lane, signed, x, y),
+        };
+        let v = if relu && lane.signed(v) < 0 { 0 } else { v };
+        d |= v << pos;
+    }
+    d
+}
+
 /// `abs.sN`: `MIN` stays `MIN`, as two's complement wraps.
 pub fn abs(w: Width, a: u64) -> u64 {
     w.wrap(w.signed(a).abs())

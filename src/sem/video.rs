@@ -1,8 +1,15 @@
-//! The scalar video instructions `vadd`, `vsub`, `vabsdiff`, `vmin`, `vmax`, `vshl`,
-//! `vshr` and `vset` (PTX ISA 9.7.18.1): each source's byte, half or word is extended to a
-//! signed 33-bit value by its type, the operation gives a 34-bit result, which is
-//! optionally clamped to the destination's type (or to the byte or half it merges
-//! into), then either combined with `c` by a secondary operation or merged into `c`.
+//! The video instructions.
+//!
+//! The scalar ones, `vadd`, `vsub`, `vabsdiff`, `vmin`, `vmax`, `vshl`, `vshr` and `vset`
+//! (PTX ISA 9.7.18.1): each source's byte, half or word is extended to a signed 33-bit
+//! value by its type, the operation gives a 34-bit result, which is optionally clamped
+//! to the destination's type (or to the byte or half it merges into), then either
+//! combined with `c` by a secondary operation or merged into `c`.
+//!
+//! The SIMD ones, `vadd2` ... `vset2` and `vadd4` ... `vset4` (9.7.18.2): the same
+//! operations on two halves or four bytes at once, each element picked from the eight
+//! bytes (four halves) of `b:a`, then either merged into `c` under a mask or summed
+//! into `c` (`.add`).
 
 use super::bits::bfi;
 use super::cmp::{CmpOp, cmp_int};
@@ -139,6 +146,107 @@ pub fn scalar(s: &Scalar, a: u32, b: u32, c: u32) -> u32 {
             bfi(Width(32), d as u64, u64::from(c), u64::from(pos), u64::from(w.0)) as u32
         }
     }
+}
+
+/// A video instruction, scalar or SIMD.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Video {
+    Scalar(Scalar),
+    Simd(Simd),
+}
+
+impl Video {
+    /// The instruction on `a`, `b` and `c`: the 32 bits written to `d`.
+    pub fn eval(&self, a: u32, b: u32, c: u32) -> u32 {
+        match self {
+            Video::Scalar(s) => scalar(s, a, b, c),
+            Video::Simd(s) => simd(s, a, b, c),
+        }
+    }
+}
+
+/// The operation of a SIMD video instruction (9.7.18.2.1, 9.7.18.2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimdOp {
+    Add,
+    Sub,
+    /// `vavrg`: the mean, rounded up for a non-negative sum and down for a negative one.
+    Avrg,
+    Absdiff,
+    Min,
+    Max,
+    /// `vset2`/`vset4`: 1 where the comparison holds, else 0; `d` and `c` are unsigned.
+    Set(CmpOp),
+}
+
+/// One SIMD video instruction's modifiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Simd {
+    pub op: SimdOp,
+    /// The element width: 16 (`vop2`) or 8 (`vop4`).
+    pub width: Width,
+    pub d_signed: bool,
+    pub a_signed: bool,
+    pub b_signed: bool,
+    pub sat: bool,
+    /// `.add`: `d = c` plus the sum of the selected elements, instead of a merge.
+    pub add: bool,
+    /// For each element, which element of `b:a` it takes (`.asel`, `.bsel`; the
+    /// defaults are `a`'s elements for `a` and `b`'s for `b`).
+    pub asel: [u8; 4],
+    pub bsel: [u8; 4],
+    /// Bit `i` set: element `i` is written (`d.mask`, default all).
+    pub mask: u8,
+}
+
+impl Simd {
+    /// How many elements a 32-bit register holds.
+    pub fn lanes(&self) -> usize {
+        (32 / self.width.0) as usize
+    }
+}
+
+/// The instruction on `a`, `b` and `c`: the 32 bits written to `d`.
+///
+/// The ISA's merge pseudocode (`d |= mask[i] ? t[i] : Vc[i]`) leaves out where each
+/// element lands; its text says it: "for half-word positions indicated in mask, the
+/// selected half-word results are copied into destination d. For all other positions,
+/// the corresponding half-word from source operand c is copied to d." Each result is
+/// truncated to its element there, after the optional clamp.
+pub fn simd(s: &Simd, a: u32, b: u32, c: u32) -> u32 {
+    let w = s.width;
+    let both = u64::from(b) << 32 | u64::from(a);
+    let element = |k: u8, signed: bool| -> i64 {
+        let x = both >> (u32::from(k) * w.0);
+        (if signed { w.signed(x) } else { w.unsigned(x) }) as i64
+    };
+    let (lo, hi) = IntTy { bits: w.0, signed: s.d_signed }.range();
+    let mut d = if s.add { c } else { 0 };
+    for i in 0..s.lanes() {
+        let (x, y) = (element(s.asel[i], s.a_signed), element(s.bsel[i], s.b_signed));
+        let t = match s.op {
+            SimdOp::Add => x + y,
+            SimdOp::Sub => x - y,
+            SimdOp::Avrg if x + y >= 0 => (x + y + 1) >> 1,
+            SimdOp::Avrg => (x + y) >> 1,
+            SimdOp::Absdiff => (x - y).abs(),
+            SimdOp::Min => x.min(y),
+            SimdOp::Max => x.max(y),
+            SimdOp::Set(cmp) => i64::from(cmp_int(cmp, x as u64, y as u64, true)),
+        };
+        let t = if s.sat { t.clamp(lo as i64, hi as i64) } else { t };
+        let selected = s.mask >> i & 1 == 1;
+        let pos = i as u32 * w.0;
+        if s.add {
+            if selected {
+                d = d.wrapping_add(t as u32);
+            }
+        } else {
+            let part = if selected { t as u64 } else { u64::from(c) >> pos };
+            d = bfi(Width(32), part, u64::from(d), u64::from(pos), u64::from(w.0)) as u32;
+        }
+    }
+    d
 }
 
 #[cfg(test)]

@@ -73,6 +73,8 @@ pub fn is_type_word(w: &str) -> bool {
             | ".e5m2"
             | ".e4m3x2"
             | ".e5m2x2"
+            | ".u16x2"
+            | ".s16x2"
             | ".texref"
             | ".samplerref"
             | ".surfref"
