@@ -261,6 +261,7 @@ impl Device {
                     let spec_err = |e: MemFault| BindError::Spec(format!("args[{k}]: {e}"));
                     let addr = self.alloc(bytes.len() as u64).map_err(spec_err)?;
                     self.copy_to_device(addr, bytes).map_err(spec_err)?;
+                    self.memory.label(addr, format!("args[{k}]"));
                     buffers.push(BoundBuffer { arg: k, elem: *elem, addr, bytes: bytes.len() });
                     addr
                 }

@@ -101,7 +101,9 @@ fn out_of_bounds_access_faults_with_thread_and_line_and_keeps_earlier_writes() {
     let err = String::from_utf8(out.stderr).unwrap();
     // Thread 20 is the first past the 20-element y: CTA 1 (16 threads each), tid 4.
     assert!(err.contains("kernel `saxpy`, ctaid=(1,0,0) tid=(4,0,0)"), "{err}");
-    assert!(err.contains("ld.global.f32 %f3, [%rd7];") && err.contains("out of bounds: address"), "{err}");
+    assert!(err.contains("ld.global.f32 %f3, [%rd7];"), "{err}");
+    // y[20] is byte 80 of the 80-byte y, args[2]: the 4-byte load ends 4 bytes past it.
+    assert!(err.contains("(offset 80) reaches 4 bytes past the end of args[2] (80 bytes at "), "{err}");
     assert!(err.starts_with("examples/saxpy.ptx:45:"), "{err}");
     // CTA 0 finished before the fault: y[i] = 2*x[i] + 0 for i < 16; the rest untouched.
     let y = floats(&json["buffers"][1]["data"]);

@@ -1773,7 +1773,7 @@ def gen_fault():
     inst = "ld.global.u32 %r11, [%ad1+140];"
     fault_case("oob_load", [Buf("out", "u32", n=n, expect=stored(n)), Buf("in", "u32", list(range(n)))],
                pre + ["setp.eq.u32 %p1, %r2, 45;", "@%p1 " + inst],
-               block=n, fault_inst=inst, cause="outside every allocation", tid=45,
+               block=n, fault_inst=inst, cause="reaches 4 bytes past the end of args[1] (320 bytes", tid=45,
                comment="thread 45 loads in[80], one past the end of the last buffer")
     # Out-of-bounds store in CTA (1,1) of a 2x2 grid; the other CTAs do nothing.
     inst = "st.global.u32 [%rd12+256], %r10;"
@@ -1782,7 +1782,9 @@ def gen_fault():
             "mad.lo.u32 %r10, %r2, 7, 2;", "st.global.u32 [%rd12], %r10;", "bar.sync 0;",
             "setp.eq.u32 %p2, %r2, 63;", "@%p2 " + inst]
     fault_case("oob_store_cta_1_1", [Buf("out", "u32", n=64, expect=[t * 7 + 2 for t in range(64)])], body,
-               block=64, grid=[2, 2], fault_inst=inst, cause="outside every allocation", tid=63, ctaid=(1, 1, 0),
+               # out + 63 * 4 + 256 = byte 508 of the 256-byte buffer: its 4 bytes end 256 past it.
+               block=64, grid=[2, 2], fault_inst=inst, cause="reaches 256 bytes past the end of args[0] (256 bytes",
+               tid=63, ctaid=(1, 1, 0),
                comment="a 2x2 grid; only CTA (1,1) stores, then its thread 63 stores past the end")
     # Misaligned accesses.
     inst = "ld.global.u32 %r11, [%ad1+2];"

@@ -460,7 +460,8 @@ impl Cta<'_> {
                 match self.row_space(mem, &at, active, size, shared.len()) {
                     // Global rows load straight into the destination row.
                     Row::Global => {
-                        let fault = |(lane, e): (u32, MemFault)| (lane, e.to_string());
+                        let memory = self.memory;
+                        let fault = |(lane, e): (u32, MemFault)| (lane, memory.explain(e));
                         let d = usize::from(d);
                         let done = if size == 8 {
                             self.memory.load_row(&at, active, 8, &mut warp.regs.r64[d]).map_err(fault)
@@ -507,7 +508,7 @@ impl Cta<'_> {
                     Row::Global => self
                         .memory
                         .store_row(&at, active, u64::from(size), &v)
-                        .map_err(|(lane, e)| self.fault(n, warp, 1 << lane, inst, e.to_string()))?,
+                        .map_err(|(lane, e)| self.fault(n, warp, 1 << lane, inst, self.memory.explain(e)))?,
                     Row::Shared => {
                         for l in 0..32 {
                             if active & BIT[l] != 0 {

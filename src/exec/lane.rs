@@ -75,7 +75,9 @@ impl Cta<'_> {
                 let size = ty.bytes();
                 let f = |old: u64| crate::sem::atom::apply(*op, *ty, old, b, c);
                 let old = match self.target(w, *mem, a) {
-                    Target::Global(a) => self.memory.atomic(a, size, f).map_err(|e| e.to_string())?,
+                    Target::Global(a) => {
+                        self.memory.atomic(a, size, f).map_err(|e| self.memory.explain(e))?
+                    }
                     Target::Shared(a) => {
                         let r = self.shared_range(shared.len(), a, size as u8)?;
                         let old = le(&shared[r.clone()]);
@@ -551,7 +553,9 @@ impl Cta<'_> {
         l: usize,
     ) -> Result<u64, String> {
         match self.target(w, mem, a) {
-            Target::Global(a) => self.memory.load(a, u64::from(size)).map_err(|e: MemFault| e.to_string()),
+            Target::Global(a) => {
+                self.memory.load(a, u64::from(size)).map_err(|e: MemFault| self.memory.explain(e))
+            }
             Target::Shared(a) => Ok(le(&shared[self.shared_range(shared.len(), a, size)?])),
             Target::Local(a) => Ok(le(&w.local[l][range(w.top as usize, a, size, "local")?])),
         }
@@ -570,7 +574,7 @@ impl Cta<'_> {
     ) -> Result<(), String> {
         let bytes = &v.to_le_bytes()[..size as usize];
         match self.target(w, mem, a) {
-            Target::Global(a) => self.memory.store(a, u64::from(size), v).map_err(|e| e.to_string()),
+            Target::Global(a) => self.memory.store(a, u64::from(size), v).map_err(|e| self.memory.explain(e)),
             Target::Shared(a) => {
                 let r = self.shared_range(shared.len(), a, size)?;
                 shared[r].copy_from_slice(bytes);

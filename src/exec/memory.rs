@@ -37,6 +37,8 @@ struct Allocation {
     base: u64,
     len: u64,
     words: Box<[AtomicU64]>,
+    /// What the allocation holds, for fault reports (`args[2]`).
+    label: Option<Box<str>>,
 }
 
 /// The bits of `size` bytes (1, 2, 4 or 8) at byte `shift / 8` of a word.
@@ -121,7 +123,7 @@ impl GlobalMemory {
         };
         base.checked_add(len).ok_or(too_large)?;
         let words = zeroed(len).ok_or(too_large)?;
-        self.allocs.push(Allocation { base, len, words });
+        self.allocs.push(Allocation { base, len, words, label: None });
         Ok(base)
     }
 
@@ -142,8 +144,41 @@ impl GlobalMemory {
             return Err(too_large);
         }
         let words = zeroed(len).ok_or(too_large)?;
-        self.allocs.insert(i, Allocation { base, len, words });
+        self.allocs.insert(i, Allocation { base, len, words, label: Some("the module's variables".into()) });
         self.write_bytes(base, bytes)
+    }
+
+    /// Names the allocation at `base` in fault reports.
+    pub fn label(&mut self, base: u64, label: impl Into<Box<str>>) {
+        if let Some(a) = self.allocs.iter_mut().find(|a| a.base == base) {
+            a.label = Some(label.into());
+        }
+    }
+
+    /// `e` in words, an out-of-bounds access placed against the nearest allocation, as
+    /// compute-sanitizer places it: `4 bytes past the end of args[2] (80 bytes at
+    /// 0x7f0000000100)`.
+    pub fn explain(&self, e: MemFault) -> String {
+        let MemFault::OutOfBounds { addr, size } = e else { return e.to_string() };
+        let i = self.allocs.partition_point(|a| a.base <= addr);
+        let below = i.checked_sub(1).map(|k| &self.allocs[k]);
+        let above = self.allocs.get(i);
+        let access = format!("out of bounds: the {size}-byte access at 0x{addr:x}");
+        let name = |a: &Allocation| {
+            let what = a.label.as_deref().unwrap_or("an allocation");
+            format!("{what} ({} bytes at 0x{:x})", a.len, a.base)
+        };
+        // Bytes past the end of the allocation below, before the start of the one above.
+        let past = below.map(|a| (addr.saturating_add(size) - (a.base + a.len), a));
+        let before = above.map(|a| (a.base - addr, a));
+        match (past, before) {
+            (Some((n, a)), b) if b.is_none_or(|(m, _)| n <= m) => {
+                let at = addr - a.base;
+                format!("{access} (offset {at}) reaches {n} bytes past the end of {}", name(a))
+            }
+            (_, Some((m, a))) => format!("{access} starts {m} bytes before {}", name(a)),
+            _ => e.to_string(),
+        }
     }
 
     /// The allocation holding `addr`, if any.
@@ -441,6 +476,41 @@ mod tests {
         assert_eq!(m.load(a + 2, 4), Err(MemFault::Misaligned { addr: a + 2, size: 4 }));
         assert_eq!(m.store(b + 4, 1, 7), Err(MemFault::OutOfBounds { addr: b + 4, size: 1 }));
         assert!(m.alloc(u64::MAX).is_err());
+    }
+
+    #[test]
+    fn out_of_bounds_accesses_are_placed_against_the_nearest_allocation() {
+        let mut m = GlobalMemory::default();
+        let a = m.alloc(10).unwrap();
+        let b = m.alloc(12).unwrap();
+        m.label(b, "args[1]");
+        let text = |addr: u64, size: u64| m.explain(m.load(addr, size).unwrap_err());
+        // Past the end of an unnamed allocation, and straddling the end of a named one.
+        assert!(
+            text(a + 12, 4).ends_with(
+                "(offset 12) reaches 6 bytes past the end of an allocation (10 bytes at 0x7f0000000000)"
+            ),
+            "{}",
+            text(a + 12, 4)
+        );
+        assert!(
+            text(b + 12, 4).contains("reaches 4 bytes past the end of args[1] (12 bytes"),
+            "{}",
+            text(b + 12, 4)
+        );
+        assert!(
+            text(b + 8, 8).contains("(offset 8) reaches 4 bytes past the end of args[1]"),
+            "{}",
+            text(b + 8, 8)
+        );
+        // Closer to the start of the next allocation than to the end of the previous one.
+        assert!(text(b - 4, 4).contains("starts 4 bytes before args[1]"), "{}", text(b - 4, 4));
+        // Below every allocation.
+        assert!(text(8, 4).contains("starts"), "{}", text(8, 4));
+        assert_eq!(
+            m.explain(MemFault::Misaligned { addr: 3, size: 4 }),
+            MemFault::Misaligned { addr: 3, size: 4 }.to_string()
+        );
     }
 
     #[test]
