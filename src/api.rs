@@ -116,6 +116,77 @@ impl Module {
     }
 }
 
+/// A place in the source the PTX was compiled from, as the module's `.loc` and
+/// `.file` directives give it (nvcc `-lineinfo` or `-G`, clang `-g`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceLine {
+    pub file: String,
+    pub line: u32,
+    /// 0 when the compiler gave none.
+    pub column: u32,
+}
+
+impl std::fmt::Display for SourceLine {
+    /// `file:line:column`, or `file:line` without a column.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)?;
+        if self.column != 0 {
+            write!(f, ":{}", self.column)?;
+        }
+        Ok(())
+    }
+}
+
+impl Module {
+    /// The source line of the instruction at `at`: the last `.loc` before it in its
+    /// function (PTX ISA 11.1.3: a `.loc` applies to the instructions that follow),
+    /// with its file named by `.file`. `None` without line information.
+    pub fn source_line(&self, at: Span) -> Option<SourceLine> {
+        let body = self.ast.items.iter().find_map(|i| match i {
+            Item::Func(f) => f.body.as_ref().filter(|b| b.span.start <= at.start && at.start < b.span.end),
+            _ => None,
+        })?;
+        let loc = self.last_loc(body, at.start)?;
+        // `.loc file line column` and, from newer compilers, `, function_name ...,
+        // inlined_at ...`, which name the inlined callee's own place first.
+        let rest = self.rest_of_line(loc);
+        let mut words = rest.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty());
+        let mut number = || words.next().and_then(|w| w.parse::<u32>().ok());
+        let (index, line, column) = (number()?, number()?, number().unwrap_or(0));
+        let file = self.ast.items.iter().find_map(|i| match i {
+            Item::Skipped(d) if d.text(&self.src) == ".file" => {
+                let rest = self.rest_of_line(d.span);
+                let (n, name) = rest.trim_start().split_once(char::is_whitespace)?;
+                let name = name.trim_start().strip_prefix('"')?.split('"').next()?;
+                (n.parse::<u32>().ok()? == index).then(|| name.to_string())
+            }
+            _ => None,
+        });
+        Some(SourceLine { file: file.unwrap_or_else(|| format!("file {index}")), line, column })
+    }
+
+    /// The last `.loc` directive in `block` (and its nested blocks) before `pos`.
+    fn last_loc(&self, block: &crate::syntax::ast::Block, pos: u32) -> Option<Span> {
+        use crate::syntax::ast::Stmt;
+        let mut last = None;
+        for s in self.ast.pool.stmts(block) {
+            match s {
+                Stmt::Skipped(d) if d.span.start < pos && d.text(&self.src) == ".loc" => last = Some(d.span),
+                Stmt::Block(b) if b.span.start < pos => last = self.last_loc(b, pos).or(last),
+                _ => {}
+            }
+        }
+        last
+    }
+
+    /// The text after a directive's name up to the end of its line.
+    fn rest_of_line(&self, name: Span) -> &str {
+        let end = name.end as usize;
+        let tail = self.src.get(end..).unwrap_or("");
+        &tail[..tail.find('\n').unwrap_or(tail.len())]
+    }
+}
+
 /// Why a launch stopped: the cause, the thread that met it (the first CTA in launch
 /// order that faulted), and where in the source.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,6 +199,8 @@ pub struct Fault {
     /// Other instructions the cause involves (the groups of a deadlock), each with
     /// what is there.
     pub notes: Vec<(Span, String)>,
+    /// The `call` instructions the thread is inside, innermost first.
+    pub calls: Vec<Span>,
 }
 
 impl std::fmt::Display for Fault {
@@ -362,6 +435,7 @@ impl Device {
                 tid: origin,
                 span: Span::default(),
                 notes: Vec::new(),
+                calls: Vec::new(),
             });
         }
         let shape = Shape { grid, block };
@@ -385,9 +459,38 @@ impl Device {
             Some((_, f)) => {
                 let span = |pc: u32| program.insts.get(pc as usize).map_or_else(Span::default, |i| i.span);
                 let notes = f.notes.iter().map(|(pc, what)| (span(*pc), what.clone())).collect();
-                Err(Fault { cause: f.cause, ctaid: f.ctaid, tid: f.tid, span: span(f.pc), notes })
+                let calls = f.calls.iter().map(|&pc| span(pc)).collect();
+                Err(Fault { cause: f.cause, ctaid: f.ctaid, tid: f.tid, span: span(f.pc), notes, calls })
             }
             None => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_instruction_takes_the_last_loc_before_it_in_its_function() {
+        let src = ".version 8.0\n.target sm_90\n.address_size 64\n\
+            .visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<3>;\n\
+            mov.u32 %r1, 1;\n\
+            .loc 2 7 3\n\
+            mov.u32 %r2, 2;\n\
+            {\n.loc 2 9 0, function_name $L1, inlined_at 2 30 5\n\
+            add.u32 %r1, %r1, 1;\n}\n\
+            ret;\n}\n\
+            .file 1 \"a.cu\"\n.file 2 \"dir/k.cu\", 1700000000, 512\n";
+        let m = Module::load(src).unwrap();
+        let at = |text: &str| {
+            let start = src.find(text).unwrap() as u32;
+            m.source_line(Span { start, end: start + text.len() as u32 }).map(|s| s.to_string())
+        };
+        assert_eq!(at("mov.u32 %r1"), None);
+        assert_eq!(at("mov.u32 %r2").as_deref(), Some("dir/k.cu:7:3"));
+        // Inside a nested block; the inlined callee's own place comes first.
+        assert_eq!(at("add.u32").as_deref(), Some("dir/k.cu:9"));
+        assert_eq!(at("ret").as_deref(), Some("dir/k.cu:9"));
     }
 }

@@ -1000,3 +1000,21 @@ fn packed_halves_relu_and_simd_video() {
         assert_eq!(g, w, "slot {k}: {g:#010x}, want {w:#010x}");
     }
 }
+
+#[test]
+fn a_fault_names_the_buffer_the_cuda_line_and_the_call_stack() {
+    // Thread 19 of 20 reads x[20] inside load(), which scale() calls (lineinfo.cu,
+    // compiled with -lineinfo): line 6 is `return p[i];`, line 12 the call.
+    let spec = r#"{"kernel": "scale", "grid": 1, "block": 32, "args": [{"buffer": "f32", "len": 20},
+        {"buffer": "f32", "len": 20}, {"type": "s32", "value": 20}]}"#;
+    let (out, _) = run("tests/data/run/lineinfo.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(lines[0].contains("tid=(19,0,0)") && lines[0].contains("ld.global.f32"), "{err}");
+    assert!(lines[0].contains("(offset 80) reaches 4 bytes past the end of args[0] (80 bytes at"), "{err}");
+    assert!(lines[1].ends_with("note: at tests/data/run/lineinfo.cu:6:5"), "{err}");
+    assert!(lines[2].contains("note: called from `call.uni (retval0), _Z4loadPKfi"), "{err}");
+    assert!(lines[2].ends_with("(tests/data/run/lineinfo.cu:12:9)"), "{err}");
+    assert_eq!(lines.len(), 3, "{err}");
+}

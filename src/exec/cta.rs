@@ -339,6 +339,8 @@ impl Cta<'_> {
             "deadlock: no thread of the CTA can go on (barrier that cannot complete); lanes {lanes0:#010x} of warp {w} {what}"
         );
         let mut f = self.fault(n, &warps[w as usize], lanes0, at, cause);
+        // The frame checked out is the last group's to run, not the waiting group's.
+        f.calls.clear();
         for &(w, lanes, at, ref what) in &groups[1..] {
             f.notes.push((self.pc_of(at), format!("lanes {lanes:#010x} of warp {w} {what}")));
         }

@@ -33,6 +33,8 @@ pub struct Fault {
     /// Other instructions the cause involves (the groups of a deadlock), each with
     /// what is there.
     pub notes: Vec<(u32, String)>,
+    /// The `call` instructions the faulting thread is inside, innermost first.
+    pub calls: Vec<u32>,
 }
 
 /// One frame's registers for the whole warp.
@@ -166,6 +168,19 @@ impl Warp {
         self.base = fr.base;
         self.top = fr.top;
         self.frame = f;
+    }
+
+    /// The `call` instructions of the running frame and the frames that called it,
+    /// innermost first: the call stack of a fault.
+    fn calls(&self) -> Vec<u32> {
+        let mut calls = Vec::new();
+        let mut f = self.frame as usize;
+        while f != 0 && calls.len() <= MAX_CALL_DEPTH as usize {
+            let Some(fr) = self.frames.get(f) else { break };
+            calls.push(fr.call_pc);
+            f = fr.parent as usize;
+        }
+        calls
     }
 
     /// A new frame for `lanes` calling `func` from the running frame at `call_pc`.
@@ -404,6 +419,7 @@ impl Cta<'_> {
             tid: self.shape.tid(warp.index, lane),
             pc: self.pc_of(inst),
             notes: Vec::new(),
+            calls: warp.calls(),
         }
     }
 
