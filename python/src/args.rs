@@ -263,11 +263,13 @@ impl Packed<'_> {
                 PyMemoryError::new_err(format!("cannot place an array of {len} bytes in device memory: {e}"))
             };
             let addr = device.alloc(len as u64).map_err(too_large)?;
-            // SAFETY: [start, end) is covered by the arrays of this group, which overlap
-            // one another, so it lies in one live host allocation: `self` holds the
-            // arrays, and the caller the GIL.
-            let host = unsafe { std::slice::from_raw_parts(start as *const u8, len) };
-            device.copy_to_device(addr, host).map_err(too_large)?;
+            if len > 0 {
+                // SAFETY: [start, end) is covered by the arrays of this group, which
+                // overlap one another, so it lies in one live host allocation: `self`
+                // holds the arrays, and the caller the GIL.
+                let host = unsafe { std::slice::from_raw_parts(start as *const u8, len) };
+                device.copy_to_device(addr, host).map_err(too_large)?;
+            }
             for &(ptr, _, offset) in &order[k..members] {
                 let at = addr + (ptr - start) as u64;
                 self.params[offset..offset + 8].copy_from_slice(&at.to_le_bytes());
@@ -283,7 +285,7 @@ impl Packed<'_> {
     /// # Errors
     /// `MemoryError` if a region cannot be read back (it was allocated whole).
     pub fn copy_back(&self, device: &Device) -> PyResult<()> {
-        for &(start, len, addr) in &self.regions {
+        for &(start, len, addr) in self.regions.iter().filter(|r| r.1 > 0) {
             let data = device
                 .read_to_vec(addr, len)
                 .map_err(|e| PyMemoryError::new_err(format!("cannot read an array back: {e}")))?;

@@ -201,15 +201,18 @@ fn launch_watched(
 ) -> PyResult<(Result<(), Fault>, Option<PyErr>)> {
     let mut interrupted = None;
     let me = std::thread::current();
+    let done = AtomicBool::new(false);
     let joined = std::thread::scope(|s| {
-        let launch = s.spawn(move || {
+        let launch = s.spawn(|| {
             let result = device.launch_with(kernel, grid, block, shared, params, limits);
+            // Set before the wake-up, so the watcher never parks again after it.
+            done.store(true, Ordering::Release);
             me.unpark();
             result
         });
-        while !launch.is_finished() {
+        while !done.load(Ordering::Acquire) {
             py.detach(|| std::thread::park_timeout(Duration::from_millis(100)));
-            if launch.is_finished() {
+            if done.load(Ordering::Acquire) {
                 break;
             }
             if interrupted.is_none()

@@ -384,3 +384,20 @@ def test_ctrl_c_stops_a_launch():
             f(1, 1, (), timeout=20)
     finally:
         timer.cancel()
+
+
+def test_device_printf_goes_to_sys_stdout(capsys):
+    f = ptxvm.Module(path=KERNELS / "hello.ptx").get_function("hello")
+    f(1, 4, (np.int32(10),))
+    assert capsys.readouterr().out == "".join(f"thread {t}: {10 + t}\n" for t in range(4))
+
+
+def test_empty_arrays_and_many_launches():
+    # 2,000 launches of one Function (each on a fresh device), and an empty array.
+    f = ptxvm.Module(path=SAXPY).get_function("saxpy")
+    y = np.zeros(8, dtype=np.float32)
+    x = np.ones(8, dtype=np.float32)
+    for _ in range(2000):
+        f(1, 8, (np.float32(1), x, y, np.int32(8)))
+    np.testing.assert_array_equal(y, np.full(8, 2000, dtype=np.float32))
+    f(1, 8, (np.float32(1), np.zeros(0, dtype=np.float32), np.zeros(0, dtype=np.float32), np.int32(0)))
