@@ -1,4 +1,5 @@
-//! The `ptxvm` Python module: PTX loaded, checked and run on the CPU from NumPy, in
+//! `ptxvm._ptxvm`, the extension module of the `ptxvm` Python package
+//! (`python/ptxvm/__init__.py` re-exports it): PTX loaded, checked and run on the CPU from NumPy, in
 //! the shape of cupy's `RawModule` (`Module(code=..)` or `Module(path=..)`,
 //! `get_function`, then `f(grid, block, args, shared_mem=0)`).
 //!
@@ -14,7 +15,7 @@ mod module;
 use pyo3::prelude::*;
 
 /// Load, validate and run NVIDIA PTX on the CPU, with NumPy arrays as device memory.
-#[pymodule(name = "ptxvm")]
+#[pymodule(name = "_ptxvm")]
 fn ptxvm_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
