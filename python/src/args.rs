@@ -134,7 +134,8 @@ pub fn pack<'py>(kernel: &Kernel, args: &Bound<'py, PyAny>) -> PyResult<Packed<'
             if size != 8 {
                 return Err(mismatch("an array (a 64-bit device address)".to_string()));
             }
-            arrays.push(host_array(array.clone(), k, slot.start)?);
+            let prefix = format!("kernel `{name}`, argument {k}");
+            arrays.push(host_array(array.clone(), &prefix, slot.start)?);
             continue;
         }
         let bytes = scalar_bytes(item, ty, size, &mismatch, &overflow)?;
@@ -144,10 +145,14 @@ pub fn pack<'py>(kernel: &Kernel, args: &Bound<'py, PyAny>) -> PyResult<Packed<'
 }
 
 /// A contiguous, writeable array's memory.
-fn host_array<'py>(array: Bound<'py, PyUntypedArray>, k: usize, offset: usize) -> PyResult<HostArray<'py>> {
+fn host_array<'py>(
+    array: Bound<'py, PyUntypedArray>,
+    prefix: &str,
+    offset: usize,
+) -> PyResult<HostArray<'py>> {
     if !array.is_contiguous() {
         let msg = format!(
-            "argument {k}: the array is not contiguous; a device buffer is one block of memory \
+            "{prefix}: the array is not contiguous; a device buffer is one block of memory \
              (pass np.ascontiguousarray(a) and read the result from that copy)"
         );
         return Err(PyTypeError::new_err(msg));
@@ -160,7 +165,7 @@ fn host_array<'py>(array: Bound<'py, PyUntypedArray>, k: usize, offset: usize) -
     };
     if flags & NPY_ARRAY_WRITEABLE == 0 {
         let msg = format!(
-            "argument {k}: the array is read-only; every array is copied back after the launch \
+            "{prefix}: the array is read-only; every array is copied back after the launch \
              (pass a writeable copy, np.array(a))"
         );
         return Err(PyTypeError::new_err(msg));
@@ -211,7 +216,8 @@ fn scalar_bytes(
         let v: i128 = item.extract()?;
         let what = if item.is_instance_of::<PyBool>() { "a Python bool" } else { "a Python int" };
         if !matches!(class, Class::Bit | Class::Unsigned | Class::Signed) || size > 8 {
-            return Err(mismatch(format!("{what} (pass a NumPy scalar such as np.float32(x))")));
+            let hint = if matches!(ty, Ty::F32 | Ty::F64) { "a float" } else { "a NumPy scalar of its type" };
+            return Err(mismatch(format!("{what} (pass {hint})")));
         }
         let bits = 8 * size;
         // A bit-size parameter takes the signed and the unsigned range of its width.
