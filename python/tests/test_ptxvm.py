@@ -5,6 +5,7 @@ by hand from the kernel's source; lines are found by searching the PTX text.
 """
 
 import _thread
+import struct
 import threading
 from fractions import Fraction
 from pathlib import Path
@@ -401,3 +402,29 @@ def test_empty_arrays_and_many_launches():
         f(1, 8, (np.float32(1), x, y, np.int32(8)))
     np.testing.assert_array_equal(y, np.full(8, 2000, dtype=np.float32))
     f(1, 8, (np.float32(1), np.zeros(0, dtype=np.float32), np.zeros(0, dtype=np.float32), np.int32(0)))
+
+
+# A struct passed by value: out[0] = s.a + s.c for struct { int a; int b; int c; }.
+PAIR = HEADER + """
+.visible .entry pair(.param .align 4 .b8 s[12], .param .u64 out)
+{
+    .reg .b32 %r<4>;
+    .reg .b64 %rd1;
+    ld.param.u32 %r1, [s];
+    ld.param.u32 %r2, [s+8];
+    ld.param.u64 %rd1, [out];
+    add.s32 %r3, %r1, %r2;
+    st.global.u32 [%rd1], %r3;
+    ret;
+}
+"""
+
+
+def test_struct_by_value_is_bytes():
+    f = ptxvm.Module(code=PAIR).get_function("pair")
+    assert f.param_types == [".b8[12]", ".u64"]
+    out = np.zeros(1, dtype=np.int32)
+    f(1, 1, (struct.pack("<iii", 5, -100, 7), out))
+    assert out[0] == 12
+    with pytest.raises(TypeError, match="8 bytes for parameter 0 of type .b8\\[12\\]"):
+        f(1, 1, (struct.pack("<ii", 5, 7), out))
