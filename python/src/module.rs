@@ -30,7 +30,8 @@ pub struct Module {
     file: Arc<str>,
 }
 
-/// A kernel of a module, ready to launch: f(grid, block, args, shared_mem=0).
+/// A kernel of a module, ready to launch:
+/// f(grid, block, args, *, shared_mem=0, max_steps=None, timeout=None).
 #[pyclass(module = "ptxvm", frozen)]
 pub struct Function {
     kernel: Kernel,
