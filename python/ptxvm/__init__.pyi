@@ -50,4 +50,5 @@ class Function:
         shared_mem: int = 0,
         max_steps: Optional[int] = None,
         timeout: Optional[float] = None,
+        check: Sequence[str] = (),
     ) -> None: ...

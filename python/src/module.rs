@@ -10,7 +10,7 @@ use crate::args::{Packed, dim3, pack, param_type};
 use crate::errors::{kernel_fault, ptx_error};
 use ptxvm::api::{DEFAULT_MAX_STEPS, Device, Fault, Kernel};
 use ptxvm::diag::Diagnostic;
-use ptxvm::exec::limits::Limits;
+use ptxvm::exec::limits::{Checks, Limits};
 use ptxvm::launch::{MAX_BLOCK, MAX_BLOCK_THREADS, MAX_DYNAMIC_SHARED, MAX_GRID};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -31,7 +31,7 @@ pub struct Module {
 }
 
 /// A kernel of a module, ready to launch:
-/// f(grid, block, args, *, shared_mem=0, max_steps=None, timeout=None).
+/// f(grid, block, args, *, shared_mem=0, max_steps=None, timeout=None, check=()).
 #[pyclass(module = "ptxvm", frozen)]
 pub struct Function {
     kernel: Kernel,
@@ -108,11 +108,13 @@ impl Function {
     /// in before and back after the launch), a NumPy scalar of the parameter's type,
     /// a Python int for an integer parameter, a Python float for `.f32`/`.f64`, or
     /// bytes of the parameter's size. `max_steps` bounds the warp instructions run,
-    /// `timeout` the seconds; reaching either is a KernelFault.
+    /// `timeout` the seconds; reaching either is a KernelFault. `check` names what to
+    /// report as a fault although the GPU carries on, as `ptxvm run --check` does:
+    /// "div0", integer division or remainder by zero (all ones on an H100).
     ///
     /// Raises KernelFault on a fault, TypeError for arguments that do not fit the
     /// kernel's parameters, ValueError for dimensions out of range.
-    #[pyo3(signature = (grid, block, args, *, shared_mem=0, max_steps=None, timeout=None))]
+    #[pyo3(signature = (grid, block, args, *, shared_mem=0, max_steps=None, timeout=None, check=Vec::new()))]
     #[allow(clippy::too_many_arguments)]
     fn __call__(
         &self,
@@ -123,6 +125,7 @@ impl Function {
         shared_mem: i64,
         max_steps: Option<u64>,
         timeout: Option<f64>,
+        check: Vec<String>,
     ) -> PyResult<()> {
         let grid = dim3(grid, "grid", MAX_GRID)?;
         let block = dim3(block, "block", MAX_BLOCK)?;
@@ -136,7 +139,17 @@ impl Function {
         }
         let mut packed: Packed<'_> = pack(&self.kernel, args)?;
         let cancel = Arc::new(AtomicBool::new(false));
-        let mut limits = Limits::new(max_steps.unwrap_or(DEFAULT_MAX_STEPS)).cancel(cancel.clone());
+        let mut checks = Checks::default();
+        for c in &check {
+            match c.as_str() {
+                "div0" => checks.div0 = true,
+                other => {
+                    return Err(PyValueError::new_err(format!("check: unknown `{other}` (known: div0)")));
+                }
+            }
+        }
+        let mut limits =
+            Limits::new(max_steps.unwrap_or(DEFAULT_MAX_STEPS)).cancel(cancel.clone()).checks(checks);
         match timeout {
             None => {}
             Some(t) if t.is_finite() && t > 0.0 && t < 3.2e7 => {

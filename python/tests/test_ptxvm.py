@@ -428,3 +428,32 @@ def test_struct_by_value_is_bytes():
     assert out[0] == 12
     with pytest.raises(TypeError, match="8 bytes for parameter 0 of type .b8\\[12\\]"):
         f(1, 1, (struct.pack("<ii", 5, 7), out))
+
+
+DIVIDE = HEADER + """
+.visible .entry divide(.param .u64 out, .param .u32 d)
+{
+    .reg .b32 %r<3>;
+    .reg .b64 %rd1;
+    ld.param.u64 %rd1, [out];
+    ld.param.u32 %r1, [d];
+    mov.u32 %r2, 7;
+    div.u32 %r2, %r2, %r1;
+    st.global.u32 [%rd1], %r2;
+    ret;
+}
+"""
+
+
+def test_division_by_zero_is_all_ones_or_a_fault_when_checked():
+    f = ptxvm.Module(code=DIVIDE).get_function("divide")
+    out = np.zeros(1, dtype=np.uint32)
+    f(1, 1, (out, 2))
+    assert out[0] == 3
+    f(1, 1, (out, 0))  # an H100 gives all ones
+    assert out[0] == 0xFFFF_FFFF
+    with pytest.raises(ptxvm.KernelFault) as e:
+        f(1, 1, (out, 0), check=["div0"])
+    assert e.value.line == line_of(DIVIDE, "div.u32")
+    with pytest.raises(ValueError, match="unknown `nan`"):
+        f(1, 1, (out, 0), check=["nan"])
