@@ -457,3 +457,32 @@ def test_division_by_zero_is_all_ones_or_a_fault_when_checked():
     assert e.value.line == line_of(DIVIDE, "div.u32")
     with pytest.raises(ValueError, match="unknown `nan`"):
         f(1, 1, (out, 0), check=["nan"])
+
+
+# Warp 0 waits at barrier 0 and warp 1 at barrier 1: neither can complete.
+STUCK = HEADER + """
+.visible .entry stuck()
+{
+    .reg .b32 %r1;
+    .reg .pred %p1;
+    mov.u32 %r1, %tid.x;
+    setp.lt.u32 %p1, %r1, 32;
+    @%p1 bra $L_a;
+    bar.sync 1;
+    ret;
+$L_a:
+    bar.sync 0;
+    ret;
+}
+"""
+
+
+def test_deadlock_names_every_waiting_instruction():
+    f = ptxvm.Module(code=STUCK).get_function("stuck")
+    with pytest.raises(ptxvm.KernelFault) as e:
+        f(1, 64, ())
+    fault = e.value
+    assert "deadlock" in fault.cause
+    waiting = {fault.line} | {line for line, _, _, _ in fault.notes}
+    assert waiting == {line_of(STUCK, "bar.sync 0"), line_of(STUCK, "bar.sync 1")}
+    assert {fault.instruction} | {text for _, _, text, _ in fault.notes} == {"bar.sync 0;", "bar.sync 1;"}
