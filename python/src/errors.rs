@@ -1,0 +1,110 @@
+//! The two exceptions of the module and how ptxvm's errors become them.
+//!
+//! `PtxError` is a module that is not valid PTX, or a kernel that uses something
+//! ptxvm cannot run yet: its message is the diagnostics as `ptxvm check` prints them
+//! (`FILE:LINE:COL: error: MESSAGE`, the line and a caret). `KernelFault` is a launch
+//! that met undefined behaviour (or its step or time limit): its message is the line
+//! `ptxvm run` prints, and its attributes carry each part of `ptxvm::api::Fault`.
+
+use ptxvm::api::Fault;
+use ptxvm::diag::Diagnostic;
+use ptxvm::syntax::Span;
+use ptxvm::syntax::span::line_col;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+pyo3::create_exception!(
+    ptxvm,
+    PtxError,
+    PyException,
+    "The module is not valid PTX, or a kernel uses something ptxvm cannot run yet.\n\n\
+     str(e) is every diagnostic as `FILE:LINE:COL: error: MESSAGE` with the source line\n\
+     and a caret; e.diagnostics lists them as (line, column, message) tuples."
+);
+
+pyo3::create_exception!(
+    ptxvm,
+    KernelFault,
+    PyException,
+    "A launch stopped on undefined behaviour (an out-of-bounds access, a deadlock,\n\
+     `trap`, ...) or on its step or time limit.\n\n\
+     Attributes: kernel (str), ctaid and tid (tuples of 3 ints) of the thread that\n\
+     met it, line and column (ints, None when the fault has no place in the source),\n\
+     instruction (str or None), cause (str), notes (a list of (line, column,\n\
+     instruction, note) for the other instructions involved, such as each waiting\n\
+     group of a deadlock). The arrays hold what the kernel wrote before the fault."
+);
+
+/// Where `span` is in `src`: line, column and the instruction's text on one line, or
+/// nothing for the empty span of a fault with no place in the source.
+fn place(src: &str, span: Span) -> (Option<usize>, Option<usize>, Option<String>) {
+    if span.start >= span.end {
+        return (None, None, None);
+    }
+    let (line, col) = line_col(src, span.start);
+    let text = span.text(src).split_whitespace().collect::<Vec<_>>().join(" ");
+    (Some(line), Some(col), Some(text))
+}
+
+/// A `PtxError` for `diags` in `src`, read from `file`.
+pub fn ptx_error(py: Python<'_>, diags: &[Diagnostic], file: &str, src: &str) -> PyErr {
+    let message = ptxvm::diag::render_all(diags, file, src);
+    let err = PtxError::new_err(message.trim_end().to_string());
+    let listed: Vec<(usize, usize, String)> = diags
+        .iter()
+        .map(|d| {
+            let (line, col) = line_col(src, d.span.start);
+            (line, col, d.message.clone())
+        })
+        .collect();
+    match err.value(py).setattr("diagnostics", listed) {
+        Ok(()) => err,
+        Err(e) => e,
+    }
+}
+
+/// A `KernelFault` for `fault` of kernel `kernel` of `src`, read from `file`; the
+/// message is the one `ptxvm run` prints.
+pub fn kernel_fault(py: Python<'_>, fault: &Fault, kernel: &str, file: &str, src: &str) -> PyErr {
+    let (c, t) = (fault.ctaid, fault.tid);
+    let (line, col, text) = place(src, fault.span);
+    let mut message = String::new();
+    if let (Some(line), Some(col)) = (line, col) {
+        message += &format!("{file}:{line}:{col}: ");
+    }
+    message +=
+        &format!("fault: kernel `{kernel}`, ctaid=({},{},{}) tid=({},{},{})", c.x, c.y, c.z, t.x, t.y, t.z);
+    if let Some(text) = &text {
+        message += &format!(", `{text}`");
+    }
+    message += &format!(": {}", fault.cause);
+    let notes: Vec<_> = fault
+        .notes
+        .iter()
+        .map(|(span, note)| {
+            let (line, col, text) = place(src, *span);
+            if let (Some(line), Some(col), Some(text)) = (line, col, &text) {
+                message += &format!("\n{file}:{line}:{col}: note: `{text}`: {note}");
+            }
+            (line, col, text, note.clone())
+        })
+        .collect();
+    let err = KernelFault::new_err(message);
+    let set = || -> PyResult<()> {
+        let v = err.value(py);
+        v.setattr("kernel", kernel)?;
+        v.setattr("ctaid", (c.x, c.y, c.z))?;
+        v.setattr("tid", (t.x, t.y, t.z))?;
+        v.setattr("line", line)?;
+        v.setattr("column", col)?;
+        v.setattr("instruction", text)?;
+        v.setattr("cause", &fault.cause)?;
+        v.setattr("notes", PyList::new(py, notes)?)?;
+        Ok(())
+    };
+    match set() {
+        Ok(()) => err,
+        Err(e) => e,
+    }
+}
