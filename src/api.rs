@@ -215,6 +215,55 @@ impl std::fmt::Display for Fault {
 
 impl std::error::Error for Fault {}
 
+impl Fault {
+    /// The report `ptxvm run` prints, one line each: the fault as
+    /// `FILE:LINE:COL: fault: kernel `k`, ctaid=(..) tid=(..), `instruction`: cause`,
+    /// then notes: the source line it came from (`.loc`), the calls the thread is
+    /// inside (innermost first; of a long chain the 8 innermost and 8 outermost), and
+    /// the other instructions involved. `file` names the module's source.
+    pub fn report(&self, module: &Module, kernel: &str, file: &str) -> String {
+        let src = module.source();
+        // `FILE:LINE:COL` and the instruction on one line; nothing for an empty span.
+        let place = |span: Span| {
+            (span.start < span.end).then(|| {
+                let (line, col) = crate::syntax::span::line_col(src, span.start);
+                let text = span.text(src).split_whitespace().collect::<Vec<_>>().join(" ");
+                (format!("{file}:{line}:{col}"), text)
+            })
+        };
+        let (c, t) = (self.ctaid, self.tid);
+        let who = format!("kernel `{kernel}`, ctaid=({},{},{}) tid=({},{},{})", c.x, c.y, c.z, t.x, t.y, t.z);
+        let mut out = match place(self.span) {
+            Some((at, text)) => format!("{at}: fault: {who}, `{text}`: {}", self.cause),
+            None => format!("{file}: fault: {who}: {}", self.cause),
+        };
+        let mut note = |at: &str, what: String| out.push_str(&format!("\n{at}: note: {what}"));
+        if let (Some((at, _)), Some(s)) = (place(self.span), module.source_line(self.span)) {
+            note(&at, format!("at {s}"));
+        }
+        const SHOWN: usize = 8;
+        let n = self.calls.len();
+        for (k, &call) in self.calls.iter().enumerate() {
+            if n > 2 * SHOWN && k == SHOWN {
+                note(file, format!("... {} more calls ...", n - 2 * SHOWN));
+            }
+            if n > 2 * SHOWN && (SHOWN..n - SHOWN).contains(&k) {
+                continue;
+            }
+            if let Some((at, text)) = place(call) {
+                let source = module.source_line(call).map_or(String::new(), |s| format!(" ({s})"));
+                note(&at, format!("called from `{text}`{source}"));
+            }
+        }
+        for (span, what) in &self.notes {
+            if let Some((at, text)) = place(*span) {
+                note(&at, format!("`{text}`: {what}"));
+            }
+        }
+        out
+    }
+}
+
 /// A launch spec bound to a kernel of a module ([`Device::bind`]): the kernel, its
 /// parameter buffer packed as the launch contract says, and the device buffers made
 /// from the spec's buffer arguments.
@@ -334,7 +383,7 @@ impl Device {
                     let spec_err = |e: MemFault| BindError::Spec(format!("args[{k}]: {e}"));
                     let addr = self.alloc(bytes.len() as u64).map_err(spec_err)?;
                     self.copy_to_device(addr, bytes).map_err(spec_err)?;
-                    self.memory.label(addr, format!("args[{k}]"));
+                    self.label(addr, format!("args[{k}]"));
                     buffers.push(BoundBuffer { arg: k, elem: *elem, addr, bytes: bytes.len() });
                     addr
                 }
@@ -342,6 +391,12 @@ impl Device {
             params[place].copy_from_slice(&bits.to_le_bytes()[..size as usize]);
         }
         Ok(Bound { kernel, params, buffers })
+    }
+
+    /// Names the allocation at `addr` in fault reports (`args[2]`), as
+    /// [`Device::bind`] names each launch buffer.
+    pub fn label(&mut self, addr: u64, label: impl Into<Box<str>>) {
+        self.memory.label(addr, label);
     }
 
     /// Allocates `bytes` of zeroed global memory.

@@ -161,38 +161,7 @@ pub fn run(
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            let (line, col) = ptxvm::syntax::span::line_col(&src, f.span.start);
-            let text = f.span.text(&src).split_whitespace().collect::<Vec<_>>().join(" ");
-            eprintln!(
-                "{shown}:{line}:{col}: fault: kernel `{name}`, ctaid=({},{},{}) tid=({},{},{}), `{text}`: {}",
-                f.ctaid.x, f.ctaid.y, f.ctaid.z, f.tid.x, f.tid.y, f.tid.z, f.cause
-            );
-            let place = |span: ptxvm::syntax::Span| {
-                let (line, col) = ptxvm::syntax::span::line_col(&src, span.start);
-                let text = span.text(&src).split_whitespace().collect::<Vec<_>>().join(" ");
-                (format!("{shown}:{line}:{col}"), text)
-            };
-            let source = |span| module.source_line(span).map_or(String::new(), |s| format!(" ({s})"));
-            if let Some(s) = module.source_line(f.span) {
-                eprintln!("{}: note: at {s}", place(f.span).0);
-            }
-            // The call stack, innermost first; a runaway recursion shows its ends.
-            const SHOWN: usize = 8;
-            let n = f.calls.len();
-            for (k, &call) in f.calls.iter().enumerate() {
-                if n > 2 * SHOWN && k == SHOWN {
-                    eprintln!("{shown}: note: ... {} more calls ...", n - 2 * SHOWN);
-                }
-                if n > 2 * SHOWN && (SHOWN..n - SHOWN).contains(&k) {
-                    continue;
-                }
-                let (at, text) = place(call);
-                eprintln!("{at}: note: called from `{text}`{}", source(call));
-            }
-            for (span, note) in &f.notes {
-                let (at, text) = place(*span);
-                eprintln!("{at}: note: `{text}`: {note}");
-            }
+            eprintln!("{}", f.report(&module, &name, &shown));
             ExitCode::from(2)
         }
     }

@@ -24,6 +24,8 @@ class KernelFault(Exception):
     column: Optional[int]
     instruction: Optional[str]
     cause: str
+    source: Optional[str]
+    calls: list[Tuple[Optional[int], Optional[int], Optional[str], Optional[str]]]
     notes: list[Tuple[Optional[int], Optional[int], Optional[str], str]]
 
 class Module:

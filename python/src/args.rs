@@ -66,6 +66,8 @@ pub struct HostArray<'py> {
     len: usize,
     /// The parameter's byte offset in the parameter buffer.
     offset: usize,
+    /// The argument's index, which fault reports name it by (`args[2]`).
+    arg: usize,
 }
 
 /// The parameter buffer (with zeros where array addresses go until [`Packed::place`]),
@@ -135,7 +137,7 @@ pub fn pack<'py>(kernel: &Kernel, args: &Bound<'py, PyAny>) -> PyResult<Packed<'
                 return Err(mismatch("an array (a 64-bit device address)".to_string()));
             }
             let prefix = format!("kernel `{name}`, argument {k}");
-            arrays.push(host_array(array.clone(), &prefix, slot.start)?);
+            arrays.push(host_array(array.clone(), &prefix, slot.start, k)?);
             continue;
         }
         let bytes = scalar_bytes(item, ty, size, &mismatch, &overflow)?;
@@ -149,6 +151,7 @@ fn host_array<'py>(
     array: Bound<'py, PyUntypedArray>,
     prefix: &str,
     offset: usize,
+    arg: usize,
 ) -> PyResult<HostArray<'py>> {
     if !array.is_contiguous() {
         let msg = format!(
@@ -171,7 +174,7 @@ fn host_array<'py>(
         return Err(PyTypeError::new_err(msg));
     }
     let len = array.len() * array.dtype().itemsize();
-    Ok(HostArray { _array: array, ptr: data.cast::<u8>(), len, offset })
+    Ok(HostArray { _array: array, ptr: data.cast::<u8>(), len, offset, arg })
 }
 
 /// The bytes of a scalar argument for a parameter of type `ty` and `size` bytes.
@@ -252,8 +255,8 @@ impl Packed<'_> {
     /// # Errors
     /// `MemoryError` when the device cannot allocate an array.
     pub fn place(&mut self, device: &mut Device) -> PyResult<()> {
-        let mut order: Vec<(usize, usize, usize)> =
-            self.arrays.iter().map(|a| (a.ptr as usize, a.len, a.offset)).collect();
+        let mut order: Vec<(usize, usize, usize, usize)> =
+            self.arrays.iter().map(|a| (a.ptr as usize, a.len, a.offset, a.arg)).collect();
         order.sort_unstable();
         let mut k = 0;
         while k < order.len() {
@@ -276,7 +279,10 @@ impl Packed<'_> {
                 let host = unsafe { std::slice::from_raw_parts(start as *const u8, len) };
                 device.copy_to_device(addr, host).map_err(too_large)?;
             }
-            for &(ptr, _, offset) in &order[k..members] {
+            let mut args: Vec<String> = order[k..members].iter().map(|m| format!("args[{}]", m.3)).collect();
+            args.dedup();
+            device.label(addr, args.join(" and "));
+            for &(ptr, _, offset, _) in &order[k..members] {
                 let at = addr + (ptr - start) as u64;
                 self.params[offset..offset + 8].copy_from_slice(&at.to_le_bytes());
             }

@@ -6,7 +6,7 @@
 //! that met undefined behaviour (or its step or time limit): its message is the line
 //! `ptxvm run` prints, and its attributes carry each part of `ptxvm::api::Fault`.
 
-use ptxvm::api::Fault;
+use ptxvm::api::{Fault, Module};
 use ptxvm::diag::Diagnostic;
 use ptxvm::syntax::Span;
 use ptxvm::syntax::span::line_col;
@@ -31,9 +31,12 @@ pyo3::create_exception!(
      `trap`, ...) or on its step or time limit.\n\n\
      Attributes: kernel (str), ctaid and tid (tuples of 3 ints) of the thread that\n\
      met it, line and column (ints, None when the fault has no place in the source),\n\
-     instruction (str or None), cause (str), notes (a list of (line, column,\n\
-     instruction, note) for the other instructions involved, such as each waiting\n\
-     group of a deadlock). The arrays hold what the kernel wrote before the fault."
+     instruction (str or None), cause (str), source (\"file.cu:LINE:COL\" from the\n\
+     module's .loc line information, or None), calls (the calls the thread is inside,\n\
+     innermost first, as (line, column, instruction, source)), notes (a list of\n\
+     (line, column, instruction, note) for the other instructions involved, such as\n\
+     each waiting group of a deadlock). The arrays hold what the kernel wrote before\n\
+     the fault."
 );
 
 /// Where `span` is in `src`: line, column and the instruction's text on one line, or
@@ -64,33 +67,30 @@ pub fn ptx_error(py: Python<'_>, diags: &[Diagnostic], file: &str, src: &str) ->
     }
 }
 
-/// A `KernelFault` for `fault` of kernel `kernel` of `src`, read from `file`; the
-/// message is the one `ptxvm run` prints.
-pub fn kernel_fault(py: Python<'_>, fault: &Fault, kernel: &str, file: &str, src: &str) -> PyErr {
+/// A `KernelFault` for `fault` of kernel `kernel` of `module`, read from `file`; the
+/// message is the report `ptxvm run` prints.
+pub fn kernel_fault(py: Python<'_>, fault: &Fault, kernel: &str, file: &str, module: &Module) -> PyErr {
+    let src = module.source();
     let (c, t) = (fault.ctaid, fault.tid);
     let (line, col, text) = place(src, fault.span);
-    let mut message = String::new();
-    if let (Some(line), Some(col)) = (line, col) {
-        message += &format!("{file}:{line}:{col}: ");
-    }
-    message +=
-        &format!("fault: kernel `{kernel}`, ctaid=({},{},{}) tid=({},{},{})", c.x, c.y, c.z, t.x, t.y, t.z);
-    if let Some(text) = &text {
-        message += &format!(", `{text}`");
-    }
-    message += &format!(": {}", fault.cause);
+    let source = |span: Span| module.source_line(span).map(|s| s.to_string());
+    let calls: Vec<_> = fault
+        .calls
+        .iter()
+        .map(|&span| {
+            let (line, col, text) = place(src, span);
+            (line, col, text, source(span))
+        })
+        .collect();
     let notes: Vec<_> = fault
         .notes
         .iter()
         .map(|(span, note)| {
             let (line, col, text) = place(src, *span);
-            if let (Some(line), Some(col), Some(text)) = (line, col, &text) {
-                message += &format!("\n{file}:{line}:{col}: note: `{text}`: {note}");
-            }
             (line, col, text, note.clone())
         })
         .collect();
-    let err = KernelFault::new_err(message);
+    let err = KernelFault::new_err(fault.report(module, kernel, file));
     let set = || -> PyResult<()> {
         let v = err.value(py);
         v.setattr("kernel", kernel)?;
@@ -100,6 +100,8 @@ pub fn kernel_fault(py: Python<'_>, fault: &Fault, kernel: &str, file: &str, src
         v.setattr("column", col)?;
         v.setattr("instruction", text)?;
         v.setattr("cause", &fault.cause)?;
+        v.setattr("source", source(fault.span))?;
+        v.setattr("calls", PyList::new(py, calls)?)?;
         v.setattr("notes", PyList::new(py, notes)?)?;
         Ok(())
     };

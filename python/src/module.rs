@@ -179,7 +179,7 @@ impl Function {
         }
         match result {
             Ok(()) => Ok(()),
-            Err(f) => Err(kernel_fault(py, &f, &self.kernel.name, &self.file, self.module.source())),
+            Err(f) => Err(kernel_fault(py, &f, &self.kernel.name, &self.file, &self.module)),
         }
     }
 

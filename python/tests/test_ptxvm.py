@@ -237,12 +237,29 @@ def test_out_of_bounds_store_is_a_kernel_fault():
     assert fault.tid == (8, 0, 0)
     assert fault.line == line_of(FILL, "st.global.u32")
     assert fault.instruction == "st.global.u32 [%rd3], %r1;"
-    assert "out of bounds" in fault.cause
-    assert fault.notes == []
+    # out is args[0], 160 bytes; thread 40 stores its bytes 160 to 163.
+    assert "(offset 160) reaches 4 bytes past the end of args[0] (160 bytes" in fault.cause
+    assert fault.notes == [] and fault.calls == [] and fault.source is None
     assert isinstance(fault, Exception)
     assert f"<string>:{fault.line}:" in str(fault) and "tid=(8,0,0)" in str(fault)
     # CTA 0 ran to its end; its stores were copied back.
     np.testing.assert_array_equal(out[:32], np.arange(32))
+
+
+def test_a_fault_carries_the_cuda_line_and_the_call_stack():
+    # tests/data/run/lineinfo.cu, built with -lineinfo: load() (line 6 reads p[i])
+    # is called from scale() at line 12; thread 19 of 20 reads x[20].
+    m = ptxvm.Module(path=ROOT / "tests/data/run/lineinfo.ptx")
+    x, y = np.zeros(20, dtype=np.float32), np.zeros(20, dtype=np.float32)
+    with pytest.raises(ptxvm.KernelFault) as e:
+        m.get_function("scale")(1, 32, (x, y, np.int32(20)))
+    fault = e.value
+    assert fault.tid == (19, 0, 0)
+    assert fault.source == "tests/data/run/lineinfo.cu:6:5"
+    [(line, _, text, source)] = fault.calls
+    assert text.startswith("call.uni (retval0), _Z4loadPKfi") and source == "tests/data/run/lineinfo.cu:12:9"
+    assert "note: at tests/data/run/lineinfo.cu:6:5" in str(fault)
+    assert f"lineinfo.ptx:{line}:" in str(fault).splitlines()[2]
 
 
 def test_step_limit_is_a_kernel_fault():
