@@ -9,10 +9,11 @@
 //! rounded toward zero, minus and plus infinity, with `.sat`, and `min`/`max` with
 //! `.NaN`), IEEE `div rcp sqrt`, `copysign`, `setp` with every float comparison, `set`,
 //! `selp`, `slct`, `testp`, and conversions between the float formats and to and from
-//! integers, loads, stores (vector ones too) and atomics (`ld`, `st`, `atom` and `red`
-//! on the thread's own words of global, shared and local memory), the packing `mov`s,
-//! and the scalar video instructions (`vset` included) with random selectors: 255
-//! forms.
+//! integers, loads, stores (vector ones too, and vector loads of up to 16 bytes) and
+//! atomics (`ld`, `st`, `atom` and `red` on the thread's own words of global, shared
+//! and local memory), loads of initialised `.const` variables and of kernel parameters
+//! at offsets inside them, the packing and unpacking `mov`s, and the scalar video
+//! instructions (`vset` included) with random selectors: 292 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns), two predicates and four
@@ -41,6 +42,14 @@ enum W {
     S,
     /// One of the thread's four words of local memory.
     L,
+    /// A 16-byte aligned pair of the thread's words of global, shared or local memory
+    /// (words 2k and 2k + 1), for 128-bit vector loads.
+    M2,
+    S2,
+    L2,
+    /// A module `.const` variable or kernel parameter at `[name+stride*k]`, k below the
+    /// count: it reads the 16 bytes of the variable's image from there, as two words.
+    K(&'static str, u8, u8),
     /// No destination (`red`).
     N,
 }
@@ -55,6 +64,11 @@ impl W {
             W::M => format!("[%a1+{}]", MEM_AT + 8 * usize::from(k)),
             W::S => format!("[%sa+{}]", 8 * k),
             W::L => format!("[lo+{}]", 8 * k),
+            W::M2 => format!("[%a1+{}]", MEM_AT + 16 * usize::from(k)),
+            W::S2 => format!("[%sa+{}]", 16 * k),
+            W::L2 => format!("[lo+{}]", 16 * k),
+            W::K(name, _, _) if k == 0 => format!("[{name}]"),
+            W::K(name, stride, _) => format!("[{name}+{}]", usize::from(stride) * usize::from(k)),
             W::N => String::new(),
         }
     }
@@ -64,13 +78,14 @@ impl W {
             W::R => 0xffff_ffff,
             W::D => u64::MAX,
             W::P => 1,
-            W::M | W::S | W::L => u64::MAX,
+            W::M | W::S | W::L | W::M2 | W::S2 | W::L2 | W::K(..) => u64::MAX,
             W::N => 0,
         }
     }
     fn count(self) -> u8 {
         match self {
-            W::P => 2,
+            W::P | W::M2 | W::S2 | W::L2 => 2,
+            W::K(_, _, n) => n,
             W::N => 1,
             _ => 4,
         }
@@ -105,10 +120,14 @@ enum Cmp {
 type Eval = fn(&[u64], u64, &mut bool, &mut u64) -> u64;
 
 /// One instruction form: its PTX (`{imm}` stands for the immediate), destination and
-/// source files, the immediate's range, its carry use and its meaning.
+/// source files, the immediate's range, its carry use and its meaning. A form with
+/// several destinations (`lanes` > 1: a vector load, an unpacking `mov`) writes the
+/// registers `dst`, `dst + 1`, ... (modulo 4) in braces, and its meaning is called once
+/// per destination with the destination's place in the braces as the immediate.
 struct Op {
     ptx: &'static str,
     dst: W,
+    lanes: u8,
     srcs: &'static [W],
     imm: (u64, u64),
     cf: Cf,
@@ -117,29 +136,81 @@ struct Op {
 }
 
 const fn op(ptx: &'static str, dst: W, srcs: &'static [W], f: Eval) -> Op {
-    Op { ptx, dst, srcs, imm: (0, 0), cf: Cf::None, cmp: Cmp::Bits, f }
+    Op { ptx, dst, lanes: 1, srcs, imm: (0, 0), cf: Cf::None, cmp: Cmp::Bits, f }
 }
 
 const fn fop(ptx: &'static str, dst: W, srcs: &'static [W], cmp: Cmp, f: Eval) -> Op {
-    Op { ptx, dst, srcs, imm: (0, 0), cf: Cf::None, cmp, f }
+    Op { ptx, dst, lanes: 1, srcs, imm: (0, 0), cf: Cf::None, cmp, f }
 }
 
 const fn iop(ptx: &'static str, dst: W, srcs: &'static [W], imm: (u64, u64), f: Eval) -> Op {
-    Op { ptx, dst, srcs, imm, cf: Cf::None, cmp: Cmp::Bits, f }
+    Op { ptx, dst, lanes: 1, srcs, imm, cf: Cf::None, cmp: Cmp::Bits, f }
 }
 
 const fn ifop(ptx: &'static str, dst: W, srcs: &'static [W], imm: (u64, u64), cmp: Cmp, f: Eval) -> Op {
-    Op { ptx, dst, srcs, imm, cf: Cf::None, cmp, f }
+    Op { ptx, dst, lanes: 1, srcs, imm, cf: Cf::None, cmp, f }
 }
 
 const fn cop(ptx: &'static str, dst: W, srcs: &'static [W], cf: Cf, f: Eval) -> Op {
-    Op { ptx, dst, srcs, imm: (0, 0), cf, cmp: Cmp::Bits, f }
+    Op { ptx, dst, lanes: 1, srcs, imm: (0, 0), cf, cmp: Cmp::Bits, f }
 }
 
-use W::{D, H, L, M, N, P, R, S};
+/// A form with `lanes` destinations, in braces; `f` gets the destination's place as
+/// its immediate.
+const fn vop(ptx: &'static str, dst: W, lanes: u8, srcs: &'static [W], f: Eval) -> Op {
+    Op { ptx, dst, lanes, srcs, imm: (0, 0), cf: Cf::None, cmp: Cmp::Bits, f }
+}
+
+use W::{D, H, K, L, L2, M, M2, N, P, R, S, S2};
 
 /// Where the thread's memory words start in its output record.
 const MEM_AT: usize = 112;
+
+/// The module's `.const` variables, with their initialisers: name, element type and
+/// elements (as bits), declared 16-byte aligned so that every vector load is legal.
+const CONSTS: [(&str, &str, &[u64]); 5] = [
+    ("cd", "b64", &[0x8899_aabb_ccdd_eeff, 0x0123_4567_89ab_cdef]),
+    ("cw", "b32", &[0x8000_0001, 0x7fff_ffff, 0xdead_beef, 0x0000_ff80]),
+    ("ch", "b16", &[0x8001, 0x7ffe, 0xff80, 0x0042]),
+    // A signalling NaN, -inf, 1 and the smallest subnormal: loads copy bits.
+    ("cf", "f32", &[0x7f80_0001, 0xff80_0000, 0x3f80_0000, 0x0000_0001]),
+    ("cb", "b8", &[0x80, 0xff, 0x01, 0x7f, 0xc3, 0x00, 0x9a, 0x55]),
+];
+
+/// The kernel's parameters after `in` and `out`: name, declaration and bytes (given to
+/// the launch as they are).
+const PARAMS: [(&str, &str, &[u8]); 4] = [
+    (
+        "pb",
+        ".align 16 .b8 pb[16]",
+        &[0xf0, 0x81, 0x02, 0xe3, 0x84, 0x75, 0x96, 0xa7, 0x18, 0x29, 0xba, 0xcb, 0x5c, 0xed, 0x7e, 0x8f],
+    ),
+    ("pw", ".u32 pw", &[0x01, 0x80, 0xff, 0x9f]),
+    ("ph", ".u16 ph", &[0xfe, 0x8f]),
+    // -1.5 as an f64.
+    ("pd", ".f64 pd", &[0, 0, 0, 0, 0, 0, 0xf8, 0xbf]),
+];
+
+/// A `.const` variable's or parameter's image: its bytes in memory (little-endian).
+fn image(name: &str) -> Vec<u8> {
+    if let Some((_, ty, elems)) = CONSTS.iter().find(|c| c.0 == name) {
+        let size = match *ty {
+            "b8" => 1,
+            "b16" => 2,
+            "b32" | "f32" => 4,
+            _ => 8,
+        };
+        return elems.iter().flat_map(|e| e.to_le_bytes()[..size].to_vec()).collect();
+    }
+    PARAMS.iter().find(|p| p.0 == name).map(|p| p.2.to_vec()).expect("a declared name")
+}
+
+/// The two little-endian words of `name`'s image from byte `at` (zeros past its end).
+fn image_words(name: &str, at: usize) -> [u64; 2] {
+    let bytes = image(name);
+    let byte = |k: usize| u64::from(bytes.get(at + k).copied().unwrap_or(0));
+    [0, 8].map(|w| (0..8).fold(0, |v, k| v | byte(w + k) << (8 * k)))
+}
 
 fn sx(v: u64, bits: u32) -> i64 {
     ((v << (64 - bits)) as i64) >> (64 - bits)
@@ -778,6 +849,52 @@ static OPS: &[Op] = &[
     op("mov.b64{brace}", D, &[R, R], |s, _, _, _| (s[0] & 0xffff_ffff) | (s[1] & 0xffff_ffff) << 32),
     op("mov.b32{brace}", R, &[H, H], |s, _, _, _| (s[0] & 0xffff) | (s[1] & 0xffff) << 16),
     op("mov.b64{brace}", D, &[H, H, H, H], |s, _, _, _| (0..4).fold(0, |w, k| w | (s[k] & 0xffff) << (16 * k))),
+    // Vector loads (PTX ISA 9.7.9.8, ld): element j from the j-th piece of the memory,
+    // extended to the register by the type's signedness; 16-byte ones from an aligned
+    // pair of words.
+    vop("ld.global.v2.u32", R, 2, &[M], |s, j, _, _| s[0] >> (32 * j)),
+    vop("ld.global.v4.u16", H, 4, &[M], |s, j, _, _| s[0] >> (16 * j)),
+    vop("ld.global.v4.u8", H, 4, &[M], |s, j, _, _| (s[0] >> (8 * j)) & 0xff),
+    vop("ld.global.v2.b64", D, 2, &[M2], |s, j, _, _| s[j as usize]),
+    vop("ld.global.v4.f32", R, 4, &[M2], |s, j, _, _| s[j as usize / 2] >> (32 * (j % 2))),
+    vop("ld.global.v2.f64", D, 2, &[M2], |s, j, _, _| s[j as usize]),
+    vop("ld.shared.v2.f32", R, 2, &[S], |s, j, _, _| s[0] >> (32 * j)),
+    vop("ld.shared.v4.b32", R, 4, &[S2], |s, j, _, _| s[j as usize / 2] >> (32 * (j % 2))),
+    vop("ld.shared.v2.s16", R, 2, &[S], |s, j, _, _| sx(s[0] >> (16 * j), 16) as u64),
+    vop("ld.shared.v2.b16", H, 2, &[S], |s, j, _, _| s[0] >> (16 * j)),
+    vop("ld.shared.v2.u64", D, 2, &[S2], |s, j, _, _| s[j as usize]),
+    vop("ld.local.v2.u64", D, 2, &[L2], |s, j, _, _| s[j as usize]),
+    vop("ld.local.v4.s8", R, 4, &[L], |s, j, _, _| sx(s[0] >> (8 * j), 8) as u64),
+    vop("ld.local.v2.f32", R, 2, &[L], |s, j, _, _| s[0] >> (32 * j)),
+    vop("ld.local.v4.u32", R, 4, &[L2], |s, j, _, _| s[j as usize / 2] >> (32 * (j % 2))),
+    vop("ld.local.v2.s32", D, 2, &[L], |s, j, _, _| sx(s[0] >> (32 * j), 32) as u64),
+    // Loads of the module's initialised `.const` variables and of the kernel's
+    // parameters, at offsets inside them.
+    op("ld.const.u64", D, &[K("cd", 8, 2)], |s, _, _, _| s[0]),
+    vop("ld.const.v2.u64", D, 2, &[K("cd", 16, 1)], |s, j, _, _| s[j as usize]),
+    vop("ld.const.v4.b32", R, 4, &[K("cw", 16, 1)], |s, j, _, _| s[j as usize / 2] >> (32 * (j % 2))),
+    op("ld.const.s32", D, &[K("cw", 4, 4)], |s, _, _, _| sx(s[0], 32) as u64),
+    vop("ld.const.v2.s16", R, 2, &[K("ch", 4, 2)], |s, j, _, _| sx(s[0] >> (16 * j), 16) as u64),
+    op("ld.const.u16", H, &[K("ch", 2, 4)], |s, _, _, _| s[0]),
+    op("ld.const.f32", R, &[K("cf", 4, 4)], |s, _, _, _| s[0]),
+    vop("ld.const.v2.f32", R, 2, &[K("cf", 8, 2)], |s, j, _, _| s[0] >> (32 * j)),
+    op("ld.const.s8", R, &[K("cb", 1, 8)], |s, _, _, _| sx(s[0], 8) as u64),
+    vop("ld.const.v4.u8", H, 4, &[K("cb", 4, 2)], |s, j, _, _| (s[0] >> (8 * j)) & 0xff),
+    op("ld.param.u32", R, &[K("pw", 0, 1)], |s, _, _, _| s[0]),
+    op("ld.param.s16", D, &[K("ph", 0, 1)], |s, _, _, _| sx(s[0], 16) as u64),
+    op("ld.param.b16", H, &[K("ph", 0, 1)], |s, _, _, _| s[0]),
+    op("ld.param.f64", D, &[K("pd", 0, 1)], |s, _, _, _| s[0]),
+    op("ld.param.u32", R, &[K("pb", 4, 4)], |s, _, _, _| s[0]),
+    op("ld.param.s8", R, &[K("pb", 1, 16)], |s, _, _, _| sx(s[0], 8) as u64),
+    op("ld.param.u8", H, &[K("pb", 1, 16)], |s, _, _, _| s[0] & 0xff),
+    op("ld.param.b64", D, &[K("pb", 8, 2)], |s, _, _, _| s[0]),
+    // Not drawn: vector loads of kernel parameters (`ld.param.v2.u32 {..}, [pb+8]`,
+    // which ptxas accepts): ptxvm's lowering refuses them ("not addressable in this
+    // state space here").
+    // Unpacking moves: the source's pieces from the lowest, in the braces' order.
+    vop("mov.b32", H, 2, &[R], |s, j, _, _| s[0] >> (16 * j)),
+    vop("mov.b64", R, 2, &[D], |s, j, _, _| s[0] >> (32 * j)),
+    vop("mov.b64", H, 4, &[D], |s, j, _, _| s[0] >> (16 * j)),
     op("atom.shared.add.u32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| o.wrapping_add(s[1] as u32))),
     op("atom.shared.cas.b64", D, &[S, D, D], |s, _, _, m| { *m = if s[0] == s[1] { s[2] } else { s[0] }; s[0] }),
     op("atom.shared.max.s32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| (o as i32).max(s[1] as i32) as u32)),
@@ -932,13 +1049,23 @@ const IN_WORDS: usize = 17;
 const OUT_WORDS: usize = 26;
 
 fn emit(prog: &[Inst]) -> String {
-    let mut s = String::from(
-        ".version 8.3\n.target sm_90\n.address_size 64\n\n.visible .entry k(.param .u64 in, .param .u64 out)\n{\n\
+    let mut s = String::from(".version 8.3\n.target sm_90\n.address_size 64\n\n");
+    for (name, ty, elems) in CONSTS {
+        let elems: Vec<String> = elems
+            .iter()
+            .map(|&e| if ty == "f32" { format!("0f{e:08X}") } else { format!("{e:#x}") })
+            .collect();
+        s += &format!(".const .align 16 .{ty} {name}[{}] = {{{}}};\n", elems.len(), elems.join(", "));
+    }
+    s += "\n.visible .entry k(.param .u64 in, .param .u64 out";
+    for (_, decl, _) in PARAMS {
+        s += &format!(", .param {decl}");
+    }
+    s += ")\n{\n\
          \t.reg .pred %p<2>;\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .b32 %t<3>;\n\t.reg .b64 %a<4>;\n\t.reg .b64 %sa;\n\
-         \t.shared .align 8 .b8 sh[2048];\n\t.local .align 8 .b8 lo[32];\n\
+         \t.shared .align 16 .b8 sh[2048];\n\t.local .align 16 .b8 lo[32];\n\
          \tld.param.u64 %a0, [in];\n\tld.param.u64 %a1, [out];\n\tcvta.to.global.u64 %a0, %a0;\n\tcvta.to.global.u64 %a1, %a1;\n\
-         \tmov.u32 %t0, %tid.x;\n\tmul.wide.u32 %a2, %t0, 136;\n\tadd.s64 %a0, %a0, %a2;\n\tmul.wide.u32 %a2, %t0, 208;\n\tadd.s64 %a1, %a1, %a2;\n",
-    );
+         \tmov.u32 %t0, %tid.x;\n\tmul.wide.u32 %a2, %t0, 136;\n\tadd.s64 %a0, %a0, %a2;\n\tmul.wide.u32 %a2, %t0, 208;\n\tadd.s64 %a1, %a1, %a2;\n";
     // Loads, some of types narrower than the register: %h0 from .s8, %r0 from .s8, %r1
     // from .u16, %rd0 from .s32 (sign- or zero-extended to the register).
     for k in 0..4 {
@@ -978,7 +1105,14 @@ fn emit(prog: &[Inst]) -> String {
             .replace("{vsd}", "")
             .replace("{v}", "")
             .replace("{brace}", "");
-        let mut ops: Vec<String> = (o.dst != N).then(|| o.dst.name(i.dst)).into_iter().collect();
+        let mut ops: Vec<String> = match o.lanes {
+            _ if o.dst == N => vec![],
+            1 => vec![o.dst.name(i.dst)],
+            n => {
+                let dsts: Vec<String> = (0..n).map(|j| o.dst.name((i.dst + j) % 4)).collect();
+                vec![format!("{{{}}}", dsts.join(", "))]
+            }
+        };
         let names: Vec<String> = o.srcs.iter().zip(&i.srcs).map(|(w, &k)| w.name(k)).collect();
         if o.ptx.contains("{brace}") {
             // A vector operand: the registers after the address (all of them for mov).
@@ -1029,10 +1163,11 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
         R => 1,
         D => 2,
         P => 3,
-        M => 4,
+        M | M2 => 4,
         N => 5,
-        S => 6,
-        L => 7,
+        S | S2 => 6,
+        L | L2 => 7,
+        K(..) => unreachable!("a constant is no register"),
     };
     let mut cmp = [[Cmp::Bits; 4]; 8];
     for k in 0..4 {
@@ -1066,8 +1201,23 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
     let mut cf_unknown = false;
     for i in prog {
         let o = &OPS[i.op];
-        let srcs: Vec<u64> = o.srcs.iter().zip(&i.srcs).map(|(w, &k)| regs[file(*w)][k as usize]).collect();
-        let worst = o.srcs.iter().zip(&i.srcs).map(|(w, &k)| known[file(*w)][k as usize]);
+        // The sources' values and what is known of them: a pair of memory words gives
+        // both, a constant or parameter the two words of its image there.
+        let (mut srcs, mut worst) = (vec![], vec![]);
+        for (&w, &k) in o.srcs.iter().zip(&i.srcs) {
+            let k = usize::from(k);
+            match w {
+                K(name, stride, _) => srcs.extend(image_words(name, usize::from(stride) * k)),
+                M2 | S2 | L2 => {
+                    srcs.extend_from_slice(&regs[file(w)][2 * k..2 * k + 2]);
+                    worst.extend_from_slice(&known[file(w)][2 * k..2 * k + 2]);
+                }
+                _ => {
+                    srcs.push(regs[file(w)][k]);
+                    worst.push(known[file(w)][k]);
+                }
+            }
+        }
         let float_in = reads_float(o);
         let reads_cf = matches!(o.cf, Cf::Read(_) | Cf::ReadWrite(_));
         let unknown = worst.into_iter().any(|k| match k {
@@ -1081,7 +1231,6 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
         // A memory instruction's word is its first source.
         let word = o.srcs.first().filter(|w| matches!(w, M | S | L)).map(|w| (file(*w), i.srcs[0] as usize));
         let mut mem = word.map_or(0, |(f, w)| regs[f][w]);
-        let v = (o.f)(&srcs, i.imm, &mut cf, &mut mem) & o.dst.mask();
         let state = |v: u64| {
             if unknown {
                 Known::Nothing
@@ -1091,10 +1240,17 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
                 Known::Bits
             }
         };
-        let (f, k) = (file(o.dst), i.dst as usize);
-        regs[f][k] = v;
-        cmp[f][k] = o.cmp;
-        known[f][k] = state(v);
+        // Every destination from the sources as they were before the instruction.
+        let f = file(o.dst);
+        let imms: Vec<u64> = if o.lanes > 1 { (0..u64::from(o.lanes)).collect() } else { vec![i.imm] };
+        let vs: Vec<u64> =
+            imms.into_iter().map(|imm| (o.f)(&srcs, imm, &mut cf, &mut mem) & o.dst.mask()).collect();
+        for (j, v) in (0u8..).zip(vs) {
+            let k = usize::from((i.dst + j) % 4);
+            regs[f][k] = v;
+            cmp[f][k] = o.cmp;
+            known[f][k] = state(v);
+        }
         if let Some((f, w)) = word {
             regs[f][w] = mem;
             cmp[f][w] = if o.cmp == Cmp::F32 { Cmp::Bits } else { o.cmp };
@@ -1122,9 +1278,9 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
 /// The float format an instruction reads its sources as (its last type), if any: then
 /// the ISA fixes its result whatever a NaN operand's bits are, up to the result's own
 /// NaN bits (`abs` and `neg` of a NaN included). `copysign` reads a sign bit, which a
-/// NaN's payload decides.
+/// NaN's payload decides, and a load (of `.f32` too) copies the bits.
 fn reads_float(o: &Op) -> Option<Cmp> {
-    if o.ptx.starts_with("copysign") {
+    if o.ptx.starts_with("copysign") || o.ptx.starts_with("ld.") {
         return None;
     }
     match o.ptx.rsplit('.').next()? {
@@ -1171,9 +1327,16 @@ fn check(prog: Vec<Inst>, input: Vec<u64>) -> Result<(), TestCaseError> {
     let module = Module::load(&ptx).map_err(|e| TestCaseError::fail(format!("{e:?}\n{ptx}")))?;
     let words: Vec<String> = input.iter().map(|v| format!("\"{v:#x}\"")).collect();
     let spec = format!(
-        r#"{{"kernel": "k", "grid": 1, "block": {THREADS}, "args": [{{"buffer": "u64", "data": [{}]}}, {{"buffer": "u64", "len": {}}}]}}"#,
+        r#"{{"kernel": "k", "grid": 1, "block": {THREADS}, "args": [{{"buffer": "u64", "data": [{}]}}, {{"buffer": "u64", "len": {}}}{}]}}"#,
         words.join(","),
-        THREADS * OUT_WORDS
+        THREADS * OUT_WORDS,
+        PARAMS
+            .iter()
+            .map(|p| {
+                let hex: String = p.2.iter().map(|b| format!("{b:02x}")).collect();
+                format!(r#", {{"type": "bytes", "value": "0x{hex}"}}"#)
+            })
+            .collect::<String>()
     );
     let spec = parse_spec(&spec).map_err(|e| TestCaseError::fail(format!("{e}")))?;
     let mut device = Device::default();
