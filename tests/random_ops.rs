@@ -13,7 +13,8 @@
 //! atomics (`ld`, `st`, `atom` and `red` on the thread's own words of global, shared
 //! and local memory), loads of initialised `.const` variables and of kernel parameters
 //! at offsets inside them, the packing and unpacking `mov`s, and the scalar video
-//! instructions (`vset` included) with random selectors: 292 forms.
+//! instructions (`vset` included) with random selectors, and f64 `add sub mul fma div
+//! sqrt` rounded toward zero, minus and plus infinity against exact results: 298 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns), two predicates and four
@@ -497,6 +498,188 @@ fn fma_dir(a: f32, b: f32, c: f32, mode: u64) -> u64 {
     bits32(directed32(s, e, mode))
 }
 
+/// `m * 2^e` rounded to an f64 toward zero (`mode` 0), minus infinity (1), plus
+/// infinity (2) or to nearest even (3), negated when `neg`; `m` is not 0. The value is
+/// exact: a caller that cut bits off below 2^e leaves the lowest bit of `m` set, which
+/// decides the rounding like the bits it stands for as long as `m` keeps at least 55
+/// bits (IEEE 754 section 4.3; PTX ISA 9.7.4, rounding modifiers).
+fn round64(neg: bool, m: u128, e: i32, mode: u64) -> f64 {
+    let len = 128 - m.leading_zeros() as i32;
+    // The quantum of the result: 53 significant bits, or 2^-1074 below the normals.
+    let q = (e + len - 53).max(-1074);
+    let (mut r, up) = if q <= e {
+        (m << (e - q), false)
+    } else {
+        let shift = (q - e) as u32;
+        let (r, rem) = if shift >= 128 { (0, m) } else { (m >> shift, m & ((1 << shift) - 1)) };
+        // Past half the quantum: never when the quantum is above all of m's bits.
+        let past_half = |odd: bool| {
+            shift <= 128 && {
+                let half = 1u128 << (shift - 1);
+                rem > half || (rem == half && odd)
+            }
+        };
+        let up = match mode {
+            0 => false,
+            1 => neg && rem != 0,
+            2 => !neg && rem != 0,
+            _ => past_half(r & 1 == 1),
+        };
+        (r, up)
+    };
+    r += u128::from(up);
+    let sign = if neg { -1.0 } else { 1.0 };
+    if r == 0 {
+        return 0.0 * sign;
+    }
+    if 128 - r.leading_zeros() as i32 + q > 1024 {
+        // Past the largest finite f64: only the rounding away from zero reaches the
+        // infinity.
+        let away = match mode {
+            0 => false,
+            1 => neg,
+            2 => !neg,
+            _ => true,
+        };
+        return sign * if away { f64::INFINITY } else { f64::MAX };
+    }
+    sign * (r as f64) * pow2(q)
+}
+
+/// 2^k as an f64, for k from -1074 to 1023.
+fn pow2(k: i32) -> f64 {
+    if k >= -1022 { f64::from_bits(((k + 1023) as u64) << 52) } else { f64::from_bits(1 << (k + 1074)) }
+}
+
+/// A finite, nonzero f64 as its sign, integer significand and exponent: `m * 2^e`.
+fn parts64(x: f64) -> (bool, u128, i32) {
+    let b = x.to_bits();
+    let (exp, frac) = ((b >> 52) & 0x7ff, b & ((1 << 52) - 1));
+    let (m, e) = if exp == 0 { (frac, -1074) } else { (frac | 1 << 52, exp as i32 - 1075) };
+    (b >> 63 == 1, u128::from(m), e)
+}
+
+/// A number that holds every exact sum and product of f64s: bit k of the limbs weighs
+/// 2^(k - BIG_ORIGIN), from the square of the smallest subnormal, 2^-2148, to past the
+/// square of the largest f64.
+type Big = [u64; 68];
+const BIG_ORIGIN: i32 = 2176;
+
+fn big(m: u128, e: i32) -> Big {
+    let mut b = [0; 68];
+    for k in 0..128 {
+        if (m >> k) & 1 == 1 {
+            let at = (e + BIG_ORIGIN) as usize + k;
+            b[at / 64] |= 1 << (at % 64);
+        }
+    }
+    b
+}
+
+/// The signed sum of two signed magnitudes.
+fn big_sum((na, a): (bool, Big), (nb, b): (bool, Big)) -> (bool, Big) {
+    let mut out = [0u64; 68];
+    if na == nb {
+        let mut carry = 0u128;
+        for k in 0..68 {
+            let t = u128::from(a[k]) + u128::from(b[k]) + carry;
+            out[k] = t as u64;
+            carry = t >> 64;
+        }
+        return (na, out);
+    }
+    // Opposite signs: the larger magnitude less the smaller, with the larger's sign.
+    let (neg, hi, lo) =
+        if a.iter().rev().cmp(b.iter().rev()) == std::cmp::Ordering::Less { (nb, b, a) } else { (na, a, b) };
+    let mut borrow = 0i128;
+    for k in 0..68 {
+        let t = i128::from(hi[k]) - i128::from(lo[k]) - borrow;
+        out[k] = t as u64;
+        borrow = i128::from(t < 0);
+    }
+    (neg, out)
+}
+
+/// A nonzero Big rounded to an f64: its top 120 bits, the lowest one also set when any
+/// bit below them is.
+fn big_round((neg, b): (bool, Big), mode: u64) -> f64 {
+    let bit = |k: usize| (b[k / 64] >> (k % 64)) & 1;
+    let top = (0..68 * 64).rev().find(|&k| bit(k) == 1).expect("a nonzero sum");
+    let low = top.saturating_sub(119);
+    let mut m = (low..=top).rev().fold(0u128, |m, k| m << 1 | u128::from(bit(k)));
+    if (0..low).any(|k| bit(k) == 1) {
+        m |= 1;
+    }
+    round64(neg, m, low as i32 - BIG_ORIGIN, mode)
+}
+
+/// `a * b + c` (`b` = 1 for a sum) of f64s rounded once in `mode` (as [`round64`]),
+/// with IEEE 754's zero signs: an exact zero sum is -0 toward minus infinity and +0
+/// otherwise, unless both terms are zeros of the same sign.
+fn fma64(a: f64, b: f64, c: f64, mode: u64) -> f64 {
+    if !a.is_finite() || !b.is_finite() || !c.is_finite() {
+        return a.mul_add(b, c);
+    }
+    let (p_neg, c_neg) = (a.is_sign_negative() != b.is_sign_negative(), c.is_sign_negative());
+    let p = if a == 0.0 || b == 0.0 {
+        [0; 68]
+    } else {
+        let ((_, ma, ea), (_, mb, eb)) = (parts64(a), parts64(b));
+        big(ma * mb, ea + eb)
+    };
+    let cm = if c == 0.0 { [0; 68] } else { big(parts64(c).1, parts64(c).2) };
+    let s = big_sum((p_neg, p), (c_neg, cm));
+    if s.1.iter().all(|&w| w == 0) {
+        // Terms of one sign sum to zero only when both are zeros.
+        let neg = if p_neg == c_neg { p_neg } else { mode == 1 };
+        return if neg { -0.0 } else { 0.0 };
+    }
+    big_round(s, mode)
+}
+
+fn mul64(a: f64, b: f64, mode: u64) -> f64 {
+    if !a.is_finite() || !b.is_finite() || a == 0.0 || b == 0.0 {
+        return a * b;
+    }
+    let ((na, ma, ea), (nb, mb, eb)) = (parts64(a), parts64(b));
+    round64(na != nb, ma * mb, ea + eb, mode)
+}
+
+fn div64(a: f64, b: f64, mode: u64) -> f64 {
+    if !a.is_finite() || !b.is_finite() || a == 0.0 || b == 0.0 {
+        return a / b;
+    }
+    let ((na, ma, ea), (nb, mb, eb)) = (parts64(a), parts64(b));
+    // Significands with their top bit at 52, then a quotient of at least 64 bits and a
+    // remainder that says whether it is exact.
+    let (sa, sb) = (ma.leading_zeros() - 75, mb.leading_zeros() - 75);
+    let (ma, mb) = (ma << sa, mb << sb);
+    let (q, rem) = ((ma << 64) / mb, (ma << 64) % mb);
+    let e = ea - sa as i32 - (eb - sb as i32) - 64;
+    round64(na != nb, q << 1 | u128::from(rem != 0), e - 1, mode)
+}
+
+fn sqrt64(a: f64, mode: u64) -> f64 {
+    if !a.is_finite() || a <= 0.0 {
+        return a.sqrt();
+    }
+    let (_, m, e) = parts64(a);
+    // m * 2^k of 119 or 120 bits with e - k even, whose integer root has 60 bits.
+    let mut k = 120 - (128 - m.leading_zeros() as i32);
+    if (e - k) % 2 != 0 {
+        k -= 1;
+    }
+    let n = m << k;
+    let mut r = (n as f64).sqrt() as u128;
+    while r * r > n {
+        r -= 1;
+    }
+    while (r + 1) * (r + 1) <= n {
+        r += 1;
+    }
+    round64(false, r << 1 | u128::from(r * r != n), (e - k) / 2 - 1, mode)
+}
+
 /// PTX `min`/`max` of floats: a NaN operand is ignored; -0 is below +0.
 fn fmin(a: f64, b: f64) -> f64 {
     if a.is_nan() {
@@ -969,6 +1152,14 @@ static OPS: &[Op] = &[
     ifop("sub.{rnd}.f32", R, &[R, R], (0, 2), Cmp::F32, |s, m, _, _| add_dir(f32_of(s[0]), -f32_of(s[1]), m)),
     ifop("mul.{rnd}.f32", R, &[R, R], (0, 2), Cmp::F32, |s, m, _, _| bits32(directed32(f64::from(f32_of(s[0])) * f64::from(f32_of(s[1])), 0.0, m))),
     ifop("fma.{rnd}.f32", R, &[R, R, R], (0, 2), Cmp::F32, |s, m, _, _| fma_dir(f32_of(s[0]), f32_of(s[1]), f32_of(s[2]), m)),
+    // f64 arithmetic rounded toward zero, minus or plus infinity, against the exact
+    // result rounded here.
+    ifop("add.{rnd}.f64", D, &[D, D], (0, 2), Cmp::F64, |s, m, _, _| fma64(f64_of(s[0]), 1.0, f64_of(s[1]), m).to_bits()),
+    ifop("sub.{rnd}.f64", D, &[D, D], (0, 2), Cmp::F64, |s, m, _, _| fma64(f64_of(s[0]), 1.0, -f64_of(s[1]), m).to_bits()),
+    ifop("mul.{rnd}.f64", D, &[D, D], (0, 2), Cmp::F64, |s, m, _, _| mul64(f64_of(s[0]), f64_of(s[1]), m).to_bits()),
+    ifop("fma.{rnd}.f64", D, &[D, D, D], (0, 2), Cmp::F64, |s, m, _, _| fma64(f64_of(s[0]), f64_of(s[1]), f64_of(s[2]), m).to_bits()),
+    ifop("div.{rnd}.f64", D, &[D, D], (0, 2), Cmp::F64, |s, m, _, _| div64(f64_of(s[0]), f64_of(s[1]), m).to_bits()),
+    ifop("sqrt.{rnd}.f64", D, &[D], (0, 2), Cmp::F64, |s, m, _, _| sqrt64(f64_of(s[0]), m).to_bits()),
     ifop("cvt.{rnd}.f32.f64", R, &[D], (0, 2), Cmp::F32, |s, m, _, _| bits32(directed32(f64_of(s[0]), 0.0, m))),
     op("cvt.rmi.s32.f32", R, &[R], |s, _, _, _| u64::from(f32_of(s[0]).floor() as i32 as u32)),
     op("cvt.rpi.u32.f32", R, &[R], |s, _, _, _| u64::from(f32_of(s[0]).ceil() as u32)),
@@ -1375,6 +1566,40 @@ proptest! {
     ) {
         check(prog, input)?;
     }
+}
+
+/// The exact f64 arithmetic of the reference: rounded to nearest, it is the host's;
+/// the directed roundings bracket that, one step apart at most, toward zero being one
+/// of them by the sign.
+#[test]
+fn exact_f64_rounding_agrees_with_the_host() {
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let three = proptest::collection::vec(value(), 3);
+    runner
+        .run(&three, |v| {
+            let (a, b, c) = (f64_of(v[0]), f64_of(v[1]), f64_of(v[2]));
+            let ops: [(&dyn Fn(u64) -> f64, f64); 5] = [
+                (&|m| fma64(a, 1.0, b, m), a + b),
+                (&|m| mul64(a, b, m), a * b),
+                (&|m| fma64(a, b, c, m), a.mul_add(b, c)),
+                (&|m| div64(a, b, m), a / b),
+                (&|m| sqrt64(a, m), a.sqrt()),
+            ];
+            for (k, (f, host)) in ops.into_iter().enumerate() {
+                let [z, dn, up, near] = [0, 1, 2, 3].map(f);
+                let what = format!("{k}: {a:e} {b:e} {c:e}: {z:e} {dn:e} {up:e} {near:e} vs {host:e}");
+                if host.is_nan() {
+                    prop_assert!([z, dn, up, near].iter().all(|x| x.is_nan()), "{what}");
+                    continue;
+                }
+                prop_assert!(near.to_bits() == host.to_bits(), "{what}");
+                prop_assert!(dn <= near && near <= up && (dn == up || dn.next_up() == up), "{what}");
+                let toward_zero = if near > 0.0 { dn } else { up };
+                prop_assert!(z.to_bits() == toward_zero.to_bits() || (near == 0.0 && z == 0.0), "{what}");
+            }
+            Ok(())
+        })
+        .unwrap();
 }
 
 /// Every form of the table is drawn: a census over as many programs as CI runs.
