@@ -13,8 +13,10 @@
 //! atomics (`ld`, `st`, `atom` and `red` on the thread's own words of global, shared
 //! and local memory), loads of initialised `.const` variables and of kernel parameters
 //! at offsets inside them, the packing and unpacking `mov`s, and the scalar video
-//! instructions (`vset` included) with random selectors, and f64 `add sub mul fma div
-//! sqrt` rounded toward zero, minus and plus infinity against exact results: 298 forms.
+//! instructions (`vset` included) with random selectors, f64 `add sub mul fma div
+//! sqrt` rounded toward zero, minus and plus infinity against exact results, and `cvt`
+//! into f16 and bf16 (directed roundings, `.relu`, `.satfinite`, packed pairs) and
+//! between f32, f16 and the 8-bit floats e4m3 and e5m2: 315 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns), two predicates and four
@@ -112,6 +114,10 @@ enum Cmp {
     /// Two f16 in a register: each half compared on its own.
     F16x2,
     Bf16,
+    Bf16x2,
+    /// Two 8-bit floats in a register, each byte compared on its own.
+    E4m3x2,
+    E5m2x2,
     F32,
     F64,
 }
@@ -504,9 +510,37 @@ fn fma_dir(a: f32, b: f32, c: f32, mode: u64) -> u64 {
 /// decides the rounding like the bits it stands for as long as `m` keeps at least 55
 /// bits (IEEE 754 section 4.3; PTX ISA 9.7.4, rounding modifiers).
 fn round64(neg: bool, m: u128, e: i32, mode: u64) -> f64 {
+    round_to_format(F64, neg, m, e, mode)
+}
+
+/// A binary float format: significant bits, the exponent of the smallest subnormal,
+/// and the power of two that its finite values stay below.
+#[derive(Clone, Copy)]
+struct Format {
+    p: i32,
+    qmin: i32,
+    top: i32,
+}
+const F64: Format = Format { p: 53, qmin: -1074, top: 1024 };
+const F16: Format = Format { p: 11, qmin: -24, top: 16 };
+const BF16: Format = Format { p: 8, qmin: -133, top: 128 };
+/// e4m3's largest exponent also holds finite values, up to 448 (PTX ISA 5.2.5.1), so
+/// its `max` is not its largest value: [`cvt_fp8x2`] saturates to 448 first.
+const E4M3: Format = Format { p: 4, qmin: -9, top: 9 };
+const E5M2: Format = Format { p: 3, qmin: -16, top: 16 };
+
+impl Format {
+    /// The largest finite value (IEEE formats).
+    fn max(self) -> f64 {
+        ((1u64 << self.p) - 1) as f64 * 2f64.powi(self.top - self.p)
+    }
+}
+
+/// [`round64`] into any binary format: the result as an f64, which holds it exactly.
+fn round_to_format(fmt: Format, neg: bool, m: u128, e: i32, mode: u64) -> f64 {
     let len = 128 - m.leading_zeros() as i32;
-    // The quantum of the result: 53 significant bits, or 2^-1074 below the normals.
-    let q = (e + len - 53).max(-1074);
+    // The quantum of the result: p significant bits, or the smallest subnormal.
+    let q = (e + len - fmt.p).max(fmt.qmin);
     let (mut r, up) = if q <= e {
         (m << (e - q), false)
     } else {
@@ -532,8 +566,8 @@ fn round64(neg: bool, m: u128, e: i32, mode: u64) -> f64 {
     if r == 0 {
         return 0.0 * sign;
     }
-    if 128 - r.leading_zeros() as i32 + q > 1024 {
-        // Past the largest finite f64: only the rounding away from zero reaches the
+    if 128 - r.leading_zeros() as i32 + q > fmt.top {
+        // Past the largest finite value: only the rounding away from zero reaches the
         // infinity.
         let away = match mode {
             0 => false,
@@ -541,9 +575,93 @@ fn round64(neg: bool, m: u128, e: i32, mode: u64) -> f64 {
             2 => !neg,
             _ => true,
         };
-        return sign * if away { f64::INFINITY } else { f64::MAX };
+        return sign * if away { f64::INFINITY } else { fmt.max() };
     }
     sign * (r as f64) * pow2(q)
+}
+
+/// An f32 or f64 value (exact as an f64) converted to `fmt` in `mode` (as [`round64`]),
+/// as an f64; `.satfinite` makes a value past the largest finite one that one, an
+/// infinity too, and `.relu` makes a negative one +0 (PTX ISA 9.7.9.21, cvt).
+fn cvt_float(fmt: Format, x: f64, mode: u64, satfinite: bool, relu: bool) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    let max = fmt.max();
+    let x = if satfinite && x.abs() > max { max.copysign(x) } else { x };
+    let x = if relu && x.is_sign_negative() { 0.0 } else { x };
+    if x == 0.0 || x.is_infinite() {
+        return x;
+    }
+    let (neg, m, e) = parts64(x);
+    round_to_format(fmt, neg, m, e, mode)
+}
+
+/// `cvt` of an f32 or f64 to f16 bits, and of an f32 to bf16 bits.
+fn cvt_f16(x: f64, mode: u64, satfinite: bool, relu: bool) -> u64 {
+    u64::from(f16::from_f64(cvt_float(F16, x, mode, satfinite, relu)).to_bits())
+}
+fn cvt_bf16(x: f64, mode: u64, satfinite: bool, relu: bool) -> u64 {
+    u64::from(bf16::from_f64(cvt_float(BF16, x, mode, satfinite, relu)).to_bits())
+}
+
+/// The two 8-bit float formats (PTX ISA 5.2.5.1): e4m3 (bias 7, no infinity, NaN
+/// S.1111.111) and e5m2 (bias 15, IEEE-like).
+fn fp8_of(x: f64, e5m2: bool) -> u64 {
+    let (mbits, bias) = if e5m2 { (2, 15) } else { (3, 7) };
+    let sign = u64::from(x.is_sign_negative()) << 7;
+    if x.is_nan() {
+        return sign | if e5m2 { 0x7e } else { 0x7f };
+    }
+    if x.is_infinite() {
+        return sign | 0x7c;
+    }
+    let a = x.abs();
+    if a == 0.0 {
+        return sign;
+    }
+    let e = (a.log2().floor() as i32).max(1 - bias);
+    // log2 of an exact power of two in these ranges is exact.
+    let (field, frac) = if a < 2f64.powi(1 - bias) {
+        (0, a / 2f64.powi(1 - bias - mbits))
+    } else {
+        ((e + bias) as u64, (a / 2f64.powi(e) - 1.0) * f64::from(1u32 << mbits))
+    };
+    sign | field << mbits | frac as u64
+}
+fn fp8_value(b: u64, e5m2: bool) -> f64 {
+    let (mbits, bias) = if e5m2 { (2, 15) } else { (3, 7) };
+    let sign = if b & 0x80 != 0 { -1.0 } else { 1.0 };
+    let (field, frac) = ((b >> mbits) & ((1 << (7 - mbits)) - 1), b & ((1 << mbits) - 1));
+    let nan = if e5m2 { field == 31 && frac != 0 } else { b & 0x7f == 0x7f };
+    if nan {
+        return f64::NAN;
+    }
+    if e5m2 && field == 31 {
+        return sign * f64::INFINITY;
+    }
+    let m = frac as f64 / f64::from(1u32 << mbits);
+    sign * if field == 0 { m * 2f64.powi(1 - bias) } else { (1.0 + m) * 2f64.powi(field as i32 - bias) }
+}
+/// `cvt.rn.satfinite{.relu}.e4m3x2/.e5m2x2.f32 d, a, b`: a into the high byte.
+fn cvt_fp8x2(a: u64, b: u64, e5m2: bool, relu: bool) -> u64 {
+    let fmt = if e5m2 { E5M2 } else { E4M3 };
+    let one = |v: u64| {
+        let x = f64::from(f32_of(v));
+        // e4m3's largest finite value is 448, below its format's `top` by one quantum.
+        let x = if !e5m2 && x.abs() > 448.0 { 448f64.copysign(x) } else { x };
+        fp8_of(cvt_float(fmt, x, 3, true, relu), e5m2)
+    };
+    one(a) << 8 | one(b)
+}
+/// `cvt.rn{.relu}.f16x2.e4m3x2/.e5m2x2 d, a`: the high byte into the high half; the
+/// conversion is exact.
+fn cvt_f16x2_fp8(a: u64, e5m2: bool, relu: bool) -> u64 {
+    let one = |b: u64| {
+        let x = fp8_value(b, e5m2);
+        hbits(if relu && !x.is_nan() && x.is_sign_negative() { 0.0 } else { x })
+    };
+    one((a >> 8) & 0xff) << 16 | one(a & 0xff)
 }
 
 /// 2^k as an f64, for k from -1074 to 1023.
@@ -1161,6 +1279,28 @@ static OPS: &[Op] = &[
     ifop("div.{rnd}.f64", D, &[D, D], (0, 2), Cmp::F64, |s, m, _, _| div64(f64_of(s[0]), f64_of(s[1]), m).to_bits()),
     ifop("sqrt.{rnd}.f64", D, &[D], (0, 2), Cmp::F64, |s, m, _, _| sqrt64(f64_of(s[0]), m).to_bits()),
     ifop("cvt.{rnd}.f32.f64", R, &[D], (0, 2), Cmp::F32, |s, m, _, _| bits32(directed32(f64_of(s[0]), 0.0, m))),
+    // f32 and f64 to f16 and bf16 rounded toward zero, minus or plus infinity, and
+    // with `.relu` and `.satfinite`; to the 8-bit floats and back.
+    ifop("cvt.{rnd}.f16.f32", H, &[R], (0, 2), Cmp::F16, |s, m, _, _| cvt_f16(f64::from(f32_of(s[0])), m, false, false)),
+    ifop("cvt.{rnd}.f16.f64", H, &[D], (0, 2), Cmp::F16, |s, m, _, _| cvt_f16(f64_of(s[0]), m, false, false)),
+    ifop("cvt.{rnd}.bf16.f32", H, &[R], (0, 2), Cmp::Bf16, |s, m, _, _| cvt_bf16(f64::from(f32_of(s[0])), m, false, false)),
+    fop("cvt.rn.satfinite.f16.f32", H, &[R], Cmp::F16, |s, _, _, _| cvt_f16(f64::from(f32_of(s[0])), 3, true, false)),
+    fop("cvt.rz.relu.bf16.f32", H, &[R], Cmp::Bf16, |s, _, _, _| cvt_bf16(f64::from(f32_of(s[0])), 0, false, true)),
+    fop("cvt.rn.relu.f16x2.f32", R, &[R, R], Cmp::F16x2, |s, _, _, _| cvt_f16(f64::from(f32_of(s[0])), 3, false, true) << 16 | cvt_f16(f64::from(f32_of(s[1])), 3, false, true)),
+    fop("cvt.rn.satfinite.f16x2.f32", R, &[R, R], Cmp::F16x2, |s, _, _, _| cvt_f16(f64::from(f32_of(s[0])), 3, true, false) << 16 | cvt_f16(f64::from(f32_of(s[1])), 3, true, false)),
+    fop("cvt.rz.relu.satfinite.f16x2.f32", R, &[R, R], Cmp::F16x2, |s, _, _, _| cvt_f16(f64::from(f32_of(s[0])), 0, true, true) << 16 | cvt_f16(f64::from(f32_of(s[1])), 0, true, true)),
+    fop("cvt.rn.bf16x2.f32", R, &[R, R], Cmp::Bf16x2, |s, _, _, _| cvt_bf16(f64::from(f32_of(s[0])), 3, false, false) << 16 | cvt_bf16(f64::from(f32_of(s[1])), 3, false, false)),
+    fop("cvt.rn.relu.satfinite.bf16x2.f32", R, &[R, R], Cmp::Bf16x2, |s, _, _, _| cvt_bf16(f64::from(f32_of(s[0])), 3, true, true) << 16 | cvt_bf16(f64::from(f32_of(s[1])), 3, true, true)),
+    fop("cvt.rz.satfinite.bf16x2.f32", R, &[R, R], Cmp::Bf16x2, |s, _, _, _| cvt_bf16(f64::from(f32_of(s[0])), 0, true, false) << 16 | cvt_bf16(f64::from(f32_of(s[1])), 0, true, false)),
+    fop("cvt.rn.satfinite.e4m3x2.f32", H, &[R, R], Cmp::E4m3x2, |s, _, _, _| cvt_fp8x2(s[0], s[1], false, false)),
+    // Not drawn: `cvt.rn.satfinite.relu.e4m3x2.f32` and `.e5m2x2.f32`. `.relu` "clamps
+    // the result to 0 if negative"; ptxvm makes -0 +0 into f16 and bf16 (as here) but
+    // keeps -0 (0x80) into the 8-bit formats, and the ISA does not say which a -0 gets.
+    fop("cvt.rn.satfinite.e5m2x2.f32", H, &[R, R], Cmp::E5m2x2, |s, _, _, _| cvt_fp8x2(s[0], s[1], true, false)),
+    fop("cvt.rn.f16x2.e4m3x2", R, &[H], Cmp::F16x2, |s, _, _, _| cvt_f16x2_fp8(s[0], false, false)),
+    fop("cvt.rn.relu.f16x2.e4m3x2", R, &[H], Cmp::F16x2, |s, _, _, _| cvt_f16x2_fp8(s[0], false, true)),
+    fop("cvt.rn.f16x2.e5m2x2", R, &[H], Cmp::F16x2, |s, _, _, _| cvt_f16x2_fp8(s[0], true, false)),
+    fop("cvt.rn.relu.f16x2.e5m2x2", R, &[H], Cmp::F16x2, |s, _, _, _| cvt_f16x2_fp8(s[0], true, true)),
     op("cvt.rmi.s32.f32", R, &[R], |s, _, _, _| u64::from(f32_of(s[0]).floor() as i32 as u32)),
     op("cvt.rpi.u32.f32", R, &[R], |s, _, _, _| u64::from(f32_of(s[0]).ceil() as u32)),
     // Conversions between float formats.
@@ -1478,6 +1618,9 @@ fn reads_float(o: &Op) -> Option<Cmp> {
         "f16" => Some(Cmp::F16),
         "f16x2" => Some(Cmp::F16x2),
         "bf16" => Some(Cmp::Bf16),
+        "bf16x2" => Some(Cmp::Bf16x2),
+        "e4m3x2" => Some(Cmp::E4m3x2),
+        "e5m2x2" => Some(Cmp::E5m2x2),
         "f32" => Some(Cmp::F32),
         "f64" => Some(Cmp::F64),
         _ => None,
@@ -1490,6 +1633,9 @@ fn is_nan(how: Cmp, v: u64) -> bool {
         Cmp::F16 => f16::from_bits(v as u16).is_nan(),
         Cmp::F16x2 => f16::from_bits(v as u16).is_nan() || f16::from_bits((v >> 16) as u16).is_nan(),
         Cmp::Bf16 => bf16::from_bits(v as u16).is_nan(),
+        Cmp::Bf16x2 => bf16::from_bits(v as u16).is_nan() || bf16::from_bits((v >> 16) as u16).is_nan(),
+        Cmp::E4m3x2 => v & 0x7f == 0x7f || (v >> 8) & 0x7f == 0x7f,
+        Cmp::E5m2x2 => v & 0x7f > 0x7c || (v >> 8) & 0x7f > 0x7c,
         Cmp::F32 => f32_of(v).is_nan(),
         Cmp::F64 => f64_of(v).is_nan(),
     }
@@ -1500,6 +1646,16 @@ fn same(how: Option<Cmp>, got: u64, want: u64) -> bool {
         None => true,
         Some(Cmp::F16x2) => {
             (0..2).all(|k| same(Some(Cmp::F16), (got >> (16 * k)) & 0xffff, (want >> (16 * k)) & 0xffff))
+        }
+        Some(Cmp::Bf16x2) => {
+            (0..2).all(|k| same(Some(Cmp::Bf16), (got >> (16 * k)) & 0xffff, (want >> (16 * k)) & 0xffff))
+        }
+        // One byte: a NaN of its format in both, or the same bits.
+        Some(how @ (Cmp::E4m3x2 | Cmp::E5m2x2)) => {
+            (0..2).all(|k| {
+                let (g, w) = ((got >> (8 * k)) & 0xff, (want >> (8 * k)) & 0xff);
+                (is_nan(how, g) && is_nan(how, w)) || g == w
+            }) && got >> 16 == want >> 16
         }
         Some(how) => (is_nan(how, got) && is_nan(how, want)) || got == want,
     }
