@@ -16,7 +16,9 @@
 //! instructions (`vset` included) with random selectors, f64 `add sub mul fma div
 //! sqrt` rounded toward zero, minus and plus infinity against exact results, and `cvt`
 //! into f16 and bf16 (directed roundings, `.relu`, `.satfinite`, packed pairs) and
-//! between f32, f16 and the 8-bit floats e4m3 and e5m2: 315 forms.
+//! between f32, f16 and the 8-bit floats e4m3 and e5m2; and two collectives, `bar.red`
+//! (`.popc`, `.and`, `.or`) over the CTA and the integer `mma.sync` m16n8k32 s8 over
+//! each warp, whose reference reads every thread of the group: 320 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns), two predicates and four
@@ -53,6 +55,8 @@ enum W {
     /// A module `.const` variable or kernel parameter at `[name+stride*k]`, k below the
     /// count: it reads the 16 bytes of the variable's image from there, as two words.
     K(&'static str, u8, u8),
+    /// The operand `0`: the barrier of `bar.red`.
+    Z,
     /// No destination (`red`).
     N,
 }
@@ -72,6 +76,7 @@ impl W {
             W::L2 => format!("[lo+{}]", 16 * k),
             W::K(name, _, _) if k == 0 => format!("[{name}]"),
             W::K(name, stride, _) => format!("[{name}+{}]", usize::from(stride) * usize::from(k)),
+            W::Z => "0".to_string(),
             W::N => String::new(),
         }
     }
@@ -82,14 +87,14 @@ impl W {
             W::D => u64::MAX,
             W::P => 1,
             W::M | W::S | W::L | W::M2 | W::S2 | W::L2 | W::K(..) => u64::MAX,
-            W::N => 0,
+            W::N | W::Z => 0,
         }
     }
     fn count(self) -> u8 {
         match self {
             W::P | W::M2 | W::S2 | W::L2 => 2,
             W::K(_, _, n) => n,
-            W::N => 1,
+            W::N | W::Z => 1,
             _ => 4,
         }
     }
@@ -140,35 +145,56 @@ struct Op {
     cf: Cf,
     cmp: Cmp,
     f: Eval,
+    /// A collective instruction: the size of the group of threads that executes it
+    /// together, and its meaning for one destination (the immediate) of one thread
+    /// (the rank) from the sources of every thread of the group.
+    group: Option<(usize, Collective)>,
 }
 
+type Collective = fn(&[Vec<u64>], usize, u64) -> u64;
+
 const fn op(ptx: &'static str, dst: W, srcs: &'static [W], f: Eval) -> Op {
-    Op { ptx, dst, lanes: 1, srcs, imm: (0, 0), cf: Cf::None, cmp: Cmp::Bits, f }
+    Op { ptx, dst, lanes: 1, srcs, imm: (0, 0), cf: Cf::None, cmp: Cmp::Bits, f, group: None }
 }
 
 const fn fop(ptx: &'static str, dst: W, srcs: &'static [W], cmp: Cmp, f: Eval) -> Op {
-    Op { ptx, dst, lanes: 1, srcs, imm: (0, 0), cf: Cf::None, cmp, f }
+    Op { ptx, dst, lanes: 1, srcs, imm: (0, 0), cf: Cf::None, cmp, f, group: None }
 }
 
 const fn iop(ptx: &'static str, dst: W, srcs: &'static [W], imm: (u64, u64), f: Eval) -> Op {
-    Op { ptx, dst, lanes: 1, srcs, imm, cf: Cf::None, cmp: Cmp::Bits, f }
+    Op { ptx, dst, lanes: 1, srcs, imm, cf: Cf::None, cmp: Cmp::Bits, f, group: None }
 }
 
 const fn ifop(ptx: &'static str, dst: W, srcs: &'static [W], imm: (u64, u64), cmp: Cmp, f: Eval) -> Op {
-    Op { ptx, dst, lanes: 1, srcs, imm, cf: Cf::None, cmp, f }
+    Op { ptx, dst, lanes: 1, srcs, imm, cf: Cf::None, cmp, f, group: None }
 }
 
 const fn cop(ptx: &'static str, dst: W, srcs: &'static [W], cf: Cf, f: Eval) -> Op {
-    Op { ptx, dst, lanes: 1, srcs, imm: (0, 0), cf, cmp: Cmp::Bits, f }
+    Op { ptx, dst, lanes: 1, srcs, imm: (0, 0), cf, cmp: Cmp::Bits, f, group: None }
 }
 
 /// A form with `lanes` destinations, in braces; `f` gets the destination's place as
 /// its immediate.
 const fn vop(ptx: &'static str, dst: W, lanes: u8, srcs: &'static [W], f: Eval) -> Op {
-    Op { ptx, dst, lanes, srcs, imm: (0, 0), cf: Cf::None, cmp: Cmp::Bits, f }
+    Op { ptx, dst, lanes, srcs, imm: (0, 0), cf: Cf::None, cmp: Cmp::Bits, f, group: None }
 }
 
-use W::{D, H, K, L, L2, M, M2, N, P, R, S, S2};
+/// A collective form: `g` gives each of a group's threads its destinations.
+const fn gop(ptx: &'static str, dst: W, lanes: u8, srcs: &'static [W], size: usize, g: Collective) -> Op {
+    Op {
+        ptx,
+        dst,
+        lanes,
+        srcs,
+        imm: (0, 0),
+        cf: Cf::None,
+        cmp: Cmp::Bits,
+        f: |_, _, _, _| unreachable!("a collective form"),
+        group: Some((size, g)),
+    }
+}
+
+use W::{D, H, K, L, L2, M, M2, N, P, R, S, S2, Z};
 
 /// Where the thread's memory words start in its output record.
 const MEM_AT: usize = 112;
@@ -440,6 +466,37 @@ fn vset_ref(signs: [bool; 3], sec: Option<u8>, imm: u64, merge: bool, s: &[u64])
         None => t,
     };
     video_merge(if merge { 1 + (imm / 294 % 6) as usize } else { 0 }, d, c)
+}
+
+/// `mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32{.satfinite}` (PTX ISA 9.7.14.5.14):
+/// element `j` of lane `lane`'s D fragment, from the warp's A (four registers of four
+/// s8 each), B (two of four s8) and C (four s32) fragments, each element placed by the
+/// ISA's "row and column of a matrix fragment" formulas. `.satfinite` clamps the exact
+/// sum to the s32 range; without it the sum wraps.
+fn mma_s8(warp: &[Vec<u64>], lane: usize, j: u64, satfinite: bool) -> u64 {
+    let (mut a, mut b, mut c) = ([[0i64; 32]; 16], [[0i64; 8]; 32], [[0i64; 8]; 16]);
+    let byte = |v: u64, k: usize| i64::from((v >> (8 * k)) as u8 as i8);
+    for (l, s) in warp.iter().enumerate() {
+        let (g, t) = (l >> 2, l % 4);
+        for i in 0..16 {
+            let row = if i < 4 || (8..12).contains(&i) { g } else { g + 8 };
+            let col = t * 4 + (i & 3) + if i >= 8 { 16 } else { 0 };
+            a[row][col] = byte(s[i / 4], i % 4);
+        }
+        for i in 0..8 {
+            let row = t * 4 + (i & 3) + if i >= 4 { 16 } else { 0 };
+            b[row][g] = byte(s[4 + i / 4], i % 4);
+        }
+        for i in 0..4 {
+            let row = if i < 2 { g } else { g + 8 };
+            c[row][t * 2 + (i & 1)] = i64::from(s[6 + i] as u32 as i32);
+        }
+    }
+    let (g, t, j) = (lane >> 2, lane % 4, j as usize);
+    let (row, col) = (if j < 2 { g } else { g + 8 }, t * 2 + (j & 1));
+    let d = (0..32).map(|k| a[row][k] * b[k][col]).sum::<i64>() + c[row][col];
+    let d = if satfinite { d.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) } else { d };
+    u64::from(d as u32)
 }
 
 /// `.sat` of an f32 result.
@@ -1196,6 +1253,13 @@ static OPS: &[Op] = &[
     vop("mov.b32", H, 2, &[R], |s, j, _, _| s[0] >> (16 * j)),
     vop("mov.b64", R, 2, &[D], |s, j, _, _| s[0] >> (32 * j)),
     vop("mov.b64", H, 4, &[D], |s, j, _, _| s[0] >> (16 * j)),
+    // Collectives: a reduction over the CTA's predicates at a barrier (PTX ISA
+    // 9.7.13.4, bar.red), and an integer matrix product of the warp's fragments.
+    gop("bar.red.popc.u32", R, 1, &[Z, P], THREADS, |ps, _, _| ps.iter().filter(|s| s[1] & 1 == 1).count() as u64),
+    gop("bar.red.and.pred", P, 1, &[Z, P], THREADS, |ps, _, _| u64::from(ps.iter().all(|s| s[1] & 1 == 1))),
+    gop("bar.red.or.pred", P, 1, &[Z, P], THREADS, |ps, _, _| u64::from(ps.iter().any(|s| s[1] & 1 == 1))),
+    gop("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j| mma_s8(w, l, j, false)),
+    gop("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j| mma_s8(w, l, j, true)),
     op("atom.shared.add.u32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| o.wrapping_add(s[1] as u32))),
     op("atom.shared.cas.b64", D, &[S, D, D], |s, _, _, m| { *m = if s[0] == s[1] { s[2] } else { s[0] }; s[0] }),
     op("atom.shared.max.s32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| (o as i32).max(s[1] as i32) as u32)),
@@ -1331,7 +1395,7 @@ struct Inst {
 }
 
 fn inst() -> impl Strategy<Value = Inst> {
-    (0..OPS.len(), 0u8..4, proptest::collection::vec(0u8..4, 5), any::<u64>()).prop_map(
+    (0..OPS.len(), 0u8..4, proptest::collection::vec(0u8..4, 10), any::<u64>()).prop_map(
         |(op, dst, srcs, r)| {
             let o = &OPS[op];
             let imm = if o.imm.1 > o.imm.0 { o.imm.0 + r % (o.imm.1 - o.imm.0 + 1) } else { o.imm.0 };
@@ -1435,7 +1499,8 @@ fn emit(prog: &[Inst]) -> String {
             .replace("{vd}", "")
             .replace("{vsd}", "")
             .replace("{v}", "")
-            .replace("{brace}", "");
+            .replace("{brace}", "")
+            .replace("{mma}", "");
         let mut ops: Vec<String> = match o.lanes {
             _ if o.dst == N => vec![],
             1 => vec![o.dst.name(i.dst)],
@@ -1445,7 +1510,12 @@ fn emit(prog: &[Inst]) -> String {
             }
         };
         let names: Vec<String> = o.srcs.iter().zip(&i.srcs).map(|(w, &k)| w.name(k)).collect();
-        if o.ptx.contains("{brace}") {
+        if o.ptx.contains("{mma}") {
+            // mma's A, B and C fragments, each a vector.
+            for part in [&names[..4], &names[4..6], &names[6..]] {
+                ops.push(format!("{{{}}}", part.join(", ")));
+            }
+        } else if o.ptx.contains("{brace}") {
             // A vector operand: the registers after the address (all of them for mov).
             let at = usize::from(matches!(o.srcs[0], M | S | L));
             ops.extend(names[..at].iter().cloned());
@@ -1484,68 +1554,81 @@ fn emit(prog: &[Inst]) -> String {
     s + "\tret;\n}\n"
 }
 
-/// The reference: one thread's registers after the program, as the output words.
-/// A word's comparison is `None` when its bits are the machine's to choose.
-fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
-    // Register files H, R, D, P, the memory words, and a sink for `red`.
-    let mut regs: [[u64; 4]; 8] = [[0; 4]; 8];
-    let file = |w: W| match w {
+/// What is known of a register: its bits, or only that it is a NaN (a float
+/// instruction made it; the ISA fixes NaN-ness, not the payload), or nothing (an
+/// integer instruction read such a NaN's bits).
+#[derive(Clone, Copy, PartialEq)]
+enum Known {
+    Bits,
+    /// A NaN of this format.
+    Nan(Cmp),
+    Nothing,
+}
+
+/// The register file (an index into [`Thread::regs`]) of a register or memory word.
+fn file(w: W) -> usize {
+    match w {
         H => 0,
         R => 1,
         D => 2,
         P => 3,
         M | M2 => 4,
-        N => 5,
+        N | Z => 5,
         S | S2 => 6,
         L | L2 => 7,
         K(..) => unreachable!("a constant is no register"),
-    };
-    let mut cmp = [[Cmp::Bits; 4]; 8];
-    for k in 0..4 {
-        regs[0][k] = input[k] & 0xffff;
-        regs[1][k] = input[4 + k] & 0xffff_ffff;
-        regs[2][k] = input[8 + k];
     }
-    // ld of a type narrower than the register extends by the type's signedness (PTX ISA
-    // 5.2.4, "Operand Size Exceeding Instruction-Type Size").
-    regs[0][0] = sx(input[0], 8) as u64 & 0xffff;
-    regs[1][0] = sx(input[4], 8) as u64 & 0xffff_ffff;
-    regs[1][1] = input[5] & 0xffff;
-    regs[2][0] = sx(input[8], 32) as u64;
-    regs[3][0] = input[12] & 1;
-    regs[3][1] = (input[12] >> 1) & 1;
-    for f in [4, 6, 7] {
-        regs[f].copy_from_slice(&input[13..17]);
+}
+
+/// One thread of the reference: register files H, R, D, P, the memory words, a sink
+/// for `red`, the shared and local words; what is known of each, and the carry flag.
+struct Thread {
+    regs: [[u64; 4]; 8],
+    cmp: [[Cmp; 4]; 8],
+    known: [[Known; 4]; 8],
+    cf: bool,
+    cf_unknown: bool,
+}
+
+impl Thread {
+    fn new(input: &[u64]) -> Thread {
+        let mut regs: [[u64; 4]; 8] = [[0; 4]; 8];
+        for k in 0..4 {
+            regs[0][k] = input[k] & 0xffff;
+            regs[1][k] = input[4 + k] & 0xffff_ffff;
+            regs[2][k] = input[8 + k];
+        }
+        // ld of a type narrower than the register extends by the type's signedness
+        // (PTX ISA 5.2.4, "Operand Size Exceeding Instruction-Type Size").
+        regs[0][0] = sx(input[0], 8) as u64 & 0xffff;
+        regs[1][0] = sx(input[4], 8) as u64 & 0xffff_ffff;
+        regs[1][1] = input[5] & 0xffff;
+        regs[2][0] = sx(input[8], 32) as u64;
+        regs[3][0] = input[12] & 1;
+        regs[3][1] = (input[12] >> 1) & 1;
+        for f in [4, 6, 7] {
+            regs[f].copy_from_slice(&input[13..17]);
+        }
+        Thread { regs, cmp: [[Cmp::Bits; 4]; 8], known: [[Known::Bits; 4]; 8], cf: false, cf_unknown: false }
     }
-    let mut cf = false;
-    // What is known of each register: its bits, or only that it is a NaN (a float
-    // instruction made it; the ISA fixes NaN-ness, not the payload), or nothing (an
-    // integer instruction read such a NaN's bits).
-    #[derive(Clone, Copy, PartialEq)]
-    enum Known {
-        Bits,
-        /// A NaN of this format.
-        Nan(Cmp),
-        Nothing,
-    }
-    let mut known = [[Known::Bits; 4]; 8];
-    let mut cf_unknown = false;
-    for i in prog {
-        let o = &OPS[i.op];
-        // The sources' values and what is known of them: a pair of memory words gives
-        // both, a constant or parameter the two words of its image there.
+
+    /// The sources' values, and whether the ISA leaves any of them unknown: a pair of
+    /// memory words gives both, a constant or parameter the two words of its image
+    /// there.
+    fn read(&self, o: &Op, i: &Inst) -> (Vec<u64>, bool) {
         let (mut srcs, mut worst) = (vec![], vec![]);
         for (&w, &k) in o.srcs.iter().zip(&i.srcs) {
             let k = usize::from(k);
             match w {
                 K(name, stride, _) => srcs.extend(image_words(name, usize::from(stride) * k)),
+                Z => srcs.push(0),
                 M2 | S2 | L2 => {
-                    srcs.extend_from_slice(&regs[file(w)][2 * k..2 * k + 2]);
-                    worst.extend_from_slice(&known[file(w)][2 * k..2 * k + 2]);
+                    srcs.extend_from_slice(&self.regs[file(w)][2 * k..2 * k + 2]);
+                    worst.extend_from_slice(&self.known[file(w)][2 * k..2 * k + 2]);
                 }
                 _ => {
-                    srcs.push(regs[file(w)][k]);
-                    worst.push(known[file(w)][k]);
+                    srcs.push(self.regs[file(w)][k]);
+                    worst.push(self.known[file(w)][k]);
                 }
             }
         }
@@ -1555,55 +1638,92 @@ fn reference(prog: &[Inst], input: &[u64]) -> (Vec<u64>, Vec<Option<Cmp>>) {
             Known::Bits => false,
             Known::Nan(fmt) => float_in != Some(fmt),
             Known::Nothing => true,
-        }) || (reads_cf && cf_unknown);
+        }) || (reads_cf && self.cf_unknown);
+        (srcs, unknown)
+    }
+
+    /// Runs a thread's own instruction on its sources.
+    fn run(&mut self, o: &Op, i: &Inst, srcs: &[u64], unknown: bool) {
         if matches!(o.cf, Cf::Write(_) | Cf::ReadWrite(_)) {
-            cf_unknown = unknown;
+            self.cf_unknown = unknown;
         }
         // A memory instruction's word is its first source.
         let word = o.srcs.first().filter(|w| matches!(w, M | S | L)).map(|w| (file(*w), i.srcs[0] as usize));
-        let mut mem = word.map_or(0, |(f, w)| regs[f][w]);
-        let state = |v: u64| {
-            if unknown {
-                Known::Nothing
-            } else if is_nan(o.cmp, v) {
-                Known::Nan(o.cmp)
-            } else {
-                Known::Bits
-            }
-        };
+        let mut mem = word.map_or(0, |(f, w)| self.regs[f][w]);
         // Every destination from the sources as they were before the instruction.
-        let f = file(o.dst);
         let imms: Vec<u64> = if o.lanes > 1 { (0..u64::from(o.lanes)).collect() } else { vec![i.imm] };
-        let vs: Vec<u64> =
-            imms.into_iter().map(|imm| (o.f)(&srcs, imm, &mut cf, &mut mem) & o.dst.mask()).collect();
-        for (j, v) in (0u8..).zip(vs) {
-            let k = usize::from((i.dst + j) % 4);
-            regs[f][k] = v;
-            cmp[f][k] = o.cmp;
-            known[f][k] = state(v);
-        }
+        let vs: Vec<u64> = imms.into_iter().map(|imm| (o.f)(srcs, imm, &mut self.cf, &mut mem)).collect();
+        self.write(o, i, &vs, unknown);
         if let Some((f, w)) = word {
-            regs[f][w] = mem;
-            cmp[f][w] = if o.cmp == Cmp::F32 { Cmp::Bits } else { o.cmp };
-            known[f][w] = state(mem);
+            self.regs[f][w] = mem;
+            self.cmp[f][w] = if o.cmp == Cmp::F32 { Cmp::Bits } else { o.cmp };
+            self.known[f][w] = Self::state(o, unknown, mem);
         }
     }
-    let tainted = known.map(|row| row.map(|k| k == Known::Nothing));
-    let nan_only = known.map(|row| row.map(|k| matches!(k, Known::Nan(_))));
-    let mut out = Vec::with_capacity(OUT_WORDS);
-    let mut how = Vec::with_capacity(OUT_WORDS);
-    // The output's order: registers h, r, rd, the predicates, then the global, shared
-    // and local words.
-    let word = |f: usize, k: usize| -> Option<Cmp> {
-        (!(tainted[f][k] || (nan_only[f][k] && cmp[f][k] == Cmp::Bits))).then_some(cmp[f][k])
-    };
-    for (f, n) in [(0, 4), (1, 4), (2, 4), (3, 2), (4, 4), (6, 4), (7, 4)] {
-        for (k, &v) in regs[f].iter().enumerate().take(n) {
-            out.push(v);
-            how.push(word(f, k));
+
+    fn state(o: &Op, unknown: bool, v: u64) -> Known {
+        if unknown {
+            Known::Nothing
+        } else if is_nan(o.cmp, v) {
+            Known::Nan(o.cmp)
+        } else {
+            Known::Bits
         }
     }
-    (out, how)
+
+    /// Writes the destinations `dst`, `dst + 1`, ... (modulo 4).
+    fn write(&mut self, o: &Op, i: &Inst, vs: &[u64], unknown: bool) {
+        let f = file(o.dst);
+        for (j, &v) in (0u8..).zip(vs) {
+            let (k, v) = (usize::from((i.dst + j) % 4), v & o.dst.mask());
+            self.regs[f][k] = v;
+            self.cmp[f][k] = o.cmp;
+            self.known[f][k] = Self::state(o, unknown, v);
+        }
+    }
+
+    /// The output words, and how each compares (`None` when its bits are the
+    /// machine's to choose): registers h, r, rd, the predicates, then the global,
+    /// shared and local words.
+    fn output(&self) -> (Vec<u64>, Vec<Option<Cmp>>) {
+        let mut out = Vec::with_capacity(OUT_WORDS);
+        let mut how = Vec::with_capacity(OUT_WORDS);
+        for (f, n) in [(0, 4), (1, 4), (2, 4), (3, 2), (4, 4), (6, 4), (7, 4)] {
+            for k in 0..n {
+                out.push(self.regs[f][k]);
+                let (known, cmp) = (self.known[f][k], self.cmp[f][k]);
+                let free = known == Known::Nothing || (matches!(known, Known::Nan(_)) && cmp == Cmp::Bits);
+                how.push((!free).then_some(cmp));
+            }
+        }
+        (out, how)
+    }
+}
+
+/// The reference: every thread's output words after the program, and how each
+/// compares. A collective instruction (`bar.red`, `mma`) reads its group's sources,
+/// and its result is unknown to all of the group when any of them is.
+fn reference(prog: &[Inst], input: &[u64]) -> Vec<(Vec<u64>, Vec<Option<Cmp>>)> {
+    let mut threads: Vec<Thread> = input.chunks(IN_WORDS).map(Thread::new).collect();
+    for i in prog {
+        let o = &OPS[i.op];
+        let reads: Vec<(Vec<u64>, bool)> = threads.iter().map(|t| t.read(o, i)).collect();
+        let Some((size, g)) = o.group else {
+            for (t, (srcs, unknown)) in threads.iter_mut().zip(&reads) {
+                t.run(o, i, srcs, *unknown);
+            }
+            continue;
+        };
+        for (ts, rs) in threads.chunks_mut(size).zip(reads.chunks(size)) {
+            let srcs: Vec<Vec<u64>> = rs.iter().map(|r| r.0.clone()).collect();
+            let unknown = rs.iter().any(|r| r.1);
+            for (rank, t) in ts.iter_mut().enumerate() {
+                let vs: Vec<u64> = (0..u64::from(o.lanes)).map(|j| g(&srcs, rank, j)).collect();
+                t.write(o, i, &vs, unknown);
+            }
+        }
+    }
+    threads.iter().map(Thread::output).collect()
 }
 
 /// The float format an instruction reads its sources as (its last type), if any: then
@@ -1693,9 +1813,8 @@ fn check(prog: Vec<Inst>, input: Vec<u64>) -> Result<(), TestCaseError> {
         .map_err(|f| TestCaseError::fail(format!("fault {}\n{ptx}", f.cause)))?;
     let out = &bound.buffers[1];
     let bytes = device.read_to_vec(out.addr, out.bytes).unwrap();
-    for t in 0..THREADS {
-        let (want, how) = reference(&prog, &input[t * IN_WORDS..(t + 1) * IN_WORDS]);
-        for (w, (&want, &how)) in want.iter().zip(&how).enumerate() {
+    for (t, (want, how)) in reference(&prog, &input).iter().enumerate() {
+        for (w, (&want, &how)) in want.iter().zip(how).enumerate() {
             let at = (t * OUT_WORDS + w) * 8;
             let got = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
             prop_assert!(
