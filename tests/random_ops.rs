@@ -18,7 +18,7 @@
 //! into f16 and bf16 (directed roundings, `.relu`, `.satfinite`, packed pairs) and
 //! between f32, f16 and the 8-bit floats e4m3 and e5m2; and two collectives, `bar.red`
 //! (`.popc`, `.and`, `.or`) over the CTA and the integer `mma.sync` m16n8k32 s8 over
-//! each warp, whose reference reads every thread of the group: 320 forms.
+//! each warp, whose reference reads every thread of the group: 324 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns), two predicates and four
@@ -1246,9 +1246,10 @@ static OPS: &[Op] = &[
     op("ld.param.s8", R, &[K("pb", 1, 16)], |s, _, _, _| sx(s[0], 8) as u64),
     op("ld.param.u8", H, &[K("pb", 1, 16)], |s, _, _, _| s[0] & 0xff),
     op("ld.param.b64", D, &[K("pb", 8, 2)], |s, _, _, _| s[0]),
-    // Not drawn: vector loads of kernel parameters (`ld.param.v2.u32 {..}, [pb+8]`,
-    // which ptxas accepts): ptxvm's lowering refuses them ("not addressable in this
-    // state space here").
+    vop("ld.param.v2.u32", R, 2, &[K("pb", 8, 2)], |s, j, _, _| s[0] >> (32 * j)),
+    vop("ld.param.v4.b32", R, 4, &[K("pb", 16, 1)], |s, j, _, _| s[j as usize / 2] >> (32 * (j % 2))),
+    vop("ld.param.v2.s16", R, 2, &[K("pb", 4, 4)], |s, j, _, _| sx(s[0] >> (16 * j), 16) as u64),
+    vop("ld.param.v4.u8", H, 4, &[K("pb", 4, 4)], |s, j, _, _| (s[0] >> (8 * j)) & 0xff),
     // Unpacking moves: the source's pieces from the lowest, in the braces' order.
     vop("mov.b32", H, 2, &[R], |s, j, _, _| s[0] >> (16 * j)),
     vop("mov.b64", R, 2, &[D], |s, j, _, _| s[0] >> (32 * j)),
