@@ -18,7 +18,7 @@
 //! into f16 and bf16 (directed roundings, `.relu`, `.satfinite`, packed pairs) and
 //! between f32, f16 and the 8-bit floats e4m3 and e5m2; and two collectives, `bar.red`
 //! (`.popc`, `.and`, `.or`) over the CTA and the integer `mma.sync` m16n8k32 s8 over
-//! each warp, whose reference reads every thread of the group: 324 forms.
+//! each warp, whose reference reads every thread of the group: 329 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns), two predicates and four
@@ -711,6 +711,10 @@ fn cvt_fp8x2(a: u64, b: u64, e5m2: bool, relu: bool) -> u64 {
     };
     one(a) << 8 | one(b)
 }
+/// `cvt.rn.satfinite.e4m3x2/.e5m2x2.f16x2 d, a`: the high half into the high byte.
+fn cvt_fp8x2_f16x2(a: u64, e5m2: bool) -> u64 {
+    cvt_fp8x2(bits32(h(a >> 16) as f32), bits32(h(a) as f32), e5m2, false)
+}
 /// `cvt.rn{.relu}.f16x2.e4m3x2/.e5m2x2 d, a`: the high byte into the high half; the
 /// conversion is exact.
 fn cvt_f16x2_fp8(a: u64, e5m2: bool, relu: bool) -> u64 {
@@ -1354,6 +1358,9 @@ static OPS: &[Op] = &[
     fop("cvt.rn.relu.f16x2.f32", R, &[R, R], Cmp::F16x2, |s, _, _, _| cvt_f16(f64::from(f32_of(s[0])), 3, false, true) << 16 | cvt_f16(f64::from(f32_of(s[1])), 3, false, true)),
     fop("cvt.rn.satfinite.f16x2.f32", R, &[R, R], Cmp::F16x2, |s, _, _, _| cvt_f16(f64::from(f32_of(s[0])), 3, true, false) << 16 | cvt_f16(f64::from(f32_of(s[1])), 3, true, false)),
     fop("cvt.rz.relu.satfinite.f16x2.f32", R, &[R, R], Cmp::F16x2, |s, _, _, _| cvt_f16(f64::from(f32_of(s[0])), 0, true, true) << 16 | cvt_f16(f64::from(f32_of(s[1])), 0, true, true)),
+    fop("cvt.rn.relu.satfinite.f16x2.f32", R, &[R, R], Cmp::F16x2, |s, _, _, _| cvt_f16(f64::from(f32_of(s[0])), 3, true, true) << 16 | cvt_f16(f64::from(f32_of(s[1])), 3, true, true)),
+    fop("cvt.rn.relu.bf16x2.f32", R, &[R, R], Cmp::Bf16x2, |s, _, _, _| cvt_bf16(f64::from(f32_of(s[0])), 3, false, true) << 16 | cvt_bf16(f64::from(f32_of(s[1])), 3, false, true)),
+    fop("cvt.rn.satfinite.bf16x2.f32", R, &[R, R], Cmp::Bf16x2, |s, _, _, _| cvt_bf16(f64::from(f32_of(s[0])), 3, true, false) << 16 | cvt_bf16(f64::from(f32_of(s[1])), 3, true, false)),
     fop("cvt.rn.bf16x2.f32", R, &[R, R], Cmp::Bf16x2, |s, _, _, _| cvt_bf16(f64::from(f32_of(s[0])), 3, false, false) << 16 | cvt_bf16(f64::from(f32_of(s[1])), 3, false, false)),
     fop("cvt.rn.relu.satfinite.bf16x2.f32", R, &[R, R], Cmp::Bf16x2, |s, _, _, _| cvt_bf16(f64::from(f32_of(s[0])), 3, true, true) << 16 | cvt_bf16(f64::from(f32_of(s[1])), 3, true, true)),
     fop("cvt.rz.satfinite.bf16x2.f32", R, &[R, R], Cmp::Bf16x2, |s, _, _, _| cvt_bf16(f64::from(f32_of(s[0])), 0, true, false) << 16 | cvt_bf16(f64::from(f32_of(s[1])), 0, true, false)),
@@ -1362,6 +1369,8 @@ static OPS: &[Op] = &[
     // the result to 0 if negative"; ptxvm makes -0 +0 into f16 and bf16 (as here) but
     // keeps -0 (0x80) into the 8-bit formats, and the ISA does not say which a -0 gets.
     fop("cvt.rn.satfinite.e5m2x2.f32", H, &[R, R], Cmp::E5m2x2, |s, _, _, _| cvt_fp8x2(s[0], s[1], true, false)),
+    fop("cvt.rn.satfinite.e4m3x2.f16x2", H, &[R], Cmp::E4m3x2, |s, _, _, _| cvt_fp8x2_f16x2(s[0], false)),
+    fop("cvt.rn.satfinite.e5m2x2.f16x2", H, &[R], Cmp::E5m2x2, |s, _, _, _| cvt_fp8x2_f16x2(s[0], true)),
     fop("cvt.rn.f16x2.e4m3x2", R, &[H], Cmp::F16x2, |s, _, _, _| cvt_f16x2_fp8(s[0], false, false)),
     fop("cvt.rn.relu.f16x2.e4m3x2", R, &[H], Cmp::F16x2, |s, _, _, _| cvt_f16x2_fp8(s[0], false, true)),
     fop("cvt.rn.f16x2.e5m2x2", R, &[H], Cmp::F16x2, |s, _, _, _| cvt_f16x2_fp8(s[0], true, false)),
