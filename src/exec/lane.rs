@@ -47,9 +47,13 @@ impl Cta<'_> {
                 let v = self.special(n, w, *sreg, lane);
                 write(w, *dst, l, v);
             }
-            Op::LdParam { dst, offset, size, signed } => {
-                let v = self.param(*offset, *size, *signed)?;
-                write(w, *dst, l, v);
+            Op::LdParam { dsts, n, offset, size, signed } => {
+                for (k, dst) in dsts.iter().take(*n as usize).enumerate() {
+                    let v = self.param(*offset + k as u32 * u32::from(*size), *size, *signed)?;
+                    if let Some(dst) = dst {
+                        write(w, *dst, l, v);
+                    }
+                }
             }
             Op::Ld { mem, dsts, n, addr, offset, size, signed } => {
                 let a = read(w, *addr, l).wrapping_add(*offset as u64);

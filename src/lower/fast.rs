@@ -441,7 +441,7 @@ impl FastInst {
                 }
             }
             Op::Bra { target, .. } => Fast::Bra { target },
-            Op::LdParam { dst, offset, size, signed } => match dst.file {
+            Op::LdParam { dsts: [Some(dst), ..], n: 1, offset, size, signed } => match dst.file {
                 RegFile::R32 if size <= 4 => Fast::Param { wide: false, d: d32(dst)?, offset, size, signed },
                 RegFile::R64 => Fast::Param { wide: true, d: d64(dst)?, offset, size, signed },
                 _ => return None,

@@ -22,7 +22,6 @@ impl<'m> Decoder<'m> {
         let has = |w: W| f.has(w);
         let ops = i.operands;
         let opcode = f.opcode;
-        let vector = has(W::V2) || has(W::V4);
         match (opcode, ty) {
             (O::Ld | O::Ldu, Some(ty)) => {
                 let Operand::Addr(a) = &ops[1] else { return self.unsupported(i) };
@@ -30,12 +29,12 @@ impl<'m> Decoder<'m> {
                 let size = ty.bits().div_ceil(8) as u8;
                 let signed = ty.class() == Class::Signed;
                 if space == Some(Space::Param)
-                    && !vector
                     && let Some(b) = a.base
                     && let Some(Named::KernelParam(base)) = self.named(b)
                 {
                     let offset = (i64::from(base) + a.offset) as u32;
-                    return Ok(Op::LdParam { dst: self.dst(&ops[0])?, offset, size, signed });
+                    let (dsts, n) = self.dsts(&ops[0])?;
+                    return Ok(Op::LdParam { dsts, n, offset, size, signed });
                 }
                 let p = self.place(a, space)?;
                 let (dsts, n) = self.dsts(&ops[0])?;

@@ -322,9 +322,12 @@ pub enum Op {
         dst: Slot,
         sreg: Special,
     },
-    /// `ld.param` of a kernel parameter: `size` bytes at `offset` of the parameter buffer.
+    /// `ld.param` of a kernel parameter (scalar or vector): `n` elements of `size` bytes
+    /// from `offset` of the parameter buffer, into consecutive destinations (a `None`
+    /// destination is a sink `_`).
     LdParam {
-        dst: Slot,
+        dsts: [Option<Slot>; 4],
+        n: u8,
         offset: u32,
         size: u8,
         signed: bool,

@@ -356,7 +356,9 @@ impl<'m> Image<'m> {
                 }
                 let bits = match init {
                     Init::Int(v, _) => *v,
-                    Init::Float(x, _) => match ty {
+                    // A `0f` literal into an f32: its bits as written (PTX ISA 4.5.2).
+                    Init::Float(_, Some(bits), _) if ty == Ty::F32 => u64::from(*bits),
+                    Init::Float(x, _, _) => match ty {
                         Ty::F32 => u64::from((*x as f32).to_bits()),
                         Ty::F64 => x.to_bits(),
                         // Rounded once from the literal's f64 (the half crate's from_f64

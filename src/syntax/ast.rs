@@ -201,7 +201,9 @@ pub struct Declarator {
 pub enum Init {
     List(Vec<Init>, Span),
     Int(u64, Span),
-    Float(f64, Span),
+    /// A float literal as an f64; a `0f` literal also keeps its exact single-precision
+    /// bits (PTX ISA 4.5.2), which the f64 loses for a signalling NaN.
+    Float(f64, Option<u32>, Span),
     /// A symbol address: `name`, `name+8`, `generic(name)`, `generic(name)+8`.
     Symbol {
         name: Name,

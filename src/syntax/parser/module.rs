@@ -383,7 +383,8 @@ impl Parser<'_> {
                 let t = self.bump();
                 let (bits, f32_bits) = self.float_value(t)?;
                 let v = if f32_bits { f32::from_bits(bits as u32) as f64 } else { f64::from_bits(bits) };
-                Ok(Init::Float(if neg { -v } else { v }, t.span))
+                let exact = f32_bits.then_some(bits as u32 ^ if neg { 1 << 31 } else { 0 });
+                Ok(Init::Float(if neg { -v } else { v }, exact, t.span))
             }
             Tok::Ident if !neg => {
                 let t = self.bump();
