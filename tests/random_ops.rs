@@ -12,13 +12,15 @@
 //! integers, loads, stores (vector ones too, and vector loads of up to 16 bytes) and
 //! atomics (`ld`, `st`, `atom` and `red` on the thread's own words of global, shared
 //! and local memory), loads of initialised `.const` variables and of kernel parameters
-//! at offsets inside them, the packing and unpacking `mov`s, and the scalar video
-//! instructions (`vset` included) with random selectors, f64 `add sub mul fma div
+//! at offsets inside them, the packing and unpacking `mov`s, packed `add/min/max` on
+//! `.u16x2`/`.s16x2` and `.relu`, the scalar video instructions (`vset` included) with
+//! random selectors and the SIMD ones (`vadd2` ... `vset4`) with random masks and
+//! selectors, f64 `add sub mul fma div
 //! sqrt` rounded toward zero, minus and plus infinity against exact results, and `cvt`
 //! into f16 and bf16 (directed roundings, `.relu`, `.satfinite`, packed pairs) and
 //! between f32, f16 and the 8-bit floats e4m3 and e5m2; and two collectives, `bar.red`
 //! (`.popc`, `.and`, `.or`) over the CTA and the integer `mma.sync` m16n8k32 s8 over
-//! each warp, whose reference reads every thread of the group: 329 forms.
+//! each warp, whose reference reads every thread of the group: 354 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns), two predicates and four
@@ -439,6 +441,110 @@ fn vid(kind: u8, signs: [bool; 3], sat: bool, sec: Option<u8>, imm: u64, merge: 
     } as u64
         & 0xffff_ffff;
     video_merge(dsel, d, c)
+}
+
+/// `op` (0 add, 1 min, 2 max) on each `bits`-wide element of two words, PTX ISA
+/// 9.7.1.1/9.7.1.10/9.7.1.11: `.u16x2`/`.s16x2` are two halves, `.s32` one word;
+/// `relu` makes a negative result 0.
+fn lanes_ref(op: u8, bits: u32, signed: bool, relu: bool, s: &[u64]) -> u64 {
+    let mut d = 0;
+    for at in (0..32).step_by(bits as usize) {
+        let part = |v: u64| {
+            let x = (v >> at) & mask_bits(bits);
+            if signed { i128::from(sx(x, bits)) } else { i128::from(x) }
+        };
+        let (x, y) = (part(s[0]), part(s[1]));
+        let v = match op {
+            0 => x + y,
+            1 => x.min(y),
+            _ => x.max(y),
+        };
+        let v = if relu { v.max(0) } else { v };
+        d |= (v as u64 & mask_bits(bits)) << at;
+    }
+    d
+}
+
+/// The selector choices of the SIMD video forms: (asel and bsel each, masks) for two
+/// halves (`.hxy`; `.h0 .h1 .h10`) and four bytes (`.bwxyz`; `.b0` ... `.b3210`).
+const fn simd_choices(n: u32) -> (u64, u64) {
+    if n == 2 { (16, 3) } else { (4096, 15) }
+}
+
+/// The immediate of a SIMD video form as its selectors `(d.mask, a.asel, b.bsel)`:
+/// asel + A bsel + A² mask, A the selector choices. Selector digits name, highest
+/// element first, the element of `b:a` each element takes.
+fn simd_sels(n: u32, imm: u64) -> [String; 3] {
+    let (a, m) = simd_choices(n);
+    let (asel, bsel, mask) = (imm % a, imm / a % a, imm / (a * a) % m);
+    let digits = |sel: u64| -> String {
+        let (bits, prefix) = if n == 2 { (2, ".h") } else { (3, ".b") };
+        let ds: String = (0..n)
+            .rev()
+            .map(|i| char::from(b'0' + ((sel >> (bits * i)) & ((1 << bits) - 1)) as u8))
+            .collect();
+        format!("{prefix}{ds}")
+    };
+    let set = mask + 1;
+    let m: String = (0..n).rev().filter(|i| set >> i & 1 == 1).map(|i| char::from(b'0' + i as u8)).collect();
+    [format!("{}{m}", if n == 2 { ".h" } else { ".b" }), digits(asel), digits(bsel)]
+}
+
+/// A SIMD video instruction (PTX ISA 9.7.18.2) on `n` elements: `kind` 0 vadd, 1 vsub,
+/// 2 vavrg, 3 vabsdiff, 4 vmin, 5 vmax, 6.. vset with [`VCMPS`]`[kind - 6]`; `signs` of
+/// d, a and b. Each element of a and b is picked from `b:a` and extended by its type;
+/// the result is clamped to the element's range (`.sat`), then either summed into c
+/// over the mask (`.add`) or written into its element where the mask has it, c's
+/// element elsewhere (the ISA text: "the corresponding half-word from source operand c
+/// is copied to d").
+fn simd_ref(kind: u8, n: u32, signs: [bool; 3], sat: bool, add: bool, imm: u64, s: &[u64]) -> u64 {
+    let bits = 32 / n;
+    let (a, m) = simd_choices(n);
+    let (asel, bsel, mask) = (imm % a, imm / a % a, imm / (a * a) % m + 1);
+    let pair = (s[1] & 0xffff_ffff) << 32 | (s[0] & 0xffff_ffff);
+    let digit_bits = if n == 2 { 2 } else { 3 };
+    let element = |sel: u64, i: u32, signed: bool| {
+        let k = (sel >> (digit_bits * i)) & ((1 << digit_bits) - 1);
+        let x = (pair >> (k as u32 * bits)) & mask_bits(bits);
+        if signed { i128::from(sx(x, bits)) } else { i128::from(x) }
+    };
+    let c = s[2] & 0xffff_ffff;
+    let mut d = if add { c } else { 0 };
+    for i in 0..n {
+        let (x, y) = (element(asel, i, signs[1]), element(bsel, i, signs[2]));
+        let mut t = match kind {
+            0 => x + y,
+            1 => x - y,
+            2 if x + y >= 0 => (x + y + 1) >> 1,
+            2 => (x + y) >> 1,
+            3 => (x - y).abs(),
+            4 => x.min(y),
+            5 => x.max(y),
+            k => i128::from(match VCMPS[usize::from(k - 6)] {
+                "eq" => x == y,
+                "ne" => x != y,
+                "lt" => x < y,
+                "le" => x <= y,
+                "gt" => x > y,
+                _ => x >= y,
+            }),
+        };
+        if sat {
+            let (lo, hi) = int_range(bits, signs[0]);
+            t = t.clamp(lo, hi);
+        }
+        let on = mask >> i & 1 == 1;
+        if add {
+            if on {
+                d = (d as i128 + t) as u64 & 0xffff_ffff;
+            }
+        } else {
+            let at = i * bits;
+            let v = if on { t as u64 } else { c >> at };
+            d |= (v & mask_bits(bits)) << at;
+        }
+    }
+    d
 }
 
 /// `vset`'s comparisons, in the order the immediate picks them.
@@ -1139,6 +1245,33 @@ static OPS: &[Op] = &[
     iop("vset.u32.s32.{c6}.add{v}", R, &[R, R, R], (0, 293), |s, i, _, _| vset_ref([false, false, true], Some(0), i, false, s)),
     iop("vset.s32.s32.{c6}.max{v}", R, &[R, R, R], (0, 293), |s, i, _, _| vset_ref([false, true, true], Some(2), i, false, s)),
     iop("vset.u32.u32.{c6}{vsd}", R, &[R, R, R], (0, 1763), |s, i, _, _| vset_ref([false, false, false], None, i, true, s)),
+    // Packed halves and .relu (PTX 8.0, sm_90).
+    op("add.u16x2", R, &[R, R], |s, _, _, _| lanes_ref(0, 16, false, false, s)),
+    op("add.s16x2", R, &[R, R], |s, _, _, _| lanes_ref(0, 16, true, false, s)),
+    op("min.u16x2", R, &[R, R], |s, _, _, _| lanes_ref(1, 16, false, false, s)),
+    op("min.s16x2", R, &[R, R], |s, _, _, _| lanes_ref(1, 16, true, false, s)),
+    op("max.u16x2", R, &[R, R], |s, _, _, _| lanes_ref(2, 16, false, false, s)),
+    op("max.s16x2", R, &[R, R], |s, _, _, _| lanes_ref(2, 16, true, false, s)),
+    op("min.relu.s16x2", R, &[R, R], |s, _, _, _| lanes_ref(1, 16, true, true, s)),
+    op("max.relu.s16x2", R, &[R, R], |s, _, _, _| lanes_ref(2, 16, true, true, s)),
+    op("min.relu.s32", R, &[R, R], |s, _, _, _| lanes_ref(1, 32, true, true, s)),
+    op("max.relu.s32", R, &[R, R], |s, _, _, _| lanes_ref(2, 32, true, true, s)),
+    // SIMD video (PTX ISA 9.7.18.2): the immediate picks the mask and both selectors.
+    iop("vadd2.u32.u32.s32.sat{s2}", R, &[R, R, R], (0, 767), |s, i, _, _| simd_ref(0, 2, [false, false, true], true, false, i, s)),
+    iop("vsub2.s32.s32.s32{s2}", R, &[R, R, R], (0, 767), |s, i, _, _| simd_ref(1, 2, [true, true, true], false, false, i, s)),
+    iop("vavrg2.s32.u32.s32{s2}", R, &[R, R, R], (0, 767), |s, i, _, _| simd_ref(2, 2, [true, false, true], false, false, i, s)),
+    iop("vabsdiff2.u32.s32.u32.add{s2}", R, &[R, R, R], (0, 767), |s, i, _, _| simd_ref(3, 2, [false, true, false], false, true, i, s)),
+    iop("vmin2.s32.s32.u32.sat{s2}", R, &[R, R, R], (0, 767), |s, i, _, _| simd_ref(4, 2, [true, true, false], true, false, i, s)),
+    iop("vmax2.u32.u32.u32.add{s2}", R, &[R, R, R], (0, 767), |s, i, _, _| simd_ref(5, 2, [false, false, false], false, true, i, s)),
+    iop("vset2.s32.u32.lt.add{s2}", R, &[R, R, R], (0, 767), |s, i, _, _| simd_ref(8, 2, [false, true, false], false, true, i, s)),
+    iop("vadd4.s32.s32.s32.sat{s4}", R, &[R, R, R], (0, 251_658_239), |s, i, _, _| simd_ref(0, 4, [true, true, true], true, false, i, s)),
+    iop("vsub4.u32.u32.s32.add{s4}", R, &[R, R, R], (0, 251_658_239), |s, i, _, _| simd_ref(1, 4, [false, false, true], false, true, i, s)),
+    iop("vavrg4.u32.u32.u32{s4}", R, &[R, R, R], (0, 251_658_239), |s, i, _, _| simd_ref(2, 4, [false, false, false], false, false, i, s)),
+    iop("vabsdiff4.s32.s32.u32{s4}", R, &[R, R, R], (0, 251_658_239), |s, i, _, _| simd_ref(3, 4, [true, true, false], false, false, i, s)),
+    iop("vmin4.u32.s32.s32.add{s4}", R, &[R, R, R], (0, 251_658_239), |s, i, _, _| simd_ref(4, 4, [false, true, true], false, true, i, s)),
+    iop("vmax4.s32.u32.s32.sat{s4}", R, &[R, R, R], (0, 251_658_239), |s, i, _, _| simd_ref(5, 4, [true, false, true], true, false, i, s)),
+    iop("vset4.u32.s32.ge{s4}", R, &[R, R, R], (0, 251_658_239), |s, i, _, _| simd_ref(11, 4, [false, false, true], false, false, i, s)),
+    iop("vset4.s32.s32.ne.add{s4}", R, &[R, R, R], (0, 251_658_239), |s, i, _, _| simd_ref(7, 4, [false, true, true], false, true, i, s)),
     // Floats: IEEE 754 round to nearest, as the host computes it.
     fop("add.f32", R, &[R, R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]) + f32_of(s[1]))),
     fop("sub.rn.ftz.f32", R, &[R, R], Cmp::F32, |s, _, _, _| bits32(ftz(ftz(f32_of(s[0])) - ftz(f32_of(s[1]))))),
@@ -1511,6 +1644,8 @@ fn emit(prog: &[Inst]) -> String {
             .replace("{vd}", "")
             .replace("{vsd}", "")
             .replace("{v}", "")
+            .replace("{s2}", "")
+            .replace("{s4}", "")
             .replace("{brace}", "")
             .replace("{mma}", "");
         let mut ops: Vec<String> = match o.lanes {
@@ -1546,6 +1681,13 @@ fn emit(prog: &[Inst]) -> String {
             }
             if o.ptx.contains("{vsd}") {
                 ops[0] += SELS[1 + (i.imm / 294 % 6) as usize];
+            }
+        }
+        for (n, tag) in [(2, "{s2}"), (4, "{s4}")] {
+            if o.ptx.contains(tag) {
+                for (op, sel) in ops.iter_mut().zip(simd_sels(n, i.imm)) {
+                    *op += &sel;
+                }
             }
         }
         s += &format!("\t{name} {};\n", ops.join(", "));
