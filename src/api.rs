@@ -307,6 +307,75 @@ impl std::fmt::Display for BindError {
 pub struct Device {
     memory: GlobalMemory,
     printed: crate::exec::Printed,
+    /// What the last launch's `--sanitize` checks found.
+    hazards: Vec<Hazard>,
+}
+
+/// A shared-memory hazard that `racecheck` or `initcheck` found
+/// ([`crate::exec::limits::Checks`]): two threads of a CTA touching the same byte
+/// between barriers, at least one writing, or a read of a byte never written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hazard {
+    /// `read-after-write hazard`, ..., `read of uninitialized shared memory`.
+    pub kind: &'static str,
+    pub ctaid: Dim3,
+    /// The thread whose access found it, and the instruction.
+    pub tid: Dim3,
+    pub span: Span,
+    pub write: bool,
+    /// The other thread's earlier access: its thread, instruction and whether it wrote
+    /// (none for an uninitialized read).
+    pub earlier: Option<(Dim3, Span, bool)>,
+    /// The first byte: its offset in the CTA's shared memory, and in words
+    /// (``byte 4 of `s` `` or `byte 8 of dynamic shared memory`).
+    pub offset: u32,
+    pub byte: String,
+    /// How many accesses of the same pair of instructions met it, in how many CTAs
+    /// (`ctaid` is the first).
+    pub count: u64,
+    pub ctas: u64,
+}
+
+impl Hazard {
+    /// The report `ptxvm run --sanitize` prints: one line naming the kernel, the
+    /// thread, the access and the kind, then a note for the other thread's access and
+    /// the source lines (`.loc`) where the module has them.
+    pub fn report(&self, module: &Module, kernel: &str, file: &str) -> String {
+        let src = module.source();
+        let place = |span: Span| {
+            let (line, col) = crate::syntax::span::line_col(src, span.start);
+            let text = span.text(src).split_whitespace().collect::<Vec<_>>().join(" ");
+            let source = module.source_line(span).map_or(String::new(), |s| format!(" ({s})"));
+            (format!("{file}:{line}:{col}"), text, source)
+        };
+        let tid = |t: Dim3| format!("tid=({},{},{})", t.x, t.y, t.z);
+        let verb = if self.write { "writes" } else { "reads" };
+        let c = self.ctaid;
+        let (at, text, source) = place(self.span);
+        let times = match (self.count, self.ctas) {
+            (1, _) => String::new(),
+            (n, 1) => format!(" ({n} times)"),
+            (n, k) => format!(" ({n} times in {k} CTAs)"),
+        };
+        let mut out = format!(
+            "{at}: sanitize: {}: kernel `{kernel}`, ctaid=({},{},{}) {}, `{text}`{source} {verb} {}{times}",
+            self.kind,
+            c.x,
+            c.y,
+            c.z,
+            tid(self.tid),
+            self.byte
+        );
+        if let Some((t, span, write)) = self.earlier {
+            let (at, text, source) = place(span);
+            let past = if write { "wrote" } else { "read" };
+            out += &format!(
+                "\n{at}: note: {} {past} it before, with no barrier between: `{text}`{source}",
+                tid(t)
+            );
+        }
+        out
+    }
 }
 
 impl Device {
@@ -391,6 +460,12 @@ impl Device {
             params[place].copy_from_slice(&bits.to_le_bytes()[..size as usize]);
         }
         Ok(Bound { kernel, params, buffers })
+    }
+
+    /// The shared-memory hazards the last launch's `racecheck` and `initcheck` found
+    /// (none without them), by CTA and instruction.
+    pub fn hazards(&self) -> &[Hazard] {
+        &self.hazards
     }
 
     /// Names the allocation at `addr` in fault reports (`args[2]`), as
@@ -495,6 +570,7 @@ impl Device {
         }
         let shape = Shape { grid, block };
         let checks = limits.checked();
+        let found = std::sync::Mutex::new(Vec::new());
         let cta = Cta {
             program,
             kernel: kernel.func,
@@ -504,21 +580,61 @@ impl Device {
             dynamic_shared,
             checks,
             printed: &self.printed,
+            hazards: &found,
         };
         let first = (0..grid.count())
             .into_par_iter()
             .map_init(Scratch::default, |scratch, n| cta.run(n, limits, scratch).err().map(|f| (n, f)))
             .flatten()
             .min_by_key(|(n, _)| *n);
+        let span = |pc: u32| program.insts.get(pc as usize).map_or_else(Span::default, |i| i.span);
+        let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+        found.sort_by_key(|h| (h.cta, h.access.pc, h.earlier.map(|e| e.pc)));
+        // One report for each kind and pair of instructions, from its first CTA.
+        self.hazards.clear();
+        for h in found {
+            let same = |r: &&mut Hazard| {
+                r.kind == h.kind.name()
+                    && r.span == span(h.access.pc)
+                    && r.earlier.map(|e| e.1) == h.earlier.map(|e| span(e.pc))
+            };
+            if let Some(r) = self.hazards.iter_mut().find(same) {
+                r.count += h.count;
+                r.ctas += 1;
+                continue;
+            }
+            self.hazards.push(Hazard {
+                kind: h.kind.name(),
+                ctaid: shape.ctaid(h.cta),
+                tid: shape.tid(h.access.warp, h.access.lane),
+                span: span(h.access.pc),
+                write: h.access.write,
+                earlier: h.earlier.map(|e| (shape.tid(e.warp, e.lane), span(e.pc), e.write)),
+                offset: h.offset,
+                byte: shared_byte(program, h.offset),
+                count: h.count,
+                ctas: 1,
+            });
+        }
         match first {
             Some((_, f)) => {
-                let span = |pc: u32| program.insts.get(pc as usize).map_or_else(Span::default, |i| i.span);
                 let notes = f.notes.iter().map(|(pc, what)| (span(*pc), what.clone())).collect();
                 let calls = f.calls.iter().map(|&pc| span(pc)).collect();
                 Err(Fault { cause: f.cause, ctaid: f.ctaid, tid: f.tid, span: span(f.pc), notes, calls })
             }
             None => Ok(()),
         }
+    }
+}
+
+/// A byte of a CTA's shared memory in words: in which variable, or in the dynamic part.
+fn shared_byte(program: &Program, offset: u32) -> String {
+    if offset >= program.dynamic_shared_at {
+        return format!("byte {} of dynamic shared memory", offset - program.dynamic_shared_at);
+    }
+    match program.shared_vars.iter().find(|(at, n, _)| (*at..at + n).contains(&offset)) {
+        Some((at, _, name)) => format!("byte {} of `{name}`", offset - at),
+        None => format!("shared byte {offset}"),
     }
 }
 

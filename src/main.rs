@@ -81,7 +81,29 @@ enum Command {
         /// machine-specific and an H100 answers with all ones.
         #[arg(long, value_name = "WHAT", value_delimiter = ',')]
         check: Vec<Check>,
+        /// Check the launch as NVIDIA's compute-sanitizer tools do (comma-separated).
+        /// racecheck: two threads of a CTA touching the same shared-memory byte with
+        /// no barrier between (or, within a warp, no __syncwarp), at least one
+        /// writing. initcheck: a read of shared memory no thread has written. Each
+        /// report names the kernel, both threads, both instructions and their CUDA
+        /// lines (from .loc), and the run exits 2. memcheck and synccheck are always
+        /// on: an out-of-bounds or misaligned access is a fault naming the buffer,
+        /// how far past it, the CUDA line and the calls, and barrier misuse (an
+        /// .aligned barrier reached from divergent paths, a barrier that cannot
+        /// complete, a lane outside its own member mask) is a fault naming every
+        /// waiting thread.
+        #[arg(long, value_name = "TOOL", value_delimiter = ',')]
+        sanitize: Vec<Sanitizer>,
     },
+}
+
+/// The tools `--sanitize` takes, by compute-sanitizer's names.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Sanitizer {
+    Memcheck,
+    Racecheck,
+    Initcheck,
+    Synccheck,
 }
 
 /// What `--check` can report.
@@ -102,14 +124,18 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check { file } => check(&file),
-        Command::Run { file, launch, out, max_steps, timeout, check } => {
+        Command::Run { file, launch, out, max_steps, timeout, check, sanitize } => {
             // A limit past a year is no limit (and would not fit a `Duration` at 1e20).
             let timeout = if timeout > 3.2e7 { 0.0 } else { timeout };
             if !(timeout.is_finite() && timeout >= 0.0) {
                 eprintln!("ptxvm: --timeout takes a number of seconds, 0 or more (0: no limit)");
                 return ExitCode::from(1);
             }
-            let checks = ptxvm::exec::limits::Checks { div0: check.iter().any(|c| matches!(c, Check::Div0)) };
+            let checks = ptxvm::exec::limits::Checks {
+                div0: check.iter().any(|c| matches!(c, Check::Div0)),
+                racecheck: sanitize.contains(&Sanitizer::Racecheck),
+                initcheck: sanitize.contains(&Sanitizer::Initcheck),
+            };
             run::run(&file, &launch, out.as_deref(), max_steps, timeout, checks)
         }
     }

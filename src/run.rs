@@ -158,6 +158,22 @@ pub fn run(
         let to = out.map_or("the result".to_string(), |p| p.display().to_string());
         return invalid(format!("cannot write {to}: {e}"));
     }
+    // The sanitizer's reports, the first few in full, as compute-sanitizer prints them.
+    const SHOWN: usize = 10;
+    let hazards = device.hazards();
+    for h in hazards.iter().take(SHOWN) {
+        eprintln!("{}", h.report(&module, &name, &shown));
+    }
+    if !hazards.is_empty() {
+        let more = hazards.len().saturating_sub(SHOWN);
+        let more = if more > 0 { format!(" ({more} not shown)") } else { String::new() };
+        let n = hazards.len();
+        let reports = if n == 1 { "1 hazard report".to_string() } else { format!("{n} hazard reports") };
+        eprintln!("{shown}: sanitize: {reports} in kernel `{name}`{more}");
+        if result.is_ok() {
+            return ExitCode::from(2);
+        }
+    }
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {

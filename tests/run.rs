@@ -1018,3 +1018,103 @@ fn a_fault_names_the_buffer_the_cuda_line_and_the_call_stack() {
     assert!(lines[2].ends_with("(tests/data/run/lineinfo.cu:12:9)"), "{err}");
     assert_eq!(lines.len(), 3, "{err}");
 }
+
+/// A launch of a kernel of tests/data/sanitize/sanitize.cu over 2 CTAs of 128 threads,
+/// input 1..=256, under `--sanitize racecheck,initcheck`.
+fn sanitized(kernel: &str, out_len: usize) -> (Output, Value, String) {
+    let data: Vec<String> = (1..=256).map(|v: i32| v.to_string()).collect();
+    let spec = format!(
+        r#"{{"kernel": "{kernel}", "grid": 2, "block": 128, "args": [{{"buffer": "s32", "data": [{}]}},
+            {{"buffer": "s32", "len": {out_len}}}]}}"#,
+        data.join(", ")
+    );
+    let (out, json) = run("tests/data/sanitize/sanitize.ptx", &spec, &["--sanitize", "racecheck,initcheck"]);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out, json, err)
+}
+
+#[test]
+fn racecheck_finds_the_missing_syncthreads() {
+    let (out, _, err) = sanitized("racy_sum", 2);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    // Thread 0 reads s[1] (sanitize.cu line 13) that thread 1 wrote (line 10), with no
+    // barrier between: both threads and both lines are named.
+    let raw = err
+        .lines()
+        .position(|l| {
+            l.contains("read-after-write hazard: kernel `racy_sum`")
+                && l.contains("reads byte 4 of `_ZZ8racy_sumE1s`")
+        })
+        .unwrap_or_else(|| panic!("{err}"));
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(
+        lines[raw].contains("ctaid=(0,0,0) tid=(0,0,0), `ld.shared.u32")
+            && lines[raw].contains("(tests/data/sanitize/sanitize.cu:13:9)"),
+        "{err}"
+    );
+    assert!(
+        lines[raw + 1].contains("note: tid=(1,0,0) wrote it before, with no barrier between: `st.shared.u32")
+            && lines[raw + 1].ends_with("(tests/data/sanitize/sanitize.cu:10:5)"),
+        "{err}"
+    );
+    assert!(err.contains("in 2 CTAs"), "{err}");
+    assert!(err.contains("sanitize: 12 hazard reports in kernel `racy_sum` (2 not shown)"), "{err}");
+}
+
+#[test]
+fn initcheck_finds_a_shared_read_no_thread_wrote() {
+    let (out, _, err) = sanitized("uninit_read", 256);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    // Thread 127 reads s[128], byte 512 of s, which no thread stores (line 50).
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].contains(
+            "read of uninitialized shared memory: kernel `uninit_read`, ctaid=(0,0,0) tid=(127,0,0)"
+        ),
+        "{err}"
+    );
+    assert!(lines[0].contains("(tests/data/sanitize/sanitize.cu:50:5) reads byte 512 of `_ZZ11uninit_readE1s` (2 times in 2 CTAs)"), "{err}");
+}
+
+#[test]
+fn correct_kernels_give_no_sanitizer_report() {
+    for kernel in ["block_sum", "tree_sum"] {
+        let (out, json, err) = sanitized(kernel, 2);
+        assert_eq!(out.status.code(), Some(0), "{kernel}: {err}");
+        assert!(err.is_empty(), "{kernel}: {err}");
+        // 1 + ... + 128 and 129 + ... + 256.
+        assert_eq!(json["buffers"][1]["data"], serde_json::json!([8256, 24640]), "{kernel}");
+    }
+    // Every shipped example and every nvcc kernel of tests/kernels runs with both checks
+    // and gets no report (the ones that fault still fault, with no report).
+    let mut cases: Vec<(String, String)> = Vec::new();
+    for e in std::fs::read_dir("examples").unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "json") {
+            let stem =
+                p.file_stem().unwrap().to_str().unwrap().trim_end_matches("_out_of_bounds").to_string();
+            cases.push((format!("examples/{stem}.ptx"), p.to_str().unwrap().to_string()));
+        }
+    }
+    for e in std::fs::read_dir("tests/kernels").unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_str().unwrap().to_string();
+        if let Some(stem) = name.strip_suffix(".launch.json") {
+            let want: Value = serde_json::from_str(
+                &std::fs::read_to_string(format!("tests/kernels/{stem}.expected.json")).unwrap(),
+            )
+            .unwrap();
+            cases.push((want["ptx"].as_str().unwrap().to_string(), p.to_str().unwrap().to_string()));
+        }
+    }
+    assert!(cases.len() >= 16, "{cases:?}");
+    for (ptx, spec) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_ptxvm"))
+            .args(["run", &ptx, "--launch", &spec, "--sanitize", "memcheck,racecheck,initcheck,synccheck"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("sanitize:"), "{spec}: {err}");
+    }
+}

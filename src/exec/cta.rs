@@ -11,10 +11,13 @@
 //! happen the CTA is deadlocked, and the fault names every waiting group.
 
 use super::limits::{Limits, Steps};
+use super::sanitize::{Shadow, ShadowChecks};
 use super::simt::Wait;
 use super::threads::WARP_SIZE;
 use super::warp::{Cta, Fault, Warp, lanes};
 use crate::lower::program::{BarKind, BarRed, Barrier, Inst, Op};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Instructions a warp runs before the next warp's turn.
 const QUANTUM: u64 = 1 << 14;
@@ -48,6 +51,13 @@ impl Cta<'_> {
         let mut steps = Steps::new(limits);
         let result = self.run_cta(n, &mut steps, scratch);
         steps.flush();
+        // The shadow's hazards, also those met before a fault.
+        if let Some(shadow) = scratch.warps.first_mut().and_then(|w| w.shadow.take()) {
+            let found = shadow.borrow_mut().take_hazards();
+            if !found.is_empty() {
+                self.hazards.lock().unwrap_or_else(|e| e.into_inner()).extend(found);
+            }
+        }
         if result.is_ok() {
             limits.cta_done();
         }
@@ -64,6 +74,13 @@ impl Cta<'_> {
         scratch.shared.clear();
         scratch.shared.resize(bytes, 0);
         let (warps, shared) = (&mut scratch.warps[..count], &mut scratch.shared[..]);
+        if self.checks.shadow() {
+            let checks = ShadowChecks { race: self.checks.racecheck, init: self.checks.initcheck };
+            let shadow = Rc::new(RefCell::new(Shadow::new(checks, n, bytes)));
+            for warp in warps.iter_mut() {
+                warp.shadow = Some(shadow.clone());
+            }
+        }
         let mut bars = [Bar::default(); 16];
         loop {
             let mut moved = false;
@@ -243,6 +260,9 @@ impl Cta<'_> {
             return false;
         }
         bars[b] = Bar::default();
+        if let Some(shadow) = warps.first().and_then(|w| w.shadow.as_ref()) {
+            shadow.borrow_mut().barrier();
+        }
         let at_b = |wait: Wait| matches!(wait, Wait::Barrier { id, arrived: true, .. } if id as usize == b);
         // `bar.red`: the reduction over every participating thread.
         let (mut total, mut all, mut any) = (0u32, true, false);

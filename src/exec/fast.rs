@@ -567,6 +567,7 @@ impl Cta<'_> {
             Mem::Generic if all(&|a| a >= IMAGE_WINDOW) => Row::Global,
             Mem::Shared
                 if self.program.funcs[self.kernel as usize].shared.is_none()
+                    && !self.checks.shadow()
                     && all(&|a| {
                         a.is_multiple_of(u64::from(size))
                             && a.checked_add(u64::from(size)).is_some_and(|e| e <= shared_len as u64)

@@ -84,6 +84,7 @@ impl Cta<'_> {
                     }
                     Target::Shared(a) => {
                         let r = self.shared_range(shared.len(), a, size as u8)?;
+                        shadow(w, l, r.start, r.len(), true, true);
                         let old = le(&shared[r.clone()]);
                         shared[r].copy_from_slice(&f(old).to_le_bytes()[..size as usize]);
                         old
@@ -560,7 +561,11 @@ impl Cta<'_> {
             Target::Global(a) => {
                 self.memory.load(a, u64::from(size)).map_err(|e: MemFault| self.memory.explain(e))
             }
-            Target::Shared(a) => Ok(le(&shared[self.shared_range(shared.len(), a, size)?])),
+            Target::Shared(a) => {
+                let r = self.shared_range(shared.len(), a, size)?;
+                shadow(w, l, r.start, r.len(), false, false);
+                Ok(le(&shared[r]))
+            }
             Target::Local(a) => Ok(le(&w.local[l][range(w.top as usize, a, size, "local")?])),
         }
     }
@@ -581,6 +586,7 @@ impl Cta<'_> {
             Target::Global(a) => self.memory.store(a, u64::from(size), v).map_err(|e| self.memory.explain(e)),
             Target::Shared(a) => {
                 let r = self.shared_range(shared.len(), a, size)?;
+                shadow(w, l, r.start, r.len(), true, false);
                 shared[r].copy_from_slice(bytes);
                 Ok(())
             }
@@ -590,6 +596,16 @@ impl Cta<'_> {
                 Ok(())
             }
         }
+    }
+}
+
+/// Lane `l` of `w` accesses `len` shared bytes at `start`: the shadow notes it, if the
+/// CTA keeps one.
+#[inline]
+pub(super) fn shadow(w: &Warp, l: usize, start: usize, len: usize, write: bool, atomic: bool) {
+    if let Some(s) = &w.shadow {
+        let who = super::sanitize::Who { warp: w.index, lane: l as u32, pc: w.pc_now, wsync: w.wsync };
+        s.borrow_mut().access(who, start, len, write, atomic);
     }
 }
 

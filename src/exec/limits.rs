@@ -31,6 +31,17 @@ pub struct Limits {
 pub struct Checks {
     /// Integer division or remainder by zero, which gives all ones on the H100.
     pub div0: bool,
+    /// Shared-memory hazards between threads of a CTA (`--sanitize racecheck`).
+    pub racecheck: bool,
+    /// Reads of shared memory no thread wrote (`--sanitize initcheck`).
+    pub initcheck: bool,
+}
+
+impl Checks {
+    /// Whether a CTA keeps a shadow of its shared memory.
+    pub fn shadow(&self) -> bool {
+        self.racecheck || self.initcheck
+    }
 }
 
 /// Why a launch was stopped before it finished.

@@ -11,6 +11,7 @@ mod lane;
 pub mod limits;
 mod matrix;
 pub mod memory;
+pub mod sanitize;
 pub mod simt;
 mod sync;
 pub mod threads;

@@ -174,6 +174,12 @@ impl Cta<'_> {
     /// sources are gathered from every group before any destination is written.
     fn execute(&self, warp: &mut Warp, parts: &[(u32, u32)]) {
         let ready = parts.iter().fold(0, |m, p| m | p.1);
+        if let Some(&(i, _)) = parts.first()
+            && matches!(self.program.insts[warp.groups.node(i).pc as usize].op, Op::WarpSync { .. })
+        {
+            // `__syncwarp()` orders the shared-memory accesses of its lanes.
+            warp.wsync = warp.wsync.wrapping_add(1);
+        }
         let mut a = [0u64; 32];
         // For shfl: the lane read, whether in range, and the value of a source lane
         // that is not taking part (what that lane's register holds).

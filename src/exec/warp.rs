@@ -13,6 +13,7 @@
 
 use super::limits::Steps;
 use super::memory::GlobalMemory;
+use super::sanitize::{Hazard, Shadow};
 use super::simt::{Groups, NONE, Wait};
 use super::threads::Dim3;
 use super::threads::{Shape, WARP_SIZE};
@@ -20,6 +21,8 @@ use crate::lower::fast::Fast;
 use crate::lower::program::{
     Call, CallValue, Callee, FUNC_STRIDE, FUNC_WINDOW, Inst, Op, Pred, PredOp, PredSrc, Program, Src,
 };
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Why a launch stopped: the cause, and the thread and instruction that met it.
 /// Instructions are indices into [`Program::insts`]; the API turns them into source
@@ -77,6 +80,12 @@ struct Frame {
 #[derive(Default)]
 pub(super) struct Warp {
     pub index: u32,
+    /// The CTA's shared-memory shadow, under `--sanitize racecheck/initcheck`.
+    pub shadow: Option<Rc<RefCell<Shadow>>>,
+    /// The instruction that accesses memory now (kept for the shadow).
+    pub pc_now: u32,
+    /// `bar.warp.sync`s the warp has completed (orders its lanes for the shadow).
+    pub wsync: u32,
     /// Lanes that hold threads that have not exited.
     pub live: u32,
     pub groups: Groups,
@@ -117,6 +126,8 @@ impl Warp {
         let mask = shape.warp_mask(index);
         let f = &program.funcs[func as usize];
         self.index = index;
+        self.shadow = None;
+        self.wsync = 0;
         self.live = mask;
         // Frames (and their register storage) from earlier CTAs are reused.
         if self.frames.is_empty() {
@@ -248,6 +259,8 @@ pub struct Cta<'a> {
     pub checks: super::limits::Checks,
     /// Where device `printf` writes.
     pub printed: &'a super::builtin::Printed,
+    /// Where the CTAs' shared-memory hazards go (`--sanitize`).
+    pub hazards: &'a std::sync::Mutex<Vec<Hazard>>,
 }
 
 /// The lanes of `mask`, lowest first.
@@ -374,6 +387,7 @@ impl Cta<'_> {
                     Some(pc + 1)
                 }
                 op @ (Fast::Ld { .. } | Fast::St { .. }) => {
+                    warp.pc_now = pc;
                     let inst = &self.program.insts[pc as usize];
                     if let Err(f) = self.fast_mem_any(n, warp, shared, inst, op, active) {
                         warp.groups.node_mut(leaf).pc = pc;
@@ -396,6 +410,7 @@ impl Cta<'_> {
                 }
                 None => {
                     warp.groups.node_mut(leaf).pc = pc;
+                    warp.pc_now = pc;
                     let inst = &self.program.insts[pc as usize];
                     let active = mask & guard_mask(warp, inst.guard);
                     if !self.step(n, warp, shared, inst, leaf, pc, mask, active)? {

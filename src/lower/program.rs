@@ -174,6 +174,7 @@ pub fn lower_module(
         insts,
         funcs,
         shared_bytes: shared.end as u32,
+        shared_vars: shared.named,
         dynamic_shared_at: dynamic_shared_at as u32,
         image: image.bytes,
         image_base,
@@ -227,6 +228,8 @@ struct SharedLayout {
     end: u64,
     /// Every static variable placed: offset and bytes.
     vars: HashMap<u32, u32>,
+    /// The same with names, in placing order.
+    named: Vec<(u32, u32, String)>,
 }
 
 impl SharedLayout {
@@ -241,6 +244,7 @@ impl SharedLayout {
         }
         self.end = end;
         self.vars.insert(offset as u32, size as u32);
+        self.named.push((offset as u32, size as u32, d.name.text(src).to_string()));
         Ok(Some(offset as u32))
     }
 
