@@ -11,6 +11,7 @@ pub mod exec;
 pub mod isa;
 pub mod launch;
 pub mod lower;
+pub mod npy;
 pub mod sem;
 pub mod syntax;
 
