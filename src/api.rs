@@ -250,7 +250,7 @@ impl Device {
                     }
                     *bits
                 }
-                Arg::Buffer { elem, bytes } => {
+                Arg::Buffer { elem, bytes, .. } => {
                     if size != 8 {
                         let msg = format!(
                             "args[{k}]: a buffer's address needs a 64-bit parameter, not {}",
@@ -259,8 +259,7 @@ impl Device {
                         return Err(BindError::Spec(msg));
                     }
                     let spec_err = |e: MemFault| BindError::Spec(format!("args[{k}]: {e}"));
-                    let addr = self.alloc(bytes.len() as u64).map_err(spec_err)?;
-                    self.copy_to_device(addr, bytes).map_err(spec_err)?;
+                    let addr = self.memory.alloc_from(bytes).map_err(spec_err)?;
                     buffers.push(BoundBuffer { arg: k, elem: *elem, addr, bytes: bytes.len() });
                     addr
                 }

@@ -206,10 +206,12 @@ pub fn read(path: &Path) -> Result<(Header, Vec<u8>), NpyError> {
     }
     let mut data = Vec::with_capacity(want as usize);
     data.extend_from_slice(&prefix[head.data_offset.min(prefix.len())..]);
-    let rest = want as usize - data.len();
-    data.resize(want as usize, 0);
-    let at = data.len() - rest;
-    file.read_exact(&mut data[at..]).map_err(|e| NpyError::Io(e.to_string()))?;
+    // `read_to_end` fills the reserved capacity without zeroing it first.
+    let rest = want - data.len() as u64;
+    file.take(rest).read_to_end(&mut data).map_err(|e| NpyError::Io(e.to_string()))?;
+    if data.len() as u64 != want {
+        return Err(NpyError::Length { want, have: data.len() as u64 });
+    }
     Ok((head, data))
 }
 

@@ -3,7 +3,7 @@
 use ptxvm::api::{BindError, Device, Module};
 use ptxvm::diag::Diagnostic;
 use ptxvm::exec::limits::{Checks, Limits};
-use ptxvm::launch::{ElemType, parse_spec, write_result_json};
+use ptxvm::launch::{ElemType, read_spec, write_result_files_json, write_result_json};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -64,18 +64,58 @@ fn invalid(message: String) -> ExitCode {
     ExitCode::from(1)
 }
 
-/// The result JSON and a newline, written to `w`.
-fn write_json_line(w: impl Write, kernel: &str, buffers: &[(usize, ElemType, &[u8])]) -> std::io::Result<()> {
+/// Where and how `ptxvm run` writes its results.
+pub struct Output<'a> {
+    /// The result JSON's file (else stdout).
+    pub json: Option<&'a Path>,
+    /// A folder for one `.npy` file per buffer, listed in the JSON in place of the data.
+    pub npy_dir: Option<&'a Path>,
+}
+
+/// The result JSON and a newline, written to `w`: the buffers' data, or with
+/// `files` the `.npy` files it went to.
+fn write_json_line(
+    w: impl Write,
+    kernel: &str,
+    buffers: &[(usize, ElemType, &[u8])],
+    files: Option<&[String]>,
+) -> std::io::Result<()> {
     let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
-    write_result_json(&mut w, kernel, buffers)?;
+    match files {
+        Some(files) => {
+            let listed: Vec<(usize, ElemType, u64, &str)> = buffers
+                .iter()
+                .zip(files)
+                .map(|(&(arg, elem, data), f)| (arg, elem, (data.len() / elem.bytes()) as u64, f.as_str()))
+                .collect();
+            write_result_files_json(&mut w, kernel, &listed)?;
+        }
+        None => write_result_json(&mut w, kernel, buffers)?,
+    }
     w.write_all(b"\n")?;
     w.flush()
+}
+
+/// Writes each buffer as `dir/<name>.npy`, creating `dir`; the paths written.
+fn write_npy_files(
+    dir: &Path,
+    spec: &ptxvm::launch::LaunchSpec,
+    buffers: &[(usize, ElemType, &[u8])],
+) -> Result<Vec<String>, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let mut files = Vec::with_capacity(buffers.len());
+    for &(arg, elem, data) in buffers {
+        let path = dir.join(format!("{}.npy", spec.buffer_name(arg)));
+        ptxvm::npy::write(&path, elem, data).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        files.push(path.display().to_string());
+    }
+    Ok(files)
 }
 
 pub fn run(
     file: &Path,
     spec_path: &Path,
-    out: Option<&Path>,
+    output: Output<'_>,
     max_steps: u64,
     timeout: f64,
     checks: Checks,
@@ -92,12 +132,10 @@ pub fn run(
             return ExitCode::from(1);
         }
     };
-    let spec_text = match std::fs::read_to_string(spec_path) {
-        Ok(t) => t,
-        Err(e) => return invalid(format!("cannot read {}: {e}", spec_path.display())),
-    };
-    let spec = match parse_spec(&spec_text) {
+    let out = output.json;
+    let spec = match read_spec(spec_path) {
         Ok(s) => s,
+        Err(e) if e.path == "spec" && e.message.starts_with("cannot read") => return invalid(e.message),
         Err(e) => return invalid(format!("{}: {e}", spec_path.display())),
     };
     let mut device = Device::default();
@@ -148,9 +186,14 @@ pub fn run(
     }
     let listed: Vec<(usize, ElemType, &[u8])> =
         bound.buffers.iter().zip(&contents).map(|(b, d)| (b.arg, b.elem, d.as_slice())).collect();
+    let files = match output.npy_dir.map(|dir| write_npy_files(dir, &spec, &listed)).transpose() {
+        Ok(f) => f,
+        Err(message) => return invalid(message),
+    };
+    let files = files.as_deref();
     let written = match out {
-        Some(path) => std::fs::File::create(path).and_then(|f| write_json_line(f, &name, &listed)),
-        None => write_json_line(std::io::stdout().lock(), &name, &listed),
+        Some(path) => std::fs::File::create(path).and_then(|f| write_json_line(f, &name, &listed, files)),
+        None => write_json_line(std::io::stdout().lock(), &name, &listed, files),
     };
     // A reader that stops early (`| head`) is not an error of ours.
     let stopped_reading = |e: &std::io::Error| out.is_none() && e.kind() == std::io::ErrorKind::BrokenPipe;

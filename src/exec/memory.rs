@@ -112,6 +112,14 @@ impl GlobalMemory {
     /// # Errors
     /// [`MemFault::TooLarge`] when the size cannot be represented.
     pub fn alloc(&mut self, len: u64) -> Result<u64, MemFault> {
+        let base = self.next_base(len)?;
+        let words = zeroed(len).ok_or(MemFault::TooLarge { bytes: len })?;
+        self.allocs.push(Allocation { base, len, words });
+        Ok(base)
+    }
+
+    /// Where an allocation of `len` bytes goes: aligned, after the last one.
+    fn next_base(&self, len: u64) -> Result<u64, MemFault> {
         let too_large = MemFault::TooLarge { bytes: len };
         let base = match self.allocs.last() {
             Some(a) if a.base >= BASE => {
@@ -120,8 +128,27 @@ impl GlobalMemory {
             _ => BASE,
         };
         base.checked_add(len).ok_or(too_large)?;
-        let words = zeroed(len).ok_or(too_large)?;
-        self.allocs.push(Allocation { base, len, words });
+        Ok(base)
+    }
+
+    /// Allocates a copy of `data`; returns the device address. One pass on every
+    /// core, where [`GlobalMemory::alloc`] and a copy would write the memory twice.
+    ///
+    /// # Errors
+    /// [`MemFault::TooLarge`] when the size cannot be represented.
+    pub fn alloc_from(&mut self, data: &[u8]) -> Result<u64, MemFault> {
+        let len = data.len() as u64;
+        let base = self.next_base(len)?;
+        let words: Vec<AtomicU64> = data
+            .par_chunks(8)
+            .with_min_len(COPY_CHUNK)
+            .map(|c| {
+                let mut w = [0u8; 8];
+                w[..c.len()].copy_from_slice(c);
+                AtomicU64::new(u64::from_le_bytes(w))
+            })
+            .collect();
+        self.allocs.push(Allocation { base, len, words: words.into_boxed_slice() });
         Ok(base)
     }
 
@@ -441,6 +468,22 @@ mod tests {
         assert_eq!(m.load(a + 2, 4), Err(MemFault::Misaligned { addr: a + 2, size: 4 }));
         assert_eq!(m.store(b + 4, 1, 7), Err(MemFault::OutOfBounds { addr: b + 4, size: 1 }));
         assert!(m.alloc(u64::MAX).is_err());
+    }
+
+    #[test]
+    fn allocations_made_from_bytes_hold_them_and_no_more() {
+        let mut m = GlobalMemory::default();
+        let data: Vec<u8> = (0..300_013u32).map(|k| (k.wrapping_mul(2_654_435_761) >> 11) as u8).collect();
+        let a = m.alloc_from(&data).unwrap();
+        let b = m.alloc_from(&[7, 8, 9]).unwrap();
+        assert_eq!(m.read_to_vec(a, data.len()).unwrap(), data);
+        // 300,013 = 8 * 37,501 + 5: the last word's tail is not part of the buffer.
+        assert_eq!(m.load(a + 300_012, 1), Ok(u64::from(data[300_012])));
+        let end = a + data.len() as u64;
+        assert_eq!(m.load(end, 1), Err(MemFault::OutOfBounds { addr: end, size: 1 }));
+        assert!(b % ALIGN == 0 && b >= end);
+        assert_eq!(m.load(b, 2), Ok(0x0807));
+        assert_eq!(m.load(b + 2, 1), Ok(9));
     }
 
     #[test]
