@@ -81,6 +81,19 @@ impl Module {
             .collect()
     }
 
+    /// The parameters of kernel `name` as declared (`.param .u64 x`), in order; empty
+    /// when there is no such kernel.
+    pub fn kernel_param_decls(&self, name: &str) -> Vec<String> {
+        let kernel = self.ast.items.iter().find_map(|i| match i {
+            Item::Func(f) if f.kind == FuncKind::Entry && f.name.text(&self.src) == name => Some(f),
+            _ => None,
+        });
+        let decl = |p: &crate::syntax::ast::Param| {
+            p.span.text(&self.src).split_whitespace().collect::<Vec<_>>().join(" ")
+        };
+        kernel.map(|f| f.params.iter().map(decl).collect()).unwrap_or_default()
+    }
+
     /// The whole module decoded for execution.
     ///
     /// # Errors
@@ -150,6 +163,26 @@ pub struct Bound {
     pub params: Vec<u8>,
     /// One per buffer argument, in argument order.
     pub buffers: Vec<BoundBuffer>,
+    /// What in the spec looks wrong but binds (a float value for an integer
+    /// parameter, ...), one sentence each.
+    pub warnings: Vec<String>,
+}
+
+/// Whether a scalar of type `t` for a parameter declared `ty` (of its size) is
+/// likely a mistake: a float for an integer parameter or the reverse, or another
+/// float format. Integers of either signedness pass for each other (nvcc declares
+/// every integer parameter `.u`), and bit-size types for anything.
+fn scalar_mismatch(t: crate::launch::ElemType, ty: Ty) -> bool {
+    use Ty::*;
+    if t.is_bits() || matches!(ty, B8 | B16 | B32 | B64) {
+        return false;
+    }
+    let float_param = matches!(ty, F16 | F16x2 | BF16 | BF16x2 | F32 | F64 | TF32);
+    match (t.is_float(), float_param) {
+        (false, false) => false,
+        (true, true) => ty.word().strip_prefix('.') != Some(t.name()),
+        _ => true,
+    }
 }
 
 /// A buffer argument placed in device memory.
@@ -199,32 +232,35 @@ impl Device {
         use crate::launch::Arg;
         let names = module.kernel_names();
         let name = match (&spec.kernel, names.as_slice()) {
-            (Some(k), _) if names.contains(k) => k.clone(),
-            (Some(k), _) => {
-                return Err(BindError::Spec(format!(
-                    "no kernel named `{k}` (kernels: {})",
-                    names.join(", ")
-                )));
-            }
+            (Some(k), _) => crate::demangle::resolve(&names, k).map_err(BindError::Spec)?.to_string(),
             (None, [only]) => only.clone(),
             (None, _) => {
+                let shown: Vec<String> = names.iter().map(|n| crate::demangle::shown(n)).collect();
                 let msg = format!(
                     "the module has {} kernels ({}); name one with \"kernel\"",
                     names.len(),
-                    names.join(", ")
+                    shown.join(", ")
                 );
                 return Err(BindError::Spec(msg));
             }
         };
         let kernel = module.kernel(&name).map_err(BindError::Lower)?;
+        // Argument errors end with the kernel's parameters as declared.
+        let declared = || {
+            let decls = module.kernel_param_decls(&name);
+            let list: Vec<String> = decls.iter().enumerate().map(|(k, d)| format!("  {k}: {d}")).collect();
+            format!("\n{} takes:\n{}", crate::demangle::shown(&name), list.join("\n"))
+        };
         if spec.args.len() != kernel.params.len() {
             let msg = format!(
-                "kernel `{name}` takes {} parameters, the spec gives {} args",
+                "kernel `{name}` takes {} parameters, the spec gives {} args{}",
                 kernel.params.len(),
-                spec.args.len()
+                spec.args.len(),
+                declared()
             );
             return Err(BindError::Spec(msg));
         }
+        let mut warnings = Vec::new();
         let mut params = vec![0u8; kernel.param_bytes as usize];
         let mut buffers = Vec::new();
         for (k, (arg, &(ty, offset, size))) in spec.args.iter().zip(&kernel.params).enumerate() {
@@ -232,7 +268,11 @@ impl Device {
             let bits = match arg {
                 Arg::Bytes(bytes) => {
                     if bytes.len() != size as usize {
-                        let msg = format!("args[{k}]: {} bytes for a {size}-byte parameter", bytes.len());
+                        let msg = format!(
+                            "args[{k}]: {} bytes for a {size}-byte parameter{}",
+                            bytes.len(),
+                            declared()
+                        );
                         return Err(BindError::Spec(msg));
                     }
                     params[place].copy_from_slice(bytes);
@@ -241,20 +281,29 @@ impl Device {
                 Arg::Scalar { ty: t, bits } => {
                     if t.bytes() != size as usize {
                         let msg = format!(
-                            "args[{k}]: a {} value for a {}-byte parameter ({})",
+                            "args[{k}]: a {} value for a {}-byte parameter ({}){}",
                             t.name(),
                             size,
-                            ty.word()
+                            ty.word(),
+                            declared()
                         );
                         return Err(BindError::Spec(msg));
+                    }
+                    if scalar_mismatch(*t, ty) {
+                        warnings.push(format!(
+                            "args[{k}]: type {} given for parameter {k} of kernel `{name}`, declared {}; its bits are passed as they are",
+                            t.name(),
+                            ty.word()
+                        ));
                     }
                     *bits
                 }
                 Arg::Buffer { elem, bytes, .. } => {
                     if size != 8 {
                         let msg = format!(
-                            "args[{k}]: a buffer's address needs a 64-bit parameter, not {}",
-                            ty.word()
+                            "args[{k}]: a buffer's address needs a 64-bit parameter, not {}{}",
+                            ty.word(),
+                            declared()
                         );
                         return Err(BindError::Spec(msg));
                     }
@@ -266,7 +315,7 @@ impl Device {
             };
             params[place].copy_from_slice(&bits.to_le_bytes()[..size as usize]);
         }
-        Ok(Bound { kernel, params, buffers })
+        Ok(Bound { kernel, params, buffers, warnings })
     }
 
     /// Allocates `bytes` of zeroed global memory.

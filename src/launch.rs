@@ -110,7 +110,7 @@ impl ElemType {
     }
 
     /// Bit-size types take any value of their width, signed or not.
-    fn is_bits(self) -> bool {
+    pub fn is_bits(self) -> bool {
         matches!(self, ElemType::B8 | ElemType::B16 | ElemType::B32 | ElemType::B64)
     }
 }

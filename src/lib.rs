@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod check;
+pub mod demangle;
 pub mod diag;
 pub mod exec;
 pub mod isa;

@@ -147,6 +147,9 @@ pub fn run(
         }
         Err(BindError::Spec(m)) => return invalid(format!("{}: {m}", spec_path.display())),
     };
+    for w in &bound.warnings {
+        eprintln!("ptxvm: warning: {}: {w}", spec_path.display());
+    }
     let name = bound.kernel.name.clone();
     let mut limits = Limits::new(max_steps).cancel(interrupt_flag()).checks(checks);
     if timeout > 0.0 {

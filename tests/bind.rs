@@ -82,3 +82,78 @@ fn a_fault_displays_its_thread_and_cause() {
     assert!(f.span.text(module.source()).starts_with("ld.global"), "{}", f.span.text(module.source()));
     let _: &dyn std::error::Error = &f;
 }
+
+const COLLATZ: &str = include_str!("../examples/collatz.ptx");
+const COLLATZ_SPEC: &str = include_str!("../examples/collatz.json");
+
+/// collatz.cu declares `collatz(const unsigned long long*, int*, int, int)`, which
+/// nvcc mangles `_Z7collatzPKyPiii`, beside `classify` and `triangle_sum`.
+#[test]
+fn a_kernel_may_be_named_by_its_demangled_name_or_signature() {
+    let module = Module::load(COLLATZ).unwrap();
+    let mut device = Device::default();
+    for name in ["_Z7collatzPKyPiii", "collatz", "collatz(unsigned long long const*, int*, int, int)"] {
+        let text = COLLATZ_SPEC.replace("\"_Z7collatzPKyPiii\"", &format!("{name:?}"));
+        let b = device.bind(&module, &parse_spec(&text).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(b.kernel.name, "_Z7collatzPKyPiii", "{name}");
+    }
+    let text = COLLATZ_SPEC.replace("\"_Z7collatzPKyPiii\"", "\"collatz(int)\"");
+    let e = spec_err(device.bind(&module, &parse_spec(&text).unwrap()));
+    assert!(e.starts_with("no kernel named `collatz(int)`"), "{e}");
+    assert!(
+        e.contains("_Z12triangle_sumPKfPfPKii (triangle_sum(float const*, float*, int const*, int))"),
+        "{e}"
+    );
+    // No kernel named and three in the module: each listed with its signature.
+    let text = COLLATZ_SPEC.replace("\"kernel\": \"_Z7collatzPKyPiii\",", "");
+    let e = spec_err(device.bind(&module, &parse_spec(&text).unwrap()));
+    assert!(
+        e.contains("3 kernels")
+            && e.contains("_Z8classifyPKiPiiii (classify(int const*, int*, int, int, int))"),
+        "{e}"
+    );
+}
+
+#[test]
+fn argument_errors_list_the_declared_parameters() {
+    let module = Module::load(COLLATZ).unwrap();
+    let mut device = Device::default();
+    let mut spec = parse_spec(COLLATZ_SPEC).unwrap();
+    spec.args.pop();
+    let e = spec_err(device.bind(&module, &spec));
+    // examples/collatz.ptx, lines 125-128.
+    let want = "kernel `_Z7collatzPKyPiii` takes 4 parameters, the spec gives 3 args
+_Z7collatzPKyPiii (collatz(unsigned long long const*, int*, int, int)) takes:
+  0: .param .u64 _Z7collatzPKyPiii_param_0
+  1: .param .u64 _Z7collatzPKyPiii_param_1
+  2: .param .u32 _Z7collatzPKyPiii_param_2
+  3: .param .u32 _Z7collatzPKyPiii_param_3";
+    assert_eq!(e, want);
+    let text = COLLATZ_SPEC.replace(r#"{"type": "s32", "value": 12}"#, r#"{"buffer": "s32", "len": 1}"#);
+    let e = spec_err(device.bind(&module, &parse_spec(&text).unwrap()));
+    assert!(e.starts_with("args[2]: a buffer's address needs a 64-bit parameter, not .u32\n"), "{e}");
+    assert!(e.ends_with("3: .param .u32 _Z7collatzPKyPiii_param_3"), "{e}");
+}
+
+#[test]
+fn scalars_of_another_kind_than_declared_bind_with_a_warning() {
+    let module = Module::load(SAXPY).unwrap();
+    let mut device = Device::default();
+    // saxpy(float a, ..., int n) declares .f32 and .u32: s32 for n is what nvcc's
+    // `int` means (no warning); s32 for a, or f32 for n, is not.
+    assert_eq!(device.bind(&module, &parse_spec(SPEC).unwrap()).unwrap().warnings, Vec::<String>::new());
+    let text = SPEC
+        .replace(r#"{"type": "f32", "value": 2.0}"#, r#"{"type": "s32", "value": 2}"#)
+        .replace(r#"{"type": "s32", "value": 10}"#, r#"{"type": "f32", "value": 10}"#);
+    let b = device.bind(&module, &parse_spec(&text).unwrap()).unwrap();
+    assert_eq!(
+        b.warnings,
+        [
+            "args[0]: type s32 given for parameter 0 of kernel `saxpy`, declared .f32; its bits are passed as they are",
+            "args[3]: type f32 given for parameter 3 of kernel `saxpy`, declared .u32; its bits are passed as they are",
+        ]
+    );
+    // Bit-size types stand for any type of their size.
+    let text = SPEC.replace(r#"{"type": "f32", "value": 2.0}"#, r#"{"type": "b32", "value": "0x40000000"}"#);
+    assert!(device.bind(&module, &parse_spec(&text).unwrap()).unwrap().warnings.is_empty());
+}
