@@ -157,3 +157,46 @@ fn scalars_of_another_kind_than_declared_bind_with_a_warning() {
     let text = SPEC.replace(r#"{"type": "f32", "value": 2.0}"#, r#"{"type": "b32", "value": "0x40000000"}"#);
     assert!(device.bind(&module, &parse_spec(&text).unwrap()).unwrap().warnings.is_empty());
 }
+
+/// The typed argument builder: values checked against the kernel's parameter sizes,
+/// host slices in and out, device addresses as they are.
+#[test]
+fn typed_arguments_run_saxpy_and_refuse_what_does_not_fit() {
+    use ptxvm::api::{Args, LaunchError};
+    let module = Module::load(SAXPY).unwrap();
+    let kernel = module.kernel("saxpy").unwrap();
+    let mut device = Device::default();
+    // A device buffer made by hand, passed by address, read back by hand.
+    let x = [1.0f32, -2.0, 0.5, 8.0];
+    let y_addr = device.alloc(16).unwrap();
+    let ones: Vec<u8> = [1.0f32; 4].iter().flat_map(|v| v.to_le_bytes()).collect();
+    device.copy_to_device(y_addr, &ones).unwrap();
+    device.launch_args(&kernel, 1, [32, 1, 1], Args::new().f32(-3.0).buffer(&x).ptr(y_addr).s32(4)).unwrap();
+    let mut out = [0u8; 16];
+    device.copy_from_device(y_addr, &mut out).unwrap();
+    let y: Vec<f32> = out.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
+    // -3x + 1: exact in f32.
+    assert_eq!(y, [-2.0, 7.0, -0.5, -23.0]);
+
+    let mut y = [0.0f32; 4];
+    let e =
+        device.launch_args(&kernel, 1, 32, Args::new().f32(1.0).buffer(&x).buffer_mut(&mut y)).unwrap_err();
+    assert_eq!(e, LaunchError::Args("kernel `saxpy` takes 4 parameters, given 3".into()));
+    let e = device
+        .launch_args(&kernel, 1, 32, Args::new().f64(1.0).buffer(&x).buffer_mut(&mut y).u32(4))
+        .unwrap_err();
+    assert_eq!(e.to_string(), "argument 0 of kernel `saxpy`: a 8-byte f64 for a 4-byte parameter (.f32)");
+    let e = device
+        .launch_args(&kernel, 1, 32, Args::new().f32(1.0).u32(0).buffer_mut(&mut y).u32(4))
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("argument 1 of kernel `saxpy`: a 4-byte u32 for a 8-byte parameter (.u64)"),
+        "{e}"
+    );
+
+    // n = 64 over 4-element buffers: thread 4 reads past the end of x.
+    let e = device
+        .launch_args(&kernel, 1, 64, Args::new().f32(2.0).buffer(&x).buffer_mut(&mut y).u32(64))
+        .unwrap_err();
+    assert!(matches!(&e, LaunchError::Fault(f) if f.cause.contains("out of bounds")), "{e}");
+}

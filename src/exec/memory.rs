@@ -152,6 +152,20 @@ impl GlobalMemory {
         Ok(base)
     }
 
+    /// Frees the allocation that starts at `addr` (one [`GlobalMemory::alloc`] made).
+    ///
+    /// # Errors
+    /// [`MemFault::OutOfBounds`] when no such allocation starts there.
+    pub fn free(&mut self, addr: u64) -> Result<(), MemFault> {
+        match self.allocs.iter().position(|a| a.base == addr && a.base >= BASE) {
+            Some(k) => {
+                self.allocs.remove(k);
+                Ok(())
+            }
+            None => Err(MemFault::OutOfBounds { addr, size: 0 }),
+        }
+    }
+
     /// Places `bytes` at the fixed address `base`, below [`BASE`] (a module's data
     /// image). Nothing happens when an allocation already starts there.
     ///
@@ -484,6 +498,11 @@ mod tests {
         assert!(b % ALIGN == 0 && b >= end);
         assert_eq!(m.load(b, 2), Ok(0x0807));
         assert_eq!(m.load(b + 2, 1), Ok(9));
+        // Freed, the range faults; a second free, or one inside it, is an error.
+        m.free(b).unwrap();
+        assert_eq!(m.load(b, 1), Err(MemFault::OutOfBounds { addr: b, size: 1 }));
+        assert!(m.free(b).is_err() && m.free(a + 8).is_err());
+        assert_eq!(m.load(a, 1), Ok(u64::from(data[0])));
     }
 
     #[test]

@@ -2,6 +2,10 @@
 //! copy device buffers, launch a kernel with a grid, a block and its parameters, read
 //! the buffers back. The command line uses only this.
 
+mod args;
+
+pub use args::{Args, Element, LaunchError};
+
 use crate::check::types::Ty;
 use crate::diag::Diagnostic;
 use crate::exec::cta::Scratch;
@@ -324,6 +328,14 @@ impl Device {
     /// [`MemFault::TooLarge`] when the size cannot be represented.
     pub fn alloc(&mut self, bytes: u64) -> Result<u64, MemFault> {
         self.memory.alloc(bytes)
+    }
+
+    /// Frees the allocation at `addr` (an address [`Device::alloc`] returned).
+    ///
+    /// # Errors
+    /// [`MemFault::OutOfBounds`] when no allocation starts there.
+    pub fn free(&mut self, addr: u64) -> Result<(), MemFault> {
+        self.memory.free(addr)
     }
 
     /// Copies host bytes to device address `addr`.
