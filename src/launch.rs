@@ -1,5 +1,5 @@
 //! The launch spec and result JSON of the command-line contract
-//! (`../shared/launch-contract.md`): which kernel, the grid and block shape, dynamic
+//! (`docs/launch-spec.md`): which kernel, the grid and block shape, dynamic
 //! shared memory, and one argument per kernel parameter (a scalar or a global-memory
 //! buffer), with values given as JSON numbers or exact bit patterns. Values are
 //! converted here once, to the bits the kernel will see; results are printed back

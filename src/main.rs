@@ -1,4 +1,4 @@
-//! The `ptxvm` command line: a thin shell over the library (see launch-contract.md).
+//! The `ptxvm` command line: a thin shell over the library (docs/launch-spec.md).
 
 mod run;
 
@@ -19,7 +19,8 @@ use std::process::ExitCode;
   ptxvm run examples/saxpy.ptx --launch examples/saxpy.json
   nvcc -ptx -arch=sm_90 kernel.cu -o kernel.ptx && ptxvm check kernel.ptx
 
-Exit codes: 0 success, 1 invalid PTX, launch spec or command line, 2 runtime fault.")]
+Exit codes: 0 success, 1 invalid PTX, launch spec or command line, 2 runtime fault.
+The launch spec and result format: docs/launch-spec.md in ptxvm's repository.")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -52,7 +53,8 @@ enum Command {
     /// {"type": "buffer", "npy": "x.npy"} for global memory filled from a NumPy file
     /// (its path relative to the spec's folder; dtype and length from its header),
     /// {"type": "bytes", "value": "0x0a0b.."} for a struct passed by value (its bytes in
-    /// memory order, exactly the parameter's size).
+    /// memory order, exactly the parameter's size). docs/launch-spec.md in the
+    /// repository has every field.
     /// The result lists every buffer after the kernel ran (also after a fault, with
     /// what was written before it). Device printf output comes first on stdout, in
     /// CTA order and within a CTA in the order it ran; the result JSON is the last

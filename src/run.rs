@@ -1,4 +1,4 @@
-//! `ptxvm run`: the launch contract over the library API (launch-contract.md).
+//! `ptxvm run`: the launch contract over the library API (docs/launch-spec.md).
 
 use ptxvm::api::{BindError, Device, Module};
 use ptxvm::diag::Diagnostic;

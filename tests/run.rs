@@ -1,4 +1,4 @@
-//! `ptxvm run` through the command line (launch-contract.md): results checked against
+//! `ptxvm run` through the command line (docs/launch-spec.md): results checked against
 //! references computed here from each kernel's source semantics, never from ptxvm.
 
 use serde_json::Value;
