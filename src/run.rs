@@ -1,6 +1,6 @@
 //! `ptxvm run`: the launch contract over the library API (docs/launch-spec.md).
 
-use ptxvm::api::{BindError, Device, Module};
+use ptxvm::api::{BindError, BoundBuffer, Device, Module};
 use ptxvm::diag::Diagnostic;
 use ptxvm::exec::limits::{Checks, Limits};
 use ptxvm::launch::{ElemType, read_spec, write_result_files_json, write_result_json};
@@ -72,42 +72,55 @@ pub struct Output<'a> {
     pub npy_dir: Option<&'a Path>,
 }
 
-/// The result JSON and a newline, written to `w`: the buffers' data, or with
-/// `files` the `.npy` files it went to.
-fn write_json_line(
-    w: impl Write,
-    kernel: &str,
-    buffers: &[(usize, ElemType, &[u8])],
-    files: Option<&[String]>,
-) -> std::io::Result<()> {
+/// What the result JSON lists: the buffers' data, or the `.npy` files it went to
+/// (with each buffer's element count).
+enum Listed<'a> {
+    Data(Vec<(usize, ElemType, &'a [u8])>),
+    Files(Vec<(usize, ElemType, u64, String)>),
+}
+
+/// The result JSON and a newline, written to `w`.
+fn write_json_line(w: impl Write, kernel: &str, listed: &Listed<'_>) -> std::io::Result<()> {
     let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
-    match files {
-        Some(files) => {
-            let listed: Vec<(usize, ElemType, u64, &str)> = buffers
-                .iter()
-                .zip(files)
-                .map(|(&(arg, elem, data), f)| (arg, elem, (data.len() / elem.bytes()) as u64, f.as_str()))
-                .collect();
-            write_result_files_json(&mut w, kernel, &listed)?;
+    match listed {
+        Listed::Data(buffers) => write_result_json(&mut w, kernel, buffers)?,
+        Listed::Files(files) => {
+            let files: Vec<(usize, ElemType, u64, &str)> =
+                files.iter().map(|(arg, elem, len, f)| (*arg, *elem, *len, f.as_str())).collect();
+            write_result_files_json(&mut w, kernel, &files)?;
         }
-        None => write_result_json(&mut w, kernel, buffers)?,
     }
     w.write_all(b"\n")?;
     w.flush()
 }
 
-/// Writes each buffer as `dir/<name>.npy`, creating `dir`; the paths written.
+/// Writes each buffer as `dir/<name>.npy`, creating `dir`, straight from device
+/// memory in pieces (no copy of the whole buffer on the host).
 fn write_npy_files(
     dir: &Path,
     spec: &ptxvm::launch::LaunchSpec,
-    buffers: &[(usize, ElemType, &[u8])],
-) -> Result<Vec<String>, String> {
+    device: &Device,
+    buffers: &[BoundBuffer],
+) -> Result<Vec<(usize, ElemType, u64, String)>, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let mut files = Vec::with_capacity(buffers.len());
-    for &(arg, elem, data) in buffers {
-        let path = dir.join(format!("{}.npy", spec.buffer_name(arg)));
-        ptxvm::npy::write(&path, elem, data).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        files.push(path.display().to_string());
+    let mut piece = vec![0u8; 1 << 20];
+    for b in buffers {
+        let path = dir.join(format!("{}.npy", spec.buffer_name(b.arg)));
+        let failed = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+        let len = (b.bytes / b.elem.bytes()) as u64;
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&path).map_err(failed)?);
+        f.write_all(&ptxvm::npy::header(b.elem, len)).map_err(failed)?;
+        let mut at = 0;
+        while at < b.bytes {
+            let n = piece.len().min(b.bytes - at);
+            // Each buffer was allocated with exactly `b.bytes` bytes at `b.addr`.
+            let _ = device.copy_from_device(b.addr + at as u64, &mut piece[..n]);
+            f.write_all(&piece[..n]).map_err(failed)?;
+            at += n;
+        }
+        f.flush().map_err(failed)?;
+        files.push((b.arg, b.elem, len, path.display().to_string()));
     }
     Ok(files)
 }
@@ -182,21 +195,25 @@ pub fn run(
             "warning: device printf wrote more than 1 MiB (CUDA's default buffer); ptxvm kept the first 1 MiB"
         );
     }
-    let mut contents = Vec::new();
-    for b in &bound.buffers {
+    let contents: Vec<Vec<u8>> = match output.npy_dir {
+        Some(_) => Vec::new(),
         // Each buffer was allocated with exactly `b.bytes` bytes at `b.addr`.
-        contents.push(device.read_to_vec(b.addr, b.bytes).unwrap_or_default());
-    }
-    let listed: Vec<(usize, ElemType, &[u8])> =
-        bound.buffers.iter().zip(&contents).map(|(b, d)| (b.arg, b.elem, d.as_slice())).collect();
-    let files = match output.npy_dir.map(|dir| write_npy_files(dir, &spec, &listed)).transpose() {
-        Ok(f) => f,
-        Err(message) => return invalid(message),
+        None => {
+            bound.buffers.iter().map(|b| device.read_to_vec(b.addr, b.bytes).unwrap_or_default()).collect()
+        }
     };
-    let files = files.as_deref();
+    let listed = match output.npy_dir {
+        Some(dir) => match write_npy_files(dir, &spec, &device, &bound.buffers) {
+            Ok(files) => Listed::Files(files),
+            Err(message) => return invalid(message),
+        },
+        None => Listed::Data(
+            bound.buffers.iter().zip(&contents).map(|(b, d)| (b.arg, b.elem, d.as_slice())).collect(),
+        ),
+    };
     let written = match out {
-        Some(path) => std::fs::File::create(path).and_then(|f| write_json_line(f, &name, &listed, files)),
-        None => write_json_line(std::io::stdout().lock(), &name, &listed, files),
+        Some(path) => std::fs::File::create(path).and_then(|f| write_json_line(f, &name, &listed)),
+        None => write_json_line(std::io::stdout().lock(), &name, &listed),
     };
     // A reader that stops early (`| head`) is not an error of ours.
     let stopped_reading = |e: &std::io::Error| out.is_none() && e.kind() == std::io::ErrorKind::BrokenPipe;
