@@ -126,6 +126,10 @@ pub enum Arg {
     /// A buffer in global memory (its device address is passed), as little-endian
     /// bytes; `name` (the spec's `"name"`) names its file under `--out-dir`.
     Buffer { elem: ElemType, bytes: Vec<u8>, name: Option<String> },
+    /// A buffer whose contents are the data of a `.npy` file, read straight into
+    /// device memory when the spec is bound: `len` elements of `elem`, as the
+    /// file's header said when the spec was read.
+    NpyBuffer { elem: ElemType, path: std::path::PathBuf, len: u64, name: Option<String> },
     /// A parameter given byte by byte (`{"type": "bytes", "value": "0x0a0b.."}`): a
     /// struct passed by value, of any size. The first byte goes to the lowest address.
     /// Only the size must match the parameter's: the bytes may stand for any type.
@@ -187,7 +191,7 @@ impl LaunchSpec {
     /// `"name"`, else `arg<k>`.
     pub fn buffer_name(&self, k: usize) -> String {
         match self.args.get(k) {
-            Some(Arg::Buffer { name: Some(n), .. }) => n.clone(),
+            Some(Arg::Buffer { name: Some(n), .. } | Arg::NpyBuffer { name: Some(n), .. }) => n.clone(),
             _ => format!("arg{k}"),
         }
     }
@@ -239,7 +243,7 @@ fn spec_from(v: &Value, raw_data: &[Option<RawList<'_>>], dir: &Path) -> Result<
     let spec = LaunchSpec { kernel, grid, block, dynamic_shared_bytes, args };
     // Two buffers may not write the same file under `--out-dir`.
     let mut names: Vec<(String, usize)> = (0..spec.args.len())
-        .filter(|&k| matches!(spec.args[k], Arg::Buffer { .. }))
+        .filter(|&k| matches!(spec.args[k], Arg::Buffer { .. } | Arg::NpyBuffer { .. }))
         .map(|k| (spec.buffer_name(k), k))
         .collect();
     names.sort();
@@ -562,8 +566,8 @@ fn arg(v: &Value, raw: Option<&RawList<'_>>, path: &str, dir: &Path) -> Result<A
         if o.contains_key("data") {
             return err(path, "give either \"data\" or \"npy\", not both");
         }
-        let (elem, bytes) = npy_buffer(file, elem, o.get("len"), path, dir)?;
-        return Ok(Arg::Buffer { elem, bytes, name });
+        let (elem, file, len) = npy_buffer(file, elem, o.get("len"), path, dir)?;
+        return Ok(Arg::NpyBuffer { elem, path: file, len, name });
     }
     let Some(elem) = elem else {
         return err(path, format!("a buffer needs its element type, \"{elem_key}\""));
@@ -595,29 +599,30 @@ fn file_name_ok(n: &str) -> bool {
         && n.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
 }
 
-/// The element type and bytes of a buffer read from the `.npy` file `file` (relative
-/// to `dir`); `elem` and `len`, when the spec gives them, must agree with its header.
-/// A bf16 buffer reads a `<u2` file as its bits (NumPy has no bf16).
+/// The element type, path and length of a buffer read from the `.npy` file `file`
+/// (relative to `dir`), whose header is checked here; `elem` and `len`, when the
+/// spec gives them, must agree with it. A bf16 buffer reads a `<u2` file as its bits
+/// (NumPy has no bf16).
 fn npy_buffer(
     file: &Value,
     elem: Option<ElemType>,
     len: Option<&Value>,
     path: &str,
     dir: &Path,
-) -> Result<(ElemType, Vec<u8>), SpecError> {
+) -> Result<(ElemType, std::path::PathBuf, u64), SpecError> {
     let Some(file) = file.as_str().filter(|f| !f.is_empty()) else {
         return err(&format!("{path}.npy"), "must be the path of a .npy file");
     };
     let full = dir.join(file);
-    let (head, bytes) = crate::npy::read(&full).map_err(|e| SpecError {
+    let (head, _) = crate::npy::open(&full).map_err(|e| SpecError {
         path: format!("{path}.npy"),
         message: format!("{}: {e}", full.display()),
     })?;
-    if bytes.len() as u64 > MAX_BUFFER_BYTES {
+    let bytes = head.len() * head.elem.bytes() as u64;
+    if bytes > MAX_BUFFER_BYTES {
         let message = format!(
-            "{}: {} bytes; ptxvm allocates at most {MAX_BUFFER_BYTES} per buffer",
-            full.display(),
-            bytes.len()
+            "{}: {bytes} bytes; ptxvm allocates at most {MAX_BUFFER_BYTES} per buffer",
+            full.display()
         );
         return err(&format!("{path}.npy"), message);
     }
@@ -647,7 +652,7 @@ fn npy_buffer(
             return err(&format!("{path}.len"), message);
         }
     }
-    Ok((elem, bytes))
+    Ok((elem, full, head.len()))
 }
 
 /// The bytes of a `"data"` list of `elem` values.
@@ -1410,20 +1415,22 @@ mod tests {
 
     #[test]
     fn npy_buffers_take_type_and_length_from_the_file() {
-        let f4: Vec<u8> = [1.0f32, -2.5, 0.125].iter().flat_map(|v| v.to_le_bytes()).collect();
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/npy");
+        let npy = |elem, file: &str, len, name: Option<&str>| Arg::NpyBuffer {
+            elem,
+            path: dir.join(file),
+            len,
+            name: name.map(String::from),
+        };
         let s = npy_spec(r#"{"type": "buffer", "npy": "f4.npy", "name": "x"}, {"buffer": "f32", "npy": "f4.npy", "len": 3}"#)
             .unwrap();
-        assert_eq!(s.args[0], Arg::Buffer { elem: ElemType::F32, bytes: f4.clone(), name: Some("x".into()) });
-        assert_eq!(s.args[1], Arg::Buffer { elem: ElemType::F32, bytes: f4, name: None });
+        assert_eq!(s.args[0], npy(ElemType::F32, "f4.npy", 3, Some("x")));
+        assert_eq!(s.args[1], npy(ElemType::F32, "f4.npy", 3, None));
         assert_eq!((s.buffer_name(0), s.buffer_name(1)), ("x".to_string(), "arg1".to_string()));
         // A 2x3 C-order array is its 6 elements in order; bf16 reads <u2 as bits.
         let s = npy_spec(r#"{"type": "buffer", "npy": "c_2x3_i4.npy", "elem": "s32", "len": 6}, {"type": "buffer", "elem": "bf16", "npy": "u2.npy"}"#).unwrap();
-        assert!(
-            matches!(&s.args[0], Arg::Buffer { elem: ElemType::S32, bytes, .. } if bytes.len() == 24 && bytes[20] == 5)
-        );
-        assert!(
-            matches!(&s.args[1], Arg::Buffer { elem: ElemType::BF16, bytes, .. } if *bytes == [0xff, 0xff, 1, 0])
-        );
+        assert_eq!(s.args[0], npy(ElemType::S32, "c_2x3_i4.npy", 6, None));
+        assert_eq!(s.args[1], npy(ElemType::BF16, "u2.npy", 2, None));
     }
 
     #[test]

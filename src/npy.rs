@@ -186,29 +186,40 @@ pub fn header(elem: ElemType, len: u64) -> Vec<u8> {
     out
 }
 
-/// Reads a `.npy` file: its header and its data bytes (in the file's order, which is
-/// the device's little-endian order).
+/// Opens a `.npy` file: its header, and the file positioned at the data, which is
+/// exactly as long as the header says.
 ///
 /// # Errors
 /// An [`NpyError`] when the file cannot be read, its header is not one ptxvm reads,
 /// or the data is shorter or longer than the header says.
-pub fn read(path: &Path) -> Result<(Header, Vec<u8>), NpyError> {
-    let mut file = std::fs::File::open(path).map_err(|e| NpyError::Io(e.to_string()))?;
-    let size = file.metadata().map(|m| m.len()).map_err(|e| NpyError::Io(e.to_string()))?;
-    // The header is at most a few kilobytes; read a prefix, then the rest at its place.
+pub fn open(path: &Path) -> Result<(Header, std::fs::File), NpyError> {
+    use std::io::{Seek, SeekFrom};
+    let io = |e: std::io::Error| NpyError::Io(e.to_string());
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let size = file.metadata().map_err(io)?.len();
+    // The header is at most a few kilobytes; read a prefix, then seek to the data.
     let mut prefix = Vec::with_capacity(4096);
-    (&mut file).take(1 << 16).read_to_end(&mut prefix).map_err(|e| NpyError::Io(e.to_string()))?;
+    (&mut file).take(1 << 16).read_to_end(&mut prefix).map_err(io)?;
     let head = parse_header(&prefix)?;
     let want = head.len() * head.elem.bytes() as u64;
     let have = size.saturating_sub(head.data_offset as u64);
     if want != have {
         return Err(NpyError::Length { want, have });
     }
+    file.seek(SeekFrom::Start(head.data_offset as u64)).map_err(io)?;
+    Ok((head, file))
+}
+
+/// Reads a `.npy` file: its header and its data bytes (in the file's order, which is
+/// the device's little-endian order).
+///
+/// # Errors
+/// As [`open`], and when the file changes while it is read.
+pub fn read(path: &Path) -> Result<(Header, Vec<u8>), NpyError> {
+    let (head, file) = open(path)?;
+    let want = head.len() * head.elem.bytes() as u64;
     let mut data = Vec::with_capacity(want as usize);
-    data.extend_from_slice(&prefix[head.data_offset.min(prefix.len())..]);
-    // `read_to_end` fills the reserved capacity without zeroing it first.
-    let rest = want - data.len() as u64;
-    file.take(rest).read_to_end(&mut data).map_err(|e| NpyError::Io(e.to_string()))?;
+    file.take(want).read_to_end(&mut data).map_err(|e| NpyError::Io(e.to_string()))?;
     if data.len() as u64 != want {
         return Err(NpyError::Length { want, have: data.len() as u64 });
     }

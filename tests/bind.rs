@@ -200,3 +200,21 @@ fn typed_arguments_run_saxpy_and_refuse_what_does_not_fit() {
         .unwrap_err();
     assert!(matches!(&e, LaunchError::Fault(f) if f.cause.contains("out of bounds")), "{e}");
 }
+
+/// A `.npy` buffer's data goes from the file into device memory: c_2x3_i4.npy is
+/// NumPy's `np.arange(6).reshape(2, 3)`, 0..6 in C order (tests/data/npy/).
+#[test]
+fn npy_buffers_are_read_into_device_memory_when_bound() {
+    let module = Module::load(SAXPY).unwrap();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/npy");
+    let text = SPEC.replace(
+        r#"{"buffer": "f32", "data": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}"#,
+        r#"{"type": "buffer", "npy": "c_2x3_i4.npy"}"#,
+    );
+    let spec = ptxvm::launch::parse_spec_in(&text, &dir).unwrap();
+    let mut device = Device::default();
+    let b = device.bind(&module, &spec).unwrap();
+    assert_eq!((b.buffers[0].arg, b.buffers[0].bytes), (1, 24));
+    let x = device.read_to_vec(b.buffers[0].addr, 24).unwrap();
+    assert_eq!(x, (0..6i32).flat_map(i32::to_le_bytes).collect::<Vec<u8>>());
+}

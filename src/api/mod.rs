@@ -302,18 +302,33 @@ impl Device {
                     }
                     *bits
                 }
+                Arg::Buffer { .. } | Arg::NpyBuffer { .. } if size != 8 => {
+                    let msg = format!(
+                        "args[{k}]: a buffer's address needs a 64-bit parameter, not {}{}",
+                        ty.word(),
+                        declared()
+                    );
+                    return Err(BindError::Spec(msg));
+                }
                 Arg::Buffer { elem, bytes, .. } => {
-                    if size != 8 {
-                        let msg = format!(
-                            "args[{k}]: a buffer's address needs a 64-bit parameter, not {}{}",
-                            ty.word(),
-                            declared()
-                        );
-                        return Err(BindError::Spec(msg));
-                    }
                     let spec_err = |e: MemFault| BindError::Spec(format!("args[{k}]: {e}"));
                     let addr = self.memory.alloc_from(bytes).map_err(spec_err)?;
                     buffers.push(BoundBuffer { arg: k, elem: *elem, addr, bytes: bytes.len() });
+                    addr
+                }
+                Arg::NpyBuffer { elem, path, len, .. } => {
+                    // The file's data goes straight into device memory.
+                    let spec_err = |e: String| BindError::Spec(format!("args[{k}]: {}: {e}", path.display()));
+                    let (head, mut file) = crate::npy::open(path).map_err(|e| spec_err(e.to_string()))?;
+                    if head.len() != *len || head.elem.bytes() != elem.bytes() {
+                        return Err(spec_err("the file changed after the spec was read".into()));
+                    }
+                    let bytes = *len * elem.bytes() as u64;
+                    let addr = self
+                        .memory
+                        .alloc_from_reader(bytes, &mut file)
+                        .map_err(|e| spec_err(e.to_string()))?;
+                    buffers.push(BoundBuffer { arg: k, elem: *elem, addr, bytes: bytes as usize });
                     addr
                 }
             };

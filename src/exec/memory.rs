@@ -152,6 +152,34 @@ impl GlobalMemory {
         Ok(base)
     }
 
+    /// Allocates `len` bytes read from `r` (a file's data, say), converted to words
+    /// as they come: host memory holds them once, not once read and once copied.
+    ///
+    /// # Errors
+    /// What reading returns (a source shorter than `len` is `UnexpectedEof`), or
+    /// [`MemFault::TooLarge`] as an `OutOfMemory` error.
+    pub fn alloc_from_reader(&mut self, len: u64, r: &mut impl std::io::Read) -> std::io::Result<u64> {
+        let too_large = |e: MemFault| std::io::Error::new(std::io::ErrorKind::OutOfMemory, e.to_string());
+        let base = self.next_base(len).map_err(too_large)?;
+        let n = usize::try_from(len.div_ceil(8)).map_err(|_| too_large(MemFault::TooLarge { bytes: len }))?;
+        let mut words: Vec<AtomicU64> = Vec::with_capacity(n);
+        let mut piece = vec![0u8; 8 * COPY_CHUNK];
+        let mut left = len as usize;
+        while left > 0 {
+            let k = piece.len().min(left);
+            r.read_exact(&mut piece[..k])?;
+            // A last piece of `len % 8` bytes is padded with zeros to a word.
+            piece[k..k.next_multiple_of(8)].fill(0);
+            let whole = &piece[..k.next_multiple_of(8)];
+            words.extend(whole.chunks_exact(8).map(|c| {
+                AtomicU64::new(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+            }));
+            left -= k;
+        }
+        self.allocs.push(Allocation { base, len, words: words.into_boxed_slice() });
+        Ok(base)
+    }
+
     /// Frees the allocation that starts at `addr` (one [`GlobalMemory::alloc`] made).
     ///
     /// # Errors
@@ -498,6 +526,10 @@ mod tests {
         assert!(b % ALIGN == 0 && b >= end);
         assert_eq!(m.load(b, 2), Ok(0x0807));
         assert_eq!(m.load(b + 2, 1), Ok(9));
+        // From a reader: the same words; a short reader is an error.
+        let c = m.alloc_from_reader(data.len() as u64, &mut data.as_slice()).unwrap();
+        assert_eq!(m.read_to_vec(c, data.len()).unwrap(), data);
+        assert!(m.alloc_from_reader(10, &mut [1u8, 2].as_slice()).is_err());
         // Freed, the range faults; a second free, or one inside it, is an error.
         m.free(b).unwrap();
         assert_eq!(m.load(b, 1), Err(MemFault::OutOfBounds { addr: b, size: 1 }));
