@@ -60,9 +60,9 @@ pub fn resolve<'a>(kernels: &'a [String], wanted: &str) -> Result<&'a str, Strin
 mod tests {
     use super::*;
 
-    // The mangled names below are what nvcc 13 wrote for these C++ declarations
-    // (examples/collatz.cu and corpus sources); the demangled forms are the Itanium
-    // ABI's reading of them, as `c++filt` prints it.
+    // Itanium C++ ABI manglings (collatz's is nvcc's, in examples/collatz.ptx; the
+    // two `scale` overloads are written by hand from the ABI: P pointer, f float,
+    // d double, i int); the demangled forms are as `c++filt` prints them.
     fn kernels() -> Vec<String> {
         ["_Z7collatzPKyPiii", "_Z5scalePfi", "_Z5scalePdi", "saxpy"].map(String::from).to_vec()
     }
