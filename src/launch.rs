@@ -1,11 +1,12 @@
 //! The launch spec and result JSON of the command-line contract
-//! (`../shared/launch-contract.md`): which kernel, the grid and block shape, dynamic
+//! (`docs/launch-spec.md`): which kernel, the grid and block shape, dynamic
 //! shared memory, and one argument per kernel parameter (a scalar or a global-memory
 //! buffer), with values given as JSON numbers or exact bit patterns. Values are
 //! converted here once, to the bits the kernel will see; results are printed back
 //! as integers or the shortest decimal that round-trips in the element's own type.
 
 use serde_json::Value;
+use std::path::Path;
 
 /// An error in a launch spec, naming where in the JSON it is.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -109,7 +110,7 @@ impl ElemType {
     }
 
     /// Bit-size types take any value of their width, signed or not.
-    fn is_bits(self) -> bool {
+    pub fn is_bits(self) -> bool {
         matches!(self, ElemType::B8 | ElemType::B16 | ElemType::B32 | ElemType::B64)
     }
 }
@@ -122,8 +123,13 @@ pub use crate::exec::threads::Dim3;
 pub enum Arg {
     /// A value passed in the parameter itself, as its bits.
     Scalar { ty: ElemType, bits: u64 },
-    /// A buffer in global memory (its device address is passed), as little-endian bytes.
-    Buffer { elem: ElemType, bytes: Vec<u8> },
+    /// A buffer in global memory (its device address is passed), as little-endian
+    /// bytes; `name` (the spec's `"name"`) names its file under `--out-dir`.
+    Buffer { elem: ElemType, bytes: Vec<u8>, name: Option<String> },
+    /// A buffer whose contents are the data of a `.npy` file, read straight into
+    /// device memory when the spec is bound: `len` elements of `elem`, as the
+    /// file's header said when the spec was read.
+    NpyBuffer { elem: ElemType, path: std::path::PathBuf, len: u64, name: Option<String> },
     /// A parameter given byte by byte (`{"type": "bytes", "value": "0x0a0b.."}`): a
     /// struct passed by value, of any size. The first byte goes to the lowest address.
     /// Only the size must match the parameter's: the bytes may stand for any type.
@@ -154,12 +160,45 @@ pub const MAX_BUFFER_BYTES: u64 = 4 << 30;
 /// A [`SpecError`] naming the offending field for malformed JSON, unknown fields,
 /// shapes outside CUDA's limits, unknown types and values that do not fit.
 pub fn parse_spec(json: &str) -> Result<LaunchSpec, SpecError> {
+    parse_spec_in(json, Path::new("."))
+}
+
+/// [`parse_spec`] of a spec file's text, `dir` being its folder: the paths of
+/// `"npy"` buffers are relative to it.
+///
+/// # Errors
+/// As [`parse_spec`], and for `.npy` files that cannot be read or do not agree with
+/// the `elem` and `len` the spec gives.
+pub fn parse_spec_in(json: &str, dir: &Path) -> Result<LaunchSpec, SpecError> {
     let (v, raw_data) = split_spec(json)?;
-    spec_from(&v, &raw_data)
+    spec_from(&v, &raw_data, dir)
+}
+
+/// Reads and parses the launch spec file at `path` ([`parse_spec_in`] its folder).
+///
+/// # Errors
+/// As [`parse_spec_in`]; a file that cannot be read is an error at path `spec`.
+pub fn read_spec(path: &Path) -> Result<LaunchSpec, SpecError> {
+    let text = std::fs::read_to_string(path).map_err(|e| SpecError {
+        path: "spec".into(),
+        message: format!("cannot read {}: {e}", path.display()),
+    })?;
+    parse_spec_in(&text, path.parent().unwrap_or(Path::new(".")))
+}
+
+impl LaunchSpec {
+    /// The file name (without `.npy`) of argument `k`'s buffer under `--out-dir`: its
+    /// `"name"`, else `arg<k>`.
+    pub fn buffer_name(&self, k: usize) -> String {
+        match self.args.get(k) {
+            Some(Arg::Buffer { name: Some(n), .. } | Arg::NpyBuffer { name: Some(n), .. }) => n.clone(),
+            _ => format!("arg{k}"),
+        }
+    }
 }
 
 /// The spec of a JSON value whose `args[i].data` lists may come as element texts.
-fn spec_from(v: &Value, raw_data: &[Option<RawList<'_>>]) -> Result<LaunchSpec, SpecError> {
+fn spec_from(v: &Value, raw_data: &[Option<RawList<'_>>], dir: &Path) -> Result<LaunchSpec, SpecError> {
     let Value::Object(obj) = v else { return err("spec", "must be a JSON object") };
     for k in obj.keys() {
         if !matches!(k.as_str(), "kernel" | "grid" | "block" | "dynamic_shared_bytes" | "args") {
@@ -197,11 +236,22 @@ fn spec_from(v: &Value, raw_data: &[Option<RawList<'_>>]) -> Result<LaunchSpec, 
         Some(Value::Array(items)) => items
             .iter()
             .enumerate()
-            .map(|(i, a)| arg(a, raw_data.get(i).and_then(Option::as_ref), &format!("args[{i}]")))
+            .map(|(i, a)| arg(a, raw_data.get(i).and_then(Option::as_ref), &format!("args[{i}]"), dir))
             .collect::<Result<_, _>>()?,
         Some(_) => return err("args", "must be a list"),
     };
-    Ok(LaunchSpec { kernel, grid, block, dynamic_shared_bytes, args })
+    let spec = LaunchSpec { kernel, grid, block, dynamic_shared_bytes, args };
+    // Two buffers may not write the same file under `--out-dir`.
+    let mut names: Vec<(String, usize)> = (0..spec.args.len())
+        .filter(|&k| matches!(spec.args[k], Arg::Buffer { .. } | Arg::NpyBuffer { .. }))
+        .map(|k| (spec.buffer_name(k), k))
+        .collect();
+    names.sort();
+    if let Some(w) = names.windows(2).find(|w| w[0].0 == w[1].0) {
+        let (a, b) = (w[0].1.min(w[1].1), w[0].1.max(w[1].1));
+        return err(&format!("args[{b}].name"), format!("\"{}\" is also the name of args[{a}]", w[0].0));
+    }
+    Ok(spec)
 }
 
 fn dim3(v: Option<&Value>, path: &str, max: Dim3) -> Result<Dim3, SpecError> {
@@ -468,12 +518,14 @@ fn bytes_value(v: &Value, path: &str) -> Result<Vec<u8>, SpecError> {
     Ok(hex.as_bytes().chunks(2).map(|p| digit(p[0]) << 4 | digit(p[1])).collect())
 }
 
-/// One argument; `raw` is its data's elements as text, when read that way.
-fn arg(v: &Value, raw: Option<&RawList<'_>>, path: &str) -> Result<Arg, SpecError> {
+/// One argument; `raw` is its data's elements as text, when read that way; `dir`
+/// the folder `"npy"` paths are relative to.
+fn arg(v: &Value, raw: Option<&RawList<'_>>, path: &str, dir: &Path) -> Result<Arg, SpecError> {
     let Value::Object(o) = v else {
         return err(path, "must be an object: {\"type\", \"value\"} or {\"buffer\", ...}");
     };
-    if let Some(t) = o.get("type") {
+    let buffer_type = o.get("type").is_some_and(|t| t == "buffer");
+    if let Some(t) = o.get("type").filter(|_| !buffer_type) {
         if let Some(k) = o.keys().find(|k| !matches!(k.as_str(), "type" | "value")) {
             return err(&format!("{path}.{k}"), "unknown field of a scalar argument");
         }
@@ -485,82 +537,177 @@ fn arg(v: &Value, raw: Option<&RawList<'_>>, path: &str) -> Result<Arg, SpecErro
         let bits = encode(ty, value, &format!("{path}.value"))?;
         return Ok(Arg::Scalar { ty, bits });
     }
-    let Some(b) = o.get("buffer") else {
+    // `{"buffer": E, ...}`, or `{"type": "buffer", "elem": E, ...}`.
+    let (elem_key, fields): (&str, &[&str]) = if buffer_type {
+        ("elem", &["type", "elem", "data", "len", "npy", "name"])
+    } else if o.contains_key("buffer") {
+        ("buffer", &["buffer", "data", "len", "npy", "name"])
+    } else {
         return err(path, "needs \"type\" (a scalar) or \"buffer\" (global memory)");
     };
-    if let Some(k) = o.keys().find(|k| !matches!(k.as_str(), "buffer" | "data" | "len")) {
+    if let Some(k) = o.keys().find(|k| !fields.contains(&k.as_str())) {
         return err(&format!("{path}.{k}"), "unknown field of a buffer argument");
     }
-    let elem = elem_type(b, &format!("{path}.buffer"), false)?;
+    let name = match o.get("name") {
+        None => None,
+        Some(Value::String(n)) if file_name_ok(n) => Some(n.clone()),
+        Some(_) => {
+            return err(
+                &format!("{path}.name"),
+                "must be a file name: letters, digits, '_', '-' and '.', not starting with '.'",
+            );
+        }
+    };
+    let elem = match o.get(elem_key) {
+        Some(e) => Some(elem_type(e, &format!("{path}.{elem_key}"), false)?),
+        None => None,
+    };
+    if let Some(file) = o.get("npy") {
+        if o.contains_key("data") {
+            return err(path, "give either \"data\" or \"npy\", not both");
+        }
+        let (elem, file, len) = npy_buffer(file, elem, o.get("len"), path, dir)?;
+        return Ok(Arg::NpyBuffer { elem, path: file, len, name });
+    }
+    let Some(elem) = elem else {
+        return err(path, format!("a buffer needs its element type, \"{elem_key}\""));
+    };
     let bytes = match (o.get("data"), o.get("len")) {
         (Some(_), Some(_)) => return err(path, "give either \"data\" or \"len\", not both"),
-        (Some(Value::Array(items)), None) => {
-            let count = raw.map_or(items.len(), |r| r.len);
-            let total = count as u64 * elem.bytes() as u64;
-            if total > MAX_BUFFER_BYTES {
-                return err(
-                    path,
-                    format!("{total} bytes; ptxvm allocates at most {MAX_BUFFER_BYTES} per buffer"),
-                );
-            }
-            let mut bytes = Vec::with_capacity(total as usize);
-            // The path is written only for an error.
-            let at = |i: usize| {
-                move |e: SpecError| SpecError { path: format!("{path}.data[{i}]"), message: e.message }
-            };
-            match raw {
-                Some(raw) => {
-                    // Runs convert on every core; the error is the first bad
-                    // element's (lowest index).
-                    use rayon::prelude::*;
-                    let k = elem.bytes();
-                    bytes.resize(raw.len * k, 0);
-                    let mut outs = Vec::with_capacity(raw.runs.len());
-                    let mut rest = &mut bytes[..];
-                    for w in raw.runs.windows(2) {
-                        let (out, tail) = rest.split_at_mut((w[1].0 - w[0].0) * k);
-                        outs.push(out);
-                        rest = tail;
-                    }
-                    outs.push(rest);
-                    let results: Vec<Result<(), SpecError>> = outs
-                        .into_par_iter()
-                        .zip(&raw.runs)
-                        .map(|(out, &(first, run))| {
-                            // Every element is there: `RawList::new` counted them.
-                            for (j, (o, item)) in
-                                out.chunks_exact_mut(k).zip(Items { run, start: 0 }).enumerate()
-                            {
-                                let bits = encode_text(elem, item.unwrap_or("")).map_err(at(first + j))?;
-                                o.copy_from_slice(&bits.to_le_bytes()[..k]);
-                            }
-                            Ok(())
-                        })
-                        .collect();
-                    results.into_iter().collect::<Result<(), SpecError>>()?;
-                }
-                _ => {
-                    for (i, item) in items.iter().enumerate() {
-                        let bits = encode(elem, item, "").map_err(at(i))?;
-                        bytes.extend_from_slice(&bits.to_le_bytes()[..elem.bytes()]);
-                    }
-                }
-            }
-            bytes
-        }
+        (Some(Value::Array(items)), None) => data_bytes(elem, items, raw, path)?,
         (Some(_), None) => return err(&format!("{path}.data"), "must be a list of values"),
-        (None, Some(n)) => match n.as_u64() {
-            Some(n) if n.saturating_mul(elem.bytes() as u64) <= MAX_BUFFER_BYTES => {
-                vec![0u8; n as usize * elem.bytes()]
-            }
-            Some(n) => {
-                return err(&format!("{path}.len"), format!("{n} elements exceed {MAX_BUFFER_BYTES} bytes"));
-            }
-            None => return err(&format!("{path}.len"), "must be a non-negative integer"),
-        },
-        (None, None) => return err(path, "a buffer needs \"data\" or \"len\""),
+        (None, Some(n)) => vec![0u8; buffer_len(elem, n, path)? as usize * elem.bytes()],
+        (None, None) => return err(path, "a buffer needs \"data\", \"len\" or \"npy\""),
     };
-    Ok(Arg::Buffer { elem, bytes })
+    Ok(Arg::Buffer { elem, bytes, name })
+}
+
+/// A `"len"`: a number of elements that fits [`MAX_BUFFER_BYTES`].
+fn buffer_len(elem: ElemType, n: &Value, path: &str) -> Result<u64, SpecError> {
+    match n.as_u64() {
+        Some(n) if n.saturating_mul(elem.bytes() as u64) <= MAX_BUFFER_BYTES => Ok(n),
+        Some(n) => err(&format!("{path}.len"), format!("{n} elements exceed {MAX_BUFFER_BYTES} bytes")),
+        None => err(&format!("{path}.len"), "must be a non-negative integer"),
+    }
+}
+
+/// A name a file can have in any folder on any system.
+fn file_name_ok(n: &str) -> bool {
+    !n.is_empty()
+        && n.len() <= 200
+        && !n.starts_with('.')
+        && n.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
+/// The element type, path and length of a buffer read from the `.npy` file `file`
+/// (relative to `dir`), whose header is checked here; `elem` and `len`, when the
+/// spec gives them, must agree with it. A bf16 buffer reads a `<u2` file as its bits
+/// (NumPy has no bf16).
+fn npy_buffer(
+    file: &Value,
+    elem: Option<ElemType>,
+    len: Option<&Value>,
+    path: &str,
+    dir: &Path,
+) -> Result<(ElemType, std::path::PathBuf, u64), SpecError> {
+    let Some(file) = file.as_str().filter(|f| !f.is_empty()) else {
+        return err(&format!("{path}.npy"), "must be the path of a .npy file");
+    };
+    let full = dir.join(file);
+    let (head, _) = crate::npy::open(&full).map_err(|e| SpecError {
+        path: format!("{path}.npy"),
+        message: format!("{}: {e}", full.display()),
+    })?;
+    let bytes = head.len() * head.elem.bytes() as u64;
+    if bytes > MAX_BUFFER_BYTES {
+        let message = format!(
+            "{}: {bytes} bytes; ptxvm allocates at most {MAX_BUFFER_BYTES} per buffer",
+            full.display()
+        );
+        return err(&format!("{path}.npy"), message);
+    }
+    let elem = match elem {
+        None => head.elem,
+        Some(e) if e == head.elem || (e == ElemType::BF16 && head.elem == ElemType::U16) => e,
+        Some(e) => {
+            let message = format!(
+                "the spec says {}, but {} holds '{}' ({})",
+                e.name(),
+                full.display(),
+                head.descr,
+                head.elem.name()
+            );
+            return err(path, message);
+        }
+    };
+    if let Some(n) = len {
+        let n = buffer_len(elem, n, path)?;
+        if n != head.len() {
+            let message = format!(
+                "the spec says {n} elements, but {} holds {} (shape {:?})",
+                full.display(),
+                head.len(),
+                head.shape
+            );
+            return err(&format!("{path}.len"), message);
+        }
+    }
+    Ok((elem, full, head.len()))
+}
+
+/// The bytes of a `"data"` list of `elem` values.
+fn data_bytes(
+    elem: ElemType,
+    items: &[Value],
+    raw: Option<&RawList<'_>>,
+    path: &str,
+) -> Result<Vec<u8>, SpecError> {
+    let count = raw.map_or(items.len(), |r| r.len);
+    let total = count as u64 * elem.bytes() as u64;
+    if total > MAX_BUFFER_BYTES {
+        return err(path, format!("{total} bytes; ptxvm allocates at most {MAX_BUFFER_BYTES} per buffer"));
+    }
+    let mut bytes = Vec::with_capacity(total as usize);
+    // The path is written only for an error.
+    let at =
+        |i: usize| move |e: SpecError| SpecError { path: format!("{path}.data[{i}]"), message: e.message };
+    match raw {
+        Some(raw) => {
+            // Runs convert on every core; the error is the first bad element's (lowest
+            // index).
+            use rayon::prelude::*;
+            let k = elem.bytes();
+            bytes.resize(raw.len * k, 0);
+            let mut outs = Vec::with_capacity(raw.runs.len());
+            let mut rest = &mut bytes[..];
+            for w in raw.runs.windows(2) {
+                let (out, tail) = rest.split_at_mut((w[1].0 - w[0].0) * k);
+                outs.push(out);
+                rest = tail;
+            }
+            outs.push(rest);
+            let results: Vec<Result<(), SpecError>> = outs
+                .into_par_iter()
+                .zip(&raw.runs)
+                .map(|(out, &(first, run))| {
+                    // Every element is there: `RawList::new` counted them.
+                    for (j, (o, item)) in out.chunks_exact_mut(k).zip(Items { run, start: 0 }).enumerate() {
+                        let bits = encode_text(elem, item.unwrap_or("")).map_err(at(first + j))?;
+                        o.copy_from_slice(&bits.to_le_bytes()[..k]);
+                    }
+                    Ok(())
+                })
+                .collect();
+            results.into_iter().collect::<Result<(), SpecError>>()?;
+        }
+        _ => {
+            for (i, item) in items.iter().enumerate() {
+                let bits = encode(elem, item, "").map_err(at(i))?;
+                bytes.extend_from_slice(&bits.to_le_bytes()[..elem.bytes()]);
+            }
+        }
+    }
+    Ok(bytes)
 }
 
 fn elem_type(v: &Value, path: &str, scalar: bool) -> Result<ElemType, SpecError> {
@@ -902,6 +1049,30 @@ pub fn write_result_json(
     w.write_all(b"]}")
 }
 
+/// The result JSON of `ptxvm run --out-dir`: per buffer argument, in argument order,
+/// the `.npy` file its contents were written to and its length in elements, in place
+/// of the data: `{"arg": 1, "buffer": "f32", "len": 10, "npy": "out/y.npy"}`.
+///
+/// # Errors
+/// What writing to `w` returns.
+pub fn write_result_files_json(
+    w: &mut impl std::io::Write,
+    kernel: &str,
+    files: &[(usize, ElemType, u64, &str)],
+) -> std::io::Result<()> {
+    write!(w, "{{\"kernel\": {}, \"buffers\": [", Value::String(kernel.into()))?;
+    for (k, &(arg, elem, len, file)) in files.iter().enumerate() {
+        let sep = if k > 0 { ", " } else { "" };
+        let file = Value::String(file.into());
+        write!(
+            w,
+            "{sep}{{\"arg\": {arg}, \"buffer\": \"{}\", \"len\": {len}, \"npy\": {file}}}",
+            elem.name()
+        )?;
+    }
+    w.write_all(b"]}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1009,7 +1180,7 @@ mod tests {
         for text in specs {
             let whole = serde_json::from_str::<Value>(text)
                 .map_err(|e| SpecError { path: "spec".into(), message: format!("not valid JSON: {e}") })
-                .and_then(|v| spec_from(&v, &[]));
+                .and_then(|v| spec_from(&v, &[], Path::new(".")));
             assert_eq!(parse_spec(text), whole, "{text}");
         }
         // The first spec's lists were taken apart, not read whole.
@@ -1223,8 +1394,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.args[0], Arg::Scalar { ty: ElemType::F32, bits: 0x4000_0000 });
-        assert_eq!(s.args[1], Arg::Buffer { elem: ElemType::U16, bytes: vec![1, 0, 0xff, 0xff] });
-        assert_eq!(s.args[2], Arg::Buffer { elem: ElemType::F64, bytes: vec![0; 24] });
+        assert_eq!(s.args[1], Arg::Buffer { elem: ElemType::U16, bytes: vec![1, 0, 0xff, 0xff], name: None });
+        assert_eq!(s.args[2], Arg::Buffer { elem: ElemType::F64, bytes: vec![0; 24], name: None });
         let e = spec(r#"{"grid": 1, "block": 1, "args": [{"buffer": "b32", "len": 1}]}"#).unwrap_err();
         assert_eq!(e.path, "args[0].buffer");
         let e = spec(r#"{"grid": 1, "block": 1, "args": [{"buffer": "u8", "data": [1, 300]}]}"#).unwrap_err();
@@ -1234,5 +1405,76 @@ mod tests {
         assert!(e.message.contains("exceed"));
         let json = result_json("k", &[(1, ElemType::U16, &[1, 0, 0xff, 0xff])]);
         assert_eq!(json, r#"{"kernel": "k", "buffers": [{"arg": 1, "buffer": "u16", "data": [1, 65535]}]}"#);
+    }
+
+    /// A spec with `args` read in tests/data/npy/ (files NumPy wrote; make_fixtures.py).
+    fn npy_spec(args: &str) -> Result<LaunchSpec, SpecError> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/npy");
+        parse_spec_in(&format!(r#"{{"grid": 1, "block": 1, "args": [{args}]}}"#), &dir)
+    }
+
+    #[test]
+    fn npy_buffers_take_type_and_length_from_the_file() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/npy");
+        let npy = |elem, file: &str, len, name: Option<&str>| Arg::NpyBuffer {
+            elem,
+            path: dir.join(file),
+            len,
+            name: name.map(String::from),
+        };
+        let s = npy_spec(r#"{"type": "buffer", "npy": "f4.npy", "name": "x"}, {"buffer": "f32", "npy": "f4.npy", "len": 3}"#)
+            .unwrap();
+        assert_eq!(s.args[0], npy(ElemType::F32, "f4.npy", 3, Some("x")));
+        assert_eq!(s.args[1], npy(ElemType::F32, "f4.npy", 3, None));
+        assert_eq!((s.buffer_name(0), s.buffer_name(1)), ("x".to_string(), "arg1".to_string()));
+        // A 2x3 C-order array is its 6 elements in order; bf16 reads <u2 as bits.
+        let s = npy_spec(r#"{"type": "buffer", "npy": "c_2x3_i4.npy", "elem": "s32", "len": 6}, {"type": "buffer", "elem": "bf16", "npy": "u2.npy"}"#).unwrap();
+        assert_eq!(s.args[0], npy(ElemType::S32, "c_2x3_i4.npy", 6, None));
+        assert_eq!(s.args[1], npy(ElemType::BF16, "u2.npy", 2, None));
+    }
+
+    #[test]
+    fn npy_buffers_that_disagree_or_cannot_be_read_are_errors() {
+        let cases = [
+            (r#"{"type": "buffer", "npy": "f4.npy", "elem": "f64"}"#, "args[0]", "'<f4' (f32)"),
+            (r#"{"buffer": "s32", "npy": "f4.npy"}"#, "args[0]", "the spec says s32"),
+            (r#"{"type": "buffer", "npy": "f4.npy", "len": 4}"#, "args[0].len", "holds 3"),
+            (
+                r#"{"type": "buffer", "npy": "big_f4.npy"}"#,
+                "args[0].npy",
+                "big_f4.npy: dtype '>f4' is big-endian",
+            ),
+            (r#"{"type": "buffer", "npy": "object.npy"}"#, "args[0].npy", "object.npy: dtype '|O'"),
+            (r#"{"type": "buffer", "npy": "fortran_2x3_i4.npy"}"#, "args[0].npy", "Fortran order"),
+            (r#"{"type": "buffer", "npy": "none.npy"}"#, "args[0].npy", "none.npy"),
+            (r#"{"type": "buffer", "npy": 3}"#, "args[0].npy", "path"),
+            (r#"{"type": "buffer", "npy": "f4.npy", "data": [1]}"#, "args[0]", "not both"),
+            (r#"{"type": "buffer", "len": 3}"#, "args[0]", "\"elem\""),
+            (r#"{"type": "buffer", "elem": "f32", "len": 1, "value": 3}"#, "args[0].value", "unknown field"),
+            (r#"{"type": "buffer", "npy": "f4.npy", "name": "../x"}"#, "args[0].name", "file name"),
+            (
+                r#"{"type": "buffer", "npy": "f4.npy", "name": "arg1"}, {"buffer": "u8", "len": 1}"#,
+                "args[1].name",
+                "args[0]",
+            ),
+        ];
+        for (args, path, message) in cases {
+            let e = npy_spec(args).unwrap_err();
+            assert_eq!(e.path, path, "{args}: {e}");
+            assert!(e.message.contains(message), "{args}: {e}");
+        }
+    }
+
+    #[test]
+    fn file_results_list_each_file_and_length() {
+        let mut out = Vec::new();
+        write_result_files_json(
+            &mut out,
+            "k",
+            &[(1, ElemType::BF16, 3, "o/a \"b\".npy"), (2, ElemType::U8, 0, "o/arg2.npy")],
+        )
+        .unwrap();
+        let want = r#"{"kernel": "k", "buffers": [{"arg": 1, "buffer": "bf16", "len": 3, "npy": "o/a \"b\".npy"}, {"arg": 2, "buffer": "u8", "len": 0, "npy": "o/arg2.npy"}]}"#;
+        assert_eq!(String::from_utf8(out).unwrap(), want);
     }
 }

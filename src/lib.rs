@@ -6,11 +6,13 @@
 
 pub mod api;
 pub mod check;
+pub mod demangle;
 pub mod diag;
 pub mod exec;
 pub mod isa;
 pub mod launch;
 pub mod lower;
+pub mod npy;
 pub mod sem;
 pub mod syntax;
 

@@ -1,4 +1,4 @@
-//! The `ptxvm` command line: a thin shell over the library (see launch-contract.md).
+//! The `ptxvm` command line: a thin shell over the library (docs/launch-spec.md).
 
 mod run;
 
@@ -19,7 +19,8 @@ use std::process::ExitCode;
   ptxvm run examples/saxpy.ptx --launch examples/saxpy.json
   nvcc -ptx -arch=sm_90 kernel.cu -o kernel.ptx && ptxvm check kernel.ptx
 
-Exit codes: 0 success, 1 invalid PTX, launch spec or command line, 2 runtime fault.")]
+Exit codes: 0 success, 1 invalid PTX, launch spec or command line, 2 runtime fault.
+The launch spec and result format: docs/launch-spec.md in ptxvm's repository.")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -49,8 +50,11 @@ enum Command {
     /// The spec (JSON) names the kernel, the grid and block shape, dynamic shared
     /// memory and one argument per kernel parameter: {"type": T, "value": V} for a
     /// scalar, {"buffer": E, "data": [...]} or {"buffer": E, "len": N} for global memory,
+    /// {"type": "buffer", "npy": "x.npy"} for global memory filled from a NumPy file
+    /// (its path relative to the spec's folder; dtype and length from its header),
     /// {"type": "bytes", "value": "0x0a0b.."} for a struct passed by value (its bytes in
-    /// memory order, exactly the parameter's size).
+    /// memory order, exactly the parameter's size). docs/launch-spec.md in the
+    /// repository has every field.
     /// The result lists every buffer after the kernel ran (also after a fault, with
     /// what was written before it). Device printf output comes first on stdout, in
     /// CTA order and within a CTA in the order it ran; the result JSON is the last
@@ -68,6 +72,12 @@ enum Command {
         /// Write the result JSON here instead of stdout.
         #[arg(long, value_name = "OUT.json")]
         out: Option<PathBuf>,
+        /// Write each buffer to DIR/<name>.npy (its "name" in the spec, else arg<N>;
+        /// NumPy's format, the buffer's dtype; bf16 as its bits, <u2), creating DIR.
+        /// The result JSON then lists the files in place of the data:
+        /// {"arg": N, "buffer": E, "len": COUNT, "npy": "DIR/<name>.npy"}.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
         /// Bound on the dynamic warp instructions of the launch.
         #[arg(long, value_name = "N", default_value_t = ptxvm::api::DEFAULT_MAX_STEPS)]
         max_steps: u64,
@@ -124,7 +134,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check { file } => check(&file),
-        Command::Run { file, launch, out, max_steps, timeout, check, sanitize } => {
+        Command::Run { file, launch, out, out_dir, max_steps, timeout, check, sanitize } => {
             // A limit past a year is no limit (and would not fit a `Duration` at 1e20).
             let timeout = if timeout > 3.2e7 { 0.0 } else { timeout };
             if !(timeout.is_finite() && timeout >= 0.0) {
@@ -136,7 +146,8 @@ fn main() -> ExitCode {
                 racecheck: sanitize.contains(&Sanitizer::Racecheck),
                 initcheck: sanitize.contains(&Sanitizer::Initcheck),
             };
-            run::run(&file, &launch, out.as_deref(), max_steps, timeout, checks)
+            let output = run::Output { json: out.as_deref(), npy_dir: out_dir.as_deref() };
+            run::run(&file, &launch, output, max_steps, timeout, checks)
         }
     }
 }

@@ -1,9 +1,9 @@
-//! `ptxvm run`: the launch contract over the library API (launch-contract.md).
+//! `ptxvm run`: the launch contract over the library API (docs/launch-spec.md).
 
-use ptxvm::api::{BindError, Device, Module};
+use ptxvm::api::{BindError, BoundBuffer, Device, Module};
 use ptxvm::diag::Diagnostic;
 use ptxvm::exec::limits::{Checks, Limits};
-use ptxvm::launch::{ElemType, parse_spec, write_result_json};
+use ptxvm::launch::{ElemType, read_spec, write_result_files_json, write_result_json};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -64,18 +64,71 @@ fn invalid(message: String) -> ExitCode {
     ExitCode::from(1)
 }
 
+/// Where and how `ptxvm run` writes its results.
+pub struct Output<'a> {
+    /// The result JSON's file (else stdout).
+    pub json: Option<&'a Path>,
+    /// A folder for one `.npy` file per buffer, listed in the JSON in place of the data.
+    pub npy_dir: Option<&'a Path>,
+}
+
+/// What the result JSON lists: the buffers' data, or the `.npy` files it went to
+/// (with each buffer's element count).
+enum Listed<'a> {
+    Data(Vec<(usize, ElemType, &'a [u8])>),
+    Files(Vec<(usize, ElemType, u64, String)>),
+}
+
 /// The result JSON and a newline, written to `w`.
-fn write_json_line(w: impl Write, kernel: &str, buffers: &[(usize, ElemType, &[u8])]) -> std::io::Result<()> {
+fn write_json_line(w: impl Write, kernel: &str, listed: &Listed<'_>) -> std::io::Result<()> {
     let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
-    write_result_json(&mut w, kernel, buffers)?;
+    match listed {
+        Listed::Data(buffers) => write_result_json(&mut w, kernel, buffers)?,
+        Listed::Files(files) => {
+            let files: Vec<(usize, ElemType, u64, &str)> =
+                files.iter().map(|(arg, elem, len, f)| (*arg, *elem, *len, f.as_str())).collect();
+            write_result_files_json(&mut w, kernel, &files)?;
+        }
+    }
     w.write_all(b"\n")?;
     w.flush()
+}
+
+/// Writes each buffer as `dir/<name>.npy`, creating `dir`, straight from device
+/// memory in pieces (no copy of the whole buffer on the host).
+fn write_npy_files(
+    dir: &Path,
+    spec: &ptxvm::launch::LaunchSpec,
+    device: &Device,
+    buffers: &[BoundBuffer],
+) -> Result<Vec<(usize, ElemType, u64, String)>, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let mut files = Vec::with_capacity(buffers.len());
+    let mut piece = vec![0u8; 1 << 20];
+    for b in buffers {
+        let path = dir.join(format!("{}.npy", spec.buffer_name(b.arg)));
+        let failed = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+        let len = (b.bytes / b.elem.bytes()) as u64;
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&path).map_err(failed)?);
+        f.write_all(&ptxvm::npy::header(b.elem, len)).map_err(failed)?;
+        let mut at = 0;
+        while at < b.bytes {
+            let n = piece.len().min(b.bytes - at);
+            // Each buffer was allocated with exactly `b.bytes` bytes at `b.addr`.
+            let _ = device.copy_from_device(b.addr + at as u64, &mut piece[..n]);
+            f.write_all(&piece[..n]).map_err(failed)?;
+            at += n;
+        }
+        f.flush().map_err(failed)?;
+        files.push((b.arg, b.elem, len, path.display().to_string()));
+    }
+    Ok(files)
 }
 
 pub fn run(
     file: &Path,
     spec_path: &Path,
-    out: Option<&Path>,
+    output: Output<'_>,
     max_steps: u64,
     timeout: f64,
     checks: Checks,
@@ -92,12 +145,10 @@ pub fn run(
             return ExitCode::from(1);
         }
     };
-    let spec_text = match std::fs::read_to_string(spec_path) {
-        Ok(t) => t,
-        Err(e) => return invalid(format!("cannot read {}: {e}", spec_path.display())),
-    };
-    let spec = match parse_spec(&spec_text) {
+    let out = output.json;
+    let spec = match read_spec(spec_path) {
         Ok(s) => s,
+        Err(e) if e.path == "spec" && e.message.starts_with("cannot read") => return invalid(e.message),
         Err(e) => return invalid(format!("{}: {e}", spec_path.display())),
     };
     let mut device = Device::default();
@@ -109,6 +160,9 @@ pub fn run(
         }
         Err(BindError::Spec(m)) => return invalid(format!("{}: {m}", spec_path.display())),
     };
+    for w in &bound.warnings {
+        eprintln!("ptxvm: warning: {}: {w}", spec_path.display());
+    }
     let name = bound.kernel.name.clone();
     let mut limits = Limits::new(max_steps).cancel(interrupt_flag()).checks(checks);
     if timeout > 0.0 {
@@ -141,13 +195,22 @@ pub fn run(
             "warning: device printf wrote more than 1 MiB (CUDA's default buffer); ptxvm kept the first 1 MiB"
         );
     }
-    let mut contents = Vec::new();
-    for b in &bound.buffers {
+    let contents: Vec<Vec<u8>> = match output.npy_dir {
+        Some(_) => Vec::new(),
         // Each buffer was allocated with exactly `b.bytes` bytes at `b.addr`.
-        contents.push(device.read_to_vec(b.addr, b.bytes).unwrap_or_default());
-    }
-    let listed: Vec<(usize, ElemType, &[u8])> =
-        bound.buffers.iter().zip(&contents).map(|(b, d)| (b.arg, b.elem, d.as_slice())).collect();
+        None => {
+            bound.buffers.iter().map(|b| device.read_to_vec(b.addr, b.bytes).unwrap_or_default()).collect()
+        }
+    };
+    let listed = match output.npy_dir {
+        Some(dir) => match write_npy_files(dir, &spec, &device, &bound.buffers) {
+            Ok(files) => Listed::Files(files),
+            Err(message) => return invalid(message),
+        },
+        None => Listed::Data(
+            bound.buffers.iter().zip(&contents).map(|(b, d)| (b.arg, b.elem, d.as_slice())).collect(),
+        ),
+    };
     let written = match out {
         Some(path) => std::fs::File::create(path).and_then(|f| write_json_line(f, &name, &listed)),
         None => write_json_line(std::io::stdout().lock(), &name, &listed),

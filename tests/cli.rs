@@ -1,4 +1,4 @@
-//! The command-line contract of `ptxvm check` (../shared/launch-contract.md): exit codes,
+//! The command-line contract of `ptxvm check` (docs/launch-spec.md): exit codes,
 //! silence on success, and the `FILE:LINE:COL: error: ` diagnostic with a caret.
 
 use std::process::{Command, Output};

@@ -1,4 +1,4 @@
-//! Warp-wide and flag-carrying instructions through `ptxvm run` (launch-contract.md):
+//! Warp-wide and flag-carrying instructions through `ptxvm run` (docs/launch-spec.md):
 //! `shfl.sync` in every mode, `redux.sync`, `match.any.sync`, and the carry chain of `add.cc`/`addc`.
 //! Expected values are computed here from each kernel's intent (a sum, a scan, a
 //! wide addition), never taken from ptxvm.

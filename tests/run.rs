@@ -1,4 +1,4 @@
-//! `ptxvm run` through the command line (launch-contract.md): results checked against
+//! `ptxvm run` through the command line (docs/launch-spec.md): results checked against
 //! references computed here from each kernel's source semantics, never from ptxvm.
 
 use serde_json::Value;
@@ -1117,4 +1117,28 @@ fn correct_kernels_give_no_sanitizer_report() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!err.contains("sanitize:"), "{spec}: {err}");
     }
+}
+
+/// A scalar of another kind than its parameter's runs, with a warning on stderr
+/// naming the argument, both types and the kernel; a demangled kernel name works.
+#[test]
+fn mismatched_scalar_types_warn_and_demangled_names_resolve() {
+    let spec = std::fs::read_to_string("examples/saxpy.json")
+        .unwrap()
+        .replace(r#"{"type": "f32", "value": 2.0}"#, r#"{"type": "s32", "value": 1073741824}"#);
+    let (out, json) = run("examples/saxpy.ptx", &spec, &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning:")
+            && err.contains("args[0]: type s32 given for parameter 0 of kernel `saxpy`, declared .f32"),
+        "{err}"
+    );
+    // 1073741824 = 0x40000000, the bits of 2.0f32: y = 2x + 0.5.
+    assert_eq!(floats(&json["buffers"][1]["data"])[0], 2.5);
+    let spec =
+        std::fs::read_to_string("examples/collatz.json").unwrap().replace("_Z7collatzPKyPiii", "collatz");
+    let (out, json) = run("examples/collatz.ptx", &spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json["kernel"], "_Z7collatzPKyPiii");
 }

@@ -3,8 +3,8 @@
 //! The checker walks the module once: header directives (`.version`, `.target`,
 //! `.address_size`), then module-level symbols (functions, variables, initialisers),
 //! then each function body with its scopes, labels and target lists, and every
-//! instruction against the instruction-form rules in [`instr`] and [`cmp`] and
-//! [`control`]. It never stops at the first error. Once it accepts a module, later
+//! instruction against the instruction-form rules in `instr.rs` and `cmp.rs` and
+//! `control.rs`. It never stops at the first error. Once it accepts a module, later
 //! stages may rely on every name resolving and every seed instruction being well-formed.
 
 mod body;

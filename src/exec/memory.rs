@@ -114,6 +114,14 @@ impl GlobalMemory {
     /// # Errors
     /// [`MemFault::TooLarge`] when the size cannot be represented.
     pub fn alloc(&mut self, len: u64) -> Result<u64, MemFault> {
+        let base = self.next_base(len)?;
+        let words = zeroed(len).ok_or(MemFault::TooLarge { bytes: len })?;
+        self.allocs.push(Allocation { base, len, words, label: None });
+        Ok(base)
+    }
+
+    /// Where an allocation of `len` bytes goes: aligned, after the last one.
+    fn next_base(&self, len: u64) -> Result<u64, MemFault> {
         let too_large = MemFault::TooLarge { bytes: len };
         let base = match self.allocs.last() {
             Some(a) if a.base >= BASE => {
@@ -122,9 +130,70 @@ impl GlobalMemory {
             _ => BASE,
         };
         base.checked_add(len).ok_or(too_large)?;
-        let words = zeroed(len).ok_or(too_large)?;
-        self.allocs.push(Allocation { base, len, words, label: None });
         Ok(base)
+    }
+
+    /// Allocates a copy of `data`; returns the device address. One pass on every
+    /// core, where [`GlobalMemory::alloc`] and a copy would write the memory twice.
+    ///
+    /// # Errors
+    /// [`MemFault::TooLarge`] when the size cannot be represented.
+    pub fn alloc_from(&mut self, data: &[u8]) -> Result<u64, MemFault> {
+        let len = data.len() as u64;
+        let base = self.next_base(len)?;
+        let words: Vec<AtomicU64> = data
+            .par_chunks(8)
+            .with_min_len(COPY_CHUNK)
+            .map(|c| {
+                let mut w = [0u8; 8];
+                w[..c.len()].copy_from_slice(c);
+                AtomicU64::new(u64::from_le_bytes(w))
+            })
+            .collect();
+        self.allocs.push(Allocation { base, len, words: words.into_boxed_slice(), label: None });
+        Ok(base)
+    }
+
+    /// Allocates `len` bytes read from `r` (a file's data, say), converted to words
+    /// as they come: host memory holds them once, not once read and once copied.
+    ///
+    /// # Errors
+    /// What reading returns (a source shorter than `len` is `UnexpectedEof`), or
+    /// [`MemFault::TooLarge`] as an `OutOfMemory` error.
+    pub fn alloc_from_reader(&mut self, len: u64, r: &mut impl std::io::Read) -> std::io::Result<u64> {
+        let too_large = |e: MemFault| std::io::Error::new(std::io::ErrorKind::OutOfMemory, e.to_string());
+        let base = self.next_base(len).map_err(too_large)?;
+        let n = usize::try_from(len.div_ceil(8)).map_err(|_| too_large(MemFault::TooLarge { bytes: len }))?;
+        let mut words: Vec<AtomicU64> = Vec::with_capacity(n);
+        let mut piece = vec![0u8; 8 * COPY_CHUNK];
+        let mut left = len as usize;
+        while left > 0 {
+            let k = piece.len().min(left);
+            r.read_exact(&mut piece[..k])?;
+            // A last piece of `len % 8` bytes is padded with zeros to a word.
+            piece[k..k.next_multiple_of(8)].fill(0);
+            let whole = &piece[..k.next_multiple_of(8)];
+            words.extend(whole.chunks_exact(8).map(|c| {
+                AtomicU64::new(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+            }));
+            left -= k;
+        }
+        self.allocs.push(Allocation { base, len, words: words.into_boxed_slice(), label: None });
+        Ok(base)
+    }
+
+    /// Frees the allocation that starts at `addr` (one [`GlobalMemory::alloc`] made).
+    ///
+    /// # Errors
+    /// [`MemFault::OutOfBounds`] when no such allocation starts there.
+    pub fn free(&mut self, addr: u64) -> Result<(), MemFault> {
+        match self.allocs.iter().position(|a| a.base == addr && a.base >= BASE) {
+            Some(k) => {
+                self.allocs.remove(k);
+                Ok(())
+            }
+            None => Err(MemFault::OutOfBounds { addr, size: 0 }),
+        }
     }
 
     /// Places `bytes` at the fixed address `base`, below [`BASE`] (a module's data
@@ -511,6 +580,31 @@ mod tests {
             m.explain(MemFault::Misaligned { addr: 3, size: 4 }),
             MemFault::Misaligned { addr: 3, size: 4 }.to_string()
         );
+    }
+
+    #[test]
+    fn allocations_made_from_bytes_hold_them_and_no_more() {
+        let mut m = GlobalMemory::default();
+        let data: Vec<u8> = (0..300_013u32).map(|k| (k.wrapping_mul(2_654_435_761) >> 11) as u8).collect();
+        let a = m.alloc_from(&data).unwrap();
+        let b = m.alloc_from(&[7, 8, 9]).unwrap();
+        assert_eq!(m.read_to_vec(a, data.len()).unwrap(), data);
+        // 300,013 = 8 * 37,501 + 5: the last word's tail is not part of the buffer.
+        assert_eq!(m.load(a + 300_012, 1), Ok(u64::from(data[300_012])));
+        let end = a + data.len() as u64;
+        assert_eq!(m.load(end, 1), Err(MemFault::OutOfBounds { addr: end, size: 1 }));
+        assert!(b % ALIGN == 0 && b >= end);
+        assert_eq!(m.load(b, 2), Ok(0x0807));
+        assert_eq!(m.load(b + 2, 1), Ok(9));
+        // From a reader: the same words; a short reader is an error.
+        let c = m.alloc_from_reader(data.len() as u64, &mut data.as_slice()).unwrap();
+        assert_eq!(m.read_to_vec(c, data.len()).unwrap(), data);
+        assert!(m.alloc_from_reader(10, &mut [1u8, 2].as_slice()).is_err());
+        // Freed, the range faults; a second free, or one inside it, is an error.
+        m.free(b).unwrap();
+        assert_eq!(m.load(b, 1), Err(MemFault::OutOfBounds { addr: b, size: 1 }));
+        assert!(m.free(b).is_err() && m.free(a + 8).is_err());
+        assert_eq!(m.load(a, 1), Ok(u64::from(data[0])));
     }
 
     #[test]

@@ -127,7 +127,7 @@ fn saturate(fmt: Format, bits: u64) -> u64 {
 }
 
 /// Float to float (`cvt{.rnd}{.ftz}{.sat}.dst.src`): exact when widening, rounded by
-/// `rnd` when narrowing. NaNs as [`nan_to_float`] says.
+/// `rnd` when narrowing. NaNs as `nan_to_float` says.
 pub fn float_to_float(dst: Format, src: Format, rnd: Rnd, ftz: bool, sat: bool, bits: u64) -> u64 {
     let bits = flush_f32(src, ftz, bits);
     let x = widen(src, bits);

@@ -1,4 +1,4 @@
-//! A [`Program`] as PTX text and its launch spec (launch-contract.md).
+//! A [`Program`] as PTX text and its launch spec (docs/launch-spec.md).
 //!
 //! The kernel takes `in` (8 words per thread) and `out` (`OUT_WORDS` per thread).
 //! Control flow is the usual compiler shape: `@!%p bra ELSE` around an `if`, a loop

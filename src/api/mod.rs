@@ -2,6 +2,10 @@
 //! copy device buffers, launch a kernel with a grid, a block and its parameters, read
 //! the buffers back. The command line uses only this.
 
+mod args;
+
+pub use args::{Args, Element, LaunchError};
+
 use crate::check::types::Ty;
 use crate::diag::Diagnostic;
 use crate::exec::cta::Scratch;
@@ -79,6 +83,19 @@ impl Module {
                 _ => None,
             })
             .collect()
+    }
+
+    /// The parameters of kernel `name` as declared (`.param .u64 x`), in order; empty
+    /// when there is no such kernel.
+    pub fn kernel_param_decls(&self, name: &str) -> Vec<String> {
+        let kernel = self.ast.items.iter().find_map(|i| match i {
+            Item::Func(f) if f.kind == FuncKind::Entry && f.name.text(&self.src) == name => Some(f),
+            _ => None,
+        });
+        let decl = |p: &crate::syntax::ast::Param| {
+            p.span.text(&self.src).split_whitespace().collect::<Vec<_>>().join(" ")
+        };
+        kernel.map(|f| f.params.iter().map(decl).collect()).unwrap_or_default()
     }
 
     /// The whole module decoded for execution.
@@ -272,6 +289,26 @@ pub struct Bound {
     pub params: Vec<u8>,
     /// One per buffer argument, in argument order.
     pub buffers: Vec<BoundBuffer>,
+    /// What in the spec looks wrong but binds (a float value for an integer
+    /// parameter, ...), one sentence each.
+    pub warnings: Vec<String>,
+}
+
+/// Whether a scalar of type `t` for a parameter declared `ty` (of its size) is
+/// likely a mistake: a float for an integer parameter or the reverse, or another
+/// float format. Integers of either signedness pass for each other (nvcc declares
+/// every integer parameter `.u`), and bit-size types for anything.
+fn scalar_mismatch(t: crate::launch::ElemType, ty: Ty) -> bool {
+    use Ty::*;
+    if t.is_bits() || matches!(ty, B8 | B16 | B32 | B64) {
+        return false;
+    }
+    let float_param = matches!(ty, F16 | F16x2 | BF16 | BF16x2 | F32 | F64 | TF32);
+    match (t.is_float(), float_param) {
+        (false, false) => false,
+        (true, true) => ty.word().strip_prefix('.') != Some(t.name()),
+        _ => true,
+    }
 }
 
 /// A buffer argument placed in device memory.
@@ -390,32 +427,35 @@ impl Device {
         use crate::launch::Arg;
         let names = module.kernel_names();
         let name = match (&spec.kernel, names.as_slice()) {
-            (Some(k), _) if names.contains(k) => k.clone(),
-            (Some(k), _) => {
-                return Err(BindError::Spec(format!(
-                    "no kernel named `{k}` (kernels: {})",
-                    names.join(", ")
-                )));
-            }
+            (Some(k), _) => crate::demangle::resolve(&names, k).map_err(BindError::Spec)?.to_string(),
             (None, [only]) => only.clone(),
             (None, _) => {
+                let shown: Vec<String> = names.iter().map(|n| crate::demangle::shown(n)).collect();
                 let msg = format!(
                     "the module has {} kernels ({}); name one with \"kernel\"",
                     names.len(),
-                    names.join(", ")
+                    shown.join(", ")
                 );
                 return Err(BindError::Spec(msg));
             }
         };
         let kernel = module.kernel(&name).map_err(BindError::Lower)?;
+        // Argument errors end with the kernel's parameters as declared.
+        let declared = || {
+            let decls = module.kernel_param_decls(&name);
+            let list: Vec<String> = decls.iter().enumerate().map(|(k, d)| format!("  {k}: {d}")).collect();
+            format!("\n{} takes:\n{}", crate::demangle::shown(&name), list.join("\n"))
+        };
         if spec.args.len() != kernel.params.len() {
             let msg = format!(
-                "kernel `{name}` takes {} parameters, the spec gives {} args",
+                "kernel `{name}` takes {} parameters, the spec gives {} args{}",
                 kernel.params.len(),
-                spec.args.len()
+                spec.args.len(),
+                declared()
             );
             return Err(BindError::Spec(msg));
         }
+        let mut warnings = Vec::new();
         let mut params = vec![0u8; kernel.param_bytes as usize];
         let mut buffers = Vec::new();
         for (k, (arg, &(ty, offset, size))) in spec.args.iter().zip(&kernel.params).enumerate() {
@@ -423,7 +463,11 @@ impl Device {
             let bits = match arg {
                 Arg::Bytes(bytes) => {
                     if bytes.len() != size as usize {
-                        let msg = format!("args[{k}]: {} bytes for a {size}-byte parameter", bytes.len());
+                        let msg = format!(
+                            "args[{k}]: {} bytes for a {size}-byte parameter{}",
+                            bytes.len(),
+                            declared()
+                        );
                         return Err(BindError::Spec(msg));
                     }
                     params[place].copy_from_slice(bytes);
@@ -432,34 +476,58 @@ impl Device {
                 Arg::Scalar { ty: t, bits } => {
                     if t.bytes() != size as usize {
                         let msg = format!(
-                            "args[{k}]: a {} value for a {}-byte parameter ({})",
+                            "args[{k}]: a {} value for a {}-byte parameter ({}){}",
                             t.name(),
                             size,
-                            ty.word()
+                            ty.word(),
+                            declared()
                         );
                         return Err(BindError::Spec(msg));
+                    }
+                    if scalar_mismatch(*t, ty) {
+                        warnings.push(format!(
+                            "args[{k}]: type {} given for parameter {k} of kernel `{name}`, declared {}; its bits are passed as they are",
+                            t.name(),
+                            ty.word()
+                        ));
                     }
                     *bits
                 }
-                Arg::Buffer { elem, bytes } => {
-                    if size != 8 {
-                        let msg = format!(
-                            "args[{k}]: a buffer's address needs a 64-bit parameter, not {}",
-                            ty.word()
-                        );
-                        return Err(BindError::Spec(msg));
-                    }
+                Arg::Buffer { .. } | Arg::NpyBuffer { .. } if size != 8 => {
+                    let msg = format!(
+                        "args[{k}]: a buffer's address needs a 64-bit parameter, not {}{}",
+                        ty.word(),
+                        declared()
+                    );
+                    return Err(BindError::Spec(msg));
+                }
+                Arg::Buffer { elem, bytes, .. } => {
                     let spec_err = |e: MemFault| BindError::Spec(format!("args[{k}]: {e}"));
-                    let addr = self.alloc(bytes.len() as u64).map_err(spec_err)?;
-                    self.copy_to_device(addr, bytes).map_err(spec_err)?;
+                    let addr = self.memory.alloc_from(bytes).map_err(spec_err)?;
                     self.label(addr, format!("args[{k}]"));
                     buffers.push(BoundBuffer { arg: k, elem: *elem, addr, bytes: bytes.len() });
+                    addr
+                }
+                Arg::NpyBuffer { elem, path, len, .. } => {
+                    // The file's data goes straight into device memory.
+                    let spec_err = |e: String| BindError::Spec(format!("args[{k}]: {}: {e}", path.display()));
+                    let (head, mut file) = crate::npy::open(path).map_err(|e| spec_err(e.to_string()))?;
+                    if head.len() != *len || head.elem.bytes() != elem.bytes() {
+                        return Err(spec_err("the file changed after the spec was read".into()));
+                    }
+                    let bytes = *len * elem.bytes() as u64;
+                    let addr = self
+                        .memory
+                        .alloc_from_reader(bytes, &mut file)
+                        .map_err(|e| spec_err(e.to_string()))?;
+                    self.label(addr, format!("args[{k}]"));
+                    buffers.push(BoundBuffer { arg: k, elem: *elem, addr, bytes: bytes as usize });
                     addr
                 }
             };
             params[place].copy_from_slice(&bits.to_le_bytes()[..size as usize]);
         }
-        Ok(Bound { kernel, params, buffers })
+        Ok(Bound { kernel, params, buffers, warnings })
     }
 
     /// The shared-memory hazards the last launch's `racecheck` and `initcheck` found
@@ -480,6 +548,14 @@ impl Device {
     /// [`MemFault::TooLarge`] when the size cannot be represented.
     pub fn alloc(&mut self, bytes: u64) -> Result<u64, MemFault> {
         self.memory.alloc(bytes)
+    }
+
+    /// Frees the allocation at `addr` (an address [`Device::alloc`] returned).
+    ///
+    /// # Errors
+    /// [`MemFault::OutOfBounds`] when no allocation starts there.
+    pub fn free(&mut self, addr: u64) -> Result<(), MemFault> {
+        self.memory.free(addr)
     }
 
     /// Copies host bytes to device address `addr`.
