@@ -15,6 +15,7 @@ pub mod lower;
 pub mod npy;
 pub mod sem;
 pub mod syntax;
+pub mod trace;
 
 pub use diag::Diagnostic;
 

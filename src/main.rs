@@ -105,6 +105,35 @@ enum Command {
         #[arg(long, value_name = "TOOL", value_delimiter = ',')]
         sanitize: Vec<Sanitizer>,
     },
+    /// Draw one CTA's execution as an HTML page: divergence made visible.
+    ///
+    /// The CTA runs alone (the launch spec as for `run`; other CTAs do not run). The
+    /// page (one file, an SVG inside) has a band per warp, a row per lane and a
+    /// column per instruction the warp executed: dark where the lane ran it, pale
+    /// where its guard was false, empty where the lane was on another path, waiting
+    /// or exited. Red triangles mark divergent branches, green ones reconvergence,
+    /// orange lines barrier waits, black squares exits. Hover a column for its PTX
+    /// line and instruction.
+    ///
+    /// Exit code 0 when the CTA ran to its end, 1 for invalid PTX or a bad spec, 2
+    /// when it faulted (the page shows what ran up to the fault, and the fault).
+    #[command(verbatim_doc_comment)]
+    Trace {
+        /// The PTX file.
+        file: PathBuf,
+        /// The launch spec (JSON), as for `run`.
+        #[arg(long, value_name = "SPEC.json")]
+        launch: PathBuf,
+        /// The CTA to draw, by its index in launch order (x fastest).
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        cta: u64,
+        /// The page to write.
+        #[arg(short, long, value_name = "OUT.html", default_value = "trace.html")]
+        out: PathBuf,
+        /// Bound on the dynamic warp instructions of the CTA.
+        #[arg(long, value_name = "N", default_value_t = ptxvm::api::DEFAULT_MAX_STEPS)]
+        max_steps: u64,
+    },
 }
 
 /// The tools `--sanitize` takes, by compute-sanitizer's names.
@@ -134,6 +163,9 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check { file } => check(&file),
+        Command::Trace { file, launch, cta, out, max_steps } => {
+            run::trace(&file, &launch, &out, cta, max_steps)
+        }
         Command::Run { file, launch, out, out_dir, max_steps, timeout, check, sanitize } => {
             // A limit past a year is no limit (and would not fit a `Duration` at 1e20).
             let timeout = if timeout > 3.2e7 { 0.0 } else { timeout };
@@ -145,6 +177,7 @@ fn main() -> ExitCode {
                 div0: check.iter().any(|c| matches!(c, Check::Div0)),
                 racecheck: sanitize.contains(&Sanitizer::Racecheck),
                 initcheck: sanitize.contains(&Sanitizer::Initcheck),
+                ..Default::default()
             };
             let output = run::Output { json: out.as_deref(), npy_dir: out_dir.as_deref() };
             run::run(&file, &launch, output, max_steps, timeout, checks)

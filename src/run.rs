@@ -125,6 +125,86 @@ fn write_npy_files(
     Ok(files)
 }
 
+/// A module loaded and a spec bound to it on a fresh device: what `run` and `trace`
+/// start from.
+struct Prepared {
+    shown: String,
+    module: Module,
+    spec: ptxvm::launch::LaunchSpec,
+    device: Device,
+    bound: ptxvm::api::Bound,
+}
+
+/// Loads `file`, reads the spec and binds it, reporting what goes wrong (exit 1).
+fn prepare(file: &Path, spec_path: &Path) -> Result<Prepared, ExitCode> {
+    let shown = file.display().to_string();
+    let src = crate::read_ptx(file)?;
+    let module = match Module::load(&src) {
+        Ok(m) => m,
+        Err(diags) => {
+            eprint!("{}", ptxvm::diag::render_all(&diags, &shown, &src));
+            return Err(ExitCode::from(1));
+        }
+    };
+    let spec = match read_spec(spec_path) {
+        Ok(s) => s,
+        Err(e) if e.path == "spec" && e.message.starts_with("cannot read") => return Err(invalid(e.message)),
+        Err(e) => return Err(invalid(format!("{}: {e}", spec_path.display()))),
+    };
+    let mut device = Device::default();
+    let bound = match device.bind(&module, &spec) {
+        Ok(b) => b,
+        Err(BindError::Lower(e)) => {
+            eprint!("{}", Diagnostic::new(e.span, e.message).render(&shown, &src));
+            return Err(ExitCode::from(1));
+        }
+        Err(BindError::Spec(m)) => return Err(invalid(format!("{}: {m}", spec_path.display()))),
+    };
+    for w in &bound.warnings {
+        eprintln!("ptxvm: warning: {}: {w}", spec_path.display());
+    }
+    Ok(Prepared { shown, module, spec, device, bound })
+}
+
+/// `ptxvm trace`: runs CTA `cta` of the launch alone and writes its page to `out`.
+pub fn trace(file: &Path, spec_path: &Path, out: &Path, cta: u64, max_steps: u64) -> ExitCode {
+    let Prepared { shown, module, spec, mut device, bound } = match prepare(file, spec_path) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    if cta >= spec.grid.count() {
+        return invalid(format!(
+            "--cta {cta}: the grid has {} CTAs (0 to {})",
+            spec.grid.count(),
+            spec.grid.count() - 1
+        ));
+    }
+    let limits = Limits::new(max_steps).cancel(interrupt_flag());
+    let (trace, fault) = device.trace(
+        &bound.kernel,
+        spec.grid,
+        spec.block,
+        spec.dynamic_shared_bytes,
+        &bound.params,
+        &limits,
+        cta,
+    );
+    let name = &bound.kernel.name;
+    let page = ptxvm::trace::html(&trace, &module, name, &shown, fault.as_ref());
+    if let Err(e) = std::fs::write(out, page) {
+        return invalid(format!("cannot write {}: {e}", out.display()));
+    }
+    let steps: usize = trace.warps.iter().map(|w| w.steps.len()).sum();
+    eprintln!("ptxvm: wrote {} ({} warps, {steps} warp instructions)", out.display(), trace.warps.len());
+    match fault {
+        Some(f) => {
+            eprintln!("{}", f.report(&module, name, &shown));
+            ExitCode::from(2)
+        }
+        None => ExitCode::SUCCESS,
+    }
+}
+
 pub fn run(
     file: &Path,
     spec_path: &Path,
@@ -133,36 +213,11 @@ pub fn run(
     timeout: f64,
     checks: Checks,
 ) -> ExitCode {
-    let shown = file.display().to_string();
-    let src = match crate::read_ptx(file) {
-        Ok(s) => s,
+    let Prepared { shown, module, spec, mut device, bound } = match prepare(file, spec_path) {
+        Ok(p) => p,
         Err(code) => return code,
     };
-    let module = match Module::load(&src) {
-        Ok(m) => m,
-        Err(diags) => {
-            eprint!("{}", ptxvm::diag::render_all(&diags, &shown, &src));
-            return ExitCode::from(1);
-        }
-    };
     let out = output.json;
-    let spec = match read_spec(spec_path) {
-        Ok(s) => s,
-        Err(e) if e.path == "spec" && e.message.starts_with("cannot read") => return invalid(e.message),
-        Err(e) => return invalid(format!("{}: {e}", spec_path.display())),
-    };
-    let mut device = Device::default();
-    let bound = match device.bind(&module, &spec) {
-        Ok(b) => b,
-        Err(BindError::Lower(e)) => {
-            eprint!("{}", Diagnostic::new(e.span, e.message).render(&shown, &src));
-            return ExitCode::from(1);
-        }
-        Err(BindError::Spec(m)) => return invalid(format!("{}: {m}", spec_path.display())),
-    };
-    for w in &bound.warnings {
-        eprintln!("ptxvm: warning: {}: {w}", spec_path.display());
-    }
     let name = bound.kernel.name.clone();
     let mut limits = Limits::new(max_steps).cancel(interrupt_flag()).checks(checks);
     if timeout > 0.0 {

@@ -14,7 +14,7 @@ use crate::exec::memory::{GlobalMemory, MemFault};
 use crate::exec::threads::Shape;
 use crate::exec::warp::Cta;
 use crate::launch::Dim3;
-use crate::lower::program::{IMAGE_STRIDE, IMAGE_WINDOW, LowerError, Program, lower_module};
+use crate::lower::program::{IMAGE_STRIDE, IMAGE_WINDOW, LowerError, Op, Program, lower_module};
 use crate::syntax::Span;
 use crate::syntax::ast::{FuncKind, Item};
 use rayon::prelude::*;
@@ -530,6 +530,82 @@ impl Device {
         Ok(Bound { kernel, params, buffers, warnings })
     }
 
+    /// Runs CTA `cta` (in launch order) of a launch alone, recording every instruction
+    /// each of its warps executes with its lane masks, for `ptxvm trace`. Other CTAs do
+    /// not run, so they write nothing it could read.
+    ///
+    /// # Errors
+    /// None: a fault ends the trace where it happened and comes back with it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn trace(
+        &mut self,
+        kernel: &Kernel,
+        grid: Dim3,
+        block: Dim3,
+        dynamic_shared: u32,
+        params: &[u8],
+        limits: &Limits,
+        cta: u64,
+    ) -> (Trace, Option<Fault>) {
+        let program = &*kernel.program;
+        let shape = Shape { grid, block };
+        let mut trace = Trace { ctaid: shape.ctaid(cta), block, warps: Vec::new() };
+        if let Err(e) = self.memory.alloc_at(program.image_base, &program.image) {
+            let origin = Dim3 { x: 0, y: 0, z: 0 };
+            let cause = format!("cannot place the module's variables in device memory: {e}");
+            let f = Fault {
+                cause,
+                ctaid: origin,
+                tid: origin,
+                span: Span::default(),
+                notes: Vec::new(),
+                calls: Vec::new(),
+            };
+            return (trace, Some(f));
+        }
+        let found = std::sync::Mutex::new(Vec::new());
+        let checks = crate::exec::limits::Checks { trace: true, ..limits.checked() };
+        let run = Cta {
+            program,
+            kernel: kernel.func,
+            shape,
+            params,
+            memory: &self.memory,
+            dynamic_shared,
+            checks,
+            printed: &self.printed,
+            hazards: &found,
+        };
+        let mut scratch = Scratch::default();
+        let fault = run.run(cta, limits, &mut scratch).err();
+        let span = |pc: u32| program.insts.get(pc as usize).map_or_else(Span::default, |i| i.span);
+        for (lanes, steps) in scratch.take_traces(&shape) {
+            let steps = steps
+                .into_iter()
+                .map(|s| {
+                    let op = program.insts.get(s.pc as usize).map(|i| &i.op);
+                    let kind = match op {
+                        _ if s.active == 0 => StepKind::Plain,
+                        Some(Op::Bra { .. } | Op::Brx { .. }) if s.active != s.mask => StepKind::Diverge,
+                        Some(Op::Barrier(_)) => StepKind::Barrier,
+                        Some(Op::Exit) => StepKind::Exit,
+                        Some(Op::Ret) => StepKind::Ret,
+                        _ => StepKind::Plain,
+                    };
+                    TraceStep { span: span(s.pc), mask: s.mask, active: s.active, kind }
+                })
+                .collect::<Vec<_>>();
+            let truncated = steps.len() >= crate::exec::warp::MAX_TRACE;
+            trace.warps.push(WarpTrace { lanes, steps, truncated });
+        }
+        let fault = fault.map(|f| {
+            let notes = f.notes.iter().map(|(pc, what)| (span(*pc), what.clone())).collect();
+            let calls = f.calls.iter().map(|&pc| span(pc)).collect();
+            Fault { cause: f.cause, ctaid: f.ctaid, tid: f.tid, span: span(f.pc), notes, calls }
+        });
+        (trace, fault)
+    }
+
     /// The shared-memory hazards the last launch's `racecheck` and `initcheck` found
     /// (none without them), by CTA and instruction.
     pub fn hazards(&self) -> &[Hazard] {
@@ -701,6 +777,45 @@ impl Device {
             None => Ok(()),
         }
     }
+}
+
+/// What one CTA's warps executed ([`Device::trace`]).
+#[derive(Debug, Clone)]
+pub struct Trace {
+    pub ctaid: Dim3,
+    pub block: Dim3,
+    pub warps: Vec<WarpTrace>,
+}
+
+/// One warp's instructions, in the order it executed them.
+#[derive(Debug, Clone)]
+pub struct WarpTrace {
+    /// The lanes that hold threads.
+    pub lanes: u32,
+    pub steps: Vec<TraceStep>,
+    /// The warp ran more instructions than a trace keeps.
+    pub truncated: bool,
+}
+
+/// One executed instruction: the group's lanes (`mask`), those whose guard held
+/// (`active`), and what it did to the warp.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TraceStep {
+    pub span: Span,
+    pub mask: u32,
+    pub active: u32,
+    pub kind: StepKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepKind {
+    Plain,
+    /// A branch some lanes of the group took and others did not.
+    Diverge,
+    /// `bar`/`barrier`: the group waits there.
+    Barrier,
+    Exit,
+    Ret,
 }
 
 /// A byte of a CTA's shared memory in words: in which variable, or in the dynamic part.

@@ -41,6 +41,20 @@ pub struct Scratch {
     shared: Vec<u8>,
 }
 
+impl Scratch {
+    /// The last CTA's warps' traces (`Checks::trace`), warp by warp, and each warp's
+    /// lanes that hold threads.
+    pub fn take_traces(&mut self, shape: &super::threads::Shape) -> Vec<(u32, Vec<super::warp::TraceStep>)> {
+        let count = shape.warps_per_cta() as usize;
+        self.warps
+            .iter_mut()
+            .take(count)
+            .enumerate()
+            .map(|(w, warp)| (shape.warp_mask(w as u32), warp.trace.take().unwrap_or_default()))
+            .collect()
+    }
+}
+
 impl Cta<'_> {
     /// Runs CTA number `n` (launch order) to completion, counting executed warp
     /// instructions against `budget`.
@@ -74,6 +88,11 @@ impl Cta<'_> {
         scratch.shared.clear();
         scratch.shared.resize(bytes, 0);
         let (warps, shared) = (&mut scratch.warps[..count], &mut scratch.shared[..]);
+        if self.checks.trace {
+            for warp in warps.iter_mut() {
+                warp.trace = Some(Vec::new());
+            }
+        }
         if self.checks.shadow() {
             let checks = ShadowChecks { race: self.checks.racecheck, init: self.checks.initcheck };
             let shadow = Rc::new(RefCell::new(Shadow::new(checks, n, bytes)));

@@ -35,6 +35,9 @@ pub struct Checks {
     pub racecheck: bool,
     /// Reads of shared memory no thread wrote (`--sanitize initcheck`).
     pub initcheck: bool,
+    /// Each warp records the instructions it executes with their lane masks
+    /// (`ptxvm trace`).
+    pub trace: bool,
 }
 
 impl Checks {

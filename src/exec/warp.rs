@@ -76,6 +76,18 @@ struct Frame {
     depth: u32,
 }
 
+/// One instruction a warp executed: the pc, the lanes of the group that ran it, and
+/// those of them whose guard held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceStep {
+    pub pc: u32,
+    pub mask: u32,
+    pub active: u32,
+}
+
+/// Most instructions a warp's trace keeps.
+pub const MAX_TRACE: usize = 100_000;
+
 /// One warp.
 #[derive(Default)]
 pub(super) struct Warp {
@@ -86,6 +98,8 @@ pub(super) struct Warp {
     pub pc_now: u32,
     /// `bar.warp.sync`s the warp has completed (orders its lanes for the shadow).
     pub wsync: u32,
+    /// Under `ptxvm trace`: each instruction the warp executed, in order.
+    pub trace: Option<Vec<TraceStep>>,
     /// Lanes that hold threads that have not exited.
     pub live: u32,
     pub groups: Groups,
@@ -128,6 +142,7 @@ impl Warp {
         self.index = index;
         self.shadow = None;
         self.wsync = 0;
+        self.trace = None;
         self.live = mask;
         // Frames (and their register storage) from earlier CTAs are reused.
         if self.frames.is_empty() {
@@ -369,6 +384,11 @@ impl Cta<'_> {
                 return Ok(());
             };
             let active = mask & fi.guard.mask(&warp.regs.pred);
+            if let Some(trace) = warp.trace.as_mut()
+                && trace.len() < MAX_TRACE
+            {
+                trace.push(TraceStep { pc, mask, active });
+            }
             if let Err(stop) = budget.step(active.count_ones()) {
                 warp.groups.node_mut(leaf).pc = pc;
                 return Err(self.fault(n, warp, mask, &self.program.insts[pc as usize], stop.to_string()));

@@ -867,10 +867,10 @@ pub struct Program {
     /// Each instruction's warp-wide form, by pc (the hot loop reads only these).
     pub fast: Vec<super::fast::FastInst>,
     pub funcs: Vec<Func>,
-    /// Bytes of static `.shared` variables per CTA; dynamic shared memory (an
-    /// `.extern .shared` array) starts at `dynamic_shared_at`.
     /// Every static `.shared` variable: its offset, bytes and name (for reports).
     pub shared_vars: Vec<(u32, u32, String)>,
+    /// Bytes of static `.shared` variables per CTA; dynamic shared memory (an
+    /// `.extern .shared` array) starts at `dynamic_shared_at`.
     pub shared_bytes: u32,
     pub dynamic_shared_at: u32,
     /// The module's `.global` and `.const` variables, initialised, to be placed in
