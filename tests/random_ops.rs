@@ -18,9 +18,14 @@
 //! selectors, f64 `add sub mul fma div
 //! sqrt` rounded toward zero, minus and plus infinity against exact results, and `cvt`
 //! into f16 and bf16 (directed roundings, `.relu`, `.satfinite`, packed pairs) and
-//! between f32, f16 and the 8-bit floats e4m3 and e5m2; and two collectives, `bar.red`
-//! (`.popc`, `.and`, `.or`) over the CTA and the integer `mma.sync` m16n8k32 s8 over
-//! each warp, whose reference reads every thread of the group: 354 forms.
+//! between f32, f16 and the 8-bit floats e4m3 and e5m2; and the collectives, whose
+//! reference reads every thread of the group: `bar.red` (`.popc`, `.and`, `.or`) over
+//! the CTA, and over each warp with a full member mask the integer `mma.sync` m16n8k32
+//! s8, `shfl.sync` in every mode (with register and immediate lanes and clamp/segment
+//! masks, and the `d|p` destination), `vote.sync` (`.all .any .uni .ballot`, negated
+//! predicates too), `match.sync` (`.any`, `.all` with and without its predicate),
+//! `redux.sync` and `activemask`, with the special registers of the lane and the CTA
+//! (`%laneid`, `%lanemask_*`, `%tid.x` ...): 397 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns), two predicates and four
@@ -59,6 +64,15 @@ enum W {
     K(&'static str, u8, u8),
     /// The operand `0`: the barrier of `bar.red`.
     Z,
+    /// An operand written as it is, which the reference knows from the form: a full
+    /// member mask, a special register. It reads as 0.
+    X(&'static str),
+    /// A predicate, negated: `!%p0`.
+    NP,
+    /// A 32-bit register and a predicate, `%r0|%p0`: the `d|p` destination of `shfl`
+    /// and `match.all` (a form's first value goes to the register, its second to the
+    /// predicate).
+    RP,
     /// No destination (`red`).
     N,
 }
@@ -79,24 +93,27 @@ impl W {
             W::K(name, _, _) if k == 0 => format!("[{name}]"),
             W::K(name, stride, _) => format!("[{name}+{}]", usize::from(stride) * usize::from(k)),
             W::Z => "0".to_string(),
+            W::X(text) => text.to_string(),
+            W::NP => format!("!%p{k}"),
+            W::RP => format!("%r{k}|%p{}", k % 2),
             W::N => String::new(),
         }
     }
     fn mask(self) -> u64 {
         match self {
             W::H => 0xffff,
-            W::R => 0xffff_ffff,
             W::D => u64::MAX,
-            W::P => 1,
+            W::P | W::NP => 1,
+            W::R | W::RP => 0xffff_ffff,
             W::M | W::S | W::L | W::M2 | W::S2 | W::L2 | W::K(..) => u64::MAX,
-            W::N | W::Z => 0,
+            W::N | W::Z | W::X(_) => 0,
         }
     }
     fn count(self) -> u8 {
         match self {
-            W::P | W::M2 | W::S2 | W::L2 => 2,
+            W::P | W::NP | W::M2 | W::S2 | W::L2 => 2,
             W::K(_, _, n) => n,
-            W::N | W::Z => 1,
+            W::N | W::Z | W::X(_) => 1,
             _ => 4,
         }
     }
@@ -153,7 +170,9 @@ struct Op {
     group: Option<(usize, Collective)>,
 }
 
-type Collective = fn(&[Vec<u64>], usize, u64) -> u64;
+/// A collective's meaning: from the sources of every thread of the group, the rank of
+/// the thread, the place of the destination and the immediate, that destination.
+type Collective = fn(&[Vec<u64>], usize, u64, u64) -> u64;
 
 const fn op(ptx: &'static str, dst: W, srcs: &'static [W], f: Eval) -> Op {
     Op { ptx, dst, lanes: 1, srcs, imm: (0, 0), cf: Cf::None, cmp: Cmp::Bits, f, group: None }
@@ -183,12 +202,25 @@ const fn vop(ptx: &'static str, dst: W, lanes: u8, srcs: &'static [W], f: Eval) 
 
 /// A collective form: `g` gives each of a group's threads its destinations.
 const fn gop(ptx: &'static str, dst: W, lanes: u8, srcs: &'static [W], size: usize, g: Collective) -> Op {
+    igop(ptx, dst, lanes, srcs, (0, 0), size, g)
+}
+
+/// A collective form with an immediate.
+const fn igop(
+    ptx: &'static str,
+    dst: W,
+    lanes: u8,
+    srcs: &'static [W],
+    imm: (u64, u64),
+    size: usize,
+    g: Collective,
+) -> Op {
     Op {
         ptx,
         dst,
         lanes,
         srcs,
-        imm: (0, 0),
+        imm,
         cf: Cf::None,
         cmp: Cmp::Bits,
         f: |_, _, _, _| unreachable!("a collective form"),
@@ -196,7 +228,7 @@ const fn gop(ptx: &'static str, dst: W, lanes: u8, srcs: &'static [W], size: usi
     }
 }
 
-use W::{D, H, K, L, L2, M, M2, N, P, R, S, S2, Z};
+use W::{D, H, K, L, L2, M, M2, N, NP, P, R, RP, S, S2, X, Z};
 
 /// Where the thread's memory words start in its output record.
 const MEM_AT: usize = 112;
@@ -603,6 +635,78 @@ fn mma_s8(warp: &[Vec<u64>], lane: usize, j: u64, satfinite: bool) -> u64 {
     let d = (0..32).map(|k| a[row][k] * b[k][col]).sum::<i64>() + c[row][col];
     let d = if satfinite { d.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) } else { d };
     u64::from(d as u32)
+}
+
+/// The `b` and `c` operands of a `shfl` form with immediates: `b` below 32, and `c`
+/// with a clamp value in bits 0-4 and a segment mask in bits 8-12.
+fn shfl_bc(imm: u64) -> (u64, u64) {
+    (imm % 32, ((imm / 32) % 32) | ((imm / 1024 % 32) << 8))
+}
+
+/// `shfl.sync` with a full member mask (PTX ISA 9.7.9.6, shfl.sync), step by step as
+/// its semantics write it: `mode` 0 `.up`, 1 `.down`, 2 `.bfly`, 3 `.idx`; lane
+/// `lane`'s `d` (`j` 0) or `p` (`j` 1), from the warp's sources `a` and the lane's own
+/// `b` and `c`.
+fn shfl(mode: u8, warp: &[Vec<u64>], lane: usize, j: u64, b: u64, c: u64) -> u64 {
+    let lane = lane as i64;
+    let (bval, cval, mask) = ((b & 31) as i64, (c & 31) as i64, (c >> 8 & 31) as i64);
+    let max_lane = (lane & mask) | (cval & !mask);
+    let min_lane = lane & mask;
+    let (src, pval) = match mode {
+        0 => (lane - bval, lane - bval >= max_lane),
+        1 => (lane + bval, lane + bval <= max_lane),
+        2 => (lane ^ bval, (lane ^ bval) <= max_lane),
+        _ => (min_lane | (bval & !mask), (min_lane | (bval & !mask)) <= max_lane),
+    };
+    let src = if pval { src } else { lane };
+    if j == 1 { u64::from(pval) } else { warp[src as usize][0] & 0xffff_ffff }
+}
+
+/// `match.sync` with a full member mask (PTX ISA, match.sync) on the warp's
+/// first sources: `.any` gives the lanes whose value equals the lane's own; `.all`
+/// gives the member mask (and true) when all values are equal, else 0 (and false).
+fn match_sync(all: bool, warp: &[Vec<u64>], lane: usize, j: u64) -> u64 {
+    let same = |v: u64| (0..warp.len()).filter(|&l| warp[l][0] == v).fold(0, |m, l| m | 1 << l);
+    if !all {
+        return same(warp[lane][0]);
+    }
+    let uniform = warp.iter().all(|s| s[0] == warp[0][0]);
+    if j == 1 {
+        u64::from(uniform)
+    } else if uniform {
+        0xffff_ffff
+    } else {
+        0
+    }
+}
+
+/// `redux.sync` with a full member mask (PTX ISA, redux.sync): `op` 0 add
+/// (modulo 2^32), 1 min, 2 max (of the type's signedness), 3 and, 4 or, 5 xor over
+/// the warp's first sources.
+fn redux(op: u8, signed: bool, warp: &[Vec<u64>]) -> u64 {
+    let v = |s: &Vec<u64>| if signed { i64::from(s[0] as u32 as i32) } else { i64::from(s[0] as u32) };
+    let r = match op {
+        0 => warp.iter().fold(0i64, |a, s| a.wrapping_add(v(s))),
+        1 => warp.iter().map(v).min().unwrap_or(0),
+        2 => warp.iter().map(v).max().unwrap_or(0),
+        3 => warp.iter().fold(-1i64, |a, s| a & v(s)),
+        4 => warp.iter().fold(0i64, |a, s| a | v(s)),
+        _ => warp.iter().fold(0i64, |a, s| a ^ v(s)),
+    };
+    r as u64 & 0xffff_ffff
+}
+
+/// `vote.sync` with a full member mask (PTX ISA, vote.sync) on the warp's
+/// first sources (predicates): `mode` 0 `.all`, 1 `.any`, 2 `.uni`, 3 `.ballot.b32`
+/// (bit l is lane l's predicate).
+fn vote(mode: u8, warp: &[Vec<u64>]) -> u64 {
+    let p = |s: &Vec<u64>| s[0] & 1 == 1;
+    match mode {
+        0 => u64::from(warp.iter().all(p)),
+        1 => u64::from(warp.iter().any(p)),
+        2 => u64::from(warp.iter().all(p) || !warp.iter().any(p)),
+        _ => warp.iter().enumerate().filter(|(_, s)| p(s)).fold(0, |m, (l, _)| m | 1 << l),
+    }
 }
 
 /// `.sat` of an f32 result.
@@ -1393,11 +1497,56 @@ static OPS: &[Op] = &[
     vop("mov.b64", H, 4, &[D], |s, j, _, _| s[0] >> (16 * j)),
     // Collectives: a reduction over the CTA's predicates at a barrier (PTX ISA
     // 9.7.13.4, bar.red), and an integer matrix product of the warp's fragments.
-    gop("bar.red.popc.u32", R, 1, &[Z, P], THREADS, |ps, _, _| ps.iter().filter(|s| s[1] & 1 == 1).count() as u64),
-    gop("bar.red.and.pred", P, 1, &[Z, P], THREADS, |ps, _, _| u64::from(ps.iter().all(|s| s[1] & 1 == 1))),
-    gop("bar.red.or.pred", P, 1, &[Z, P], THREADS, |ps, _, _| u64::from(ps.iter().any(|s| s[1] & 1 == 1))),
-    gop("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j| mma_s8(w, l, j, false)),
-    gop("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j| mma_s8(w, l, j, true)),
+    gop("bar.red.popc.u32", R, 1, &[Z, P], THREADS, |ps, _, _, _| ps.iter().filter(|s| s[1] & 1 == 1).count() as u64),
+    gop("bar.red.and.pred", P, 1, &[Z, P], THREADS, |ps, _, _, _| u64::from(ps.iter().all(|s| s[1] & 1 == 1))),
+    gop("bar.red.or.pred", P, 1, &[Z, P], THREADS, |ps, _, _, _| u64::from(ps.iter().any(|s| s[1] & 1 == 1))),
+    gop("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, false)),
+    gop("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, true)),
+    // Warp collectives with a full member mask (PTX ISA 9.7.9.6 shfl.sync, vote.sync,
+    // match.sync, redux.sync, activemask), and the lane's special registers.
+    gop("shfl.sync.up.b32", R, 1, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(0, w, l, j, w[l][1], w[l][2])),
+    gop("shfl.sync.down.b32", R, 1, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(1, w, l, j, w[l][1], w[l][2])),
+    gop("shfl.sync.bfly.b32", R, 1, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(2, w, l, j, w[l][1], w[l][2])),
+    gop("shfl.sync.idx.b32", R, 1, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(3, w, l, j, w[l][1], w[l][2])),
+    gop("shfl.sync.up.b32", RP, 2, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(0, w, l, j, w[l][1], w[l][2])),
+    gop("shfl.sync.down.b32", RP, 2, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(1, w, l, j, w[l][1], w[l][2])),
+    gop("shfl.sync.bfly.b32", RP, 2, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(2, w, l, j, w[l][1], w[l][2])),
+    gop("shfl.sync.idx.b32", RP, 2, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(3, w, l, j, w[l][1], w[l][2])),
+    igop("shfl.sync.up.b32{bc}", RP, 2, &[R, X("0xffffffff")], (0, 32767), 32, |w, l, j, i| { let (b, c) = shfl_bc(i); shfl(0, w, l, j, b, c) }),
+    igop("shfl.sync.down.b32{bc}", R, 1, &[R, X("0xffffffff")], (0, 32767), 32, |w, l, j, i| { let (b, c) = shfl_bc(i); shfl(1, w, l, j, b, c) }),
+    igop("shfl.sync.bfly.b32{bc}", RP, 2, &[R, X("0xffffffff")], (0, 32767), 32, |w, l, j, i| { let (b, c) = shfl_bc(i); shfl(2, w, l, j, b, c) }),
+    igop("shfl.sync.idx.b32{bc}", RP, 2, &[R, X("0xffffffff")], (0, 32767), 32, |w, l, j, i| { let (b, c) = shfl_bc(i); shfl(3, w, l, j, b, c) }),
+    gop("vote.sync.all.pred", P, 1, &[P, X("0xffffffff")], 32, |w, _, _, _| vote(0, w)),
+    gop("vote.sync.any.pred", P, 1, &[NP, X("0xffffffff")], 32, |w, _, _, _| vote(1, w)),
+    gop("vote.sync.uni.pred", P, 1, &[P, X("0xffffffff")], 32, |w, _, _, _| vote(2, w)),
+    gop("vote.sync.all.pred", P, 1, &[NP, X("0xffffffff")], 32, |w, _, _, _| vote(0, w)),
+    gop("vote.sync.ballot.b32", R, 1, &[P, X("0xffffffff")], 32, |w, _, _, _| vote(3, w)),
+    gop("vote.sync.ballot.b32", R, 1, &[NP, X("0xffffffff")], 32, |w, _, _, _| vote(3, w)),
+    gop("match.any.sync.b32", R, 1, &[R, X("0xffffffff")], 32, |w, l, j, _| match_sync(false, w, l, j)),
+    gop("match.any.sync.b64", R, 1, &[D, X("0xffffffff")], 32, |w, l, j, _| match_sync(false, w, l, j)),
+    gop("match.all.sync.b32", RP, 2, &[R, X("0xffffffff")], 32, |w, l, j, _| match_sync(true, w, l, j)),
+    gop("match.all.sync.b64", RP, 2, &[D, X("0xffffffff")], 32, |w, l, j, _| match_sync(true, w, l, j)),
+    gop("match.all.sync.b32", R, 1, &[R, X("0xffffffff")], 32, |w, l, j, _| match_sync(true, w, l, j)),
+    gop("redux.sync.add.u32", R, 1, &[R, X("0xffffffff")], 32, |w, _, _, _| redux(0, false, w)),
+    gop("redux.sync.add.s32", R, 1, &[R, X("0xffffffff")], 32, |w, _, _, _| redux(0, true, w)),
+    gop("redux.sync.min.u32", R, 1, &[R, X("0xffffffff")], 32, |w, _, _, _| redux(1, false, w)),
+    gop("redux.sync.min.s32", R, 1, &[R, X("0xffffffff")], 32, |w, _, _, _| redux(1, true, w)),
+    gop("redux.sync.max.u32", R, 1, &[R, X("0xffffffff")], 32, |w, _, _, _| redux(2, false, w)),
+    gop("redux.sync.max.s32", R, 1, &[R, X("0xffffffff")], 32, |w, _, _, _| redux(2, true, w)),
+    gop("redux.sync.and.b32", R, 1, &[R, X("0xffffffff")], 32, |w, _, _, _| redux(3, false, w)),
+    gop("redux.sync.or.b32", R, 1, &[R, X("0xffffffff")], 32, |w, _, _, _| redux(4, false, w)),
+    gop("redux.sync.xor.b32", R, 1, &[R, X("0xffffffff")], 32, |w, _, _, _| redux(5, false, w)),
+    gop("activemask.b32", R, 1, &[], 32, |_, _, _, _| 0xffff_ffff),
+    gop("mov.u32", R, 1, &[X("%laneid")], 32, |_, l, _, _| l as u64),
+    gop("mov.u32", R, 1, &[X("%lanemask_eq")], 32, |_, l, _, _| 1 << l),
+    gop("mov.u32", R, 1, &[X("%lanemask_lt")], 32, |_, l, _, _| (1 << l) - 1),
+    gop("mov.u32", R, 1, &[X("%lanemask_le")], 32, |_, l, _, _| (2 << l) - 1),
+    gop("mov.u32", R, 1, &[X("%lanemask_gt")], 32, |_, l, _, _| 0xffff_ffff & !((2 << l) - 1)),
+    gop("mov.u32", R, 1, &[X("%lanemask_ge")], 32, |_, l, _, _| 0xffff_ffff & !((1 << l) - 1)),
+    gop("mov.u32", R, 1, &[X("%tid.x")], THREADS, |_, t, _, _| t as u64),
+    gop("mov.u32", R, 1, &[X("%ntid.x")], THREADS, |_, _, _, _| THREADS as u64),
+    gop("mov.u32", R, 1, &[X("%ctaid.x")], THREADS, |_, _, _, _| 0),
+    gop("mov.u32", R, 1, &[X("%nctaid.x")], THREADS, |_, _, _, _| 1),
     op("atom.shared.add.u32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| o.wrapping_add(s[1] as u32))),
     op("atom.shared.cas.b64", D, &[S, D, D], |s, _, _, m| { *m = if s[0] == s[1] { s[2] } else { s[0] }; s[0] }),
     op("atom.shared.max.s32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| (o as i32).max(s[1] as i32) as u32)),
@@ -1647,9 +1796,11 @@ fn emit(prog: &[Inst]) -> String {
             .replace("{s2}", "")
             .replace("{s4}", "")
             .replace("{brace}", "")
-            .replace("{mma}", "");
+            .replace("{mma}", "")
+            .replace("{bc}", "");
         let mut ops: Vec<String> = match o.lanes {
             _ if o.dst == N => vec![],
+            _ if o.dst == RP => vec![o.dst.name(i.dst)],
             1 => vec![o.dst.name(i.dst)],
             n => {
                 let dsts: Vec<String> = (0..n).map(|j| o.dst.name((i.dst + j) % 4)).collect();
@@ -1669,6 +1820,12 @@ fn emit(prog: &[Inst]) -> String {
             ops.push(format!("{{{}}}", names[at..].join(", ")));
         } else {
             ops.extend(names);
+        }
+        if o.ptx.contains("{bc}") {
+            // shfl's lane (or offset) and clamp/segment operands as immediates.
+            let (b, c) = shfl_bc(i.imm);
+            ops.insert(2, b.to_string());
+            ops.insert(3, format!("{c:#x}"));
         }
         if o.imm.1 > 0 && !o.ptx.contains('{') {
             ops.push(i.imm.to_string());
@@ -1727,7 +1884,9 @@ fn file(w: W) -> usize {
         D => 2,
         P => 3,
         M | M2 => 4,
-        N | Z => 5,
+        N | Z | X(_) => 5,
+        NP => 3,
+        RP => unreachable!("a destination of two files"),
         S | S2 => 6,
         L | L2 => 7,
         K(..) => unreachable!("a constant is no register"),
@@ -1775,7 +1934,11 @@ impl Thread {
             let k = usize::from(k);
             match w {
                 K(name, stride, _) => srcs.extend(image_words(name, usize::from(stride) * k)),
-                Z => srcs.push(0),
+                Z | X(_) => srcs.push(0),
+                NP => {
+                    srcs.push(self.regs[3][k] ^ 1);
+                    worst.push(self.known[3][k]);
+                }
                 M2 | S2 | L2 => {
                     srcs.extend_from_slice(&self.regs[file(w)][2 * k..2 * k + 2]);
                     worst.extend_from_slice(&self.known[file(w)][2 * k..2 * k + 2]);
@@ -1827,6 +1990,15 @@ impl Thread {
 
     /// Writes the destinations `dst`, `dst + 1`, ... (modulo 4).
     fn write(&mut self, o: &Op, i: &Inst, vs: &[u64], unknown: bool) {
+        if o.dst == RP {
+            let k = usize::from(i.dst);
+            for (f, k, v) in [(1, k, vs[0] & 0xffff_ffff), (3, k % 2, vs[1] & 1)] {
+                self.regs[f][k] = v;
+                self.cmp[f][k] = Cmp::Bits;
+                self.known[f][k] = Self::state(o, unknown, v);
+            }
+            return;
+        }
         let f = file(o.dst);
         for (j, &v) in (0u8..).zip(vs) {
             let (k, v) = (usize::from((i.dst + j) % 4), v & o.dst.mask());
@@ -1872,7 +2044,7 @@ fn reference(prog: &[Inst], input: &[u64]) -> Vec<(Vec<u64>, Vec<Option<Cmp>>)> 
             let srcs: Vec<Vec<u64>> = rs.iter().map(|r| r.0.clone()).collect();
             let unknown = rs.iter().any(|r| r.1);
             for (rank, t) in ts.iter_mut().enumerate() {
-                let vs: Vec<u64> = (0..u64::from(o.lanes)).map(|j| g(&srcs, rank, j)).collect();
+                let vs: Vec<u64> = (0..u64::from(o.lanes)).map(|j| g(&srcs, rank, j, i.imm)).collect();
                 t.write(o, i, &vs, unknown);
             }
         }
