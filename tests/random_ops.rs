@@ -2153,6 +2153,30 @@ fn check(prog: Vec<Inst>, input: Vec<u64>) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Gives each input predicate a shape over the CTA, so that the collectives that reduce
+/// predicates (`vote`, `bar.red`) see more than random bits, where `.all` is all but
+/// never true and `.any` all but never false: for predicate k, shape 0 keeps the
+/// random bits, 1 gives every thread thread 0's bit, 2 does so except for one thread
+/// of the CTA, and 3 except for one lane of each warp, which get the other value.
+fn shape_preds(mut input: Vec<u64>, preds: &[(u8, usize)]) -> Vec<u64> {
+    for (k, &(shape, odd)) in preds.iter().enumerate() {
+        let bit = 1 << k;
+        let first = input[12] & bit;
+        for t in 0..THREADS {
+            let w = &mut input[t * IN_WORDS + 12];
+            let v = match shape {
+                0 => *w & bit,
+                1 => first,
+                2 if t == odd => first ^ bit,
+                3 if t % 32 == odd % 32 => first ^ bit,
+                _ => first,
+            };
+            *w = (*w & !bit) | v;
+        }
+    }
+    input
+}
+
 fn cases() -> u32 {
     std::env::var("PTXVM_PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(2000)
 }
@@ -2164,8 +2188,9 @@ proptest! {
     fn random_arithmetic_matches_the_isa_reference(
         prog in proptest::collection::vec(inst(), 24),
         input in proptest::collection::vec(value(), THREADS * IN_WORDS),
+        preds in proptest::collection::vec((0u8..4, 0..THREADS), 2),
     ) {
-        check(prog, input)?;
+        check(prog, shape_preds(input, &preds))?;
     }
 }
 
