@@ -1,14 +1,17 @@
 //! Random straight-line programs over the arithmetic that `run` executes, against a
 //! per-thread reference written here from the PTX ISA's definitions (never from ptxvm's
-//! code): integer arithmetic at 16, 32 and 64 bits, carry chains (`add.cc`/`addc`,
+//! code): integer arithmetic at 16, 32 and 64 bits (with `.sat`, `mul24`/`mad24`,
+//! `sad`), carry chains (`add.cc`/`addc`,
 //! `sub.cc`/`subc`, `mad.cc`/`madc`, 32 and 64 bit), the bit instructions (`prmt` in
 //! every mode, `bfe bfi prmt shf lop3 bmsk szext dp4a dp2a popc clz brev bfind cnot`),
 //! `cvt` between integer types of every width (with `.sat`, into registers wider than
 //! the type; `cvt.pack.sat`), loads of narrow types into wide registers, f16, f16x2,
 //! bf16, f32 and f64 `add sub mul fma min max abs neg` (f32 also with `.ftz` and
 //! rounded toward zero, minus and plus infinity, with `.sat`, and `min`/`max` with
-//! `.NaN`), IEEE `div rcp sqrt`, `copysign`, `setp` with every float comparison, `set`,
-//! `selp`, `slct`, `testp`, and conversions between the float formats and to and from
+//! `.NaN` and `.xorsign.abs`), IEEE `div rcp sqrt` (f32 and f64 also rounded toward
+//! zero, minus and plus infinity), `copysign`, `setp` with every float comparison (and
+//! combined with a predicate by `.and .or .xor`, into `p|q`), `set`, the predicate
+//! logic, `selp`, `slct`, `testp`, and conversions between the float formats and to and from
 //! integers, loads, stores (vector ones too, and vector loads of up to 16 bytes) and
 //! atomics (`ld`, `st`, `atom` and `red` on the thread's own words of global, shared
 //! and local memory), loads of initialised `.const` variables and of kernel parameters
@@ -21,11 +24,11 @@
 //! between f32, f16 and the 8-bit floats e4m3 and e5m2; and the collectives, whose
 //! reference reads every thread of the group: `bar.red` (`.popc`, `.and`, `.or`) over
 //! the CTA, and over each warp with a full member mask the integer `mma.sync` m16n8k32
-//! s8, `shfl.sync` in every mode (with register and immediate lanes and clamp/segment
+//! on s8 and u8, `shfl.sync` in every mode (with register and immediate lanes and clamp/segment
 //! masks, and the `d|p` destination), `vote.sync` (`.all .any .uni .ballot`, negated
 //! predicates too), `match.sync` (`.any`, `.all` with and without its predicate),
 //! `redux.sync` and `activemask`, with the special registers of the lane and the CTA
-//! (`%laneid`, `%lanemask_*`, `%tid.x` ...): 397 forms.
+//! (`%laneid`, `%lanemask_*`, `%tid.x` ...): 449 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns), two predicates and four
@@ -73,6 +76,9 @@ enum W {
     /// and `match.all` (a form's first value goes to the register, its second to the
     /// predicate).
     RP,
+    /// Two predicates, `%p0|%p1`: the `p|q` destination of `setp` (a form's first value
+    /// goes to the first, its second to the other predicate).
+    PQ,
     /// No destination (`red`).
     N,
 }
@@ -96,6 +102,7 @@ impl W {
             W::X(text) => text.to_string(),
             W::NP => format!("!%p{k}"),
             W::RP => format!("%r{k}|%p{}", k % 2),
+            W::PQ => format!("%p{k}|%p{}", 1 - k),
             W::N => String::new(),
         }
     }
@@ -103,7 +110,7 @@ impl W {
         match self {
             W::H => 0xffff,
             W::D => u64::MAX,
-            W::P | W::NP => 1,
+            W::P | W::NP | W::PQ => 1,
             W::R | W::RP => 0xffff_ffff,
             W::M | W::S | W::L | W::M2 | W::S2 | W::L2 | W::K(..) => u64::MAX,
             W::N | W::Z | W::X(_) => 0,
@@ -111,7 +118,7 @@ impl W {
     }
     fn count(self) -> u8 {
         match self {
-            W::P | W::NP | W::M2 | W::S2 | W::L2 => 2,
+            W::P | W::NP | W::PQ | W::M2 | W::S2 | W::L2 => 2,
             W::K(_, _, n) => n,
             W::N | W::Z | W::X(_) => 1,
             _ => 4,
@@ -228,7 +235,7 @@ const fn igop(
     }
 }
 
-use W::{D, H, K, L, L2, M, M2, N, NP, P, R, RP, S, S2, X, Z};
+use W::{D, H, K, L, L2, M, M2, N, NP, P, PQ, R, RP, S, S2, X, Z};
 
 /// Where the thread's memory words start in its output record.
 const MEM_AT: usize = 112;
@@ -606,24 +613,28 @@ fn vset_ref(signs: [bool; 3], sec: Option<u8>, imm: u64, merge: bool, s: &[u64])
     video_merge(if merge { 1 + (imm / 294 % 6) as usize } else { 0 }, d, c)
 }
 
-/// `mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32{.satfinite}` (PTX ISA 9.7.14.5.14):
-/// element `j` of lane `lane`'s D fragment, from the warp's A (four registers of four
-/// s8 each), B (two of four s8) and C (four s32) fragments, each element placed by the
-/// ISA's "row and column of a matrix fragment" formulas. `.satfinite` clamps the exact
-/// sum to the s32 range; without it the sum wraps.
-fn mma_s8(warp: &[Vec<u64>], lane: usize, j: u64, satfinite: bool) -> u64 {
+/// `mma.sync.aligned.m16n8k32.row.col{.satfinite}.s32.atype.btype.s32` with `.s8` or
+/// `.u8` A and B (PTX ISA 9.7.14.5.14): element `j` of lane `lane`'s D fragment, from
+/// the warp's A (four registers of four bytes each), B (two of four bytes) and C (four
+/// s32) fragments, each element placed by the ISA's "row and column of a matrix
+/// fragment" formulas. `.satfinite` clamps the exact sum to the s32 range; without it
+/// the sum wraps. `signs` says whether A and B are signed.
+fn mma_s8(warp: &[Vec<u64>], lane: usize, j: u64, satfinite: bool, signs: [bool; 2]) -> u64 {
     let (mut a, mut b, mut c) = ([[0i64; 32]; 16], [[0i64; 8]; 32], [[0i64; 8]; 16]);
-    let byte = |v: u64, k: usize| i64::from((v >> (8 * k)) as u8 as i8);
+    let byte = |v: u64, k: usize, signed: bool| {
+        let x = (v >> (8 * k)) as u8;
+        if signed { i64::from(x as i8) } else { i64::from(x) }
+    };
     for (l, s) in warp.iter().enumerate() {
         let (g, t) = (l >> 2, l % 4);
         for i in 0..16 {
             let row = if i < 4 || (8..12).contains(&i) { g } else { g + 8 };
             let col = t * 4 + (i & 3) + if i >= 8 { 16 } else { 0 };
-            a[row][col] = byte(s[i / 4], i % 4);
+            a[row][col] = byte(s[i / 4], i % 4, signs[0]);
         }
         for i in 0..8 {
             let row = t * 4 + (i & 3) + if i >= 4 { 16 } else { 0 };
-            b[row][g] = byte(s[4 + i / 4], i % 4);
+            b[row][g] = byte(s[4 + i / 4], i % 4, signs[1]);
         }
         for i in 0..4 {
             let row = if i < 2 { g } else { g + 8 };
@@ -635,6 +646,45 @@ fn mma_s8(warp: &[Vec<u64>], lane: usize, j: u64, satfinite: bool) -> u64 {
     let d = (0..32).map(|k| a[row][k] * b[k][col]).sum::<i64>() + c[row][col];
     let d = if satfinite { d.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) } else { d };
     u64::from(d as u32)
+}
+
+/// `setp` and `set` with a boolean operation (PTX ISA 9.7.6.1, 9.7.6.2): `op` 0 and, 1
+/// or, 2 xor of the comparison `t` (or, for the second destination `j` 1, of `!t`) with
+/// the predicate `c`.
+fn combine(op: u8, t: bool, c: u64, j: u64) -> u64 {
+    let (t, c) = (t != (j == 1), c & 1 == 1);
+    u64::from(match op {
+        0 => t && c,
+        1 => t || c,
+        _ => t != c,
+    })
+}
+
+/// `min`/`max` `.xorsign.abs` of f32s (PTX ISA 9.7.3.10, 9.7.3.11): of the absolute
+/// values as plain `min`/`max` choose, with the sign bit set to the XOR of the
+/// operands' sign bits unless the result is NaN.
+fn xorsign(max: bool, a: u64, b: u64) -> u64 {
+    let sign = (a ^ b) & 0x8000_0000;
+    let (x, y) = (f64::from(f32_of(a & 0x7fff_ffff)), f64::from(f32_of(b & 0x7fff_ffff)));
+    let d = if max { fmax(x, y) } else { fmin(x, y) } as f32;
+    if d.is_nan() { bits32(d) } else { bits32(d) | sign }
+}
+
+/// `div`, `rcp` (a = 1) and `sqrt` of f32s rounded toward zero (`mode` 0), minus
+/// infinity (1) or plus infinity (2), without `.ftz`: the f64 result's rounding error
+/// has the sign of the exact residual, which an f64 fma computes exactly, and
+/// [`directed32`] rounds from there.
+fn div32(a: f32, b: f32, mode: u64) -> u64 {
+    let (a, b) = (f64::from(a), f64::from(b));
+    let s = a / b;
+    let e = if s.is_finite() && s != 0.0 { (-s).mul_add(b, a) * b.signum() } else { 0.0 };
+    bits32(directed32(s, e, mode))
+}
+fn sqrt32(a: f32, mode: u64) -> u64 {
+    let a = f64::from(a);
+    let s = a.sqrt();
+    let e = if s.is_finite() && s > 0.0 { (-s).mul_add(s, a) } else { 0.0 };
+    bits32(directed32(s, e, mode))
 }
 
 /// The `b` and `c` operands of a `shfl` form with immediates: `b` below 32, and `c`
@@ -1500,8 +1550,11 @@ static OPS: &[Op] = &[
     gop("bar.red.popc.u32", R, 1, &[Z, P], THREADS, |ps, _, _, _| ps.iter().filter(|s| s[1] & 1 == 1).count() as u64),
     gop("bar.red.and.pred", P, 1, &[Z, P], THREADS, |ps, _, _, _| u64::from(ps.iter().all(|s| s[1] & 1 == 1))),
     gop("bar.red.or.pred", P, 1, &[Z, P], THREADS, |ps, _, _, _| u64::from(ps.iter().any(|s| s[1] & 1 == 1))),
-    gop("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, false)),
-    gop("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, true)),
+    gop("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, false, [true; 2])),
+    gop("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, true, [true; 2])),
+    gop("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, false, [false, true])),
+    gop("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.u8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, true, [true, false])),
+    gop("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.u8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, true, [false, false])),
     // Warp collectives with a full member mask (PTX ISA 9.7.9.6 shfl.sync, vote.sync,
     // match.sync, redux.sync, activemask), and the lane's special registers.
     gop("shfl.sync.up.b32", R, 1, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(0, w, l, j, w[l][1], w[l][2])),
@@ -1551,6 +1604,24 @@ static OPS: &[Op] = &[
     op("atom.shared.cas.b64", D, &[S, D, D], |s, _, _, m| { *m = if s[0] == s[1] { s[2] } else { s[0] }; s[0] }),
     op("atom.shared.max.s32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| (o as i32).max(s[1] as i32) as u32)),
     // Comparison and selection.
+    op("setp.lt.and.s32", P, &[R, R, P], |s, _, _, _| combine(0, sx(s[0], 32) < sx(s[1], 32), s[2], 0)),
+    op("setp.ne.or.b64", P, &[D, D, NP], |s, _, _, _| combine(1, s[0] != s[1], s[2], 0)),
+    op("setp.hs.xor.u16", P, &[H, H, P], |s, _, _, _| combine(2, s[0] >= s[1], s[2], 0)),
+    gop("setp.gt.and.s64", PQ, 2, &[D, D, P], 1, |w, _, j, _| combine(0, (w[0][0] as i64) > (w[0][1] as i64), w[0][2], j)),
+    gop("setp.le.or.u32", PQ, 2, &[R, R, NP], 1, |w, _, j, _| combine(1, w[0][0] <= w[0][1], w[0][2], j)),
+    gop("setp.eq.xor.b32", PQ, 2, &[R, R, P], 1, |w, _, j, _| combine(2, w[0][0] == w[0][1], w[0][2], j)),
+    gop("setp.lo.u32", PQ, 2, &[R, R], 1, |w, _, j, _| u64::from((w[0][0] < w[0][1]) != (j == 1))),
+    igop("setp.{cmp}.and.f32", PQ, 2, &[R, R, P], (0, 13), 1, |w, _, j, c| combine(0, setp(f64::from(f32_of(w[0][0])), f64::from(f32_of(w[0][1])), c) == 1, w[0][2], j)),
+    igop("setp.{cmp}.xor.f64", PQ, 2, &[D, D, NP], (0, 13), 1, |w, _, j, c| combine(2, setp(f64_of(w[0][0]), f64_of(w[0][1]), c) == 1, w[0][2], j)),
+    iop("setp.{cmp}.or.f64", P, &[D, D, P], (0, 13), |s, c, _, _| combine(1, setp(f64_of(s[0]), f64_of(s[1]), c) == 1, s[2], 0)),
+    op("set.lt.and.u32.s32", R, &[R, R, NP], |s, _, _, _| combine(0, sx(s[0], 32) < sx(s[1], 32), s[2], 0) * 0xffff_ffff),
+    iop("set.{cmp}.or.f32.f32", R, &[R, R, P], (0, 13), |s, c, _, _| combine(1, setp(f64::from(f32_of(s[0])), f64::from(f32_of(s[1])), c) == 1, s[2], 0) * 0x3f80_0000),
+    // Predicate logic (PTX ISA 9.7.7.1 ... and, or, xor, not, mov on .pred).
+    op("and.pred", P, &[P, NP], |s, _, _, _| s[0] & s[1] & 1),
+    op("or.pred", P, &[NP, P], |s, _, _, _| (s[0] | s[1]) & 1),
+    op("xor.pred", P, &[P, P], |s, _, _, _| (s[0] ^ s[1]) & 1),
+    op("not.pred", P, &[P], |s, _, _, _| !s[0] & 1),
+    op("mov.pred", P, &[P], |s, _, _, _| s[0] & 1),
     iop("setp.{cmp}.f32", P, &[R, R], (0, 13), |s, c, _, _| setp(f64::from(f32_of(s[0])), f64::from(f32_of(s[1])), c)),
     iop("setp.{cmp}.f64", P, &[D, D], (0, 13), |s, c, _, _| setp(f64_of(s[0]), f64_of(s[1]), c)),
     op("setp.lt.s16", P, &[H, H], |s, _, _, _| u64::from(sx(s[0], 16) < sx(s[1], 16))),
@@ -1563,6 +1634,21 @@ static OPS: &[Op] = &[
     op("slct.s32.s32", R, &[R, R, R], |s, _, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
     op("slct.b64.s32", D, &[D, D, R], |s, _, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
     // More integer forms.
+    op("add.sat.s32", R, &[R, R], |s, _, _, _| (sx(s[0], 32) + sx(s[1], 32)).clamp(i32::MIN.into(), i32::MAX.into()) as u64),
+    op("sub.sat.s32", R, &[R, R], |s, _, _, _| (sx(s[0], 32) - sx(s[1], 32)).clamp(i32::MIN.into(), i32::MAX.into()) as u64),
+    op("mad.hi.sat.s32", R, &[R, R, R], |s, _, _, _| (((sx(s[0], 32) * sx(s[1], 32)) >> 32) + sx(s[2], 32)).clamp(i32::MIN.into(), i32::MAX.into()) as u64),
+    op("mad24.hi.u32", R, &[R, R, R], |s, _, _, _| (((s[0] & 0xff_ffff) * (s[1] & 0xff_ffff)) >> 16).wrapping_add(s[2])),
+    op("mad24.hi.s32", R, &[R, R, R], |s, _, _, _| (((sx(s[0], 24) * sx(s[1], 24)) >> 16) as u64).wrapping_add(s[2])),
+    op("mad24.lo.u32", R, &[R, R, R], |s, _, _, _| ((s[0] & 0xff_ffff) * (s[1] & 0xff_ffff)).wrapping_add(s[2])),
+    op("mul24.lo.s32", R, &[R, R], |s, _, _, _| (sx(s[0], 24) * sx(s[1], 24)) as u64),
+    op("sad.s32", R, &[R, R, R], |s, _, _, _| (sx(s[0], 32).abs_diff(sx(s[1], 32))).wrapping_add(s[2])),
+    op("sad.u64", D, &[D, D, D], |s, _, _, _| s[0].abs_diff(s[1]).wrapping_add(s[2])),
+    op("sad.s16", H, &[H, H, H], |s, _, _, _| (sx(s[0], 16).abs_diff(sx(s[1], 16))).wrapping_add(s[2])),
+    op("not.b32", R, &[R], |s, _, _, _| !s[0]),
+    op("cnot.b16", H, &[H], |s, _, _, _| u64::from(s[0] & 0xffff == 0)),
+    op("cnot.b64", D, &[D], |s, _, _, _| u64::from(s[0] == 0)),
+    op("ldu.global.u32", R, &[M], |s, _, _, _| s[0] & 0xffff_ffff),
+    op("ldu.global.b64", D, &[M], |s, _, _, _| s[0]),
     op("mad.lo.s16", H, &[H, H, H], |s, _, _, _| s[0].wrapping_mul(s[1]).wrapping_add(s[2])),
     op("mad.wide.u16", R, &[H, H, R], |s, _, _, _| ((s[0] & 0xffff) * (s[1] & 0xffff)).wrapping_add(s[2])),
     op("mad.hi.u64", D, &[D, D, D], |s, _, _, _| (((u128::from(s[0]) * u128::from(s[1])) >> 64) as u64).wrapping_add(s[2])),
@@ -1584,6 +1670,15 @@ static OPS: &[Op] = &[
     fop("rcp.rn.f64", D, &[D], Cmp::F64, |s, _, _, _| (1.0 / f64_of(s[0])).to_bits()),
     fop("sqrt.rn.f32", R, &[R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]).sqrt())),
     fop("sqrt.rn.f64", D, &[D], Cmp::F64, |s, _, _, _| f64_of(s[0]).sqrt().to_bits()),
+    fop("copysign.f64", D, &[D, D], Cmp::F64, |s, _, _, _| (s[1] & !(1 << 63)) | (s[0] & (1 << 63))),
+    fop("max.f64", D, &[D, D], Cmp::F64, |s, _, _, _| fmax(f64_of(s[0]), f64_of(s[1])).to_bits()),
+    fop("abs.f64", D, &[D], Cmp::F64, |s, _, _, _| s[0] & !(1 << 63)),
+    fop("min.xorsign.abs.f32", R, &[R, R], Cmp::F32, |s, _, _, _| xorsign(false, s[0], s[1])),
+    fop("max.xorsign.abs.f32", R, &[R, R], Cmp::F32, |s, _, _, _| xorsign(true, s[0], s[1])),
+    ifop("div.{rnd}.f32", R, &[R, R], (0, 2), Cmp::F32, |s, m, _, _| div32(f32_of(s[0]), f32_of(s[1]), m)),
+    ifop("rcp.{rnd}.f32", R, &[R], (0, 2), Cmp::F32, |s, m, _, _| div32(1.0, f32_of(s[0]), m)),
+    ifop("sqrt.{rnd}.f32", R, &[R], (0, 2), Cmp::F32, |s, m, _, _| sqrt32(f32_of(s[0]), m)),
+    ifop("rcp.{rnd}.f64", D, &[D], (0, 2), Cmp::F64, |s, m, _, _| div64(1.0, f64_of(s[0]), m).to_bits()),
     fop("copysign.f32", R, &[R, R], Cmp::F32, |s, _, _, _| (s[1] & 0x7fff_ffff) | (s[0] & 0x8000_0000)),
     iop("testp.{class}.f32", P, &[R], (0, 5), |s, c, _, _| { let x = f32_of(s[0]); testp(x.is_finite(), x.is_nan(), x.is_subnormal(), c) }),
     iop("testp.{class}.f64", P, &[D], (0, 5), |s, c, _, _| { let x = f64_of(s[0]); testp(x.is_finite(), x.is_nan(), x.is_subnormal(), c) }),
@@ -1597,6 +1692,14 @@ static OPS: &[Op] = &[
     fop("mul.rn.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| x2(s[0], s[1], |a, b| a * b)),
     fop("sub.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| x2(s[0], s[1], |a, b| a - b)),
     fop("fma.rn.f16x2", R, &[R, R, R], Cmp::F16x2, |s, _, _, _| (0..2).fold(0, |acc, k| acc | hbits(fma16(h(s[0] >> (16 * k)), h(s[1] >> (16 * k)), h(s[2] >> (16 * k)))) << (16 * k))),
+    fop("fma.rn.bf16", H, &[H, H, H], Cmp::Bf16, |s, _, _, _| bbits(fma16(bh(s[0]), bh(s[1]), bh(s[2])))),
+    fop("min.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| bbits(fmin(bh(s[0]), bh(s[1])))),
+    fop("max.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| bbits(fmax(bh(s[0]), bh(s[1])))),
+    fop("neg.bf16", H, &[H], Cmp::Bf16, |s, _, _, _| s[0] ^ 0x8000),
+    fop("abs.bf16", H, &[H], Cmp::Bf16, |s, _, _, _| s[0] & 0x7fff),
+    fop("add.rn.bf16x2", R, &[R, R], Cmp::Bf16x2, |s, _, _, _| (0..2).fold(0, |acc, k| acc | bbits(bh(s[0] >> (16 * k)) + bh(s[1] >> (16 * k))) << (16 * k))),
+    fop("fma.rn.bf16x2", R, &[R, R, R], Cmp::Bf16x2, |s, _, _, _| (0..2).fold(0, |acc, k| acc | bbits(fma16(bh(s[0] >> (16 * k)), bh(s[1] >> (16 * k)), bh(s[2] >> (16 * k)))) << (16 * k))),
+    fop("max.bf16x2", R, &[R, R], Cmp::Bf16x2, |s, _, _, _| (0..2).fold(0, |acc, k| acc | bbits(fmax(bh(s[0] >> (16 * k)), bh(s[1] >> (16 * k)))) << (16 * k))),
     fop("add.rn.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| bbits(bh(s[0]) + bh(s[1]))),
     fop("mul.rn.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| bbits(bh(s[0]) * bh(s[1]))),
     iop("setp.{cmp}.f16", P, &[H, H], (0, 13), |s, c, _, _| setp(h(s[0]), h(s[1]), c)),
@@ -1800,7 +1903,7 @@ fn emit(prog: &[Inst]) -> String {
             .replace("{bc}", "");
         let mut ops: Vec<String> = match o.lanes {
             _ if o.dst == N => vec![],
-            _ if o.dst == RP => vec![o.dst.name(i.dst)],
+            _ if matches!(o.dst, RP | PQ) => vec![o.dst.name(i.dst)],
             1 => vec![o.dst.name(i.dst)],
             n => {
                 let dsts: Vec<String> = (0..n).map(|j| o.dst.name((i.dst + j) % 4)).collect();
@@ -1886,7 +1989,7 @@ fn file(w: W) -> usize {
         M | M2 => 4,
         N | Z | X(_) => 5,
         NP => 3,
-        RP => unreachable!("a destination of two files"),
+        RP | PQ => unreachable!("a destination of two registers"),
         S | S2 => 6,
         L | L2 => 7,
         K(..) => unreachable!("a constant is no register"),
@@ -1990,9 +2093,10 @@ impl Thread {
 
     /// Writes the destinations `dst`, `dst + 1`, ... (modulo 4).
     fn write(&mut self, o: &Op, i: &Inst, vs: &[u64], unknown: bool) {
-        if o.dst == RP {
+        if matches!(o.dst, RP | PQ) {
             let k = usize::from(i.dst);
-            for (f, k, v) in [(1, k, vs[0] & 0xffff_ffff), (3, k % 2, vs[1] & 1)] {
+            let first = if o.dst == RP { (1, k, vs[0] & 0xffff_ffff) } else { (3, k, vs[0] & 1) };
+            for (f, k, v) in [first, (3, if o.dst == RP { k % 2 } else { 1 - k }, vs[1] & 1)] {
                 self.regs[f][k] = v;
                 self.cmp[f][k] = Cmp::Bits;
                 self.known[f][k] = Self::state(o, unknown, v);
@@ -2057,7 +2161,7 @@ fn reference(prog: &[Inst], input: &[u64]) -> Vec<(Vec<u64>, Vec<Option<Cmp>>)> 
 /// NaN bits (`abs` and `neg` of a NaN included). `copysign` reads a sign bit, which a
 /// NaN's payload decides, and a load (of `.f32` too) copies the bits.
 fn reads_float(o: &Op) -> Option<Cmp> {
-    if o.ptx.starts_with("copysign") || o.ptx.starts_with("ld.") {
+    if o.ptx.starts_with("copysign") || o.ptx.starts_with("ld.") || o.ptx.contains(".xorsign") {
         return None;
     }
     match o.ptx.rsplit('.').next()? {
