@@ -671,20 +671,16 @@ fn xorsign(max: bool, a: u64, b: u64) -> u64 {
 }
 
 /// `div`, `rcp` (a = 1) and `sqrt` of f32s rounded toward zero (`mode` 0), minus
-/// infinity (1) or plus infinity (2), without `.ftz`: the f64 result's rounding error
-/// has the sign of the exact residual, which an f64 fma computes exactly, and
-/// [`directed32`] rounds from there.
+/// infinity (1) or plus infinity (2), without `.ftz`, from the f64 result: a quotient
+/// or root of f32s that is not itself an f32 differs from every f32 `r` by at least
+/// 2^-48 of it (`a - r*b` and `a - r*r` are nonzero multiples of the smaller quantum),
+/// more than the f64 rounding error, so the f64 result lies on the same side of each
+/// f32 as the exact one, and equals it when it is one.
 fn div32(a: f32, b: f32, mode: u64) -> u64 {
-    let (a, b) = (f64::from(a), f64::from(b));
-    let s = a / b;
-    let e = if s.is_finite() && s != 0.0 { (-s).mul_add(b, a) * b.signum() } else { 0.0 };
-    bits32(directed32(s, e, mode))
+    bits32(directed32(f64::from(a) / f64::from(b), 0.0, mode))
 }
 fn sqrt32(a: f32, mode: u64) -> u64 {
-    let a = f64::from(a);
-    let s = a.sqrt();
-    let e = if s.is_finite() && s > 0.0 { (-s).mul_add(s, a) } else { 0.0 };
-    bits32(directed32(s, e, mode))
+    bits32(directed32(f64::from(a).sqrt(), 0.0, mode))
 }
 
 /// The `b` and `c` operands of a `shfl` form with immediates: `b` below 32, and `c`
