@@ -28,7 +28,7 @@
 //! masks, and the `d|p` destination), `vote.sync` (`.all .any .uni .ballot`, negated
 //! predicates too), `match.sync` (`.any`, `.all` with and without its predicate),
 //! `redux.sync` and `activemask`, with the special registers of the lane and the CTA
-//! (`%laneid`, `%lanemask_*`, `%tid.x` ...): 449 forms.
+//! (`%laneid`, `%lanemask_*`, `%tid.x` ...): 463 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns), two predicates and four
@@ -1471,6 +1471,15 @@ static OPS: &[Op] = &[
     // atom.add.f32 flushes subnormal inputs and results to zero; add.f64 does not.
     fop("atom.global.add.f32", R, &[M, R], Cmp::F32, |s, _, _, m| atom32(s[0], m, |o| ftz(ftz(f32::from_bits(o)) + ftz(f32_of(s[1]))).to_bits())),
     fop("atom.global.add.f64", D, &[M, D], Cmp::F64, |s, _, _, m| { *m = (f64_of(s[0]) + f64_of(s[1])).to_bits(); s[0] }),
+    op("atom.global.min.u64", D, &[M, D], |s, _, _, m| { *m = s[0].min(s[1]); s[0] }),
+    op("atom.global.max.s64", D, &[M, D], |s, _, _, m| { *m = (s[0] as i64).max(s[1] as i64) as u64; s[0] }),
+    op("atom.global.or.b64", D, &[M, D], |s, _, _, m| { *m = s[0] | s[1]; s[0] }),
+    op("atom.shared.xor.b64", D, &[S, D], |s, _, _, m| { *m = s[0] ^ s[1]; s[0] }),
+    op("atom.shared.inc.u32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| if o >= s[1] as u32 { 0 } else { o + 1 })),
+    op("atom.shared.dec.u32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| if o == 0 || o > s[1] as u32 { s[1] as u32 } else { o - 1 })),
+    op("atom.shared.exch.b32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |_| s[1] as u32)),
+    op("red.shared.min.s32", N, &[S, R], |s, _, _, m| { atom32(s[0], m, |o| (o as i32).min(s[1] as i32) as u32); 0 }),
+    op("red.global.max.u64", N, &[M, D], |s, _, _, m| { *m = s[0].max(s[1]); 0 }),
     op("red.global.add.u32", N, &[M, R], |s, _, _, m| { atom32(s[0], m, |o| o.wrapping_add(s[1] as u32)); 0 }),
     op("red.global.xor.b64", N, &[M, D], |s, _, _, m| { *m = s[0] ^ s[1]; 0 }),
     // Loads and stores of every width in global, shared and local memory; the loads
@@ -1696,6 +1705,11 @@ static OPS: &[Op] = &[
     fop("add.rn.bf16x2", R, &[R, R], Cmp::Bf16x2, |s, _, _, _| (0..2).fold(0, |acc, k| acc | bbits(bh(s[0] >> (16 * k)) + bh(s[1] >> (16 * k))) << (16 * k))),
     fop("fma.rn.bf16x2", R, &[R, R, R], Cmp::Bf16x2, |s, _, _, _| (0..2).fold(0, |acc, k| acc | bbits(fma16(bh(s[0] >> (16 * k)), bh(s[1] >> (16 * k)), bh(s[2] >> (16 * k)))) << (16 * k))),
     fop("max.bf16x2", R, &[R, R], Cmp::Bf16x2, |s, _, _, _| (0..2).fold(0, |acc, k| acc | bbits(fmax(bh(s[0] >> (16 * k)), bh(s[1] >> (16 * k)))) << (16 * k))),
+    fop("min.NaN.f16", H, &[H, H], Cmp::F16, |s, _, _, _| if h(s[0]).is_nan() || h(s[1]).is_nan() { 0x7fff } else { hbits(fmin(h(s[0]), h(s[1]))) }),
+    fop("max.NaN.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| if bh(s[0]).is_nan() || bh(s[1]).is_nan() { 0x7fff } else { bbits(fmax(bh(s[0]), bh(s[1]))) }),
+    fop("min.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| x2(s[0], s[1], fmin)),
+    fop("neg.f16x2", R, &[R], Cmp::F16x2, |s, _, _, _| s[0] ^ 0x8000_8000),
+    fop("abs.bf16x2", R, &[R], Cmp::Bf16x2, |s, _, _, _| s[0] & 0x7fff_7fff),
     fop("add.rn.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| bbits(bh(s[0]) + bh(s[1]))),
     fop("mul.rn.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| bbits(bh(s[0]) * bh(s[1]))),
     iop("setp.{cmp}.f16", P, &[H, H], (0, 13), |s, c, _, _| setp(h(s[0]), h(s[1]), c)),
