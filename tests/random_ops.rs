@@ -1,14 +1,17 @@
 //! Random straight-line programs over the arithmetic that `run` executes, against a
 //! per-thread reference written here from the PTX ISA's definitions (never from ptxvm's
-//! code): integer arithmetic at 16, 32 and 64 bits, carry chains (`add.cc`/`addc`,
+//! code): integer arithmetic at 16, 32 and 64 bits (with `.sat`, `mul24`/`mad24`,
+//! `sad`), carry chains (`add.cc`/`addc`,
 //! `sub.cc`/`subc`, `mad.cc`/`madc`, 32 and 64 bit), the bit instructions (`prmt` in
 //! every mode, `bfe bfi prmt shf lop3 bmsk szext dp4a dp2a popc clz brev bfind cnot`),
 //! `cvt` between integer types of every width (with `.sat`, into registers wider than
 //! the type; `cvt.pack.sat`), loads of narrow types into wide registers, f16, f16x2,
 //! bf16, f32 and f64 `add sub mul fma min max abs neg` (f32 also with `.ftz` and
 //! rounded toward zero, minus and plus infinity, with `.sat`, and `min`/`max` with
-//! `.NaN`), IEEE `div rcp sqrt`, `copysign`, `setp` with every float comparison, `set`,
-//! `selp`, `slct`, `testp`, and conversions between the float formats and to and from
+//! `.NaN` and `.xorsign.abs`), IEEE `div rcp sqrt` (f32 and f64 also rounded toward
+//! zero, minus and plus infinity), `copysign`, `setp` with every float comparison (and
+//! combined with a predicate by `.and .or .xor`, into `p|q`), `set`, the predicate
+//! logic, `selp`, `slct`, `testp`, and conversions between the float formats and to and from
 //! integers, loads, stores (vector ones too, and vector loads of up to 16 bytes) and
 //! atomics (`ld`, `st`, `atom` and `red` on the thread's own words of global, shared
 //! and local memory), loads of initialised `.const` variables and of kernel parameters
@@ -18,9 +21,14 @@
 //! selectors, f64 `add sub mul fma div
 //! sqrt` rounded toward zero, minus and plus infinity against exact results, and `cvt`
 //! into f16 and bf16 (directed roundings, `.relu`, `.satfinite`, packed pairs) and
-//! between f32, f16 and the 8-bit floats e4m3 and e5m2; and two collectives, `bar.red`
-//! (`.popc`, `.and`, `.or`) over the CTA and the integer `mma.sync` m16n8k32 s8 over
-//! each warp, whose reference reads every thread of the group: 354 forms.
+//! between f32, f16 and the 8-bit floats e4m3 and e5m2; and the collectives, whose
+//! reference reads every thread of the group: `bar.red` (`.popc`, `.and`, `.or`) over
+//! the CTA, and over each warp with a full member mask the integer `mma.sync` m16n8k32
+//! on s8 and u8, `shfl.sync` in every mode (with register and immediate lanes and clamp/segment
+//! masks, and the `d|p` destination), `vote.sync` (`.all .any .uni .ballot`, negated
+//! predicates too), `match.sync` (`.any`, `.all` with and without its predicate),
+//! `redux.sync` and `activemask`, with the special registers of the lane and the CTA
+//! (`%laneid`, `%lanemask_*`, `%tid.x` ...): 463 forms.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns), two predicates and four
@@ -59,6 +67,18 @@ enum W {
     K(&'static str, u8, u8),
     /// The operand `0`: the barrier of `bar.red`.
     Z,
+    /// An operand written as it is, which the reference knows from the form: a full
+    /// member mask, a special register. It reads as 0.
+    X(&'static str),
+    /// A predicate, negated: `!%p0`.
+    NP,
+    /// A 32-bit register and a predicate, `%r0|%p0`: the `d|p` destination of `shfl`
+    /// and `match.all` (a form's first value goes to the register, its second to the
+    /// predicate).
+    RP,
+    /// Two predicates, `%p0|%p1`: the `p|q` destination of `setp` (a form's first value
+    /// goes to the first, its second to the other predicate).
+    PQ,
     /// No destination (`red`).
     N,
 }
@@ -79,24 +99,28 @@ impl W {
             W::K(name, _, _) if k == 0 => format!("[{name}]"),
             W::K(name, stride, _) => format!("[{name}+{}]", usize::from(stride) * usize::from(k)),
             W::Z => "0".to_string(),
+            W::X(text) => text.to_string(),
+            W::NP => format!("!%p{k}"),
+            W::RP => format!("%r{k}|%p{}", k % 2),
+            W::PQ => format!("%p{k}|%p{}", 1 - k),
             W::N => String::new(),
         }
     }
     fn mask(self) -> u64 {
         match self {
             W::H => 0xffff,
-            W::R => 0xffff_ffff,
             W::D => u64::MAX,
-            W::P => 1,
+            W::P | W::NP | W::PQ => 1,
+            W::R | W::RP => 0xffff_ffff,
             W::M | W::S | W::L | W::M2 | W::S2 | W::L2 | W::K(..) => u64::MAX,
-            W::N | W::Z => 0,
+            W::N | W::Z | W::X(_) => 0,
         }
     }
     fn count(self) -> u8 {
         match self {
-            W::P | W::M2 | W::S2 | W::L2 => 2,
+            W::P | W::NP | W::PQ | W::M2 | W::S2 | W::L2 => 2,
             W::K(_, _, n) => n,
-            W::N | W::Z => 1,
+            W::N | W::Z | W::X(_) => 1,
             _ => 4,
         }
     }
@@ -153,7 +177,9 @@ struct Op {
     group: Option<(usize, Collective)>,
 }
 
-type Collective = fn(&[Vec<u64>], usize, u64) -> u64;
+/// A collective's meaning: from the sources of every thread of the group, the rank of
+/// the thread, the place of the destination and the immediate, that destination.
+type Collective = fn(&[Vec<u64>], usize, u64, u64) -> u64;
 
 const fn op(ptx: &'static str, dst: W, srcs: &'static [W], f: Eval) -> Op {
     Op { ptx, dst, lanes: 1, srcs, imm: (0, 0), cf: Cf::None, cmp: Cmp::Bits, f, group: None }
@@ -183,12 +209,25 @@ const fn vop(ptx: &'static str, dst: W, lanes: u8, srcs: &'static [W], f: Eval) 
 
 /// A collective form: `g` gives each of a group's threads its destinations.
 const fn gop(ptx: &'static str, dst: W, lanes: u8, srcs: &'static [W], size: usize, g: Collective) -> Op {
+    igop(ptx, dst, lanes, srcs, (0, 0), size, g)
+}
+
+/// A collective form with an immediate.
+const fn igop(
+    ptx: &'static str,
+    dst: W,
+    lanes: u8,
+    srcs: &'static [W],
+    imm: (u64, u64),
+    size: usize,
+    g: Collective,
+) -> Op {
     Op {
         ptx,
         dst,
         lanes,
         srcs,
-        imm: (0, 0),
+        imm,
         cf: Cf::None,
         cmp: Cmp::Bits,
         f: |_, _, _, _| unreachable!("a collective form"),
@@ -196,7 +235,7 @@ const fn gop(ptx: &'static str, dst: W, lanes: u8, srcs: &'static [W], size: usi
     }
 }
 
-use W::{D, H, K, L, L2, M, M2, N, P, R, S, S2, Z};
+use W::{D, H, K, L, L2, M, M2, N, NP, P, PQ, R, RP, S, S2, X, Z};
 
 /// Where the thread's memory words start in its output record.
 const MEM_AT: usize = 112;
@@ -574,24 +613,28 @@ fn vset_ref(signs: [bool; 3], sec: Option<u8>, imm: u64, merge: bool, s: &[u64])
     video_merge(if merge { 1 + (imm / 294 % 6) as usize } else { 0 }, d, c)
 }
 
-/// `mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32{.satfinite}` (PTX ISA 9.7.14.5.14):
-/// element `j` of lane `lane`'s D fragment, from the warp's A (four registers of four
-/// s8 each), B (two of four s8) and C (four s32) fragments, each element placed by the
-/// ISA's "row and column of a matrix fragment" formulas. `.satfinite` clamps the exact
-/// sum to the s32 range; without it the sum wraps.
-fn mma_s8(warp: &[Vec<u64>], lane: usize, j: u64, satfinite: bool) -> u64 {
+/// `mma.sync.aligned.m16n8k32.row.col{.satfinite}.s32.atype.btype.s32` with `.s8` or
+/// `.u8` A and B (PTX ISA 9.7.14.5.14): element `j` of lane `lane`'s D fragment, from
+/// the warp's A (four registers of four bytes each), B (two of four bytes) and C (four
+/// s32) fragments, each element placed by the ISA's "row and column of a matrix
+/// fragment" formulas. `.satfinite` clamps the exact sum to the s32 range; without it
+/// the sum wraps. `signs` says whether A and B are signed.
+fn mma_s8(warp: &[Vec<u64>], lane: usize, j: u64, satfinite: bool, signs: [bool; 2]) -> u64 {
     let (mut a, mut b, mut c) = ([[0i64; 32]; 16], [[0i64; 8]; 32], [[0i64; 8]; 16]);
-    let byte = |v: u64, k: usize| i64::from((v >> (8 * k)) as u8 as i8);
+    let byte = |v: u64, k: usize, signed: bool| {
+        let x = (v >> (8 * k)) as u8;
+        if signed { i64::from(x as i8) } else { i64::from(x) }
+    };
     for (l, s) in warp.iter().enumerate() {
         let (g, t) = (l >> 2, l % 4);
         for i in 0..16 {
             let row = if i < 4 || (8..12).contains(&i) { g } else { g + 8 };
             let col = t * 4 + (i & 3) + if i >= 8 { 16 } else { 0 };
-            a[row][col] = byte(s[i / 4], i % 4);
+            a[row][col] = byte(s[i / 4], i % 4, signs[0]);
         }
         for i in 0..8 {
             let row = t * 4 + (i & 3) + if i >= 4 { 16 } else { 0 };
-            b[row][g] = byte(s[4 + i / 4], i % 4);
+            b[row][g] = byte(s[4 + i / 4], i % 4, signs[1]);
         }
         for i in 0..4 {
             let row = if i < 2 { g } else { g + 8 };
@@ -603,6 +646,113 @@ fn mma_s8(warp: &[Vec<u64>], lane: usize, j: u64, satfinite: bool) -> u64 {
     let d = (0..32).map(|k| a[row][k] * b[k][col]).sum::<i64>() + c[row][col];
     let d = if satfinite { d.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) } else { d };
     u64::from(d as u32)
+}
+
+/// `setp` and `set` with a boolean operation (PTX ISA 9.7.6.1, 9.7.6.2): `op` 0 and, 1
+/// or, 2 xor of the comparison `t` (or, for the second destination `j` 1, of `!t`) with
+/// the predicate `c`.
+fn combine(op: u8, t: bool, c: u64, j: u64) -> u64 {
+    let (t, c) = (t != (j == 1), c & 1 == 1);
+    u64::from(match op {
+        0 => t && c,
+        1 => t || c,
+        _ => t != c,
+    })
+}
+
+/// `min`/`max` `.xorsign.abs` of f32s (PTX ISA 9.7.3.10, 9.7.3.11): of the absolute
+/// values as plain `min`/`max` choose, with the sign bit set to the XOR of the
+/// operands' sign bits unless the result is NaN.
+fn xorsign(max: bool, a: u64, b: u64) -> u64 {
+    let sign = (a ^ b) & 0x8000_0000;
+    let (x, y) = (f64::from(f32_of(a & 0x7fff_ffff)), f64::from(f32_of(b & 0x7fff_ffff)));
+    let d = if max { fmax(x, y) } else { fmin(x, y) } as f32;
+    if d.is_nan() { bits32(d) } else { bits32(d) | sign }
+}
+
+/// `div`, `rcp` (a = 1) and `sqrt` of f32s rounded toward zero (`mode` 0), minus
+/// infinity (1) or plus infinity (2), without `.ftz`, from the f64 result: a quotient
+/// or root of f32s that is not itself an f32 differs from every f32 `r` by at least
+/// 2^-48 of it (`a - r*b` and `a - r*r` are nonzero multiples of the smaller quantum),
+/// more than the f64 rounding error, so the f64 result lies on the same side of each
+/// f32 as the exact one, and equals it when it is one.
+fn div32(a: f32, b: f32, mode: u64) -> u64 {
+    bits32(directed32(f64::from(a) / f64::from(b), 0.0, mode))
+}
+fn sqrt32(a: f32, mode: u64) -> u64 {
+    bits32(directed32(f64::from(a).sqrt(), 0.0, mode))
+}
+
+/// The `b` and `c` operands of a `shfl` form with immediates: `b` below 32, and `c`
+/// with a clamp value in bits 0-4 and a segment mask in bits 8-12.
+fn shfl_bc(imm: u64) -> (u64, u64) {
+    (imm % 32, ((imm / 32) % 32) | ((imm / 1024 % 32) << 8))
+}
+
+/// `shfl.sync` with a full member mask (PTX ISA 9.7.9.6, shfl.sync), step by step as
+/// its semantics write it: `mode` 0 `.up`, 1 `.down`, 2 `.bfly`, 3 `.idx`; lane
+/// `lane`'s `d` (`j` 0) or `p` (`j` 1), from the warp's sources `a` and the lane's own
+/// `b` and `c`.
+fn shfl(mode: u8, warp: &[Vec<u64>], lane: usize, j: u64, b: u64, c: u64) -> u64 {
+    let lane = lane as i64;
+    let (bval, cval, mask) = ((b & 31) as i64, (c & 31) as i64, (c >> 8 & 31) as i64);
+    let max_lane = (lane & mask) | (cval & !mask);
+    let min_lane = lane & mask;
+    let (src, pval) = match mode {
+        0 => (lane - bval, lane - bval >= max_lane),
+        1 => (lane + bval, lane + bval <= max_lane),
+        2 => (lane ^ bval, (lane ^ bval) <= max_lane),
+        _ => (min_lane | (bval & !mask), (min_lane | (bval & !mask)) <= max_lane),
+    };
+    let src = if pval { src } else { lane };
+    if j == 1 { u64::from(pval) } else { warp[src as usize][0] & 0xffff_ffff }
+}
+
+/// `match.sync` with a full member mask (PTX ISA, match.sync) on the warp's
+/// first sources: `.any` gives the lanes whose value equals the lane's own; `.all`
+/// gives the member mask (and true) when all values are equal, else 0 (and false).
+fn match_sync(all: bool, warp: &[Vec<u64>], lane: usize, j: u64) -> u64 {
+    let same = |v: u64| (0..warp.len()).filter(|&l| warp[l][0] == v).fold(0, |m, l| m | 1 << l);
+    if !all {
+        return same(warp[lane][0]);
+    }
+    let uniform = warp.iter().all(|s| s[0] == warp[0][0]);
+    if j == 1 {
+        u64::from(uniform)
+    } else if uniform {
+        0xffff_ffff
+    } else {
+        0
+    }
+}
+
+/// `redux.sync` with a full member mask (PTX ISA, redux.sync): `op` 0 add
+/// (modulo 2^32), 1 min, 2 max (of the type's signedness), 3 and, 4 or, 5 xor over
+/// the warp's first sources.
+fn redux(op: u8, signed: bool, warp: &[Vec<u64>]) -> u64 {
+    let v = |s: &Vec<u64>| if signed { i64::from(s[0] as u32 as i32) } else { i64::from(s[0] as u32) };
+    let r = match op {
+        0 => warp.iter().fold(0i64, |a, s| a.wrapping_add(v(s))),
+        1 => warp.iter().map(v).min().unwrap_or(0),
+        2 => warp.iter().map(v).max().unwrap_or(0),
+        3 => warp.iter().fold(-1i64, |a, s| a & v(s)),
+        4 => warp.iter().fold(0i64, |a, s| a | v(s)),
+        _ => warp.iter().fold(0i64, |a, s| a ^ v(s)),
+    };
+    r as u64 & 0xffff_ffff
+}
+
+/// `vote.sync` with a full member mask (PTX ISA, vote.sync) on the warp's
+/// first sources (predicates): `mode` 0 `.all`, 1 `.any`, 2 `.uni`, 3 `.ballot.b32`
+/// (bit l is lane l's predicate).
+fn vote(mode: u8, warp: &[Vec<u64>]) -> u64 {
+    let p = |s: &Vec<u64>| s[0] & 1 == 1;
+    match mode {
+        0 => u64::from(warp.iter().all(p)),
+        1 => u64::from(warp.iter().any(p)),
+        2 => u64::from(warp.iter().all(p) || !warp.iter().any(p)),
+        _ => warp.iter().enumerate().filter(|(_, s)| p(s)).fold(0, |m, (l, _)| m | 1 << l),
+    }
 }
 
 /// `.sat` of an f32 result.
@@ -1321,6 +1471,15 @@ static OPS: &[Op] = &[
     // atom.add.f32 flushes subnormal inputs and results to zero; add.f64 does not.
     fop("atom.global.add.f32", R, &[M, R], Cmp::F32, |s, _, _, m| atom32(s[0], m, |o| ftz(ftz(f32::from_bits(o)) + ftz(f32_of(s[1]))).to_bits())),
     fop("atom.global.add.f64", D, &[M, D], Cmp::F64, |s, _, _, m| { *m = (f64_of(s[0]) + f64_of(s[1])).to_bits(); s[0] }),
+    op("atom.global.min.u64", D, &[M, D], |s, _, _, m| { *m = s[0].min(s[1]); s[0] }),
+    op("atom.global.max.s64", D, &[M, D], |s, _, _, m| { *m = (s[0] as i64).max(s[1] as i64) as u64; s[0] }),
+    op("atom.global.or.b64", D, &[M, D], |s, _, _, m| { *m = s[0] | s[1]; s[0] }),
+    op("atom.shared.xor.b64", D, &[S, D], |s, _, _, m| { *m = s[0] ^ s[1]; s[0] }),
+    op("atom.shared.inc.u32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| if o >= s[1] as u32 { 0 } else { o + 1 })),
+    op("atom.shared.dec.u32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| if o == 0 || o > s[1] as u32 { s[1] as u32 } else { o - 1 })),
+    op("atom.shared.exch.b32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |_| s[1] as u32)),
+    op("red.shared.min.s32", N, &[S, R], |s, _, _, m| { atom32(s[0], m, |o| (o as i32).min(s[1] as i32) as u32); 0 }),
+    op("red.global.max.u64", N, &[M, D], |s, _, _, m| { *m = s[0].max(s[1]); 0 }),
     op("red.global.add.u32", N, &[M, R], |s, _, _, m| { atom32(s[0], m, |o| o.wrapping_add(s[1] as u32)); 0 }),
     op("red.global.xor.b64", N, &[M, D], |s, _, _, m| { *m = s[0] ^ s[1]; 0 }),
     // Loads and stores of every width in global, shared and local memory; the loads
@@ -1393,15 +1552,81 @@ static OPS: &[Op] = &[
     vop("mov.b64", H, 4, &[D], |s, j, _, _| s[0] >> (16 * j)),
     // Collectives: a reduction over the CTA's predicates at a barrier (PTX ISA
     // 9.7.13.4, bar.red), and an integer matrix product of the warp's fragments.
-    gop("bar.red.popc.u32", R, 1, &[Z, P], THREADS, |ps, _, _| ps.iter().filter(|s| s[1] & 1 == 1).count() as u64),
-    gop("bar.red.and.pred", P, 1, &[Z, P], THREADS, |ps, _, _| u64::from(ps.iter().all(|s| s[1] & 1 == 1))),
-    gop("bar.red.or.pred", P, 1, &[Z, P], THREADS, |ps, _, _| u64::from(ps.iter().any(|s| s[1] & 1 == 1))),
-    gop("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j| mma_s8(w, l, j, false)),
-    gop("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j| mma_s8(w, l, j, true)),
+    gop("bar.red.popc.u32", R, 1, &[Z, P], THREADS, |ps, _, _, _| ps.iter().filter(|s| s[1] & 1 == 1).count() as u64),
+    gop("bar.red.and.pred", P, 1, &[Z, P], THREADS, |ps, _, _, _| u64::from(ps.iter().all(|s| s[1] & 1 == 1))),
+    gop("bar.red.or.pred", P, 1, &[Z, P], THREADS, |ps, _, _, _| u64::from(ps.iter().any(|s| s[1] & 1 == 1))),
+    gop("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, false, [true; 2])),
+    gop("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, true, [true; 2])),
+    gop("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, false, [false, true])),
+    gop("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.u8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, true, [true, false])),
+    gop("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.u8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, true, [false, false])),
+    // Warp collectives with a full member mask (PTX ISA 9.7.9.6 shfl.sync, vote.sync,
+    // match.sync, redux.sync, activemask), and the lane's special registers.
+    gop("shfl.sync.up.b32", R, 1, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(0, w, l, j, w[l][1], w[l][2])),
+    gop("shfl.sync.down.b32", R, 1, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(1, w, l, j, w[l][1], w[l][2])),
+    gop("shfl.sync.bfly.b32", R, 1, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(2, w, l, j, w[l][1], w[l][2])),
+    gop("shfl.sync.idx.b32", R, 1, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(3, w, l, j, w[l][1], w[l][2])),
+    gop("shfl.sync.up.b32", RP, 2, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(0, w, l, j, w[l][1], w[l][2])),
+    gop("shfl.sync.down.b32", RP, 2, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(1, w, l, j, w[l][1], w[l][2])),
+    gop("shfl.sync.bfly.b32", RP, 2, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(2, w, l, j, w[l][1], w[l][2])),
+    gop("shfl.sync.idx.b32", RP, 2, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(3, w, l, j, w[l][1], w[l][2])),
+    igop("shfl.sync.up.b32{bc}", RP, 2, &[R, X("0xffffffff")], (0, 32767), 32, |w, l, j, i| { let (b, c) = shfl_bc(i); shfl(0, w, l, j, b, c) }),
+    igop("shfl.sync.down.b32{bc}", R, 1, &[R, X("0xffffffff")], (0, 32767), 32, |w, l, j, i| { let (b, c) = shfl_bc(i); shfl(1, w, l, j, b, c) }),
+    igop("shfl.sync.bfly.b32{bc}", RP, 2, &[R, X("0xffffffff")], (0, 32767), 32, |w, l, j, i| { let (b, c) = shfl_bc(i); shfl(2, w, l, j, b, c) }),
+    igop("shfl.sync.idx.b32{bc}", RP, 2, &[R, X("0xffffffff")], (0, 32767), 32, |w, l, j, i| { let (b, c) = shfl_bc(i); shfl(3, w, l, j, b, c) }),
+    gop("vote.sync.all.pred", P, 1, &[P, X("0xffffffff")], 32, |w, _, _, _| vote(0, w)),
+    gop("vote.sync.any.pred", P, 1, &[NP, X("0xffffffff")], 32, |w, _, _, _| vote(1, w)),
+    gop("vote.sync.uni.pred", P, 1, &[P, X("0xffffffff")], 32, |w, _, _, _| vote(2, w)),
+    gop("vote.sync.all.pred", P, 1, &[NP, X("0xffffffff")], 32, |w, _, _, _| vote(0, w)),
+    gop("vote.sync.ballot.b32", R, 1, &[P, X("0xffffffff")], 32, |w, _, _, _| vote(3, w)),
+    gop("vote.sync.ballot.b32", R, 1, &[NP, X("0xffffffff")], 32, |w, _, _, _| vote(3, w)),
+    gop("match.any.sync.b32", R, 1, &[R, X("0xffffffff")], 32, |w, l, j, _| match_sync(false, w, l, j)),
+    gop("match.any.sync.b64", R, 1, &[D, X("0xffffffff")], 32, |w, l, j, _| match_sync(false, w, l, j)),
+    gop("match.all.sync.b32", RP, 2, &[R, X("0xffffffff")], 32, |w, l, j, _| match_sync(true, w, l, j)),
+    gop("match.all.sync.b64", RP, 2, &[D, X("0xffffffff")], 32, |w, l, j, _| match_sync(true, w, l, j)),
+    gop("match.all.sync.b32", R, 1, &[R, X("0xffffffff")], 32, |w, l, j, _| match_sync(true, w, l, j)),
+    gop("redux.sync.add.u32", R, 1, &[R, X("0xffffffff")], 32, |w, _, _, _| redux(0, false, w)),
+    gop("redux.sync.add.s32", R, 1, &[R, X("0xffffffff")], 32, |w, _, _, _| redux(0, true, w)),
+    gop("redux.sync.min.u32", R, 1, &[R, X("0xffffffff")], 32, |w, _, _, _| redux(1, false, w)),
+    gop("redux.sync.min.s32", R, 1, &[R, X("0xffffffff")], 32, |w, _, _, _| redux(1, true, w)),
+    gop("redux.sync.max.u32", R, 1, &[R, X("0xffffffff")], 32, |w, _, _, _| redux(2, false, w)),
+    gop("redux.sync.max.s32", R, 1, &[R, X("0xffffffff")], 32, |w, _, _, _| redux(2, true, w)),
+    gop("redux.sync.and.b32", R, 1, &[R, X("0xffffffff")], 32, |w, _, _, _| redux(3, false, w)),
+    gop("redux.sync.or.b32", R, 1, &[R, X("0xffffffff")], 32, |w, _, _, _| redux(4, false, w)),
+    gop("redux.sync.xor.b32", R, 1, &[R, X("0xffffffff")], 32, |w, _, _, _| redux(5, false, w)),
+    gop("activemask.b32", R, 1, &[], 32, |_, _, _, _| 0xffff_ffff),
+    gop("mov.u32", R, 1, &[X("%laneid")], 32, |_, l, _, _| l as u64),
+    gop("mov.u32", R, 1, &[X("%lanemask_eq")], 32, |_, l, _, _| 1 << l),
+    gop("mov.u32", R, 1, &[X("%lanemask_lt")], 32, |_, l, _, _| (1 << l) - 1),
+    gop("mov.u32", R, 1, &[X("%lanemask_le")], 32, |_, l, _, _| (2 << l) - 1),
+    gop("mov.u32", R, 1, &[X("%lanemask_gt")], 32, |_, l, _, _| 0xffff_ffff & !((2 << l) - 1)),
+    gop("mov.u32", R, 1, &[X("%lanemask_ge")], 32, |_, l, _, _| 0xffff_ffff & !((1 << l) - 1)),
+    gop("mov.u32", R, 1, &[X("%tid.x")], THREADS, |_, t, _, _| t as u64),
+    gop("mov.u32", R, 1, &[X("%ntid.x")], THREADS, |_, _, _, _| THREADS as u64),
+    gop("mov.u32", R, 1, &[X("%ctaid.x")], THREADS, |_, _, _, _| 0),
+    gop("mov.u32", R, 1, &[X("%nctaid.x")], THREADS, |_, _, _, _| 1),
     op("atom.shared.add.u32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| o.wrapping_add(s[1] as u32))),
     op("atom.shared.cas.b64", D, &[S, D, D], |s, _, _, m| { *m = if s[0] == s[1] { s[2] } else { s[0] }; s[0] }),
     op("atom.shared.max.s32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| (o as i32).max(s[1] as i32) as u32)),
     // Comparison and selection.
+    op("setp.lt.and.s32", P, &[R, R, P], |s, _, _, _| combine(0, sx(s[0], 32) < sx(s[1], 32), s[2], 0)),
+    op("setp.ne.or.b64", P, &[D, D, NP], |s, _, _, _| combine(1, s[0] != s[1], s[2], 0)),
+    op("setp.hs.xor.u16", P, &[H, H, P], |s, _, _, _| combine(2, s[0] >= s[1], s[2], 0)),
+    gop("setp.gt.and.s64", PQ, 2, &[D, D, P], 1, |w, _, j, _| combine(0, (w[0][0] as i64) > (w[0][1] as i64), w[0][2], j)),
+    gop("setp.le.or.u32", PQ, 2, &[R, R, NP], 1, |w, _, j, _| combine(1, w[0][0] <= w[0][1], w[0][2], j)),
+    gop("setp.eq.xor.b32", PQ, 2, &[R, R, P], 1, |w, _, j, _| combine(2, w[0][0] == w[0][1], w[0][2], j)),
+    gop("setp.lo.u32", PQ, 2, &[R, R], 1, |w, _, j, _| u64::from((w[0][0] < w[0][1]) != (j == 1))),
+    igop("setp.{cmp}.and.f32", PQ, 2, &[R, R, P], (0, 13), 1, |w, _, j, c| combine(0, setp(f64::from(f32_of(w[0][0])), f64::from(f32_of(w[0][1])), c) == 1, w[0][2], j)),
+    igop("setp.{cmp}.xor.f64", PQ, 2, &[D, D, NP], (0, 13), 1, |w, _, j, c| combine(2, setp(f64_of(w[0][0]), f64_of(w[0][1]), c) == 1, w[0][2], j)),
+    iop("setp.{cmp}.or.f64", P, &[D, D, P], (0, 13), |s, c, _, _| combine(1, setp(f64_of(s[0]), f64_of(s[1]), c) == 1, s[2], 0)),
+    op("set.lt.and.u32.s32", R, &[R, R, NP], |s, _, _, _| combine(0, sx(s[0], 32) < sx(s[1], 32), s[2], 0) * 0xffff_ffff),
+    iop("set.{cmp}.or.f32.f32", R, &[R, R, P], (0, 13), |s, c, _, _| combine(1, setp(f64::from(f32_of(s[0])), f64::from(f32_of(s[1])), c) == 1, s[2], 0) * 0x3f80_0000),
+    // Predicate logic (PTX ISA 9.7.7.1 ... and, or, xor, not, mov on .pred).
+    op("and.pred", P, &[P, NP], |s, _, _, _| s[0] & s[1] & 1),
+    op("or.pred", P, &[NP, P], |s, _, _, _| (s[0] | s[1]) & 1),
+    op("xor.pred", P, &[P, P], |s, _, _, _| (s[0] ^ s[1]) & 1),
+    op("not.pred", P, &[P], |s, _, _, _| !s[0] & 1),
+    op("mov.pred", P, &[P], |s, _, _, _| s[0] & 1),
     iop("setp.{cmp}.f32", P, &[R, R], (0, 13), |s, c, _, _| setp(f64::from(f32_of(s[0])), f64::from(f32_of(s[1])), c)),
     iop("setp.{cmp}.f64", P, &[D, D], (0, 13), |s, c, _, _| setp(f64_of(s[0]), f64_of(s[1]), c)),
     op("setp.lt.s16", P, &[H, H], |s, _, _, _| u64::from(sx(s[0], 16) < sx(s[1], 16))),
@@ -1414,6 +1639,21 @@ static OPS: &[Op] = &[
     op("slct.s32.s32", R, &[R, R, R], |s, _, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
     op("slct.b64.s32", D, &[D, D, R], |s, _, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
     // More integer forms.
+    op("add.sat.s32", R, &[R, R], |s, _, _, _| (sx(s[0], 32) + sx(s[1], 32)).clamp(i32::MIN.into(), i32::MAX.into()) as u64),
+    op("sub.sat.s32", R, &[R, R], |s, _, _, _| (sx(s[0], 32) - sx(s[1], 32)).clamp(i32::MIN.into(), i32::MAX.into()) as u64),
+    op("mad.hi.sat.s32", R, &[R, R, R], |s, _, _, _| (((sx(s[0], 32) * sx(s[1], 32)) >> 32) + sx(s[2], 32)).clamp(i32::MIN.into(), i32::MAX.into()) as u64),
+    op("mad24.hi.u32", R, &[R, R, R], |s, _, _, _| (((s[0] & 0xff_ffff) * (s[1] & 0xff_ffff)) >> 16).wrapping_add(s[2])),
+    op("mad24.hi.s32", R, &[R, R, R], |s, _, _, _| (((sx(s[0], 24) * sx(s[1], 24)) >> 16) as u64).wrapping_add(s[2])),
+    op("mad24.lo.u32", R, &[R, R, R], |s, _, _, _| ((s[0] & 0xff_ffff) * (s[1] & 0xff_ffff)).wrapping_add(s[2])),
+    op("mul24.lo.s32", R, &[R, R], |s, _, _, _| (sx(s[0], 24) * sx(s[1], 24)) as u64),
+    op("sad.s32", R, &[R, R, R], |s, _, _, _| (sx(s[0], 32).abs_diff(sx(s[1], 32))).wrapping_add(s[2])),
+    op("sad.u64", D, &[D, D, D], |s, _, _, _| s[0].abs_diff(s[1]).wrapping_add(s[2])),
+    op("sad.s16", H, &[H, H, H], |s, _, _, _| (sx(s[0], 16).abs_diff(sx(s[1], 16))).wrapping_add(s[2])),
+    op("not.b32", R, &[R], |s, _, _, _| !s[0]),
+    op("cnot.b16", H, &[H], |s, _, _, _| u64::from(s[0] & 0xffff == 0)),
+    op("cnot.b64", D, &[D], |s, _, _, _| u64::from(s[0] == 0)),
+    op("ldu.global.u32", R, &[M], |s, _, _, _| s[0] & 0xffff_ffff),
+    op("ldu.global.b64", D, &[M], |s, _, _, _| s[0]),
     op("mad.lo.s16", H, &[H, H, H], |s, _, _, _| s[0].wrapping_mul(s[1]).wrapping_add(s[2])),
     op("mad.wide.u16", R, &[H, H, R], |s, _, _, _| ((s[0] & 0xffff) * (s[1] & 0xffff)).wrapping_add(s[2])),
     op("mad.hi.u64", D, &[D, D, D], |s, _, _, _| (((u128::from(s[0]) * u128::from(s[1])) >> 64) as u64).wrapping_add(s[2])),
@@ -1435,6 +1675,15 @@ static OPS: &[Op] = &[
     fop("rcp.rn.f64", D, &[D], Cmp::F64, |s, _, _, _| (1.0 / f64_of(s[0])).to_bits()),
     fop("sqrt.rn.f32", R, &[R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]).sqrt())),
     fop("sqrt.rn.f64", D, &[D], Cmp::F64, |s, _, _, _| f64_of(s[0]).sqrt().to_bits()),
+    fop("copysign.f64", D, &[D, D], Cmp::F64, |s, _, _, _| (s[1] & !(1 << 63)) | (s[0] & (1 << 63))),
+    fop("max.f64", D, &[D, D], Cmp::F64, |s, _, _, _| fmax(f64_of(s[0]), f64_of(s[1])).to_bits()),
+    fop("abs.f64", D, &[D], Cmp::F64, |s, _, _, _| s[0] & !(1 << 63)),
+    fop("min.xorsign.abs.f32", R, &[R, R], Cmp::F32, |s, _, _, _| xorsign(false, s[0], s[1])),
+    fop("max.xorsign.abs.f32", R, &[R, R], Cmp::F32, |s, _, _, _| xorsign(true, s[0], s[1])),
+    ifop("div.{rnd}.f32", R, &[R, R], (0, 2), Cmp::F32, |s, m, _, _| div32(f32_of(s[0]), f32_of(s[1]), m)),
+    ifop("rcp.{rnd}.f32", R, &[R], (0, 2), Cmp::F32, |s, m, _, _| div32(1.0, f32_of(s[0]), m)),
+    ifop("sqrt.{rnd}.f32", R, &[R], (0, 2), Cmp::F32, |s, m, _, _| sqrt32(f32_of(s[0]), m)),
+    ifop("rcp.{rnd}.f64", D, &[D], (0, 2), Cmp::F64, |s, m, _, _| div64(1.0, f64_of(s[0]), m).to_bits()),
     fop("copysign.f32", R, &[R, R], Cmp::F32, |s, _, _, _| (s[1] & 0x7fff_ffff) | (s[0] & 0x8000_0000)),
     iop("testp.{class}.f32", P, &[R], (0, 5), |s, c, _, _| { let x = f32_of(s[0]); testp(x.is_finite(), x.is_nan(), x.is_subnormal(), c) }),
     iop("testp.{class}.f64", P, &[D], (0, 5), |s, c, _, _| { let x = f64_of(s[0]); testp(x.is_finite(), x.is_nan(), x.is_subnormal(), c) }),
@@ -1448,6 +1697,19 @@ static OPS: &[Op] = &[
     fop("mul.rn.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| x2(s[0], s[1], |a, b| a * b)),
     fop("sub.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| x2(s[0], s[1], |a, b| a - b)),
     fop("fma.rn.f16x2", R, &[R, R, R], Cmp::F16x2, |s, _, _, _| (0..2).fold(0, |acc, k| acc | hbits(fma16(h(s[0] >> (16 * k)), h(s[1] >> (16 * k)), h(s[2] >> (16 * k)))) << (16 * k))),
+    fop("fma.rn.bf16", H, &[H, H, H], Cmp::Bf16, |s, _, _, _| bbits(fma16(bh(s[0]), bh(s[1]), bh(s[2])))),
+    fop("min.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| bbits(fmin(bh(s[0]), bh(s[1])))),
+    fop("max.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| bbits(fmax(bh(s[0]), bh(s[1])))),
+    fop("neg.bf16", H, &[H], Cmp::Bf16, |s, _, _, _| s[0] ^ 0x8000),
+    fop("abs.bf16", H, &[H], Cmp::Bf16, |s, _, _, _| s[0] & 0x7fff),
+    fop("add.rn.bf16x2", R, &[R, R], Cmp::Bf16x2, |s, _, _, _| (0..2).fold(0, |acc, k| acc | bbits(bh(s[0] >> (16 * k)) + bh(s[1] >> (16 * k))) << (16 * k))),
+    fop("fma.rn.bf16x2", R, &[R, R, R], Cmp::Bf16x2, |s, _, _, _| (0..2).fold(0, |acc, k| acc | bbits(fma16(bh(s[0] >> (16 * k)), bh(s[1] >> (16 * k)), bh(s[2] >> (16 * k)))) << (16 * k))),
+    fop("max.bf16x2", R, &[R, R], Cmp::Bf16x2, |s, _, _, _| (0..2).fold(0, |acc, k| acc | bbits(fmax(bh(s[0] >> (16 * k)), bh(s[1] >> (16 * k)))) << (16 * k))),
+    fop("min.NaN.f16", H, &[H, H], Cmp::F16, |s, _, _, _| if h(s[0]).is_nan() || h(s[1]).is_nan() { 0x7fff } else { hbits(fmin(h(s[0]), h(s[1]))) }),
+    fop("max.NaN.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| if bh(s[0]).is_nan() || bh(s[1]).is_nan() { 0x7fff } else { bbits(fmax(bh(s[0]), bh(s[1]))) }),
+    fop("min.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| x2(s[0], s[1], fmin)),
+    fop("neg.f16x2", R, &[R], Cmp::F16x2, |s, _, _, _| s[0] ^ 0x8000_8000),
+    fop("abs.bf16x2", R, &[R], Cmp::Bf16x2, |s, _, _, _| s[0] & 0x7fff_7fff),
     fop("add.rn.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| bbits(bh(s[0]) + bh(s[1]))),
     fop("mul.rn.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| bbits(bh(s[0]) * bh(s[1]))),
     iop("setp.{cmp}.f16", P, &[H, H], (0, 13), |s, c, _, _| setp(h(s[0]), h(s[1]), c)),
@@ -1647,9 +1909,11 @@ fn emit(prog: &[Inst]) -> String {
             .replace("{s2}", "")
             .replace("{s4}", "")
             .replace("{brace}", "")
-            .replace("{mma}", "");
+            .replace("{mma}", "")
+            .replace("{bc}", "");
         let mut ops: Vec<String> = match o.lanes {
             _ if o.dst == N => vec![],
+            _ if matches!(o.dst, RP | PQ) => vec![o.dst.name(i.dst)],
             1 => vec![o.dst.name(i.dst)],
             n => {
                 let dsts: Vec<String> = (0..n).map(|j| o.dst.name((i.dst + j) % 4)).collect();
@@ -1669,6 +1933,12 @@ fn emit(prog: &[Inst]) -> String {
             ops.push(format!("{{{}}}", names[at..].join(", ")));
         } else {
             ops.extend(names);
+        }
+        if o.ptx.contains("{bc}") {
+            // shfl's lane (or offset) and clamp/segment operands as immediates.
+            let (b, c) = shfl_bc(i.imm);
+            ops.insert(2, b.to_string());
+            ops.insert(3, format!("{c:#x}"));
         }
         if o.imm.1 > 0 && !o.ptx.contains('{') {
             ops.push(i.imm.to_string());
@@ -1727,7 +1997,9 @@ fn file(w: W) -> usize {
         D => 2,
         P => 3,
         M | M2 => 4,
-        N | Z => 5,
+        N | Z | X(_) => 5,
+        NP => 3,
+        RP | PQ => unreachable!("a destination of two registers"),
         S | S2 => 6,
         L | L2 => 7,
         K(..) => unreachable!("a constant is no register"),
@@ -1775,7 +2047,11 @@ impl Thread {
             let k = usize::from(k);
             match w {
                 K(name, stride, _) => srcs.extend(image_words(name, usize::from(stride) * k)),
-                Z => srcs.push(0),
+                Z | X(_) => srcs.push(0),
+                NP => {
+                    srcs.push(self.regs[3][k] ^ 1);
+                    worst.push(self.known[3][k]);
+                }
                 M2 | S2 | L2 => {
                     srcs.extend_from_slice(&self.regs[file(w)][2 * k..2 * k + 2]);
                     worst.extend_from_slice(&self.known[file(w)][2 * k..2 * k + 2]);
@@ -1827,6 +2103,16 @@ impl Thread {
 
     /// Writes the destinations `dst`, `dst + 1`, ... (modulo 4).
     fn write(&mut self, o: &Op, i: &Inst, vs: &[u64], unknown: bool) {
+        if matches!(o.dst, RP | PQ) {
+            let k = usize::from(i.dst);
+            let first = if o.dst == RP { (1, k, vs[0] & 0xffff_ffff) } else { (3, k, vs[0] & 1) };
+            for (f, k, v) in [first, (3, if o.dst == RP { k % 2 } else { 1 - k }, vs[1] & 1)] {
+                self.regs[f][k] = v;
+                self.cmp[f][k] = Cmp::Bits;
+                self.known[f][k] = Self::state(o, unknown, v);
+            }
+            return;
+        }
         let f = file(o.dst);
         for (j, &v) in (0u8..).zip(vs) {
             let (k, v) = (usize::from((i.dst + j) % 4), v & o.dst.mask());
@@ -1872,7 +2158,7 @@ fn reference(prog: &[Inst], input: &[u64]) -> Vec<(Vec<u64>, Vec<Option<Cmp>>)> 
             let srcs: Vec<Vec<u64>> = rs.iter().map(|r| r.0.clone()).collect();
             let unknown = rs.iter().any(|r| r.1);
             for (rank, t) in ts.iter_mut().enumerate() {
-                let vs: Vec<u64> = (0..u64::from(o.lanes)).map(|j| g(&srcs, rank, j)).collect();
+                let vs: Vec<u64> = (0..u64::from(o.lanes)).map(|j| g(&srcs, rank, j, i.imm)).collect();
                 t.write(o, i, &vs, unknown);
             }
         }
@@ -1885,7 +2171,7 @@ fn reference(prog: &[Inst], input: &[u64]) -> Vec<(Vec<u64>, Vec<Option<Cmp>>)> 
 /// NaN bits (`abs` and `neg` of a NaN included). `copysign` reads a sign bit, which a
 /// NaN's payload decides, and a load (of `.f32` too) copies the bits.
 fn reads_float(o: &Op) -> Option<Cmp> {
-    if o.ptx.starts_with("copysign") || o.ptx.starts_with("ld.") {
+    if o.ptx.starts_with("copysign") || o.ptx.starts_with("ld.") || o.ptx.contains(".xorsign") {
         return None;
     }
     match o.ptx.rsplit('.').next()? {
@@ -1981,6 +2267,30 @@ fn check(prog: Vec<Inst>, input: Vec<u64>) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Gives each input predicate a shape over the CTA, so that the collectives that reduce
+/// predicates (`vote`, `bar.red`) see more than random bits, where `.all` is all but
+/// never true and `.any` all but never false: for predicate k, shape 0 keeps the
+/// random bits, 1 gives every thread thread 0's bit, 2 does so except for one thread
+/// of the CTA, and 3 except for one lane of each warp, which get the other value.
+fn shape_preds(mut input: Vec<u64>, preds: &[(u8, usize)]) -> Vec<u64> {
+    for (k, &(shape, odd)) in preds.iter().enumerate() {
+        let bit = 1 << k;
+        let first = input[12] & bit;
+        for t in 0..THREADS {
+            let w = &mut input[t * IN_WORDS + 12];
+            let v = match shape {
+                0 => *w & bit,
+                1 => first,
+                2 if t == odd => first ^ bit,
+                3 if t % 32 == odd % 32 => first ^ bit,
+                _ => first,
+            };
+            *w = (*w & !bit) | v;
+        }
+    }
+    input
+}
+
 fn cases() -> u32 {
     std::env::var("PTXVM_PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(2000)
 }
@@ -1992,8 +2302,9 @@ proptest! {
     fn random_arithmetic_matches_the_isa_reference(
         prog in proptest::collection::vec(inst(), 24),
         input in proptest::collection::vec(value(), THREADS * IN_WORDS),
+        preds in proptest::collection::vec((0u8..4, 0..THREADS), 2),
     ) {
-        check(prog, input)?;
+        check(prog, shape_preds(input, &preds))?;
     }
 }
 
