@@ -5,6 +5,6 @@ After cupy's RawModule: ``Module(code=...)`` or ``Module(path=...)``, then
 are defined in the Rust extension ``ptxvm._ptxvm`` (python/src/).
 """
 
-from ptxvm._ptxvm import Function, KernelFault, Module, PtxError, __version__
+from ptxvm._ptxvm import Function, KernelFault, Module, PtxError, SanitizerError, __version__
 
-__all__ = ["Function", "KernelFault", "Module", "PtxError", "__version__"]
+__all__ = ["Function", "KernelFault", "Module", "PtxError", "SanitizerError", "__version__"]

@@ -2,7 +2,7 @@
 # editors and type checkers; maturin puts them and py.typed in the wheel.
 
 import os
-from typing import Optional, Sequence, Tuple, Union
+from typing import Any, Optional, Sequence, Tuple, Union
 
 __version__: str
 
@@ -27,6 +27,11 @@ class KernelFault(Exception):
     source: Optional[str]
     calls: list[Tuple[Optional[int], Optional[int], Optional[str], Optional[str]]]
     notes: list[Tuple[Optional[int], Optional[int], Optional[str], str]]
+
+class SanitizerError(Exception):
+    """A launch with sanitize=["racecheck", "initcheck"] found shared-memory hazards."""
+
+    hazards: list[dict[str, Any]]
 
 class Module:
     """A PTX module, parsed and validated as `ptxvm check` does."""
@@ -53,4 +58,5 @@ class Function:
         max_steps: Optional[int] = None,
         timeout: Optional[float] = None,
         check: Sequence[str] = (),
+        sanitize: Sequence[str] = (),
     ) -> None: ...

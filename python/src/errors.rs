@@ -6,7 +6,7 @@
 //! that met undefined behaviour (or its step or time limit): its message is the line
 //! `ptxvm run` prints, and its attributes carry each part of `ptxvm::api::Fault`.
 
-use ptxvm::api::{Fault, Module};
+use ptxvm::api::{Fault, Hazard, Module};
 use ptxvm::diag::Diagnostic;
 use ptxvm::syntax::Span;
 use ptxvm::syntax::span::line_col;
@@ -37,6 +37,18 @@ pyo3::create_exception!(
      (line, column, instruction, note) for the other instructions involved, such as\n\
      each waiting group of a deadlock). The arrays hold what the kernel wrote before\n\
      the fault."
+);
+
+pyo3::create_exception!(
+    ptxvm,
+    SanitizerError,
+    PyException,
+    "A launch with sanitize=[\"racecheck\", \"initcheck\"] found shared-memory hazards:\n\
+     two threads of a CTA touching a byte with no barrier between, one writing, or a\n\
+     read of a byte no thread wrote. str(e) is the reports as `ptxvm run --sanitize`\n\
+     prints them; e.hazards lists each as a dict with kind, ctaid, tid, line,\n\
+     instruction, source (the CUDA line or None), byte, count and earlier (the other\n\
+     thread's access as a dict with tid, line, instruction, source and write, or None)."
 );
 
 /// Where `span` is in `src`: line, column and the instruction's text on one line, or
@@ -106,6 +118,55 @@ pub fn kernel_fault(py: Python<'_>, fault: &Fault, kernel: &str, file: &str, mod
         Ok(())
     };
     match set() {
+        Ok(()) => err,
+        Err(e) => e,
+    }
+}
+
+/// A `SanitizerError` for the `hazards` a launch of `kernel` found.
+pub fn sanitizer_error(
+    py: Python<'_>,
+    hazards: &[Hazard],
+    kernel: &str,
+    file: &str,
+    module: &Module,
+) -> PyErr {
+    let src = module.source();
+    let message: Vec<String> = hazards.iter().map(|h| h.report(module, kernel, file)).collect();
+    let err = SanitizerError::new_err(message.join("\n"));
+    let listed = || -> PyResult<Bound<'_, PyList>> {
+        let list = PyList::empty(py);
+        for h in hazards {
+            let d = pyo3::types::PyDict::new(py);
+            let (line, _, text) = place(src, h.span);
+            d.set_item("kind", h.kind)?;
+            d.set_item("ctaid", (h.ctaid.x, h.ctaid.y, h.ctaid.z))?;
+            d.set_item("tid", (h.tid.x, h.tid.y, h.tid.z))?;
+            d.set_item("line", line)?;
+            d.set_item("instruction", text)?;
+            d.set_item("source", module.source_line(h.span).map(|s| s.to_string()))?;
+            d.set_item("write", h.write)?;
+            d.set_item("byte", &h.byte)?;
+            d.set_item("count", h.count)?;
+            let earlier = match h.earlier {
+                Some((t, span, write)) => {
+                    let e = pyo3::types::PyDict::new(py);
+                    let (line, _, text) = place(src, span);
+                    e.set_item("tid", (t.x, t.y, t.z))?;
+                    e.set_item("line", line)?;
+                    e.set_item("instruction", text)?;
+                    e.set_item("source", module.source_line(span).map(|s| s.to_string()))?;
+                    e.set_item("write", write)?;
+                    Some(e)
+                }
+                None => None,
+            };
+            d.set_item("earlier", earlier)?;
+            list.append(d)?;
+        }
+        Ok(list)
+    };
+    match listed().and_then(|l| err.value(py).setattr("hazards", l)) {
         Ok(()) => err,
         Err(e) => e,
     }

@@ -23,5 +23,6 @@ fn ptxvm_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<module::Function>()?;
     m.add("PtxError", py.get_type::<errors::PtxError>())?;
     m.add("KernelFault", py.get_type::<errors::KernelFault>())?;
+    m.add("SanitizerError", py.get_type::<errors::SanitizerError>())?;
     Ok(())
 }

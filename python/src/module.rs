@@ -7,7 +7,7 @@
 //! the kernel wrote before it. Ctrl-C stops a launch with `KeyboardInterrupt`.
 
 use crate::args::{Packed, dim3, pack, param_type};
-use crate::errors::{kernel_fault, ptx_error};
+use crate::errors::{kernel_fault, ptx_error, sanitizer_error};
 use ptxvm::api::{DEFAULT_MAX_STEPS, Device, Fault, Kernel};
 use ptxvm::diag::Diagnostic;
 use ptxvm::exec::limits::{Checks, Limits};
@@ -111,10 +111,15 @@ impl Function {
     /// `timeout` the seconds; reaching either is a KernelFault. `check` names what to
     /// report as a fault although the GPU carries on, as `ptxvm run --check` does:
     /// "div0", integer division or remainder by zero (all ones on an H100).
+    /// `sanitize` runs compute-sanitizer's checks as `ptxvm run --sanitize` does:
+    /// "racecheck" and "initcheck" watch shared memory and raise SanitizerError with
+    /// what they found ("memcheck" and "synccheck" are always on: their findings are
+    /// faults).
     ///
-    /// Raises KernelFault on a fault, TypeError for arguments that do not fit the
-    /// kernel's parameters, ValueError for dimensions out of range.
-    #[pyo3(signature = (grid, block, args, *, shared_mem=0, max_steps=None, timeout=None, check=Vec::new()))]
+    /// Raises KernelFault on a fault, SanitizerError for hazards, TypeError for
+    /// arguments that do not fit the kernel's parameters, ValueError for dimensions
+    /// out of range.
+    #[pyo3(signature = (grid, block, args, *, shared_mem=0, max_steps=None, timeout=None, check=Vec::new(), sanitize=Vec::new()))]
     #[allow(clippy::too_many_arguments)]
     fn __call__(
         &self,
@@ -126,6 +131,7 @@ impl Function {
         max_steps: Option<u64>,
         timeout: Option<f64>,
         check: Vec<String>,
+        sanitize: Vec<String>,
     ) -> PyResult<()> {
         let grid = dim3(grid, "grid", MAX_GRID)?;
         let block = dim3(block, "block", MAX_BLOCK)?;
@@ -145,6 +151,19 @@ impl Function {
                 "div0" => checks.div0 = true,
                 other => {
                     return Err(PyValueError::new_err(format!("check: unknown `{other}` (known: div0)")));
+                }
+            }
+        }
+        for s in &sanitize {
+            match s.as_str() {
+                "racecheck" => checks.racecheck = true,
+                "initcheck" => checks.initcheck = true,
+                "memcheck" | "synccheck" => {}
+                other => {
+                    let known = "memcheck, racecheck, initcheck, synccheck";
+                    return Err(PyValueError::new_err(format!(
+                        "sanitize: unknown `{other}` (known: {known})"
+                    )));
                 }
             }
         }
@@ -178,8 +197,11 @@ impl Function {
             return Err(e);
         }
         match result {
-            Ok(()) => Ok(()),
             Err(f) => Err(kernel_fault(py, &f, &self.kernel.name, &self.file, &self.module)),
+            Ok(()) if !device.hazards().is_empty() => {
+                Err(sanitizer_error(py, device.hazards(), &self.kernel.name, &self.file, &self.module))
+            }
+            Ok(()) => Ok(()),
         }
     }
 

@@ -262,6 +262,26 @@ def test_a_fault_carries_the_cuda_line_and_the_call_stack():
     assert f"lineinfo.ptx:{line}:" in str(fault).splitlines()[2]
 
 
+def test_sanitize_racecheck_and_initcheck():
+    # tests/data/sanitize/sanitize.cu: racy_sum lacks the __syncthreads() between the
+    # stores and thread 0's reads; block_sum has it.
+    m = ptxvm.Module(path=ROOT / "tests/data/sanitize/sanitize.ptx")
+    x = np.arange(1, 257, dtype=np.int32)
+    out = np.zeros(2, dtype=np.int32)
+    m.get_function("block_sum")(2, 128, (x, out), sanitize=["racecheck", "initcheck"])
+    np.testing.assert_array_equal(out, [x[:128].sum(), x[128:].sum()])
+    with pytest.raises(ptxvm.SanitizerError) as e:
+        m.get_function("racy_sum")(2, 128, (x, out), sanitize=["racecheck"])
+    raw = [h for h in e.value.hazards if h["kind"] == "read-after-write hazard"]
+    assert raw, e.value.hazards
+    h = raw[0]
+    assert h["tid"] == (0, 0, 0) and h["source"] == "tests/data/sanitize/sanitize.cu:13:9"
+    assert h["earlier"]["write"] and h["earlier"]["source"] == "tests/data/sanitize/sanitize.cu:10:5"
+    assert "read-after-write hazard: kernel `racy_sum`" in str(e.value)
+    with pytest.raises(ValueError):
+        m.get_function("block_sum")(2, 128, (x, out), sanitize=["nope"])
+
+
 def test_step_limit_is_a_kernel_fault():
     f = ptxvm.Module(code=SPIN).get_function("spin")
     with pytest.raises(ptxvm.KernelFault) as e:
