@@ -1017,6 +1017,10 @@ fn a_fault_names_the_buffer_the_cuda_line_and_the_call_stack() {
     assert!(lines[2].contains("note: called from `call.uni (retval0), _Z4loadPKfi"), "{err}");
     assert!(lines[2].ends_with("(tests/data/run/lineinfo.cu:12:9)"), "{err}");
     assert_eq!(lines.len(), 3, "{err}");
+    // compute-sanitizer's spelling gives the same report: memcheck is always on.
+    let (out, _) = run("tests/data/run/lineinfo.ptx", spec, &["--sanitize", "memcheck"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), err);
 }
 
 /// A launch of a kernel of tests/data/sanitize/sanitize.cu over 2 CTAs of 128 threads,
