@@ -5,8 +5,8 @@
 //! warp executed, in order. A lane's cell is dark where it ran the instruction, pale
 //! where its group ran it but its guard was false, and empty where the lane was
 //! elsewhere (another group of the warp, waiting, or exited). Above the band, a red
-//! triangle marks a divergent branch, a green one a reconvergence (the next group is
-//! wider than the one before), an orange line a barrier the group waits at, and a
+//! triangle marks a divergent branch, a green one a reconvergence (the next group holds
+//! the lanes of the one before, and more), an orange line a barrier the group waits at, and a
 //! black square an `exit` (grey: a `ret` from a `.func`; a kernel's `ret` is its exit). Each column's tooltip names the PTX line,
 //! the instruction and the masks.
 
@@ -39,6 +39,10 @@ fn escape(s: &str) -> String {
 /// The SVG picture of `trace`, alone (the snapshot tests compare it).
 pub fn svg(trace: &Trace, module: &Module) -> String {
     let src = module.source();
+    // Line numbers by binary search in the line starts: a column each, so no scan.
+    let starts: Vec<u32> =
+        std::iter::once(0).chain(src.match_indices('\n').map(|(i, _)| i as u32 + 1)).collect();
+    let line_of = |pos: u32| starts.partition_point(|&s| s <= pos);
     let widest = trace.warps.iter().map(|w| w.steps.len().min(MAX_COLUMNS)).max().unwrap_or(0);
     let col = (WIDTH / widest.max(1)).clamp(COLS.0, COLS.1);
     let band = 32 * ROW;
@@ -111,7 +115,9 @@ pub fn svg(trace: &Trace, module: &Module) -> String {
                     mid + 3
                 );
             }
-            if i > 0 && step.mask.count_ones() > previous.count_ones() {
+            // Lanes joining the group that ran before: reconvergence (a wider group that
+            // does not hold the last one's lanes is another path starting).
+            if i > 0 && step.mask & previous == previous && step.mask != previous {
                 let _ = writeln!(
                     out,
                     r#"<polygon points="{},{tip} {},{tip} {mid},{top}" fill="{RECONVERGE}"/>"#,
@@ -138,7 +144,7 @@ pub fn svg(trace: &Trace, module: &Module) -> String {
                 _ => {}
             }
             previous = step.mask;
-            let (line, _) = crate::syntax::span::line_col(src, step.span.start);
+            let line = line_of(step.span.start);
             let text = step.span.text(src).split_whitespace().collect::<Vec<_>>().join(" ");
             let _ = writeln!(
                 out,

@@ -996,6 +996,7 @@ fn packed_halves_relu_and_simd_video() {
         0x1234_56f7, // vmin4.add into d.b31: c + min(0x7f, 0x81) + min(0x7f, 0)
         0xfe02_7f01, // vabsdiff4.sat a.b7654 b.b3210: |b's bytes - a's bytes| signed
     ];
+    assert_eq!(got.len(), want.len());
     for (k, (&g, &w)) in got.iter().zip(&want).enumerate() {
         assert_eq!(g, w, "slot {k}: {g:#010x}, want {w:#010x}");
     }
@@ -1119,8 +1120,44 @@ fn correct_kernels_give_no_sanitizer_report() {
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(!err.contains("sanitize:"), "{spec}: {err}");
+        assert!(!err.contains("sanitize:") && !err.contains("panicked"), "{spec}: {err}");
+        // The faulting examples still fault (exit 2); the others run (exit 0).
+        let faults =
+            spec.contains("out_of_bounds") || spec.contains("gather_trap") || spec.contains("assert");
+        assert_eq!(out.status.code(), Some(if faults { 2 } else { 0 }), "{spec}: {err}");
     }
+}
+
+#[test]
+fn racecheck_counts_a_syncwarp_only_for_the_lanes_in_it() {
+    // Each lane stores s[t], then reads s[t ^ 1] (warp_sync.ptx).
+    let hazards = |mode: u32| {
+        let spec = format!(
+            r#"{{"kernel": "neighbour", "grid": 1, "block": 32, "args": [{{"buffer": "u32", "len": 32}}, {{"type": "u32", "value": {mode}}}]}}"#
+        );
+        let (out, json) = run("tests/data/sanitize/warp_sync.ptx", &spec, &["--sanitize", "racecheck"]);
+        // Whatever is reported, every lane read its neighbour's id.
+        let want: Vec<u64> = (0..32).map(|t| t ^ 1).collect();
+        let got: Vec<u64> =
+            json["buffers"][0]["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+        assert_eq!(got, want);
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    // No sync: every lane's read races with its neighbour's store.
+    let (code, err) = hazards(0);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("read-after-write hazard") && err.contains("(32 times)"), "{err}");
+    // __syncwarp() of the whole warp orders them.
+    assert_eq!(hazards(1), (Some(0), String::new()));
+    // A sync of lanes 0 and 1 only: the other 30 reads still race.
+    let (code, err) = hazards(2);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("tid=(2,0,0)")
+            && err.contains("(30 times)")
+            && err.contains("note: tid=(3,0,0) wrote it"),
+        "{err}"
+    );
 }
 
 /// A scalar of another kind than its parameter's runs, with a warning on stderr

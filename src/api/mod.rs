@@ -740,22 +740,13 @@ impl Device {
             .flatten()
             .min_by_key(|(n, _)| *n);
         let span = |pc: u32| program.insts.get(pc as usize).map_or_else(Span::default, |i| i.span);
+        // One report for each kind and pair of instructions (merged as CTAs ended),
+        // with its first CTA's details, in launch order.
         let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
         found.sort_by_key(|h| (h.cta, h.access.pc, h.earlier.map(|e| e.pc)));
-        // One report for each kind and pair of instructions, from its first CTA.
-        self.hazards.clear();
-        for h in found {
-            let same = |r: &&mut Hazard| {
-                r.kind == h.kind.name()
-                    && r.span == span(h.access.pc)
-                    && r.earlier.map(|e| e.1) == h.earlier.map(|e| span(e.pc))
-            };
-            if let Some(r) = self.hazards.iter_mut().find(same) {
-                r.count += h.count;
-                r.ctas += 1;
-                continue;
-            }
-            self.hazards.push(Hazard {
+        self.hazards = found
+            .into_iter()
+            .map(|h| Hazard {
                 kind: h.kind.name(),
                 ctaid: shape.ctaid(h.cta),
                 tid: shape.tid(h.access.warp, h.access.lane),
@@ -765,9 +756,9 @@ impl Device {
                 offset: h.offset,
                 byte: shared_byte(program, h.offset),
                 count: h.count,
-                ctas: 1,
-            });
-        }
+                ctas: h.ctas,
+            })
+            .collect();
         match first {
             Some((_, f)) => {
                 let notes = f.notes.iter().map(|(pc, what)| (span(*pc), what.clone())).collect();

@@ -39,6 +39,8 @@ struct Bar {
 pub struct Scratch {
     warps: Vec<Warp>,
     shared: Vec<u8>,
+    /// The shadow of shared memory (`--sanitize`), kept for the next CTA.
+    shadow: Option<Rc<RefCell<Shadow>>>,
 }
 
 impl Scratch {
@@ -66,10 +68,10 @@ impl Cta<'_> {
         let result = self.run_cta(n, &mut steps, scratch);
         steps.flush();
         // The shadow's hazards, also those met before a fault.
-        if let Some(shadow) = scratch.warps.first_mut().and_then(|w| w.shadow.take()) {
+        if let Some(shadow) = &scratch.shadow {
             let found = shadow.borrow_mut().take_hazards();
             if !found.is_empty() {
-                self.hazards.lock().unwrap_or_else(|e| e.into_inner()).extend(found);
+                super::sanitize::merge(&mut self.hazards.lock().unwrap_or_else(|e| e.into_inner()), found);
             }
         }
         if result.is_ok() {
@@ -87,17 +89,19 @@ impl Cta<'_> {
         let bytes = (self.program.dynamic_shared_at + self.dynamic_shared) as usize;
         scratch.shared.clear();
         scratch.shared.resize(bytes, 0);
+        if self.checks.shadow() {
+            let checks = ShadowChecks { race: self.checks.racecheck, init: self.checks.initcheck };
+            let shadow = scratch.shadow.get_or_insert_with(|| Rc::new(RefCell::new(Shadow::new(checks))));
+            shadow.borrow_mut().start(n, bytes);
+            for warp in &mut scratch.warps[..count] {
+                warp.shadow = Some(shadow.clone());
+                warp.synced = Some(Box::new([[0; 32]; 32]));
+            }
+        }
         let (warps, shared) = (&mut scratch.warps[..count], &mut scratch.shared[..]);
         if self.checks.trace {
             for warp in warps.iter_mut() {
                 warp.trace = Some(Vec::new());
-            }
-        }
-        if self.checks.shadow() {
-            let checks = ShadowChecks { race: self.checks.racecheck, init: self.checks.initcheck };
-            let shadow = Rc::new(RefCell::new(Shadow::new(checks, n, bytes)));
-            for warp in warps.iter_mut() {
-                warp.shadow = Some(shadow.clone());
             }
         }
         let mut bars = [Bar::default(); 16];

@@ -604,7 +604,9 @@ impl Cta<'_> {
 #[inline]
 pub(super) fn shadow(w: &Warp, l: usize, start: usize, len: usize, write: bool, atomic: bool) {
     if let Some(s) = &w.shadow {
-        let who = super::sanitize::Who { warp: w.index, lane: l as u32, pc: w.pc_now, wsync: w.wsync };
+        let synced = w.synced.as_ref().map_or([0; 32], |m| m[l]);
+        let who =
+            super::sanitize::Who { warp: w.index, lane: l as u32, pc: w.pc_now, wsync: w.wsync, synced };
         s.borrow_mut().access(who, start, len, write, atomic);
     }
 }

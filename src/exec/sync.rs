@@ -174,11 +174,20 @@ impl Cta<'_> {
     /// sources are gathered from every group before any destination is written.
     fn execute(&self, warp: &mut Warp, parts: &[(u32, u32)]) {
         let ready = parts.iter().fold(0, |m, p| m | p.1);
-        if let Some(&(i, _)) = parts.first()
+        if warp.synced.is_some()
+            && let Some(&(i, _)) = parts.first()
             && matches!(self.program.insts[warp.groups.node(i).pc as usize].op, Op::WarpSync { .. })
         {
-            // `__syncwarp()` orders the shared-memory accesses of its lanes.
-            warp.wsync = warp.wsync.wrapping_add(1);
+            // `__syncwarp()` orders the shared-memory accesses of the lanes taking part.
+            warp.wsync += 1;
+            let n = warp.wsync;
+            if let Some(synced) = warp.synced.as_mut() {
+                for a in lanes(ready) {
+                    for b in lanes(ready) {
+                        synced[a as usize][b as usize] = n;
+                    }
+                }
+            }
         }
         let mut a = [0u64; 32];
         // For shfl: the lane read, whether in range, and the value of a source lane

@@ -96,8 +96,10 @@ pub(super) struct Warp {
     pub shadow: Option<Rc<RefCell<Shadow>>>,
     /// The instruction that accesses memory now (kept for the shadow).
     pub pc_now: u32,
-    /// `bar.warp.sync`s the warp has completed (orders its lanes for the shadow).
+    /// `bar.warp.sync`s the warp has completed, and for each pair of lanes the number
+    /// of the last one both took part in (kept for the shadow: they order accesses).
     pub wsync: u32,
+    pub synced: Option<Box<[[u32; 32]; 32]>>,
     /// Under `ptxvm trace`: each instruction the warp executed, in order.
     pub trace: Option<Vec<TraceStep>>,
     /// Lanes that hold threads that have not exited.
@@ -142,6 +144,7 @@ impl Warp {
         self.index = index;
         self.shadow = None;
         self.wsync = 0;
+        self.synced = None;
         self.trace = None;
         self.live = mask;
         // Frames (and their register storage) from earlier CTAs are reused.
