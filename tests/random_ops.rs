@@ -660,6 +660,14 @@ fn combine(op: u8, t: bool, c: u64, j: u64) -> u64 {
     })
 }
 
+/// `slct`'s choice of `a` by an `.f32` selector (PTX ISA 9.7.6.4, slct): `c >= 0`,
+/// where -0 equals 0, a NaN selects `b` ("the comparison is ordered"), and `.ftz`
+/// flushes a subnormal `c` to a zero of its sign, which selects `a`.
+fn slct_f32(c: u64, flush: bool) -> bool {
+    let c = if flush { ftz(f32_of(c)) } else { f32_of(c) };
+    c >= 0.0
+}
+
 /// `min`/`max` `.xorsign.abs` of f32s (PTX ISA 9.7.3.10, 9.7.3.11): of the absolute
 /// values as plain `min`/`max` choose, with the sign bit set to the XOR of the
 /// operands' sign bits unless the result is NaN.
@@ -1638,6 +1646,19 @@ static OPS: &[Op] = &[
     iop("set.{cmp}.f32.f64", R, &[D, D], (0, 13), |s, c, _, _| if setp(f64_of(s[0]), f64_of(s[1]), c) == 1 { 0x3f80_0000 } else { 0 }),
     op("slct.s32.s32", R, &[R, R, R], |s, _, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
     op("slct.b64.s32", D, &[D, D, R], |s, _, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
+    // slct with an .f32 selector: NaN selects b, -0 a, a subnormal by its sign (a
+    // under .ftz); the chosen operand's bits are copied unchanged.
+    op("slct.b32.f32", R, &[R, R, R], |s, _, _, _| if slct_f32(s[2], false) { s[0] } else { s[1] }),
+    op("slct.ftz.u32.f32", R, &[R, R, R], |s, _, _, _| if slct_f32(s[2], true) { s[0] } else { s[1] }),
+    op("slct.f32.f32", R, &[R, R, R], |s, _, _, _| if slct_f32(s[2], false) { s[0] } else { s[1] }),
+    op("slct.ftz.f32.f32", R, &[R, R, R], |s, _, _, _| if slct_f32(s[2], true) { s[0] } else { s[1] }),
+    op("slct.f64.f32", D, &[D, D, R], |s, _, _, _| if slct_f32(s[2], false) { s[0] } else { s[1] }),
+    op("slct.ftz.s64.f32", D, &[D, D, R], |s, _, _, _| if slct_f32(s[2], true) { s[0] } else { s[1] }),
+    op("slct.u16.f32", H, &[H, H, R], |s, _, _, _| if slct_f32(s[2], false) { s[0] } else { s[1] }),
+    op("slct.ftz.b16.f32", H, &[H, H, R], |s, _, _, _| if slct_f32(s[2], true) { s[0] } else { s[1] }),
+    op("slct.f64.s32", D, &[D, D, R], |s, _, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
+    op("slct.s16.s32", H, &[H, H, R], |s, _, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
+    op("slct.f32.s32", R, &[R, R, R], |s, _, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
     // More integer forms.
     op("add.sat.s32", R, &[R, R], |s, _, _, _| (sx(s[0], 32) + sx(s[1], 32)).clamp(i32::MIN.into(), i32::MAX.into()) as u64),
     op("sub.sat.s32", R, &[R, R], |s, _, _, _| (sx(s[0], 32) - sx(s[1], 32)).clamp(i32::MIN.into(), i32::MAX.into()) as u64),
@@ -2179,9 +2200,14 @@ fn reference(prog: &[Inst], input: &[u64]) -> Vec<(Vec<u64>, Vec<Option<Cmp>>)> 
 /// The float format an instruction reads its sources as (its last type), if any: then
 /// the ISA fixes its result whatever a NaN operand's bits are, up to the result's own
 /// NaN bits (`abs` and `neg` of a NaN included). `copysign` reads a sign bit, which a
-/// NaN's payload decides, and a load (of `.f32` too) copies the bits.
+/// NaN's payload decides, a load (of `.f32` too) copies the bits, and `slct` copies
+/// the bits of `a` or `b`.
 fn reads_float(o: &Op) -> Option<Cmp> {
-    if o.ptx.starts_with("copysign") || o.ptx.starts_with("ld.") || o.ptx.contains(".xorsign") {
+    if o.ptx.starts_with("copysign")
+        || o.ptx.starts_with("ld.")
+        || o.ptx.contains(".xorsign")
+        || o.ptx.starts_with("slct")
+    {
         return None;
     }
     match o.ptx.rsplit('.').next()? {
