@@ -346,6 +346,33 @@ fn fma16(a: f64, b: f64, c: f64) -> f64 {
 fn x2(a: u64, b: u64, f: impl Fn(f64, f64) -> f64) -> u64 {
     (0..2).fold(0, |acc, k| acc | hbits(f(h(a >> (16 * k)), h(b >> (16 * k)))) << (16 * k))
 }
+/// `.ftz` of an f16 (PTX ISA 9.7.4.1-9.7.4.4, `.ftz`): a subnormal becomes a zero of
+/// its sign.
+fn hftz(v: u64) -> u64 {
+    let v = v & 0xffff;
+    if v & 0x7c00 == 0 { v & 0x8000 } else { v }
+}
+/// `.sat` of an f16 result (PTX ISA 9.7.4.1-9.7.4.4): clamped to [0.0, 1.0], a NaN
+/// (and -0) made +0.
+fn hsat(v: u64) -> u64 {
+    let x = h(v);
+    if x.is_nan() { 0 } else { hbits(x.clamp(0.0, 1.0) + 0.0) }
+}
+/// An f16 `add`, `sub`, `mul` or `fma` (`f` of the operands' values, rounded once by
+/// [`hbits`]), with `.ftz` flushing the inputs and the result and then `.sat`.
+fn half_op(srcs: &[u64], flush: bool, saturate: bool, f: impl Fn(&[f64]) -> f64) -> u64 {
+    let x: Vec<f64> = srcs.iter().map(|&v| h(if flush { hftz(v) } else { v })).collect();
+    let r = hbits(f(&x));
+    let r = if flush { hftz(r) } else { r };
+    if saturate { hsat(r) } else { r }
+}
+/// [`half_op`] on each half of `.f16x2` registers.
+fn half_op2(srcs: &[u64], flush: bool, saturate: bool, f: impl Fn(&[f64]) -> f64) -> u64 {
+    (0..2).fold(0, |acc, k| {
+        let part: Vec<u64> = srcs.iter().map(|v| (v >> (16 * k)) & 0xffff).collect();
+        acc | half_op(&part, flush, saturate, &f) << (16 * k)
+    })
+}
 fn bh(v: u64) -> f64 {
     bf16::from_bits(v as u16).to_f64()
 }
@@ -1733,6 +1760,25 @@ static OPS: &[Op] = &[
     fop("abs.bf16x2", R, &[R], Cmp::Bf16x2, |s, _, _, _| s[0] & 0x7fff_7fff),
     fop("add.rn.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| bbits(bh(s[0]) + bh(s[1]))),
     fop("mul.rn.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| bbits(bh(s[0]) * bh(s[1]))),
+    // f16 and f16x2 with `.ftz` (subnormal inputs and results to zeros of their sign)
+    // and `.sat` (clamped to [0, 1], NaN to +0); bf16 has neither.
+    fop("add.ftz.f16", H, &[H, H], Cmp::F16, |s, _, _, _| half_op(s, true, false, |x| x[0] + x[1])),
+    fop("add.rn.sat.f16", H, &[H, H], Cmp::F16, |s, _, _, _| half_op(s, false, true, |x| x[0] + x[1])),
+    fop("sub.rn.ftz.sat.f16", H, &[H, H], Cmp::F16, |s, _, _, _| half_op(s, true, true, |x| x[0] - x[1])),
+    fop("sub.ftz.f16", H, &[H, H], Cmp::F16, |s, _, _, _| half_op(s, true, false, |x| x[0] - x[1])),
+    fop("mul.rn.ftz.f16", H, &[H, H], Cmp::F16, |s, _, _, _| half_op(s, true, false, |x| x[0] * x[1])),
+    fop("mul.sat.f16", H, &[H, H], Cmp::F16, |s, _, _, _| half_op(s, false, true, |x| x[0] * x[1])),
+    fop("fma.rn.ftz.f16", H, &[H, H, H], Cmp::F16, |s, _, _, _| half_op(s, true, false, |x| fma16(x[0], x[1], x[2]))),
+    fop("fma.rn.sat.f16", H, &[H, H, H], Cmp::F16, |s, _, _, _| half_op(s, false, true, |x| fma16(x[0], x[1], x[2]))),
+    fop("fma.rn.ftz.sat.f16", H, &[H, H, H], Cmp::F16, |s, _, _, _| half_op(s, true, true, |x| fma16(x[0], x[1], x[2]))),
+    fop("add.ftz.sat.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| half_op2(s, true, true, |x| x[0] + x[1])),
+    fop("sub.rn.ftz.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| half_op2(s, true, false, |x| x[0] - x[1])),
+    fop("sub.sat.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| half_op2(s, false, true, |x| x[0] - x[1])),
+    fop("mul.ftz.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| half_op2(s, true, false, |x| x[0] * x[1])),
+    fop("mul.rn.ftz.sat.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| half_op2(s, true, true, |x| x[0] * x[1])),
+    fop("fma.rn.ftz.f16x2", R, &[R, R, R], Cmp::F16x2, |s, _, _, _| half_op2(s, true, false, |x| fma16(x[0], x[1], x[2]))),
+    fop("fma.rn.sat.f16x2", R, &[R, R, R], Cmp::F16x2, |s, _, _, _| half_op2(s, false, true, |x| fma16(x[0], x[1], x[2]))),
+    fop("fma.rn.ftz.sat.f16x2", R, &[R, R, R], Cmp::F16x2, |s, _, _, _| half_op2(s, true, true, |x| fma16(x[0], x[1], x[2]))),
     iop("setp.{cmp}.f16", P, &[H, H], (0, 13), |s, c, _, _| setp(h(s[0]), h(s[1]), c)),
     iop("setp.{cmp}.bf16", P, &[H, H], (0, 13), |s, c, _, _| setp(bh(s[0]), bh(s[1]), c)),
     // `.sat` clamps to [0, 1] and sends NaN (and -0) to +0; `.NaN` makes min and max
