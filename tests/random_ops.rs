@@ -1877,9 +1877,17 @@ fn avoid_b1024(imm: u64) -> u64 {
     fix(asel) + 4096 * (fix(rest % 4096) + 4096 * (rest / 4096))
 }
 
+/// How many times more often than other forms a carry writer (`add.cc`, `sub.cc`,
+/// `mad.cc`) is drawn: a reader is dropped unless a writer of its family comes before
+/// it, so with hundreds of forms the readers would all but vanish otherwise.
+const CARRY_WEIGHT: usize = 3;
+
 fn inst() -> impl Strategy<Value = Inst> {
-    (0..OPS.len(), 0u8..4, proptest::collection::vec(0u8..4, 10), any::<u64>()).prop_map(
-        |(op, dst, srcs, r)| {
+    let writers: Vec<usize> = (0..OPS.len()).filter(|&k| matches!(OPS[k].cf, Cf::Write(_))).collect();
+    let draws = OPS.len() + writers.len() * (CARRY_WEIGHT - 1);
+    (0..draws, 0u8..4, proptest::collection::vec(0u8..4, 10), any::<u64>()).prop_map(
+        move |(op, dst, srcs, r)| {
+            let op = if op < OPS.len() { op } else { writers[(op - OPS.len()) % writers.len()] };
             let o = &OPS[op];
             let imm = if o.imm.1 > o.imm.0 { o.imm.0 + r % (o.imm.1 - o.imm.0 + 1) } else { o.imm.0 };
             let imm = if o.ptx.contains("{s4}") { avoid_b1024(imm) } else { imm };
