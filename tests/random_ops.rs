@@ -795,6 +795,11 @@ fn sat(x: f32) -> u64 {
     if x.is_nan() { 0 } else { bits32(x.clamp(0.0, 1.0) + 0.0) }
 }
 
+/// `.sat` of an f64 result.
+fn sat64(x: f64) -> u64 {
+    if x.is_nan() { 0 } else { (x.clamp(0.0, 1.0) + 0.0).to_bits() }
+}
+
 /// The exact value `s + e` (an f64 and its rounding error) rounded to f32 toward zero
 /// (`mode` 0), minus infinity (1) or plus infinity (2): the host's round to nearest,
 /// moved one step where it went the wrong way.
@@ -1793,6 +1798,37 @@ static OPS: &[Op] = &[
     fop("cvt.rzi.f32.f32", R, &[R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]).trunc())),
     fop("cvt.rmi.f64.f64", D, &[D], Cmp::F64, |s, _, _, _| f64_of(s[0]).floor().to_bits()),
     fop("cvt.rpi.f64.f64", D, &[D], Cmp::F64, |s, _, _, _| f64_of(s[0]).ceil().to_bits()),
+    // cvt between float formats with `.ftz` and `.sat` (PTX ISA 9.7.9.21, cvt): `.ftz`
+    // flushes subnormal .f32 inputs and .f32 results (only) to zeros of their sign,
+    // `.sat` clamps the result to [0.0, 1.0] with NaN to +0; no `.sat` into bf16.
+    fop("cvt.ftz.f32.f32", R, &[R], Cmp::F32, |s, _, _, _| bits32(ftz(f32_of(s[0])))),
+    fop("cvt.sat.f32.f32", R, &[R], Cmp::F32, |s, _, _, _| sat(f32_of(s[0]))),
+    fop("cvt.ftz.sat.f32.f32", R, &[R], Cmp::F32, |s, _, _, _| sat(ftz(f32_of(s[0])))),
+    fop("cvt.rn.sat.f32.f64", R, &[D], Cmp::F32, |s, _, _, _| sat(f64_of(s[0]) as f32)),
+    ifop("cvt.{rnd}.ftz.f32.f64", R, &[D], (0, 2), Cmp::F32, |s, m, _, _| bits32(ftz(directed32(f64_of(s[0]), 0.0, m)))),
+    fop("cvt.rn.ftz.sat.f32.f64", R, &[D], Cmp::F32, |s, _, _, _| sat(ftz(f64_of(s[0]) as f32))),
+    fop("cvt.ftz.f64.f32", D, &[R], Cmp::F64, |s, _, _, _| f64::from(ftz(f32_of(s[0]))).to_bits()),
+    fop("cvt.sat.f64.f32", D, &[R], Cmp::F64, |s, _, _, _| sat64(f64::from(f32_of(s[0])))),
+    fop("cvt.sat.f64.f64", D, &[D], Cmp::F64, |s, _, _, _| sat64(f64_of(s[0]))),
+    fop("cvt.ftz.sat.f32.f16", R, &[H], Cmp::F32, |s, _, _, _| sat(h(s[0]) as f32)),
+    fop("cvt.ftz.f32.bf16", R, &[H], Cmp::F32, |s, _, _, _| bits32(ftz(bh(s[0]) as f32))),
+    fop("cvt.rn.ftz.f16.f32", H, &[R], Cmp::F16, |s, _, _, _| cvt_f16(f64::from(ftz(f32_of(s[0]))), 3, false, false)),
+    fop("cvt.rn.ftz.sat.f16.f32", H, &[R], Cmp::F16, |s, _, _, _| hsat(cvt_f16(f64::from(ftz(f32_of(s[0]))), 3, false, false))),
+    ifop("cvt.{rnd}.sat.f16.f64", H, &[D], (0, 2), Cmp::F16, |s, m, _, _| hsat(cvt_f16(f64_of(s[0]), m, false, false))),
+    fop("cvt.sat.f16.f16", H, &[H], Cmp::F16, |s, _, _, _| hsat(s[0])),
+    // Rounding to an integral value in the same format, with `.ftz` and `.sat`.
+    fop("cvt.rmi.f32.f32", R, &[R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]).floor())),
+    fop("cvt.rpi.f32.f32", R, &[R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]).ceil())),
+    fop("cvt.rzi.f64.f64", D, &[D], Cmp::F64, |s, _, _, _| f64_of(s[0]).trunc().to_bits()),
+    fop("cvt.rni.f64.f64", D, &[D], Cmp::F64, |s, _, _, _| f64_of(s[0]).round_ties_even().to_bits()),
+    fop("cvt.rmi.ftz.f32.f32", R, &[R], Cmp::F32, |s, _, _, _| bits32(ftz(f32_of(s[0])).floor())),
+    fop("cvt.rpi.ftz.sat.f32.f32", R, &[R], Cmp::F32, |s, _, _, _| sat(ftz(f32_of(s[0])).ceil())),
+    fop("cvt.rni.sat.f64.f64", D, &[D], Cmp::F64, |s, _, _, _| sat64(f64_of(s[0]).round_ties_even())),
+    fop("cvt.rni.f16.f16", H, &[H], Cmp::F16, |s, _, _, _| hbits(h(s[0]).round_ties_even())),
+    fop("cvt.rmi.f16.f16", H, &[H], Cmp::F16, |s, _, _, _| hbits(h(s[0]).floor())),
+    fop("cvt.rzi.sat.f16.f16", H, &[H], Cmp::F16, |s, _, _, _| hsat(hbits(h(s[0]).trunc()))),
+    fop("cvt.rni.bf16.bf16", H, &[H], Cmp::Bf16, |s, _, _, _| bbits(bh(s[0]).round_ties_even())),
+    fop("cvt.rpi.bf16.bf16", H, &[H], Cmp::Bf16, |s, _, _, _| bbits(bh(s[0]).ceil())),
     // The high 32 bits of the 48-bit product of 24-bit operands.
     op("mul24.hi.u32", R, &[R, R], |s, _, _, _| ((s[0] & 0xff_ffff) * (s[1] & 0xff_ffff)) >> 16),
     op("mul24.hi.s32", R, &[R, R], |s, _, _, _| ((sx(s[0], 24) * sx(s[1], 24)) >> 16) as u64),
