@@ -675,6 +675,23 @@ fn mma_s8(warp: &[Vec<u64>], lane: usize, j: u64, satfinite: bool, signs: [bool;
     u64::from(d as u32)
 }
 
+/// `mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64` (PTX ISA 9.7.14.5.14, matrix
+/// fragments for `.m8n8k4` with `.f64`): element `j` of lane `lane`'s D fragment, from
+/// the warp's A (one f64: row `lane >> 2`, column `lane % 4`), B (one f64: row
+/// `lane % 4`, column `lane >> 2`) and C (two f64: row `lane >> 2`, column
+/// `(lane % 4) * 2 + i`). Each element is the low byte of an H register as an s8 (the
+/// emitted `cvt.rn.f64.s8`), so every partial sum is an integer below 2^17 and the
+/// result is exact in whatever order the machine adds.
+fn mma_f64(warp: &[Vec<u64>], lane: usize, j: u64) -> u64 {
+    let v = |l: usize, k: usize| sx(warp[l][k], 8);
+    let (g, col) = (lane >> 2, (lane % 4) * 2 + j as usize);
+    let a = |row: usize, k: usize| v(row * 4 + k, 0);
+    let b = |k: usize, col: usize| v(col * 4 + k, 1);
+    let c = v(g * 4 + col / 2, 2 + col % 2);
+    let d = (0..4).map(|k| a(g, k) * b(k, col)).sum::<i64>() + c;
+    (d as f64).to_bits()
+}
+
 /// `setp` and `set` with a boolean operation (PTX ISA 9.7.6.1, 9.7.6.2): `op` 0 and, 1
 /// or, 2 xor of the comparison `t` (or, for the second destination `j` 1, of `!t`) with
 /// the predicate `c`.
@@ -1600,6 +1617,8 @@ static OPS: &[Op] = &[
     gop("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, false, [false, true])),
     gop("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.u8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, true, [true, false])),
     gop("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.u8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, true, [false, false])),
+    // The f64 matrix product, on small integers converted just before it.
+    gop("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64{mma64}", D, 2, &[H, H, H, H], 32, |w, l, j, _| mma_f64(w, l, j)),
     // Warp collectives with a full member mask (PTX ISA 9.7.9.6 shfl.sync, vote.sync,
     // match.sync, redux.sync, activemask), and the lane's special registers.
     gop("shfl.sync.up.b32", R, 1, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(0, w, l, j, w[l][1], w[l][2])),
@@ -1985,7 +2004,7 @@ fn emit(prog: &[Inst]) -> String {
         s += &format!(", .param {decl}");
     }
     s += ")\n{\n\
-         \t.reg .pred %p<2>;\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .b32 %t<3>;\n\t.reg .b64 %a<4>;\n\t.reg .b64 %sa;\n\
+         \t.reg .pred %p<2>;\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .b32 %t<3>;\n\t.reg .b64 %a<4>;\n\t.reg .b64 %sa;\n\t.reg .f64 %fm<4>;\n\
          \t.shared .align 16 .b8 sh[2048];\n\t.local .align 16 .b8 lo[32];\n\
          \tld.param.u64 %a0, [in];\n\tld.param.u64 %a1, [out];\n\tcvta.to.global.u64 %a0, %a0;\n\tcvta.to.global.u64 %a1, %a1;\n\
          \tmov.u32 %t0, %tid.x;\n\tmul.wide.u32 %a2, %t0, 136;\n\tadd.s64 %a0, %a0, %a2;\n\tmul.wide.u32 %a2, %t0, 208;\n\tadd.s64 %a1, %a1, %a2;\n";
@@ -2031,6 +2050,7 @@ fn emit(prog: &[Inst]) -> String {
             .replace("{s4}", "")
             .replace("{brace}", "")
             .replace("{mma}", "")
+            .replace("{mma64}", "")
             .replace("{bc}", "");
         let mut ops: Vec<String> = match o.lanes {
             _ if o.dst == N => vec![],
@@ -2042,7 +2062,14 @@ fn emit(prog: &[Inst]) -> String {
             }
         };
         let names: Vec<String> = o.srcs.iter().zip(&i.srcs).map(|(w, &k)| w.name(k)).collect();
-        if o.ptx.contains("{mma}") {
+        if o.ptx.contains("{mma64}") {
+            // The f64 mma's A, B and C elements: the low bytes of its sources as s8,
+            // converted into %fm0 ... %fm3.
+            for (k, name) in names.iter().enumerate() {
+                s += &format!("\tcvt.rn.f64.s8 %fm{k}, {name};\n");
+            }
+            ops.extend(["{%fm0}", "{%fm1}", "{%fm2, %fm3}"].map(String::from));
+        } else if o.ptx.contains("{mma}") {
             // mma's A, B and C fragments, each a vector.
             for part in [&names[..4], &names[4..6], &names[6..]] {
                 ops.push(format!("{{{}}}", part.join(", ")));
