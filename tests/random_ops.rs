@@ -1539,6 +1539,28 @@ static OPS: &[Op] = &[
     op("red.global.max.u64", N, &[M, D], |s, _, _, m| { *m = s[0].max(s[1]); 0 }),
     op("red.global.add.u32", N, &[M, R], |s, _, _, m| { atom32(s[0], m, |o| o.wrapping_add(s[1] as u32)); 0 }),
     op("red.global.xor.b64", N, &[M, D], |s, _, _, m| { *m = s[0] ^ s[1]; 0 }),
+    // More types and spaces: `atom.add.f32` flushes subnormals in shared memory and
+    // as `red` too. (ptxvm does not lower the
+    // half adds, `.add.noftz.f16` ..., nor `atom.cas.b16`.)
+    fop("atom.shared.add.f32", R, &[S, R], Cmp::F32, |s, _, _, m| atom32(s[0], m, |o| ftz(ftz(f32::from_bits(o)) + ftz(f32_of(s[1]))).to_bits())),
+    fop("red.global.add.f32", N, &[M, R], Cmp::F32, |s, _, _, m| { atom32(s[0], m, |o| ftz(ftz(f32::from_bits(o)) + ftz(f32_of(s[1]))).to_bits()); 0 }),
+    fop("atom.shared.add.f64", D, &[S, D], Cmp::F64, |s, _, _, m| { *m = (f64_of(s[0]) + f64_of(s[1])).to_bits(); s[0] }),
+    fop("red.shared.add.f64", N, &[S, D], Cmp::F64, |s, _, _, m| { *m = (f64_of(s[0]) + f64_of(s[1])).to_bits(); 0 }),
+    op("atom.shared.cas.b32", R, &[S, R, R], |s, _, _, m| atom32(s[0], m, |o| if o == s[1] as u32 { s[2] as u32 } else { o })),
+    op("atom.global.add.s32", R, &[M, R], |s, _, _, m| atom32(s[0], m, |o| o.wrapping_add(s[1] as u32))),
+    op("atom.global.min.u32", R, &[M, R], |s, _, _, m| atom32(s[0], m, |o| o.min(s[1] as u32))),
+    op("atom.global.max.s32", R, &[M, R], |s, _, _, m| atom32(s[0], m, |o| (o as i32).max(s[1] as i32) as u32)),
+    op("atom.global.xor.b64", D, &[M, D], |s, _, _, m| { *m = s[0] ^ s[1]; s[0] }),
+    op("atom.shared.exch.b64", D, &[S, D], |s, _, _, m| { *m = s[1]; s[0] }),
+    op("atom.shared.min.u64", D, &[S, D], |s, _, _, m| { *m = s[0].min(s[1]); s[0] }),
+    op("atom.shared.max.s64", D, &[S, D], |s, _, _, m| { *m = (s[0] as i64).max(s[1] as i64) as u64; s[0] }),
+    op("atom.shared.and.b32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| o & s[1] as u32)),
+    op("red.global.and.b32", N, &[M, R], |s, _, _, m| { atom32(s[0], m, |o| o & s[1] as u32); 0 }),
+    op("red.shared.or.b64", N, &[S, D], |s, _, _, m| { *m = s[0] | s[1]; 0 }),
+    op("red.shared.inc.u32", N, &[S, R], |s, _, _, m| { atom32(s[0], m, |o| if o >= s[1] as u32 { 0 } else { o + 1 }); 0 }),
+    op("red.global.dec.u32", N, &[M, R], |s, _, _, m| { atom32(s[0], m, |o| if o == 0 || o > s[1] as u32 { s[1] as u32 } else { o - 1 }); 0 }),
+    op("red.shared.add.u64", N, &[S, D], |s, _, _, m| { *m = s[0].wrapping_add(s[1]); 0 }),
+    op("red.global.min.s64", N, &[M, D], |s, _, _, m| { *m = (s[0] as i64).min(s[1] as i64) as u64; 0 }),
     // Loads and stores of every width in global, shared and local memory; the loads
     // extend to the register by the type's signedness.
     op("ld.global.s16", D, &[M], |s, _, _, _| sx(s[0], 16) as u64),
@@ -2234,7 +2256,9 @@ impl Thread {
         self.write(o, i, &vs, unknown);
         if let Some((f, w)) = word {
             self.regs[f][w] = mem;
-            self.cmp[f][w] = if o.cmp == Cmp::F32 { Cmp::Bits } else { o.cmp };
+            // The word holds more than a narrower float's bits: compared whole, and
+            // free when the float is a NaN of unknown payload.
+            self.cmp[f][w] = if o.cmp == Cmp::F64 { Cmp::F64 } else { Cmp::Bits };
             self.known[f][w] = Self::state(o, unknown, mem);
         }
     }
