@@ -11,7 +11,9 @@
 //! `.NaN` and `.xorsign.abs`), IEEE `div rcp sqrt` (f32 and f64 also rounded toward
 //! zero, minus and plus infinity), `copysign`, `setp` with every float comparison (and
 //! combined with a predicate by `.and .or .xor`, into `p|q`), `set`, the predicate
-//! logic, `selp`, `slct`, `testp`, and conversions between the float formats and to and from
+//! logic, `selp`, `slct` (with `.s32` and `.f32` selectors, `.ftz`), `testp`, and
+//! conversions between the float formats (with `.ftz` and `.sat`, and rounding to an
+//! integral value in the same format) and to and from
 //! integers, loads, stores (vector ones too, and vector loads of up to 16 bytes) and
 //! atomics (`ld`, `st`, `atom` and `red` on the thread's own words of global, shared
 //! and local memory), loads of initialised `.const` variables and of kernel parameters
@@ -28,7 +30,10 @@
 //! masks, and the `d|p` destination), `vote.sync` (`.all .any .uni .ballot`, negated
 //! predicates too), `match.sync` (`.any`, `.all` with and without its predicate),
 //! `redux.sync` and `activemask`, with the special registers of the lane and the CTA
-//! (`%laneid`, `%lanemask_*`, `%tid.x` ...): 463 forms.
+//! (`%laneid`, `%lanemask_*`, `%tid.x` ...), and the f64 `mma.sync` m8n8k4 on small
+//! integers (exact in any order of addition): 538 forms. f16 and f16x2 arithmetic is
+//! drawn with `.ftz` and `.sat` too. The CTA is one-dimensional, so `%tid.y/.z` and
+//! `%ntid.y/.z` (0 and 1) are not drawn.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
 //! `.b64`, four each, from special and random bit patterns), two predicates and four
@@ -346,6 +351,33 @@ fn fma16(a: f64, b: f64, c: f64) -> f64 {
 fn x2(a: u64, b: u64, f: impl Fn(f64, f64) -> f64) -> u64 {
     (0..2).fold(0, |acc, k| acc | hbits(f(h(a >> (16 * k)), h(b >> (16 * k)))) << (16 * k))
 }
+/// `.ftz` of an f16 (PTX ISA 9.7.4.1-9.7.4.4, `.ftz`): a subnormal becomes a zero of
+/// its sign.
+fn hftz(v: u64) -> u64 {
+    let v = v & 0xffff;
+    if v & 0x7c00 == 0 { v & 0x8000 } else { v }
+}
+/// `.sat` of an f16 result (PTX ISA 9.7.4.1-9.7.4.4): clamped to [0.0, 1.0], a NaN
+/// (and -0) made +0.
+fn hsat(v: u64) -> u64 {
+    let x = h(v);
+    if x.is_nan() { 0 } else { hbits(x.clamp(0.0, 1.0) + 0.0) }
+}
+/// An f16 `add`, `sub`, `mul` or `fma` (`f` of the operands' values, rounded once by
+/// [`hbits`]), with `.ftz` flushing the inputs and the result and then `.sat`.
+fn half_op(srcs: &[u64], flush: bool, saturate: bool, f: impl Fn(&[f64]) -> f64) -> u64 {
+    let x: Vec<f64> = srcs.iter().map(|&v| h(if flush { hftz(v) } else { v })).collect();
+    let r = hbits(f(&x));
+    let r = if flush { hftz(r) } else { r };
+    if saturate { hsat(r) } else { r }
+}
+/// [`half_op`] on each half of `.f16x2` registers.
+fn half_op2(srcs: &[u64], flush: bool, saturate: bool, f: impl Fn(&[f64]) -> f64) -> u64 {
+    (0..2).fold(0, |acc, k| {
+        let part: Vec<u64> = srcs.iter().map(|v| (v >> (16 * k)) & 0xffff).collect();
+        acc | half_op(&part, flush, saturate, &f) << (16 * k)
+    })
+}
 fn bh(v: u64) -> f64 {
     bf16::from_bits(v as u16).to_f64()
 }
@@ -648,6 +680,23 @@ fn mma_s8(warp: &[Vec<u64>], lane: usize, j: u64, satfinite: bool, signs: [bool;
     u64::from(d as u32)
 }
 
+/// `mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64` (PTX ISA 9.7.14.5.14, matrix
+/// fragments for `.m8n8k4` with `.f64`): element `j` of lane `lane`'s D fragment, from
+/// the warp's A (one f64: row `lane >> 2`, column `lane % 4`), B (one f64: row
+/// `lane % 4`, column `lane >> 2`) and C (two f64: row `lane >> 2`, column
+/// `(lane % 4) * 2 + i`). Each element is the low byte of an H register as an s8 (the
+/// emitted `cvt.rn.f64.s8`), so every partial sum is an integer below 2^17 and the
+/// result is exact in whatever order the machine adds.
+fn mma_f64(warp: &[Vec<u64>], lane: usize, j: u64) -> u64 {
+    let v = |l: usize, k: usize| sx(warp[l][k], 8);
+    let (g, col) = (lane >> 2, (lane % 4) * 2 + j as usize);
+    let a = |row: usize, k: usize| v(row * 4 + k, 0);
+    let b = |k: usize, col: usize| v(col * 4 + k, 1);
+    let c = v(g * 4 + col / 2, 2 + col % 2);
+    let d = (0..4).map(|k| a(g, k) * b(k, col)).sum::<i64>() + c;
+    (d as f64).to_bits()
+}
+
 /// `setp` and `set` with a boolean operation (PTX ISA 9.7.6.1, 9.7.6.2): `op` 0 and, 1
 /// or, 2 xor of the comparison `t` (or, for the second destination `j` 1, of `!t`) with
 /// the predicate `c`.
@@ -658,6 +707,14 @@ fn combine(op: u8, t: bool, c: u64, j: u64) -> u64 {
         1 => t || c,
         _ => t != c,
     })
+}
+
+/// `slct`'s choice of `a` by an `.f32` selector (PTX ISA 9.7.6.4, slct): `c >= 0`,
+/// where -0 equals 0, a NaN selects `b` ("the comparison is ordered"), and `.ftz`
+/// flushes a subnormal `c` to a zero of its sign, which selects `a`.
+fn slct_f32(c: u64, flush: bool) -> bool {
+    let c = if flush { ftz(f32_of(c)) } else { f32_of(c) };
+    c >= 0.0
 }
 
 /// `min`/`max` `.xorsign.abs` of f32s (PTX ISA 9.7.3.10, 9.7.3.11): of the absolute
@@ -758,6 +815,11 @@ fn vote(mode: u8, warp: &[Vec<u64>]) -> u64 {
 /// `.sat` of an f32 result.
 fn sat(x: f32) -> u64 {
     if x.is_nan() { 0 } else { bits32(x.clamp(0.0, 1.0) + 0.0) }
+}
+
+/// `.sat` of an f64 result.
+fn sat64(x: f64) -> u64 {
+    if x.is_nan() { 0 } else { (x.clamp(0.0, 1.0) + 0.0).to_bits() }
 }
 
 /// The exact value `s + e` (an f64 and its rounding error) rounded to f32 toward zero
@@ -1482,6 +1544,28 @@ static OPS: &[Op] = &[
     op("red.global.max.u64", N, &[M, D], |s, _, _, m| { *m = s[0].max(s[1]); 0 }),
     op("red.global.add.u32", N, &[M, R], |s, _, _, m| { atom32(s[0], m, |o| o.wrapping_add(s[1] as u32)); 0 }),
     op("red.global.xor.b64", N, &[M, D], |s, _, _, m| { *m = s[0] ^ s[1]; 0 }),
+    // More types and spaces: `atom.add.f32` flushes subnormals in shared memory and
+    // as `red` too. (ptxvm does not lower the
+    // half adds, `.add.noftz.f16` ..., nor `atom.cas.b16`.)
+    fop("atom.shared.add.f32", R, &[S, R], Cmp::F32, |s, _, _, m| atom32(s[0], m, |o| ftz(ftz(f32::from_bits(o)) + ftz(f32_of(s[1]))).to_bits())),
+    fop("red.global.add.f32", N, &[M, R], Cmp::F32, |s, _, _, m| { atom32(s[0], m, |o| ftz(ftz(f32::from_bits(o)) + ftz(f32_of(s[1]))).to_bits()); 0 }),
+    fop("atom.shared.add.f64", D, &[S, D], Cmp::F64, |s, _, _, m| { *m = (f64_of(s[0]) + f64_of(s[1])).to_bits(); s[0] }),
+    fop("red.shared.add.f64", N, &[S, D], Cmp::F64, |s, _, _, m| { *m = (f64_of(s[0]) + f64_of(s[1])).to_bits(); 0 }),
+    op("atom.shared.cas.b32", R, &[S, R, R], |s, _, _, m| atom32(s[0], m, |o| if o == s[1] as u32 { s[2] as u32 } else { o })),
+    op("atom.global.add.s32", R, &[M, R], |s, _, _, m| atom32(s[0], m, |o| o.wrapping_add(s[1] as u32))),
+    op("atom.global.min.u32", R, &[M, R], |s, _, _, m| atom32(s[0], m, |o| o.min(s[1] as u32))),
+    op("atom.global.max.s32", R, &[M, R], |s, _, _, m| atom32(s[0], m, |o| (o as i32).max(s[1] as i32) as u32)),
+    op("atom.global.xor.b64", D, &[M, D], |s, _, _, m| { *m = s[0] ^ s[1]; s[0] }),
+    op("atom.shared.exch.b64", D, &[S, D], |s, _, _, m| { *m = s[1]; s[0] }),
+    op("atom.shared.min.u64", D, &[S, D], |s, _, _, m| { *m = s[0].min(s[1]); s[0] }),
+    op("atom.shared.max.s64", D, &[S, D], |s, _, _, m| { *m = (s[0] as i64).max(s[1] as i64) as u64; s[0] }),
+    op("atom.shared.and.b32", R, &[S, R], |s, _, _, m| atom32(s[0], m, |o| o & s[1] as u32)),
+    op("red.global.and.b32", N, &[M, R], |s, _, _, m| { atom32(s[0], m, |o| o & s[1] as u32); 0 }),
+    op("red.shared.or.b64", N, &[S, D], |s, _, _, m| { *m = s[0] | s[1]; 0 }),
+    op("red.shared.inc.u32", N, &[S, R], |s, _, _, m| { atom32(s[0], m, |o| if o >= s[1] as u32 { 0 } else { o + 1 }); 0 }),
+    op("red.global.dec.u32", N, &[M, R], |s, _, _, m| { atom32(s[0], m, |o| if o == 0 || o > s[1] as u32 { s[1] as u32 } else { o - 1 }); 0 }),
+    op("red.shared.add.u64", N, &[S, D], |s, _, _, m| { *m = s[0].wrapping_add(s[1]); 0 }),
+    op("red.global.min.s64", N, &[M, D], |s, _, _, m| { *m = (s[0] as i64).min(s[1] as i64) as u64; 0 }),
     // Loads and stores of every width in global, shared and local memory; the loads
     // extend to the register by the type's signedness.
     op("ld.global.s16", D, &[M], |s, _, _, _| sx(s[0], 16) as u64),
@@ -1560,6 +1644,8 @@ static OPS: &[Op] = &[
     gop("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, false, [false, true])),
     gop("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.u8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, true, [true, false])),
     gop("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.u8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, true, [false, false])),
+    // The f64 matrix product, on small integers converted just before it.
+    gop("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64{mma64}", D, 2, &[H, H, H, H], 32, |w, l, j, _| mma_f64(w, l, j)),
     // Warp collectives with a full member mask (PTX ISA 9.7.9.6 shfl.sync, vote.sync,
     // match.sync, redux.sync, activemask), and the lane's special registers.
     gop("shfl.sync.up.b32", R, 1, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(0, w, l, j, w[l][1], w[l][2])),
@@ -1638,6 +1724,19 @@ static OPS: &[Op] = &[
     iop("set.{cmp}.f32.f64", R, &[D, D], (0, 13), |s, c, _, _| if setp(f64_of(s[0]), f64_of(s[1]), c) == 1 { 0x3f80_0000 } else { 0 }),
     op("slct.s32.s32", R, &[R, R, R], |s, _, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
     op("slct.b64.s32", D, &[D, D, R], |s, _, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
+    // slct with an .f32 selector: NaN selects b, -0 a, a subnormal by its sign (a
+    // under .ftz); the chosen operand's bits are copied unchanged.
+    op("slct.b32.f32", R, &[R, R, R], |s, _, _, _| if slct_f32(s[2], false) { s[0] } else { s[1] }),
+    op("slct.ftz.u32.f32", R, &[R, R, R], |s, _, _, _| if slct_f32(s[2], true) { s[0] } else { s[1] }),
+    op("slct.f32.f32", R, &[R, R, R], |s, _, _, _| if slct_f32(s[2], false) { s[0] } else { s[1] }),
+    op("slct.ftz.f32.f32", R, &[R, R, R], |s, _, _, _| if slct_f32(s[2], true) { s[0] } else { s[1] }),
+    op("slct.f64.f32", D, &[D, D, R], |s, _, _, _| if slct_f32(s[2], false) { s[0] } else { s[1] }),
+    op("slct.ftz.s64.f32", D, &[D, D, R], |s, _, _, _| if slct_f32(s[2], true) { s[0] } else { s[1] }),
+    op("slct.u16.f32", H, &[H, H, R], |s, _, _, _| if slct_f32(s[2], false) { s[0] } else { s[1] }),
+    op("slct.ftz.b16.f32", H, &[H, H, R], |s, _, _, _| if slct_f32(s[2], true) { s[0] } else { s[1] }),
+    op("slct.f64.s32", D, &[D, D, R], |s, _, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
+    op("slct.s16.s32", H, &[H, H, R], |s, _, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
+    op("slct.f32.s32", R, &[R, R, R], |s, _, _, _| if sx(s[2], 32) >= 0 { s[0] } else { s[1] }),
     // More integer forms.
     op("add.sat.s32", R, &[R, R], |s, _, _, _| (sx(s[0], 32) + sx(s[1], 32)).clamp(i32::MIN.into(), i32::MAX.into()) as u64),
     op("sub.sat.s32", R, &[R, R], |s, _, _, _| (sx(s[0], 32) - sx(s[1], 32)).clamp(i32::MIN.into(), i32::MAX.into()) as u64),
@@ -1712,6 +1811,25 @@ static OPS: &[Op] = &[
     fop("abs.bf16x2", R, &[R], Cmp::Bf16x2, |s, _, _, _| s[0] & 0x7fff_7fff),
     fop("add.rn.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| bbits(bh(s[0]) + bh(s[1]))),
     fop("mul.rn.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| bbits(bh(s[0]) * bh(s[1]))),
+    // f16 and f16x2 with `.ftz` (subnormal inputs and results to zeros of their sign)
+    // and `.sat` (clamped to [0, 1], NaN to +0); bf16 has neither.
+    fop("add.ftz.f16", H, &[H, H], Cmp::F16, |s, _, _, _| half_op(s, true, false, |x| x[0] + x[1])),
+    fop("add.rn.sat.f16", H, &[H, H], Cmp::F16, |s, _, _, _| half_op(s, false, true, |x| x[0] + x[1])),
+    fop("sub.rn.ftz.sat.f16", H, &[H, H], Cmp::F16, |s, _, _, _| half_op(s, true, true, |x| x[0] - x[1])),
+    fop("sub.ftz.f16", H, &[H, H], Cmp::F16, |s, _, _, _| half_op(s, true, false, |x| x[0] - x[1])),
+    fop("mul.rn.ftz.f16", H, &[H, H], Cmp::F16, |s, _, _, _| half_op(s, true, false, |x| x[0] * x[1])),
+    fop("mul.sat.f16", H, &[H, H], Cmp::F16, |s, _, _, _| half_op(s, false, true, |x| x[0] * x[1])),
+    fop("fma.rn.ftz.f16", H, &[H, H, H], Cmp::F16, |s, _, _, _| half_op(s, true, false, |x| fma16(x[0], x[1], x[2]))),
+    fop("fma.rn.sat.f16", H, &[H, H, H], Cmp::F16, |s, _, _, _| half_op(s, false, true, |x| fma16(x[0], x[1], x[2]))),
+    fop("fma.rn.ftz.sat.f16", H, &[H, H, H], Cmp::F16, |s, _, _, _| half_op(s, true, true, |x| fma16(x[0], x[1], x[2]))),
+    fop("add.ftz.sat.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| half_op2(s, true, true, |x| x[0] + x[1])),
+    fop("sub.rn.ftz.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| half_op2(s, true, false, |x| x[0] - x[1])),
+    fop("sub.sat.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| half_op2(s, false, true, |x| x[0] - x[1])),
+    fop("mul.ftz.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| half_op2(s, true, false, |x| x[0] * x[1])),
+    fop("mul.rn.ftz.sat.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| half_op2(s, true, true, |x| x[0] * x[1])),
+    fop("fma.rn.ftz.f16x2", R, &[R, R, R], Cmp::F16x2, |s, _, _, _| half_op2(s, true, false, |x| fma16(x[0], x[1], x[2]))),
+    fop("fma.rn.sat.f16x2", R, &[R, R, R], Cmp::F16x2, |s, _, _, _| half_op2(s, false, true, |x| fma16(x[0], x[1], x[2]))),
+    fop("fma.rn.ftz.sat.f16x2", R, &[R, R, R], Cmp::F16x2, |s, _, _, _| half_op2(s, true, true, |x| fma16(x[0], x[1], x[2]))),
     iop("setp.{cmp}.f16", P, &[H, H], (0, 13), |s, c, _, _| setp(h(s[0]), h(s[1]), c)),
     iop("setp.{cmp}.bf16", P, &[H, H], (0, 13), |s, c, _, _| setp(bh(s[0]), bh(s[1]), c)),
     // `.sat` clamps to [0, 1] and sends NaN (and -0) to +0; `.NaN` makes min and max
@@ -1726,6 +1844,37 @@ static OPS: &[Op] = &[
     fop("cvt.rzi.f32.f32", R, &[R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]).trunc())),
     fop("cvt.rmi.f64.f64", D, &[D], Cmp::F64, |s, _, _, _| f64_of(s[0]).floor().to_bits()),
     fop("cvt.rpi.f64.f64", D, &[D], Cmp::F64, |s, _, _, _| f64_of(s[0]).ceil().to_bits()),
+    // cvt between float formats with `.ftz` and `.sat` (PTX ISA 9.7.9.21, cvt): `.ftz`
+    // flushes subnormal .f32 inputs and .f32 results (only) to zeros of their sign,
+    // `.sat` clamps the result to [0.0, 1.0] with NaN to +0; no `.sat` into bf16.
+    fop("cvt.ftz.f32.f32", R, &[R], Cmp::F32, |s, _, _, _| bits32(ftz(f32_of(s[0])))),
+    fop("cvt.sat.f32.f32", R, &[R], Cmp::F32, |s, _, _, _| sat(f32_of(s[0]))),
+    fop("cvt.ftz.sat.f32.f32", R, &[R], Cmp::F32, |s, _, _, _| sat(ftz(f32_of(s[0])))),
+    fop("cvt.rn.sat.f32.f64", R, &[D], Cmp::F32, |s, _, _, _| sat(f64_of(s[0]) as f32)),
+    ifop("cvt.{rnd}.ftz.f32.f64", R, &[D], (0, 2), Cmp::F32, |s, m, _, _| bits32(ftz(directed32(f64_of(s[0]), 0.0, m)))),
+    fop("cvt.rn.ftz.sat.f32.f64", R, &[D], Cmp::F32, |s, _, _, _| sat(ftz(f64_of(s[0]) as f32))),
+    fop("cvt.ftz.f64.f32", D, &[R], Cmp::F64, |s, _, _, _| f64::from(ftz(f32_of(s[0]))).to_bits()),
+    fop("cvt.sat.f64.f32", D, &[R], Cmp::F64, |s, _, _, _| sat64(f64::from(f32_of(s[0])))),
+    fop("cvt.sat.f64.f64", D, &[D], Cmp::F64, |s, _, _, _| sat64(f64_of(s[0]))),
+    fop("cvt.ftz.sat.f32.f16", R, &[H], Cmp::F32, |s, _, _, _| sat(h(s[0]) as f32)),
+    fop("cvt.ftz.f32.bf16", R, &[H], Cmp::F32, |s, _, _, _| bits32(ftz(bh(s[0]) as f32))),
+    fop("cvt.rn.ftz.f16.f32", H, &[R], Cmp::F16, |s, _, _, _| cvt_f16(f64::from(ftz(f32_of(s[0]))), 3, false, false)),
+    fop("cvt.rn.ftz.sat.f16.f32", H, &[R], Cmp::F16, |s, _, _, _| hsat(cvt_f16(f64::from(ftz(f32_of(s[0]))), 3, false, false))),
+    ifop("cvt.{rnd}.sat.f16.f64", H, &[D], (0, 2), Cmp::F16, |s, m, _, _| hsat(cvt_f16(f64_of(s[0]), m, false, false))),
+    fop("cvt.sat.f16.f16", H, &[H], Cmp::F16, |s, _, _, _| hsat(s[0])),
+    // Rounding to an integral value in the same format, with `.ftz` and `.sat`.
+    fop("cvt.rmi.f32.f32", R, &[R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]).floor())),
+    fop("cvt.rpi.f32.f32", R, &[R], Cmp::F32, |s, _, _, _| bits32(f32_of(s[0]).ceil())),
+    fop("cvt.rzi.f64.f64", D, &[D], Cmp::F64, |s, _, _, _| f64_of(s[0]).trunc().to_bits()),
+    fop("cvt.rni.f64.f64", D, &[D], Cmp::F64, |s, _, _, _| f64_of(s[0]).round_ties_even().to_bits()),
+    fop("cvt.rmi.ftz.f32.f32", R, &[R], Cmp::F32, |s, _, _, _| bits32(ftz(f32_of(s[0])).floor())),
+    fop("cvt.rpi.ftz.sat.f32.f32", R, &[R], Cmp::F32, |s, _, _, _| sat(ftz(f32_of(s[0])).ceil())),
+    fop("cvt.rni.sat.f64.f64", D, &[D], Cmp::F64, |s, _, _, _| sat64(f64_of(s[0]).round_ties_even())),
+    fop("cvt.rni.f16.f16", H, &[H], Cmp::F16, |s, _, _, _| hbits(h(s[0]).round_ties_even())),
+    fop("cvt.rmi.f16.f16", H, &[H], Cmp::F16, |s, _, _, _| hbits(h(s[0]).floor())),
+    fop("cvt.rzi.sat.f16.f16", H, &[H], Cmp::F16, |s, _, _, _| hsat(hbits(h(s[0]).trunc()))),
+    fop("cvt.rni.bf16.bf16", H, &[H], Cmp::Bf16, |s, _, _, _| bbits(bh(s[0]).round_ties_even())),
+    fop("cvt.rpi.bf16.bf16", H, &[H], Cmp::Bf16, |s, _, _, _| bbits(bh(s[0]).ceil())),
     // The high 32 bits of the 48-bit product of 24-bit operands.
     op("mul24.hi.u32", R, &[R, R], |s, _, _, _| ((s[0] & 0xff_ffff) * (s[1] & 0xff_ffff)) >> 16),
     op("mul24.hi.s32", R, &[R, R], |s, _, _, _| ((sx(s[0], 24) * sx(s[1], 24)) >> 16) as u64),
@@ -1810,9 +1959,17 @@ fn avoid_b1024(imm: u64) -> u64 {
     fix(asel) + 4096 * (fix(rest % 4096) + 4096 * (rest / 4096))
 }
 
+/// How many times more often than other forms a carry writer (`add.cc`, `sub.cc`,
+/// `mad.cc`) is drawn: a reader is dropped unless a writer of its family comes before
+/// it, so with hundreds of forms the readers would all but vanish otherwise.
+const CARRY_WEIGHT: usize = 3;
+
 fn inst() -> impl Strategy<Value = Inst> {
-    (0..OPS.len(), 0u8..4, proptest::collection::vec(0u8..4, 10), any::<u64>()).prop_map(
-        |(op, dst, srcs, r)| {
+    let writers: Vec<usize> = (0..OPS.len()).filter(|&k| matches!(OPS[k].cf, Cf::Write(_))).collect();
+    let draws = OPS.len() + writers.len() * (CARRY_WEIGHT - 1);
+    (0..draws, 0u8..4, proptest::collection::vec(0u8..4, 10), any::<u64>()).prop_map(
+        move |(op, dst, srcs, r)| {
+            let op = if op < OPS.len() { op } else { writers[(op - OPS.len()) % writers.len()] };
             let o = &OPS[op];
             let imm = if o.imm.1 > o.imm.0 { o.imm.0 + r % (o.imm.1 - o.imm.0 + 1) } else { o.imm.0 };
             let imm = if o.ptx.contains("{s4}") { avoid_b1024(imm) } else { imm };
@@ -1874,7 +2031,7 @@ fn emit(prog: &[Inst]) -> String {
         s += &format!(", .param {decl}");
     }
     s += ")\n{\n\
-         \t.reg .pred %p<2>;\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .b32 %t<3>;\n\t.reg .b64 %a<4>;\n\t.reg .b64 %sa;\n\
+         \t.reg .pred %p<2>;\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .b32 %t<3>;\n\t.reg .b64 %a<4>;\n\t.reg .b64 %sa;\n\t.reg .f64 %fm<4>;\n\
          \t.shared .align 16 .b8 sh[2048];\n\t.local .align 16 .b8 lo[32];\n\
          \tld.param.u64 %a0, [in];\n\tld.param.u64 %a1, [out];\n\tcvta.to.global.u64 %a0, %a0;\n\tcvta.to.global.u64 %a1, %a1;\n\
          \tmov.u32 %t0, %tid.x;\n\tmul.wide.u32 %a2, %t0, 136;\n\tadd.s64 %a0, %a0, %a2;\n\tmul.wide.u32 %a2, %t0, 208;\n\tadd.s64 %a1, %a1, %a2;\n";
@@ -1920,6 +2077,7 @@ fn emit(prog: &[Inst]) -> String {
             .replace("{s4}", "")
             .replace("{brace}", "")
             .replace("{mma}", "")
+            .replace("{mma64}", "")
             .replace("{bc}", "");
         let mut ops: Vec<String> = match o.lanes {
             _ if o.dst == N => vec![],
@@ -1931,7 +2089,14 @@ fn emit(prog: &[Inst]) -> String {
             }
         };
         let names: Vec<String> = o.srcs.iter().zip(&i.srcs).map(|(w, &k)| w.name(k)).collect();
-        if o.ptx.contains("{mma}") {
+        if o.ptx.contains("{mma64}") {
+            // The f64 mma's A, B and C elements: the low bytes of its sources as s8,
+            // converted into %fm0 ... %fm3.
+            for (k, name) in names.iter().enumerate() {
+                s += &format!("\tcvt.rn.f64.s8 %fm{k}, {name};\n");
+            }
+            ops.extend(["{%fm0}", "{%fm1}", "{%fm2, %fm3}"].map(String::from));
+        } else if o.ptx.contains("{mma}") {
             // mma's A, B and C fragments, each a vector.
             for part in [&names[..4], &names[4..6], &names[6..]] {
                 ops.push(format!("{{{}}}", part.join(", ")));
@@ -2096,7 +2261,9 @@ impl Thread {
         self.write(o, i, &vs, unknown);
         if let Some((f, w)) = word {
             self.regs[f][w] = mem;
-            self.cmp[f][w] = if o.cmp == Cmp::F32 { Cmp::Bits } else { o.cmp };
+            // The word holds more than a narrower float's bits: compared whole, and
+            // free when the float is a NaN of unknown payload.
+            self.cmp[f][w] = if o.cmp == Cmp::F64 { Cmp::F64 } else { Cmp::Bits };
             self.known[f][w] = Self::state(o, unknown, mem);
         }
     }
@@ -2179,9 +2346,14 @@ fn reference(prog: &[Inst], input: &[u64]) -> Vec<(Vec<u64>, Vec<Option<Cmp>>)> 
 /// The float format an instruction reads its sources as (its last type), if any: then
 /// the ISA fixes its result whatever a NaN operand's bits are, up to the result's own
 /// NaN bits (`abs` and `neg` of a NaN included). `copysign` reads a sign bit, which a
-/// NaN's payload decides, and a load (of `.f32` too) copies the bits.
+/// NaN's payload decides, a load (of `.f32` too) copies the bits, and `slct` copies
+/// the bits of `a` or `b`.
 fn reads_float(o: &Op) -> Option<Cmp> {
-    if o.ptx.starts_with("copysign") || o.ptx.starts_with("ld.") || o.ptx.contains(".xorsign") {
+    if o.ptx.starts_with("copysign")
+        || o.ptx.starts_with("ld.")
+        || o.ptx.contains(".xorsign")
+        || o.ptx.starts_with("slct")
+    {
         return None;
     }
     match o.ptx.rsplit('.').next()? {
