@@ -126,7 +126,9 @@ pub fn parse_header(bytes: &[u8]) -> Result<Header, NpyError> {
 /// ptxvm's buffers are) or `|` (one byte) with a kind and size.
 fn elem_of(descr: &str) -> Result<ElemType, NpyError> {
     use ElemType::*;
-    let (order, code) = descr.split_at(descr.len().min(1));
+    // The first character, whatever its width: a version 3 header is UTF-8.
+    let at = descr.chars().next().map_or(0, char::len_utf8);
+    let (order, code) = descr.split_at(at);
     let elem = match code {
         "f2" => F16,
         "f4" => F32,

@@ -109,6 +109,15 @@ fn damaged_headers_and_lengths_are_errors_not_panics() {
             let _ = npy::parse_header(&v);
         }
     }
+    // A version 3 (UTF-8) header whose dtype starts with a multi-byte character.
+    let dict = "{'descr': '\u{e9}f4', 'fortran_order': False, 'shape': (3,), }";
+    let mut v3 = b"\x93NUMPY\x03\x00".to_vec();
+    let pad = (16 - (12 + dict.len() + 1) % 16) % 16;
+    let text = format!("{dict}{}\n", " ".repeat(pad));
+    v3.extend((text.len() as u32).to_le_bytes());
+    v3.extend(text.as_bytes());
+    v3.extend([0u8; 12]);
+    assert!(matches!(npy::parse_header(&v3), Err(NpyError::Dtype(d)) if d == "\u{e9}f4"));
 }
 
 #[test]

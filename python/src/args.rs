@@ -173,7 +173,24 @@ fn host_array<'py>(
         );
         return Err(PyTypeError::new_err(msg));
     }
-    let len = array.len() * array.dtype().itemsize();
+    // The kernel sees raw bytes: plain numbers in the machine's order, no objects.
+    let dtype = array.dtype();
+    if dtype.has_object() || !matches!(dtype.kind(), b'b' | b'i' | b'u' | b'f' | b'c' | b'V') {
+        let msg = format!(
+            "{prefix}: an array of dtype {} is not plain numbers; device memory holds bytes \
+             (pass an array of a numeric dtype)",
+            dtype
+        );
+        return Err(PyTypeError::new_err(msg));
+    }
+    if dtype.byteorder() == b'>' {
+        let msg = format!(
+            "{prefix}: the array is big-endian ({dtype}); the kernel would read its bytes swapped \
+             (pass a.astype(a.dtype.newbyteorder('<')))"
+        );
+        return Err(PyTypeError::new_err(msg));
+    }
+    let len = array.len() * dtype.itemsize();
     Ok(HostArray { _array: array, ptr: data.cast::<u8>(), len, offset, arg })
 }
 

@@ -282,6 +282,14 @@ def test_sanitize_racecheck_and_initcheck():
         m.get_function("block_sum")(2, 128, (x, out), sanitize=["nope"])
 
 
+def test_object_and_big_endian_arrays_are_refused():
+    f = ptxvm.Module(code=FILL).get_function("fill")
+    with pytest.raises(TypeError, match="not plain numbers"):
+        f(1, 32, (np.array([None] * 32, dtype=object),))
+    with pytest.raises(TypeError, match="big-endian"):
+        f(1, 32, (np.zeros(32, dtype=">i4"),))
+
+
 def test_step_limit_is_a_kernel_fault():
     f = ptxvm.Module(code=SPIN).get_function("spin")
     with pytest.raises(ptxvm.KernelFault) as e:

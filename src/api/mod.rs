@@ -549,9 +549,21 @@ impl Device {
     ) -> (Trace, Option<Fault>) {
         let program = &*kernel.program;
         let shape = Shape { grid, block };
+        let origin = Dim3 { x: 0, y: 0, z: 0 };
+        if cta >= grid.count() {
+            let cause = format!("CTA {cta} is outside the grid of {} CTAs", grid.count());
+            let f = Fault {
+                cause,
+                ctaid: origin,
+                tid: origin,
+                span: Span::default(),
+                notes: Vec::new(),
+                calls: Vec::new(),
+            };
+            return (Trace { ctaid: origin, block, warps: Vec::new() }, Some(f));
+        }
         let mut trace = Trace { ctaid: shape.ctaid(cta), block, warps: Vec::new() };
         if let Err(e) = self.memory.alloc_at(program.image_base, &program.image) {
-            let origin = Dim3 { x: 0, y: 0, z: 0 };
             let cause = format!("cannot place the module's variables in device memory: {e}");
             let f = Fault {
                 cause,

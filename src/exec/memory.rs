@@ -164,7 +164,9 @@ impl GlobalMemory {
         let too_large = |e: MemFault| std::io::Error::new(std::io::ErrorKind::OutOfMemory, e.to_string());
         let base = self.next_base(len).map_err(too_large)?;
         let n = usize::try_from(len.div_ceil(8)).map_err(|_| too_large(MemFault::TooLarge { bytes: len }))?;
-        let mut words: Vec<AtomicU64> = Vec::with_capacity(n);
+        let mut words: Vec<AtomicU64> = Vec::new();
+        // A size the host cannot hold is an error, not an abort.
+        words.try_reserve_exact(n).map_err(|_| too_large(MemFault::TooLarge { bytes: len }))?;
         let mut piece = vec![0u8; 8 * COPY_CHUNK];
         let mut left = len as usize;
         while left > 0 {
@@ -238,7 +240,7 @@ impl GlobalMemory {
             format!("{what} ({} bytes at 0x{:x})", a.len, a.base)
         };
         // Bytes past the end of the allocation below, before the start of the one above.
-        let past = below.map(|a| (addr.saturating_add(size) - (a.base + a.len), a));
+        let past = below.map(|a| (addr.saturating_add(size).saturating_sub(a.base + a.len), a));
         let before = above.map(|a| (a.base - addr, a));
         match (past, before) {
             (Some((n, a)), b) if b.is_none_or(|(m, _)| n <= m) => {
