@@ -549,30 +549,13 @@ impl Device {
     ) -> (Trace, Option<Fault>) {
         let program = &*kernel.program;
         let shape = Shape { grid, block };
-        let origin = Dim3 { x: 0, y: 0, z: 0 };
         if cta >= grid.count() {
             let cause = format!("CTA {cta} is outside the grid of {} CTAs", grid.count());
-            let f = Fault {
-                cause,
-                ctaid: origin,
-                tid: origin,
-                span: Span::default(),
-                notes: Vec::new(),
-                calls: Vec::new(),
-            };
-            return (Trace { ctaid: origin, block, warps: Vec::new() }, Some(f));
+            let origin = Dim3 { x: 0, y: 0, z: 0 };
+            return (Trace { ctaid: origin, block, warps: Vec::new() }, Some(Fault::of_launch(cause)));
         }
         let mut trace = Trace { ctaid: shape.ctaid(cta), block, warps: Vec::new() };
-        if let Err(e) = self.memory.alloc_at(program.image_base, &program.image) {
-            let cause = format!("cannot place the module's variables in device memory: {e}");
-            let f = Fault {
-                cause,
-                ctaid: origin,
-                tid: origin,
-                span: Span::default(),
-                notes: Vec::new(),
-                calls: Vec::new(),
-            };
+        if let Err(f) = self.place_image(program) {
             return (trace, Some(f));
         }
         let found = std::sync::Mutex::new(Vec::new());
@@ -610,12 +593,7 @@ impl Device {
             let truncated = steps.len() >= crate::exec::warp::MAX_TRACE;
             trace.warps.push(WarpTrace { lanes, steps, truncated });
         }
-        let fault = fault.map(|f| {
-            let notes = f.notes.iter().map(|(pc, what)| (span(*pc), what.clone())).collect();
-            let calls = f.calls.iter().map(|&pc| span(pc)).collect();
-            Fault { cause: f.cause, ctaid: f.ctaid, tid: f.tid, span: span(f.pc), notes, calls }
-        });
-        (trace, fault)
+        (trace, fault.map(|f| Fault::placed(program, f)))
     }
 
     /// The shared-memory hazards the last launch's `racecheck` and `initcheck` found
@@ -720,18 +698,7 @@ impl Device {
         limits: &Limits,
     ) -> Result<(), Fault> {
         let program = &*kernel.program;
-        if let Err(e) = self.memory.alloc_at(program.image_base, &program.image) {
-            let cause = format!("cannot place the module's variables in device memory: {e}");
-            let origin = Dim3 { x: 0, y: 0, z: 0 };
-            return Err(Fault {
-                cause,
-                ctaid: origin,
-                tid: origin,
-                span: Span::default(),
-                notes: Vec::new(),
-                calls: Vec::new(),
-            });
-        }
+        self.place_image(program)?;
         let shape = Shape { grid, block };
         let checks = limits.checked();
         let found = std::sync::Mutex::new(Vec::new());
@@ -772,13 +739,39 @@ impl Device {
             })
             .collect();
         match first {
-            Some((_, f)) => {
-                let notes = f.notes.iter().map(|(pc, what)| (span(*pc), what.clone())).collect();
-                let calls = f.calls.iter().map(|&pc| span(pc)).collect();
-                Err(Fault { cause: f.cause, ctaid: f.ctaid, tid: f.tid, span: span(f.pc), notes, calls })
-            }
+            Some((_, f)) => Err(Fault::placed(program, f)),
             None => Ok(()),
         }
+    }
+
+    /// Places the module's variables in device memory (once per module).
+    fn place_image(&mut self, program: &Program) -> Result<(), Fault> {
+        self.memory.alloc_at(program.image_base, &program.image).map_err(|e| {
+            Fault::of_launch(format!("cannot place the module's variables in device memory: {e}"))
+        })
+    }
+}
+
+impl Fault {
+    /// A fault of the launch as a whole: no thread, no place in the source.
+    fn of_launch(cause: String) -> Fault {
+        let origin = Dim3 { x: 0, y: 0, z: 0 };
+        Fault {
+            cause,
+            ctaid: origin,
+            tid: origin,
+            span: Span::default(),
+            notes: Vec::new(),
+            calls: Vec::new(),
+        }
+    }
+
+    /// The executor's fault with its instructions placed in the source.
+    fn placed(program: &Program, f: crate::exec::warp::Fault) -> Fault {
+        let span = |pc: u32| program.insts.get(pc as usize).map_or_else(Span::default, |i| i.span);
+        let notes = f.notes.iter().map(|(pc, what)| (span(*pc), what.clone())).collect();
+        let calls = f.calls.iter().map(|&pc| span(pc)).collect();
+        Fault { cause: f.cause, ctaid: f.ctaid, tid: f.tid, span: span(f.pc), notes, calls }
     }
 }
 
