@@ -560,17 +560,7 @@ impl Device {
         }
         let found = std::sync::Mutex::new(Vec::new());
         let checks = crate::exec::limits::Checks { trace: true, ..limits.checked() };
-        let run = Cta {
-            program,
-            kernel: kernel.func,
-            shape,
-            params,
-            memory: &self.memory,
-            dynamic_shared,
-            checks,
-            printed: &self.printed,
-            hazards: &found,
-        };
+        let run = self.cta(kernel, shape, (dynamic_shared, params), checks, &found);
         let mut scratch = Scratch::default();
         let fault = run.run(cta, limits, &mut scratch).err();
         let span = |pc: u32| program.insts.get(pc as usize).map_or_else(Span::default, |i| i.span);
@@ -700,19 +690,8 @@ impl Device {
         let program = &*kernel.program;
         self.place_image(program)?;
         let shape = Shape { grid, block };
-        let checks = limits.checked();
         let found = std::sync::Mutex::new(Vec::new());
-        let cta = Cta {
-            program,
-            kernel: kernel.func,
-            shape,
-            params,
-            memory: &self.memory,
-            dynamic_shared,
-            checks,
-            printed: &self.printed,
-            hazards: &found,
-        };
+        let cta = self.cta(kernel, shape, (dynamic_shared, params), limits.checked(), &found);
         let first = (0..grid.count())
             .into_par_iter()
             .map_init(Scratch::default, |scratch, n| cta.run(n, limits, scratch).err().map(|f| (n, f)))
@@ -741,6 +720,29 @@ impl Device {
         match first {
             Some((_, f)) => Err(Fault::placed(program, f)),
             None => Ok(()),
+        }
+    }
+
+    /// The executor's view of a launch of `kernel` on this device: its shape, dynamic
+    /// shared bytes and parameter buffer, the checks, and where hazards go.
+    fn cta<'a>(
+        &'a self,
+        kernel: &'a Kernel,
+        shape: Shape,
+        (dynamic_shared, params): (u32, &'a [u8]),
+        checks: crate::exec::limits::Checks,
+        hazards: &'a std::sync::Mutex<Vec<crate::exec::sanitize::Hazard>>,
+    ) -> Cta<'a> {
+        Cta {
+            program: &kernel.program,
+            kernel: kernel.func,
+            shape,
+            params,
+            memory: &self.memory,
+            dynamic_shared,
+            checks,
+            printed: &self.printed,
+            hazards,
         }
     }
 
