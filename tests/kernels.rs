@@ -2,7 +2,8 @@
 //! GELU, layer norm and Black-Scholes through CUDA's approximate math, the fast
 //! intrinsics, `printf` with a struct passed by value, a failing `assert`, an
 //! `mma.sync` tile fed by `ldmatrix`, a `cp.async` double-buffered copy, and every one
-//! of CUDA's SIMD intrinsics (packed `add/min/max.u16x2`, `vabsdiff2/4`). Each runs
+//! of CUDA's SIMD intrinsics (packed `add/min/max.u16x2`, `vabsdiff2/4`), and the
+//! half-precision `atomicAdd`s and 16-bit `atomicCAS`. Each runs
 //! through `ptxvm run` and is compared with `NAME.expected.json`, which
 //! `tools/kernel_cases.py` computes from the source in Python (never from ptxvm):
 //! exactly, or within the stated tolerance where the kernel uses approximate math.
@@ -78,7 +79,7 @@ fn nvcc_kernels_match_their_references() {
         })
         .collect();
     names.sort();
-    assert_eq!(names.len(), 10, "{names:?}");
+    assert_eq!(names.len(), 11, "{names:?}");
     let failed: Vec<String> =
         names.iter().filter_map(|n| check(n).err().map(|e| format!("{n}: {e}"))).collect();
     assert!(failed.is_empty(), "{}", failed.join("\n"));

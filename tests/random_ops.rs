@@ -31,8 +31,9 @@
 //! predicates too), `match.sync` (`.any`, `.all` with and without its predicate),
 //! `redux.sync` and `activemask`, with the special registers of the lane and the CTA
 //! (`%laneid`, `%lanemask_*`, `%tid.x` ...), and the f64 `mma.sync` m8n8k4 on small
-//! integers (exact in any order of addition): 538 forms. f16 and f16x2 arithmetic is
-//! drawn with `.ftz` and `.sat` too. The CTA is one-dimensional, so `%tid.y/.z` and
+//! integers (exact in any order of addition): 547 forms. f16 and f16x2 arithmetic is
+//! drawn with `.ftz` and `.sat` too, and the atomics include `cas.b16` and the half adds
+//! (`add.noftz` on `.f16`, `.f16x2`, `.bf16`, `.bf16x2`). The CTA is one-dimensional, so `%tid.y/.z` and
 //! `%ntid.y/.z` (0 and 1) are not drawn.
 //!
 //! Each case is a kernel of two warps whose threads load 12 registers (`.b16`, `.b32`,
@@ -401,6 +402,13 @@ fn testp(finite: bool, nan: bool, subnormal: bool, op: u64) -> u64 {
 
 /// A 32-bit atomic on the low half of a memory word: `f` of the old value is stored,
 /// the old value returned.
+/// An atom on the low 16 bits of a memory word: the old half, and the word with the new.
+fn atom16(word: u64, m: &mut u64, f: impl Fn(u64) -> u64) -> u64 {
+    let old = word & 0xffff;
+    *m = (word & !0xffff) | (f(old) & 0xffff);
+    old
+}
+
 fn atom32(word: u64, m: &mut u64, f: impl Fn(u32) -> u32) -> u64 {
     let old = word as u32;
     *m = (word & !0xffff_ffff) | u64::from(f(old));
@@ -1552,6 +1560,16 @@ static OPS: &[Op] = &[
     fop("atom.shared.add.f64", D, &[S, D], Cmp::F64, |s, _, _, m| { *m = (f64_of(s[0]) + f64_of(s[1])).to_bits(); s[0] }),
     fop("red.shared.add.f64", N, &[S, D], Cmp::F64, |s, _, _, m| { *m = (f64_of(s[0]) + f64_of(s[1])).to_bits(); 0 }),
     op("atom.shared.cas.b32", R, &[S, R, R], |s, _, _, m| atom32(s[0], m, |o| if o == s[1] as u32 { s[2] as u32 } else { o })),
+    // 16-bit compare-and-swap and the half adds (`.noftz`: no flush, one rounding).
+    op("atom.global.cas.b16", H, &[M, H, H], |s, _, _, m| atom16(s[0], m, |o| if o == s[1] & 0xffff { s[2] } else { o })),
+    op("atom.shared.cas.b16", H, &[S, H, H], |s, _, _, m| atom16(s[0], m, |o| if o == s[1] & 0xffff { s[2] } else { o })),
+    fop("atom.global.add.noftz.f16", H, &[M, H], Cmp::F16, |s, _, _, m| atom16(s[0], m, |o| hbits(h(o) + h(s[1])))),
+    fop("red.shared.add.noftz.f16", N, &[S, H], Cmp::F16, |s, _, _, m| { atom16(s[0], m, |o| hbits(h(o) + h(s[1]))); 0 }),
+    fop("atom.shared.add.noftz.bf16", H, &[S, H], Cmp::Bf16, |s, _, _, m| atom16(s[0], m, |o| bbits(bh(o) + bh(s[1])))),
+    fop("red.global.add.noftz.bf16", N, &[M, H], Cmp::Bf16, |s, _, _, m| { atom16(s[0], m, |o| bbits(bh(o) + bh(s[1]))); 0 }),
+    fop("atom.global.add.noftz.f16x2", R, &[M, R], Cmp::F16x2, |s, _, _, m| atom32(s[0], m, |o| x2(u64::from(o), s[1], |a, b| a + b) as u32)),
+    fop("red.shared.add.noftz.f16x2", N, &[S, R], Cmp::F16x2, |s, _, _, m| { atom32(s[0], m, |o| x2(u64::from(o), s[1], |a, b| a + b) as u32); 0 }),
+    fop("atom.shared.add.noftz.bf16x2", R, &[S, R], Cmp::Bf16x2, |s, _, _, m| atom32(s[0], m, |o| (0..2).fold(0, |acc, k| acc | (bbits(bh(u64::from(o) >> (16 * k)) + bh(s[1] >> (16 * k))) as u32) << (16 * k)))),
     op("atom.global.add.s32", R, &[M, R], |s, _, _, m| atom32(s[0], m, |o| o.wrapping_add(s[1] as u32))),
     op("atom.global.min.u32", R, &[M, R], |s, _, _, m| atom32(s[0], m, |o| o.min(s[1] as u32))),
     op("atom.global.max.s32", R, &[M, R], |s, _, _, m| atom32(s[0], m, |o| (o as i32).max(s[1] as i32) as u32)),

@@ -217,6 +217,31 @@ def main():
                    {"buffer": "u32", "len": len(xs) * 82}, {"type": "s32", "value": len(xs)}]},
          {"exit": 0, "buffers": [{"arg": 2, "data": want, "rel": 0, "abs": 0}]})
 
+    # Half-precision atomics and a 16-bit compare-and-swap (atomics.cu): 64 threads add
+    # t % 4, so every partial sum is a small integer, exact in f16 and bf16 alike.
+    n = 64
+    x = [float(t % 4) for t in range(n)]
+    total = sum(x)
+    case("atomics", "atomics.ptx",
+         {"kernel": "half_atomics", "grid": 2, "block": 32,
+          "args": [buf(x), {"buffer": "u16", "len": 1}, {"buffer": "u32", "len": 1},
+                   {"buffer": "u16", "len": 1}, {"buffer": "u32", "len": 1},
+                   {"buffer": "u16", "data": list(range(n))}, {"buffer": "u16", "len": n}]},
+         {"exit": 0, "buffers": [
+             {"arg": 1, "data": [half_bits(total)], "rel": 0, "abs": 0},
+             {"arg": 2, "data": [half_bits(total) | half_bits(2 * total) << 16], "rel": 0, "abs": 0},
+             {"arg": 3, "data": [bf16_bits(total)], "rel": 0, "abs": 0},
+             {"arg": 4, "data": [bf16_bits(total) | bf16_bits(-total) << 16], "rel": 0, "abs": 0},
+             {"arg": 5, "data": [t + 1000 for t in range(n)], "rel": 0, "abs": 0},
+             {"arg": 6, "data": list(range(n)), "rel": 0, "abs": 0}]})
+
+
+def bf16_bits(v):
+    """bfloat16 bits of a value exactly representable in it: the f32's top half."""
+    bits = struct.unpack("<I", struct.pack("<f", v))[0]
+    assert bits & 0xffff == 0
+    return bits >> 16
+
 
 def simd_intrinsics(x, y):
     """The 82 results of simd.cu for one pair, from the CUDA Math API's definitions of

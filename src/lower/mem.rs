@@ -297,7 +297,13 @@ impl<'m> Decoder<'m> {
             (W::Cas, AtomOp::Cas),
         ]);
         let Some(op) = op else { return self.unsupported(i) };
+        let add = op == AtomOp::Add;
         let aty = match ty {
+            Ty::B16 | Ty::U16 if matches!(op, AtomOp::Cas | AtomOp::Exch) => AtomTy::B16,
+            Ty::F16 if add => AtomTy::F16,
+            Ty::F16x2 if add => AtomTy::F16x2,
+            Ty::BF16 if add => AtomTy::BF16,
+            Ty::BF16x2 if add => AtomTy::BF16x2,
             Ty::U32 | Ty::B32 => AtomTy::U32,
             Ty::S32 => AtomTy::S32,
             Ty::U64 | Ty::B64 => AtomTy::U64,

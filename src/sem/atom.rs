@@ -2,7 +2,9 @@
 //! old value in memory and the operands, so the executor can apply it inside an
 //! atomic read-modify-write of global memory or directly in shared and local memory.
 
+use super::farith;
 use super::float::{self, FOp};
+use super::round::{self, Rnd};
 
 /// `atom` operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,10 +24,18 @@ pub enum AtomOp {
 /// How `atom` reads its operands (`.b32`/`.b64` read as unsigned).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AtomTy {
+    /// `.b16`: `cas` and `exch` only.
+    B16,
     U32,
     S32,
     U64,
     S64,
+    /// `add.noftz` on halves, one or a pair (PTX ISA 9.7.13.5: sm_70 for `.f16`,
+    /// sm_60 for `.f16x2`, sm_90 for `.bf16` and `.bf16x2`).
+    F16,
+    F16x2,
+    BF16,
+    BF16x2,
     F32,
     F64,
 }
@@ -33,7 +43,8 @@ pub enum AtomTy {
 impl AtomTy {
     pub fn bytes(self) -> u64 {
         match self {
-            AtomTy::U32 | AtomTy::S32 | AtomTy::F32 => 4,
+            AtomTy::B16 | AtomTy::F16 | AtomTy::BF16 => 2,
+            AtomTy::U32 | AtomTy::S32 | AtomTy::F32 | AtomTy::F16x2 | AtomTy::BF16x2 => 4,
             _ => 8,
         }
     }
@@ -43,9 +54,14 @@ impl AtomTy {
 /// definitions: `inc` is `old >= b ? 0 : old + 1`, `dec` is
 /// `(old == 0 || old > b) ? b : old - 1`, `cas` is `old == b ? c : old`;
 /// `atom.add.f32` rounds to nearest even and flushes subnormal inputs and results to
-/// sign-preserving zero; `.f64` does not flush.
+/// sign-preserving zero; `.f64` does not flush, nor do the halves (`.noftz`), which add
+/// each half of a pair on its own.
 pub fn apply(op: AtomOp, ty: AtomTy, old: u64, b: u64, c: u64) -> u64 {
-    let mask = if ty.bytes() == 4 { 0xffff_ffff } else { u64::MAX };
+    let mask = if ty.bytes() == 8 { u64::MAX } else { (1 << (8 * ty.bytes())) - 1 };
+    let half_add = |fmt, x: u64, y: u64| farith::binary(fmt, FOp::Add, Rnd::Rn, false, false, x, y);
+    let pair_add = |fmt, x: u64, y: u64| {
+        half_add(fmt, x & 0xffff, y & 0xffff) | half_add(fmt, x >> 16 & 0xffff, y >> 16 & 0xffff) << 16
+    };
     let (old, b, c) = (old & mask, b & mask, c & mask);
     let signed = |v: u64| if ty == AtomTy::S32 { i64::from(v as u32 as i32) } else { v as i64 };
     let r = match (op, ty) {
@@ -53,6 +69,10 @@ pub fn apply(op: AtomOp, ty: AtomTy, old: u64, b: u64, c: u64) -> u64 {
             u64::from(float::f32_binary(FOp::Add, old as u32, b as u32, true, false))
         }
         (AtomOp::Add, AtomTy::F64) => float::f64_binary(FOp::Add, old, b),
+        (AtomOp::Add, AtomTy::F16) => half_add(round::F16, old, b),
+        (AtomOp::Add, AtomTy::BF16) => half_add(round::BF16, old, b),
+        (AtomOp::Add, AtomTy::F16x2) => pair_add(round::F16, old, b),
+        (AtomOp::Add, AtomTy::BF16x2) => pair_add(round::BF16, old, b),
         (AtomOp::Add, _) => old.wrapping_add(b),
         (AtomOp::Min, AtomTy::S32 | AtomTy::S64) => signed(old).min(signed(b)) as u64,
         (AtomOp::Max, AtomTy::S32 | AtomTy::S64) => signed(old).max(signed(b)) as u64,
