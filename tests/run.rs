@@ -1183,3 +1183,22 @@ fn mismatched_scalar_types_warn_and_demangled_names_resolve() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(json["kernel"], "_Z7collatzPKyPiii");
 }
+
+#[test]
+fn fns_finds_the_nth_set_bit_and_a_base_past_31_faults() {
+    // The ISA's examples on 0xaaaaaaaa: (base, offset) -> d.
+    let spec = r#"{"kernel": "fns_each", "grid": 1, "block": 4, "args": [{"buffer": "u32", "len": 4},
+        {"buffer": "u32", "data": [3, 3, 2, 2]}, {"buffer": "s32", "data": [1, -1, 1, -1]},
+        {"type": "u32", "value": 2863311530}]}"#;
+    let (out, json) = run("tests/data/run/fns.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json["buffers"][0]["data"], serde_json::json!([3, 3, 3, 1]));
+    let spec = spec.replace("[3, 3, 2, 2]", "[3, 3, 40, 2]");
+    let (out, _) = run("tests/data/run/fns.ptx", &spec, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("tid=(2,0,0)") && err.contains("fns: base 40 is above 31 (undefined behaviour)"),
+        "{err}"
+    );
+}

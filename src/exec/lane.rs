@@ -245,6 +245,13 @@ impl Cta<'_> {
                     BitOp::Bmsk { wrap } => bits::bmsk(wrap, p, q),
                     BitOp::Szext { wrap, signed } => bits::szext(wrap, signed, p, q),
                     BitOp::Lop3 => bits::lop3(p, q, r, s),
+                    BitOp::Fns if q & 0xffff_ffff > 31 => {
+                        return Err(format!(
+                            "fns: base {} is above 31 (undefined behaviour)",
+                            q & 0xffff_ffff
+                        ));
+                    }
+                    BitOp::Fns => bits::fns(p, q, r),
                     BitOp::CvtPack { bits: n, signed } => bits::cvt_pack(u32::from(n), signed, p, q, r),
                 };
                 write(w, *dst, l, v);

@@ -175,6 +175,7 @@ impl<'m> Decoder<'m> {
             }
             // The predicate-writing form (`lop3.or.b32 d|p, ...`) is not run yet.
             (O::Lop3, Some(Ty::B32)) if ops.len() == 5 => self.bits(BitOp::Lop3, width, ops, &[Ty::B32; 4]),
+            (O::Fns, Some(Ty::B32)) => self.bits(BitOp::Fns, width, ops, &[Ty::B32, Ty::B32, Ty::S32]),
             (O::Mad, Some(Ty::S32)) if has(W::Sat) && has(W::Hi) => {
                 self.bits(BitOp::MadHiSatS32, width, ops, &[Ty::S32; 3])
             }

@@ -269,6 +269,8 @@ pub enum BitOp {
     },
     /// `lop3.b32 d, a, b, c, lut`.
     Lop3,
+    /// `fns.b32 d, mask, base, offset`.
+    Fns,
     /// `cvt.pack.sat.{u8,s8,u16,s16}.s32{.b32} d, a, b{, c}`: `a` and `b` saturated to
     /// `bits` each, `b` in the low field, `c` shifted above them.
     CvtPack {

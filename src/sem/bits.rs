@@ -197,6 +197,32 @@ pub fn cvt_pack(bits: u32, signed: bool, a: u64, b: u64, c: u64) -> u64 {
     if 2 * bits >= 32 { packed & 0xffff_ffff } else { (packed | c << (2 * bits)) & 0xffff_ffff }
 }
 
+/// `fns.b32 d, mask, base, offset` (PTX ISA 9.7.8.x "fns"): the position of the
+/// `|offset|`-th set bit of `mask`, counting from bit `base` upwards (offset > 0) or
+/// downwards (offset < 0), `base` itself included; for offset 0, `base` when that bit
+/// is set. All ones when there is none. `base` must be at most 31 (the caller checks).
+pub fn fns(mask: u64, base: u64, offset: u64) -> u64 {
+    let (mask, offset) = (mask as u32, offset as u32 as i32);
+    let set = |pos: i64| (0..32).contains(&pos) && mask >> pos & 1 == 1;
+    let base = i64::from(base as u32);
+    if offset == 0 {
+        return if set(base) { base as u64 } else { 0xffff_ffff };
+    }
+    let step = if offset > 0 { 1 } else { -1 };
+    let mut count = offset.unsigned_abs() - 1;
+    let mut pos = base;
+    while (0..32).contains(&pos) {
+        if set(pos) {
+            if count == 0 {
+                return pos as u64;
+            }
+            count -= 1;
+        }
+        pos += step;
+    }
+    0xffff_ffff
+}
+
 /// `lop3.b32 d, a, b, c, immLut` (PTX ISA 9.7.8.6): each bit of `d` is bit
 /// `a_i*4 + b_i*2 + c_i` of the 8-bit truth table `lut`.
 pub fn lop3(a: u64, b: u64, c: u64, lut: u64) -> u64 {
@@ -213,6 +239,20 @@ pub fn lop3(a: u64, b: u64, c: u64, lut: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fns_follows_the_isa_examples() {
+        // PTX ISA "fns": the four examples on 0xaaaaaaaa (the odd bits set).
+        assert_eq!(fns(0xaaaa_aaaa, 3, 1), 3);
+        assert_eq!(fns(0xaaaa_aaaa, 3, (-1i32) as u32 as u64), 3);
+        assert_eq!(fns(0xaaaa_aaaa, 2, 1), 3);
+        assert_eq!(fns(0xaaaa_aaaa, 2, (-1i32) as u32 as u64), 1);
+        // offset 0 looks at base alone; running off either end gives all ones.
+        assert_eq!((fns(0xaaaa_aaaa, 2, 0), fns(0xaaaa_aaaa, 3, 0)), (0xffff_ffff, 3));
+        assert_eq!(fns(0xaaaa_aaaa, 31, 2), 0xffff_ffff);
+        assert_eq!(fns(0xaaaa_aaaa, 0, (-1i32) as u32 as u64), 0xffff_ffff);
+        assert_eq!(fns(0xffff_ffff, 0, 32), 31);
+    }
 
     fn bit(v: u64, i: u32) -> u64 {
         if i >= 64 { 0 } else { v >> i & 1 }
