@@ -31,7 +31,7 @@
 //! predicates too), `match.sync` (`.any`, `.all` with and without its predicate),
 //! `redux.sync` and `activemask`, with the special registers of the lane and the CTA
 //! (`%laneid`, `%lanemask_*`, `%tid.x` ...), and the f64 `mma.sync` m8n8k4 on small
-//! integers (exact in any order of addition): 547 forms. f16 and f16x2 arithmetic is
+//! integers (exact in any order of addition): 550 forms. f16 and f16x2 arithmetic is
 //! drawn with `.ftz` and `.sat` too, and the atomics include `cas.b16` and the half adds
 //! (`add.noftz` on `.f16`, `.f16x2`, `.bf16`, `.bf16x2`). The CTA is one-dimensional, so `%tid.y/.z` and
 //! `%ntid.y/.z` (0 and 1) are not drawn.
@@ -402,6 +402,17 @@ fn testp(finite: bool, nan: bool, subnormal: bool, op: u64) -> u64 {
 
 /// A 32-bit atomic on the low half of a memory word: `f` of the old value is stored,
 /// the old value returned.
+/// `.relu` of a 16-bit float's bits `v` of value `x`.
+fn relu_half(v: u64, x: f64) -> u64 {
+    if x.is_nan() {
+        0x7fff
+    } else if v & 0x8000 != 0 {
+        0
+    } else {
+        v
+    }
+}
+
 /// An atom on the low 16 bits of a memory word: the old half, and the word with the new.
 fn atom16(word: u64, m: &mut u64, f: impl Fn(u64) -> u64) -> u64 {
     let old = word & 0xffff;
@@ -1815,6 +1826,11 @@ static OPS: &[Op] = &[
     fop("sub.f16x2", R, &[R, R], Cmp::F16x2, |s, _, _, _| x2(s[0], s[1], |a, b| a - b)),
     fop("fma.rn.f16x2", R, &[R, R, R], Cmp::F16x2, |s, _, _, _| (0..2).fold(0, |acc, k| acc | hbits(fma16(h(s[0] >> (16 * k)), h(s[1] >> (16 * k)), h(s[2] >> (16 * k)))) << (16 * k))),
     fop("fma.rn.bf16", H, &[H, H, H], Cmp::Bf16, |s, _, _, _| bbits(fma16(bh(s[0]), bh(s[1]), bh(s[2])))),
+    // fma.relu (PTX ISA 9.7.4.5): a negative result 0 (-0 too, as the H100's cvt.relu
+    // gives), a NaN the canonical 0x7fff.
+    fop("fma.rn.relu.f16", H, &[H, H, H], Cmp::F16, |s, _, _, _| { let r = hbits(fma16(h(s[0]), h(s[1]), h(s[2]))); relu_half(r, h(r)) }),
+    fop("fma.rn.relu.f16x2", R, &[R, R, R], Cmp::F16x2, |s, _, _, _| (0..2).fold(0, |acc, k| { let r = hbits(fma16(h(s[0] >> (16 * k)), h(s[1] >> (16 * k)), h(s[2] >> (16 * k)))); acc | relu_half(r, h(r)) << (16 * k) })),
+    fop("fma.rn.relu.bf16", H, &[H, H, H], Cmp::Bf16, |s, _, _, _| { let r = bbits(fma16(bh(s[0]), bh(s[1]), bh(s[2]))); relu_half(r, bh(r)) }),
     fop("min.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| bbits(fmin(bh(s[0]), bh(s[1])))),
     fop("max.bf16", H, &[H, H], Cmp::Bf16, |s, _, _, _| bbits(fmax(bh(s[0]), bh(s[1])))),
     fop("neg.bf16", H, &[H], Cmp::Bf16, |s, _, _, _| s[0] ^ 0x8000),

@@ -19,13 +19,16 @@ impl<'m> Decoder<'m> {
             (
                 O::Add | O::Sub | O::Mul | O::Fma | O::Neg | O::Abs | O::Min | O::Max | O::Ex2 | O::Tanh,
                 Some(ty @ (Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2)),
-            ) if matches!(f.pick(groups::RND), None | Some(Rnd::Rn)) && !has(W::Relu) => {
+            ) if matches!(f.pick(groups::RND), None | Some(Rnd::Rn))
+                && (!has(W::Relu) || opcode == O::Fma) =>
+            {
                 let op = match opcode {
                     O::Ex2 => HalfOp::Approx(ApproxFn::Ex2),
                     O::Tanh => HalfOp::Approx(ApproxFn::Tanh),
                     O::Add => HalfOp::Bin(FOp::Add),
                     O::Sub => HalfOp::Bin(FOp::Sub),
                     O::Mul => HalfOp::Bin(FOp::Mul),
+                    O::Fma if has(W::Relu) => HalfOp::FmaRelu,
                     O::Fma => HalfOp::Fma,
                     O::Neg => HalfOp::Neg,
                     O::Abs => HalfOp::Abs,

@@ -296,6 +296,9 @@ pub enum CarryOp {
 pub enum HalfOp {
     Bin(FOp),
     Fma,
+    /// `fma.rn.relu` (PTX ISA 9.7.4.5): a negative result is 0 and a NaN the canonical
+    /// NaN.
+    FmaRelu,
     Neg,
     Abs,
     MinMax(MinMax),
