@@ -23,7 +23,7 @@ fn dump_table_json() {
     // Every opcode's rows, those it shares with another included (sub has add's).
     let rows: Vec<serde_json::Value> = Opcode::ALL
         .iter()
-        .flat_map(|&op| rows_of(op).iter().map(move |r| (op, r)))
+        .flat_map(|&op| rows_of(op).iter().filter(move |r| r.serves(op)).map(move |r| (op, r)))
         .map(|(op, r)| {
             let words = |s: &ptxvm::isa::WordSet| s.iter().map(Word::text).collect::<Vec<_>>();
             serde_json::json!({

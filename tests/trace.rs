@@ -44,6 +44,9 @@ fn the_page_marks_divergence_reconvergence_barriers_and_exits() {
     // Warp 0's 32 lanes leave by the kernel's ret (its exit); warp 1's by `exit`
     // (lanes 48-63) and ret (32-47).
     assert_eq!(count(r##"fill="#000000""##), 3);
+    // Each warp executes 43 group-instructions: 5 up to the if, 3 on the odd path and
+    // 1 on the even one, 2 at the join, 17 in the loop (rounds 0-2: setp, bra, then
+    // 3 for the lanes that stay; round 3: setp, bra), 7 to the exit, 8 to the ret.
     assert!(svg.contains("warp 0: 43 instructions, lanes 0xffffffff"), "{svg}");
     assert!(svg.contains("warp 1: 43 instructions"), "{svg}");
     // The if's branch: the even lanes take it (0x55555555 of the full group).

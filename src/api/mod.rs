@@ -182,6 +182,16 @@ impl Module {
         Some(SourceLine { file: file.unwrap_or_else(|| format!("file {index}")), line, column })
     }
 
+    /// Where `span` is, as reports print it: `FILE:LINE:COL` and the instruction's text
+    /// on one line; nothing for the empty span of a fault with no place in the source.
+    fn place(&self, span: Span, file: &str) -> Option<(String, String)> {
+        (span.start < span.end).then(|| {
+            let (line, col) = crate::syntax::span::line_col(&self.src, span.start);
+            let text = span.text(&self.src).split_whitespace().collect::<Vec<_>>().join(" ");
+            (format!("{file}:{line}:{col}"), text)
+        })
+    }
+
     /// The last `.loc` directive in `block` (and its nested blocks) before `pos`.
     fn last_loc(&self, block: &crate::syntax::ast::Block, pos: u32) -> Option<Span> {
         use crate::syntax::ast::Stmt;
@@ -239,15 +249,7 @@ impl Fault {
     /// inside (innermost first; of a long chain the 8 innermost and 8 outermost), and
     /// the other instructions involved. `file` names the module's source.
     pub fn report(&self, module: &Module, kernel: &str, file: &str) -> String {
-        let src = module.source();
-        // `FILE:LINE:COL` and the instruction on one line; nothing for an empty span.
-        let place = |span: Span| {
-            (span.start < span.end).then(|| {
-                let (line, col) = crate::syntax::span::line_col(src, span.start);
-                let text = span.text(src).split_whitespace().collect::<Vec<_>>().join(" ");
-                (format!("{file}:{line}:{col}"), text)
-            })
-        };
+        let place = |span: Span| module.place(span, file);
         let (c, t) = (self.ctaid, self.tid);
         let who = format!("kernel `{kernel}`, ctaid=({},{},{}) tid=({},{},{})", c.x, c.y, c.z, t.x, t.y, t.z);
         let mut out = match place(self.span) {
@@ -378,12 +380,10 @@ impl Hazard {
     /// thread, the access and the kind, then a note for the other thread's access and
     /// the source lines (`.loc`) where the module has them.
     pub fn report(&self, module: &Module, kernel: &str, file: &str) -> String {
-        let src = module.source();
         let place = |span: Span| {
-            let (line, col) = crate::syntax::span::line_col(src, span.start);
-            let text = span.text(src).split_whitespace().collect::<Vec<_>>().join(" ");
+            let (at, text) = module.place(span, file).unwrap_or_else(|| (file.to_string(), String::new()));
             let source = module.source_line(span).map_or(String::new(), |s| format!(" ({s})"));
-            (format!("{file}:{line}:{col}"), text, source)
+            (at, text, source)
         };
         let tid = |t: Dim3| format!("tid=({},{},{})", t.x, t.y, t.z);
         let verb = if self.write { "writes" } else { "reads" };

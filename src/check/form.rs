@@ -86,7 +86,7 @@ impl<'a> Checker<'a> {
         let own = rows.iter().fold(WordSet::EMPTY, |a, r| a.union(r.words));
         let words = words.intersect(&IGNORED_BY_PTXAS.intersect(&own.complement()).complement());
         let fits_types = |r: &&Row| {
-            (!r.unshared || r.opcode == opcode)
+            r.serves(opcode)
                 && r.types.len() == ntypes
                 && r.types.iter().zip(tys).all(|(set, t)| set.contains(t))
         };
@@ -150,7 +150,7 @@ impl<'a> Checker<'a> {
 
     /// No row takes these types: say which types the opcode takes.
     fn wrong_types(&mut self, i: &I<'a>, name: &str, opcode: crate::isa::Opcode, tys: &[Ty]) {
-        let rows = rows_of(opcode).iter().filter(|r| !r.unshared || r.opcode == opcode);
+        let rows = rows_of(opcode).iter().filter(|r| r.serves(opcode));
         let counts: Vec<usize> = rows.clone().map(|r| r.types.len()).collect();
         if !counts.contains(&tys.len()) {
             let want = counts.iter().max().copied().unwrap_or(0);

@@ -301,7 +301,12 @@ impl Cta<'_> {
                 let one = |x: u64, y: u64, z: u64| match *op {
                     HalfOp::Bin(f) => farith::binary(*fmt, f, Rnd::Rn, *ftz, *sat, x, y),
                     HalfOp::Fma => farith::fma(*fmt, Rnd::Rn, *ftz, *sat, x, y, z),
-                    HalfOp::FmaRelu => farith::relu(*fmt, farith::fma(*fmt, Rnd::Rn, *ftz, *sat, x, y, z)),
+                    // -0 counts as negative, as the H100's cvt.relu makes it +0 (no
+                    // golden covers fma.relu itself yet).
+                    HalfOp::FmaRelu => {
+                        let v = farith::fma(*fmt, Rnd::Rn, *ftz, *sat, x, y, z);
+                        crate::sem::cvt::relu_satfinite(*fmt, true, false, v)
+                    }
                     HalfOp::Neg | HalfOp::Abs => farith::half_abs_neg(*fmt, *op == HalfOp::Abs, *ftz, x),
                     HalfOp::MinMax(m) => farith::half_min_max(*fmt, m, *ftz, x, y),
                     HalfOp::Approx(f) => approx::approx_half(f, *fmt, *ftz, x),

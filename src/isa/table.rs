@@ -69,6 +69,12 @@ impl Row {
         self
     }
 
+    /// Whether the row is a form of `op`: its own opcode's, or one sharing its rows
+    /// ([`SAME_FORMS`]) unless it is [`Row::unshared`].
+    pub fn serves(&self, op: Opcode) -> bool {
+        !self.unshared || self.opcode == op
+    }
+
     const fn unshared(mut self) -> Row {
         self.unshared = true;
         self

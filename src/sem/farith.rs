@@ -127,23 +127,6 @@ pub fn rcp(fmt: Format, rnd: Rnd, ftz: bool, a: u64) -> u64 {
 /// `min`/`max{.ftz}{.NaN}{.xorsign.abs}` of a half, with the rules of f32 `min`/`max`
 /// (PTX ISA 9.7.4.9, 9.7.4.10): one NaN input gives the other, two give the canonical
 /// NaN, `-0 < +0`.
-/// `.relu` of a half result (PTX ISA 9.7.4.5 `fma.relu`: "clamps the result to 0 if
-/// negative", a NaN becomes the canonical NaN `0x7fff`). -0 counts as negative and
-/// gives +0, as the H100 gives +0 for `cvt.rn.relu.f16.f32` of -0 (tests/hw,
-/// `leaf_arith`); no golden covers `fma.relu` itself yet.
-pub fn relu(fmt: Format, v: u64) -> u64 {
-    let sign = 1u64 << (fmt.frac + fmt.exp);
-    let exp_all = ((1u64 << fmt.exp) - 1) << fmt.frac;
-    let nan = v & exp_all == exp_all && v & ((1u64 << fmt.frac) - 1) != 0;
-    if nan {
-        0x7fff
-    } else if v & sign != 0 {
-        0
-    } else {
-        v
-    }
-}
-
 pub fn half_min_max(fmt: Format, m: super::float::MinMax, ftz: bool, a: u64, b: u64) -> u64 {
     let (a, b) = if ftz { (fmt.flush(a), fmt.flush(b)) } else { (a, b) };
     let sb = fmt.sign_bit();
