@@ -9,7 +9,7 @@
 //! numbers map to buffer element types; other dtypes are refused with their name.
 
 use crate::launch::ElemType;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 
 /// Why a `.npy` file cannot be used.
@@ -226,17 +226,6 @@ pub fn read(path: &Path) -> Result<(Header, Vec<u8>), NpyError> {
         return Err(NpyError::Length { want, have: data.len() as u64 });
     }
     Ok((head, data))
-}
-
-/// Writes `data` (little-endian elements of `elem`) as a 1-D `.npy` file.
-///
-/// # Errors
-/// What creating or writing the file returns.
-pub fn write(path: &Path, elem: ElemType, data: &[u8]) -> std::io::Result<()> {
-    let mut f = std::fs::File::create(path)?;
-    f.write_all(&header(elem, (data.len() / elem.bytes()) as u64))?;
-    f.write_all(data)?;
-    f.flush()
 }
 
 /// The part of Python's literal syntax a header uses.

@@ -70,7 +70,7 @@ impl Row {
     }
 
     /// Whether the row is a form of `op`: its own opcode's, or one sharing its rows
-    /// ([`SAME_FORMS`]) unless it is [`Row::unshared`].
+    /// ([`SAME_FORMS`]) unless it is marked `unshared`.
     pub fn serves(&self, op: Opcode) -> bool {
         !self.unshared || self.opcode == op
     }
