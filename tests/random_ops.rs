@@ -31,7 +31,11 @@
 //! predicates too), `match.sync` (`.any`, `.all` with and without its predicate),
 //! `redux.sync` and `activemask`, with the special registers of the lane and the CTA
 //! (`%laneid`, `%lanemask_*`, `%tid.x` ...), and the f64 `mma.sync` m8n8k4 on small
-//! integers (exact in any order of addition): 550 forms. f16 and f16x2 arithmetic is
+//! integers (exact in any order of addition), with the f16, bf16 and tf32 `mma.sync`
+//! (m16n8k16, m16n8k8) on small integers packed just before them, `ldmatrix` (`.x1`,
+//! `.x2`, `.x4`, with and without `.trans`) from the warp's shared memory, and
+//! `cp.async` (`.ca` of 4 and 8 bytes, `.cg` of 16, with every source size and the
+//! `ignore-src` predicate, then committed and waited for): 565 forms. f16 and f16x2 arithmetic is
 //! drawn with `.ftz` and `.sat` too, and the atomics include `cas.b16` and the half adds
 //! (`add.noftz` on `.f16`, `.f16x2`, `.bf16`, `.bf16x2`). The CTA is one-dimensional, so `%tid.y/.z` and
 //! `%ntid.y/.z` (0 and 1) are not drawn.
@@ -714,6 +718,95 @@ fn mma_f64(warp: &[Vec<u64>], lane: usize, j: u64) -> u64 {
     let c = v(g * 4 + col / 2, 2 + col % 2);
     let d = (0..4).map(|k| a(g, k) * b(k, col)).sum::<i64>() + c;
     (d as f64).to_bits()
+}
+
+/// `mma.sync.aligned.m16n8k16.row.col.f32.atype.btype.f32` with `.f16` or `.bf16` A
+/// and B (PTX ISA 9.7.14.5.14, "Matrix Fragments for mma.m16n8k16 with floating point
+/// type"): element `j` of lane `lane`'s D fragment. A (sources 0-3) holds a0-a7, two
+/// per register, a_i at row `g` (`g + 8` for i in 2, 3, 6, 7) and column `2t + (i & 1)`
+/// (`+ 8` from a4); B (sources 4-5) holds b0-b3 at row `2t + (i & 1)` (`+ 8` from b2)
+/// and column `g`; C (sources 6-9) and D hold c0-c3 at row `g` (`g + 8` from c2) and
+/// column `2t + (i & 1)`; `g` is the lane's group (lane / 4) and `t` its place in it.
+/// Each A and B element is a 4-bit field of its source as a small signed integer (see
+/// [`mma_elem`]) and each C element the low byte, so every sum is an integer below 2^11
+/// and exact in whatever order the tensor cores add; the result is its f32 bits.
+fn mma_half(warp: &[Vec<u64>], lane: usize, j: u64) -> u64 {
+    let (mut a, mut b, mut c) = ([[0i64; 16]; 16], [[0i64; 8]; 16], [[0i64; 8]; 16]);
+    for (l, s) in warp.iter().enumerate() {
+        let (g, t) = (l >> 2, l % 4);
+        for i in 0..8 {
+            let row = if matches!(i, 2 | 3 | 6 | 7) { g + 8 } else { g };
+            let col = 2 * t + (i & 1) + if i >= 4 { 8 } else { 0 };
+            a[row][col] = mma_elem(s[i / 2], i % 2);
+        }
+        for i in 0..4 {
+            let row = 2 * t + (i & 1) + if i >= 2 { 8 } else { 0 };
+            b[row][g] = mma_elem(s[4 + i / 2], i % 2);
+        }
+        for i in 0..4 {
+            let row = if i < 2 { g } else { g + 8 };
+            c[row][2 * t + (i & 1)] = sx(s[6 + i], 8);
+        }
+    }
+    let (g, t, j) = (lane >> 2, lane % 4, j as usize);
+    let (row, col) = (if j < 2 { g } else { g + 8 }, 2 * t + (j & 1));
+    let d = (0..16).map(|k| a[row][k] * b[k][col]).sum::<i64>() + c[row][col];
+    bits32(d as f32)
+}
+
+/// An A or B element of the half-precision `mma` forms: the signed 4-bit field at bit
+/// 0 (the low half of the register) or bit 16 (the high half) of the source, which the
+/// generated code extracts with `bfe.s32` and packs with `cvt.rn.{f16,bf16}x2.f32`.
+fn mma_elem(v: u64, half: usize) -> i64 {
+    sx(v >> (16 * half), 4)
+}
+
+/// `mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32` (PTX ISA 9.7.14.5.14, "Matrix
+/// Fragments for mma.m16n8k8" with `.tf32`): A (sources 0-3) holds a0-a3 at row `g`
+/// (`g + 8` for a1, a3) and column `t` (`t + 4` for a2, a3); B (sources 4-5) b0, b1 at
+/// row `t` (`t + 4` for b1) and column `g`; C and D as for m16n8k16. Every element is
+/// the low byte of its source as an s8 (an exact tf32), so the sums are exact.
+fn mma_tf32(warp: &[Vec<u64>], lane: usize, j: u64) -> u64 {
+    let (mut a, mut b, mut c) = ([[0i64; 8]; 16], [[0i64; 8]; 8], [[0i64; 8]; 16]);
+    for (l, s) in warp.iter().enumerate() {
+        let (g, t) = (l >> 2, l % 4);
+        for i in 0..4 {
+            a[if i % 2 == 1 { g + 8 } else { g }][if i >= 2 { t + 4 } else { t }] = sx(s[i], 8);
+        }
+        for i in 0..2 {
+            b[if i == 1 { t + 4 } else { t }][g] = sx(s[4 + i], 8);
+        }
+        for i in 0..4 {
+            c[if i < 2 { g } else { g + 8 }][2 * t + (i & 1)] = sx(s[6 + i], 8);
+        }
+    }
+    let (g, t, j) = (lane >> 2, lane % 4, j as usize);
+    let (row, col) = (if j < 2 { g } else { g + 8 }, 2 * t + (j & 1));
+    let d = (0..8).map(|k| a[row][k] * b[k][col]).sum::<i64>() + c[row][col];
+    bits32(d as f32)
+}
+
+/// `ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16` (PTX ISA 9.7.14.5.15):
+/// row `r` of matrix `m` is the eight 16-bit elements at the address lane `8m + r`
+/// gives (here its thread's 16 bytes of shared memory, two words). Destination `m` of
+/// lane (`g`, `t`) holds elements (`g`, `2t`) and (`g`, `2t + 1`) of matrix `m`, the
+/// first in the low half; `.trans` loads the matrix transposed, elements (`2t`, `g`)
+/// and (`2t + 1`, `g`).
+fn ldmatrix(warp: &[Vec<u64>], lane: usize, m: u64, trans: bool) -> u64 {
+    let elem = |row: usize, col: usize| (warp[8 * m as usize + row][col / 4] >> (16 * (col % 4))) & 0xffff;
+    let (g, t) = (lane >> 2, lane % 4);
+    if trans { elem(2 * t, g) | elem(2 * t + 1, g) << 16 } else { elem(g, 2 * t) | elem(g, 2 * t + 1) << 16 }
+}
+
+/// `cp.async` of `size` bytes (PTX ISA 9.7.9.25.3.1) into the shared word `old` from
+/// the global word `from`: the first `src_size` bytes come from global memory, the
+/// rest of the `size` bytes are zeros, and the bytes past `size` keep their value.
+/// `first` is where this word starts in the copy (8 for the second word of a 16-byte
+/// one).
+fn cp_async(old: u64, from: u64, size: u64, src_size: u64, first: u64) -> u64 {
+    let bytes = |n: u64| if n >= 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 };
+    let (copy, zero) = (src_size.min(size).saturating_sub(first), size.saturating_sub(first));
+    (old & !bytes(zero)) | (from & bytes(copy))
 }
 
 /// `setp` and `set` with a boolean operation (PTX ISA 9.7.6.1, 9.7.6.2): `op` 0 and, 1
@@ -1595,6 +1688,18 @@ static OPS: &[Op] = &[
     op("red.global.dec.u32", N, &[M, R], |s, _, _, m| { atom32(s[0], m, |o| if o == 0 || o > s[1] as u32 { s[1] as u32 } else { o - 1 }); 0 }),
     op("red.shared.add.u64", N, &[S, D], |s, _, _, m| { *m = s[0].wrapping_add(s[1]); 0 }),
     op("red.global.min.s64", N, &[M, D], |s, _, _, m| { *m = (s[0] as i64).min(s[1] as i64) as u64; 0 }),
+    // cp.async from the thread's global words into its shared words, then
+    // `cp.async.commit_group; cp.async.wait_group 0;` or `cp.async.wait_all;`, after
+    // which the copy is complete (PTX ISA 9.7.9.25.3): the immediate is the source size
+    // (`size + 1`: none written, the whole copy), or the `ignore-src` predicate. A
+    // 16-byte copy is run once per shared word: its sources are then word j of each
+    // pair, and j.
+    iop("cp.async.ca.shared.global{cp4}", N, &[S, M], (0, 5), |s, i, _, m| { *m = cp_async(s[0], s[1], 4, i, 0); 0 }),
+    iop("cp.async.ca.shared.global{cp8}", N, &[S, M], (0, 9), |s, i, _, m| { *m = cp_async(s[0], s[1], 8, i, 0); 0 }),
+    iop("cp.async.cg.shared.global{cp16}", N, &[S2, M2], (0, 17), |s, i, _, m| { *m = cp_async(s[0], s[1], 16, i, 8 * s[2]); 0 }),
+    op("cp.async.ca.shared.global{cpi4}", N, &[S, M, P], |s, _, _, m| { *m = cp_async(s[0], s[1], 4, if s[2] & 1 == 1 { 0 } else { 4 }, 0); 0 }),
+    op("cp.async.ca.shared.global{cpi8}", N, &[S, M, NP], |s, _, _, m| { *m = cp_async(s[0], s[1], 8, if s[2] & 1 == 1 { 0 } else { 8 }, 0); 0 }),
+    op("cp.async.cg.shared.global{cpi16}", N, &[S2, M2, P], |s, _, _, m| { *m = cp_async(s[0], s[1], 16, if s[2] & 1 == 1 { 0 } else { 16 }, 8 * s[3]); 0 }),
     // Loads and stores of every width in global, shared and local memory; the loads
     // extend to the register by the type's signedness.
     op("ld.global.s16", D, &[M], |s, _, _, _| sx(s[0], 16) as u64),
@@ -1675,6 +1780,18 @@ static OPS: &[Op] = &[
     gop("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.u8.s32{mma}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_s8(w, l, j, true, [false, false])),
     // The f64 matrix product, on small integers converted just before it.
     gop("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64{mma64}", D, 2, &[H, H, H, H], 32, |w, l, j, _| mma_f64(w, l, j)),
+    // The half-precision and tf32 matrix products, on small integers packed just
+    // before them (exact in any order of addition).
+    gop("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32{mmah}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_half(w, l, j)),
+    gop("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32{mmab}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_half(w, l, j)),
+    gop("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32{mmat}", R, 4, &[R, R, R, R, R, R, R, R, R, R], 32, |w, l, j, _| mma_tf32(w, l, j)),
+    // ldmatrix from each thread's 16 bytes of shared memory.
+    gop("ldmatrix.sync.aligned.m8n8.x1.shared.b16{ldm}", R, 1, &[S2], 32, |w, l, j, _| ldmatrix(w, l, j, false)),
+    gop("ldmatrix.sync.aligned.m8n8.x2.shared.b16", R, 2, &[S2], 32, |w, l, j, _| ldmatrix(w, l, j, false)),
+    gop("ldmatrix.sync.aligned.m8n8.x4.shared.b16", R, 4, &[S2], 32, |w, l, j, _| ldmatrix(w, l, j, false)),
+    gop("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16{ldm}", R, 1, &[S2], 32, |w, l, j, _| ldmatrix(w, l, j, true)),
+    gop("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16", R, 2, &[S2], 32, |w, l, j, _| ldmatrix(w, l, j, true)),
+    gop("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", R, 4, &[S2], 32, |w, l, j, _| ldmatrix(w, l, j, true)),
     // Warp collectives with a full member mask (PTX ISA 9.7.9.6 shfl.sync, vote.sync,
     // match.sync, redux.sync, activemask), and the lane's special registers.
     gop("shfl.sync.up.b32", R, 1, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(0, w, l, j, w[l][1], w[l][2])),
@@ -2065,7 +2182,7 @@ fn emit(prog: &[Inst]) -> String {
         s += &format!(", .param {decl}");
     }
     s += ")\n{\n\
-         \t.reg .pred %p<2>;\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .b32 %t<3>;\n\t.reg .b64 %a<4>;\n\t.reg .b64 %sa;\n\t.reg .f64 %fm<4>;\n\
+         \t.reg .pred %p<2>;\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .b32 %t<3>;\n\t.reg .b64 %a<4>;\n\t.reg .b64 %sa;\n\t.reg .f64 %fm<4>;\n\t.reg .b32 %fa<10>;\n\t.reg .f32 %fs<2>;\n\
          \t.shared .align 16 .b8 sh[2048];\n\t.local .align 16 .b8 lo[32];\n\
          \tld.param.u64 %a0, [in];\n\tld.param.u64 %a1, [out];\n\tcvta.to.global.u64 %a0, %a0;\n\tcvta.to.global.u64 %a1, %a1;\n\
          \tmov.u32 %t0, %tid.x;\n\tmul.wide.u32 %a2, %t0, 136;\n\tadd.s64 %a0, %a0, %a2;\n\tmul.wide.u32 %a2, %t0, 208;\n\tadd.s64 %a1, %a1, %a2;\n";
@@ -2113,6 +2230,11 @@ fn emit(prog: &[Inst]) -> String {
             .replace("{mma}", "")
             .replace("{mma64}", "")
             .replace("{bc}", "");
+        // The remaining tags only steer how the operands are written.
+        let name = match name.find('{') {
+            Some(at) if name.ends_with('}') => name[..at].to_string(),
+            _ => name,
+        };
         let mut ops: Vec<String> = match o.lanes {
             _ if o.dst == N => vec![],
             _ if matches!(o.dst, RP | PQ) => vec![o.dst.name(i.dst)],
@@ -2130,6 +2252,26 @@ fn emit(prog: &[Inst]) -> String {
                 s += &format!("\tcvt.rn.f64.s8 %fm{k}, {name};\n");
             }
             ops.extend(["{%fm0}", "{%fm1}", "{%fm2, %fm3}"].map(String::from));
+        } else if let Some(kind) = ["{mmah}", "{mmab}", "{mmat}"].iter().position(|t| o.ptx.contains(t)) {
+            // The half-precision and tf32 mma's fragments in %fa0 ... %fa9: A and B
+            // elements from signed 4-bit fields (f16, bf16) or the low byte (tf32), C
+            // elements from the low byte, each as an f32 first (see `mma_half`).
+            for (k, name) in names.iter().enumerate() {
+                if k < 6 && kind < 2 {
+                    for (f, at) in [(0, 0), (1, 16)] {
+                        s += &format!("\tbfe.s32 %t1, {name}, {at}, 4;\n\tcvt.rn.f32.s32 %fs{f}, %t1;\n");
+                    }
+                    let ty = if kind == 0 { "f16x2" } else { "bf16x2" };
+                    s += &format!("\tcvt.rn.{ty}.f32 %fa{k}, %fs1, %fs0;\n");
+                } else {
+                    s += &format!(
+                        "\tbfe.s32 %t1, {name}, 0, 8;\n\tcvt.rn.f32.s32 %fs0, %t1;\n\tmov.b32 %fa{k}, %fs0;\n"
+                    );
+                }
+            }
+            ops.extend(
+                ["{%fa0, %fa1, %fa2, %fa3}", "{%fa4, %fa5}", "{%fa6, %fa7, %fa8, %fa9}"].map(String::from),
+            );
         } else if o.ptx.contains("{mma}") {
             // mma's A, B and C fragments, each a vector.
             for part in [&names[..4], &names[4..6], &names[6..]] {
@@ -2142,6 +2284,21 @@ fn emit(prog: &[Inst]) -> String {
             ops.push(format!("{{{}}}", names[at..].join(", ")));
         } else {
             ops.extend(names);
+        }
+        if o.ptx.contains("{ldm}") {
+            // ldmatrix's one destination, as a vector.
+            ops[0] = format!("{{{}}}", ops[0]);
+        }
+        let copy = ["4}", "8}", "16}"]
+            .iter()
+            .find(|t| o.ptx.contains(&format!("{{cp{t}")) || o.ptx.contains(&format!("{{cpi{t}")));
+        if let Some(size) = copy {
+            // cp.async's size, then its source size or ignore-src predicate, and the wait.
+            let size: u64 = size.trim_end_matches('}').parse().unwrap();
+            ops.insert(2, size.to_string());
+            if o.imm.1 > 0 && i.imm <= size {
+                ops.push(i.imm.to_string());
+            }
         }
         if o.ptx.contains("{bc}") {
             // shfl's lane (or offset) and clamp/segment operands as immediates.
@@ -2170,6 +2327,13 @@ fn emit(prog: &[Inst]) -> String {
             }
         }
         s += &format!("\t{name} {};\n", ops.join(", "));
+        if copy.is_some() {
+            s += if i.imm % 2 == 0 {
+                "\tcp.async.commit_group;\n\tcp.async.wait_group 0;\n"
+            } else {
+                "\tcp.async.wait_all;\n"
+            };
+        }
     }
     for k in 0..4 {
         s += &format!("\tst.global.u16 [%a1+{}], %h{k};\n", 8 * k);
@@ -2285,6 +2449,26 @@ impl Thread {
     fn run(&mut self, o: &Op, i: &Inst, srcs: &[u64], unknown: bool) {
         if matches!(o.cf, Cf::Write(_) | Cf::ReadWrite(_)) {
             self.cf_unknown = unknown;
+        }
+        if let Some(&pair @ (M2 | S2 | L2)) = o.srcs.first().filter(|_| o.dst == N) {
+            // A form that writes a pair of memory words (a 16-byte cp.async): once per
+            // word j, from word j of each pair among its sources, then j.
+            let (f, k) = (file(pair), 2 * usize::from(i.srcs[0]));
+            for j in 0..2 {
+                let (mut at, mut word_srcs) = (0, vec![]);
+                for w in o.srcs {
+                    let two = matches!(w, M2 | S2 | L2);
+                    word_srcs.push(srcs[at + if two { j } else { 0 }]);
+                    at += if two { 2 } else { 1 };
+                }
+                word_srcs.push(j as u64);
+                let mut mem = self.regs[f][k + j];
+                (o.f)(&word_srcs, i.imm, &mut self.cf, &mut mem);
+                self.regs[f][k + j] = mem;
+                self.cmp[f][k + j] = Cmp::Bits;
+                self.known[f][k + j] = Self::state(o, unknown, mem);
+            }
+            return;
         }
         // A memory instruction's word is its first source.
         let word = o.srcs.first().filter(|w| matches!(w, M | S | L)).map(|w| (file(*w), i.srcs[0] as usize));

@@ -431,11 +431,12 @@ impl Cta<'_> {
                 };
                 write(w, *dst, l, v);
             }
-            Op::CpAsync { dst, dst_offset, src, src_offset, size, src_size } => {
+            Op::CpAsync { dst, dst_offset, src, src_offset, size, src_size, ignore } => {
                 let d = read(w, *dst, l).wrapping_add(*dst_offset as u64);
                 let s = read(w, *src, l).wrapping_add(*src_offset as u64);
                 let n = u64::from(*size);
-                let from = read(w, *src_size, l) & 0xffff_ffff;
+                let ignored = ignore.is_some_and(|p| pred_bit(w, p, lane));
+                let from = if ignored { 0 } else { read(w, *src_size, l) & 0xffff_ffff };
                 if from > n {
                     return Err(format!("cp.async: source size {from} is larger than the copy's {n} bytes"));
                 }

@@ -100,12 +100,12 @@ impl<'m> Decoder<'m> {
         let src = self.place(s, Some(Space::Global))?;
         // The fourth operand: the source size, or the `ignore-src` predicate (a true
         // one copies nothing and zero-fills).
-        let src_size = match ops.get(3) {
-            None => Src::Imm(*size),
+        let (src_size, ignore) = match ops.get(3) {
+            None => (Src::Imm(*size), None),
             Some(o @ (Operand::Name(_) | Operand::Not(..))) if self.pred(o).is_ok() => {
-                return self.unsupported(i);
+                (Src::Imm(*size), Some(self.pred(o)?))
             }
-            Some(o) => self.src(o, Ty::U32)?,
+            Some(o) => (self.src(o, Ty::U32)?, None),
         };
         Ok(Op::CpAsync {
             dst: dst.addr,
@@ -114,6 +114,7 @@ impl<'m> Decoder<'m> {
             src_offset: src.offset,
             size: *size as u8,
             src_size,
+            ignore,
         })
     }
 

@@ -542,8 +542,9 @@ pub enum Op {
     },
     /// `cp.async.{ca,cg}.shared.global [dst], [src], size{, src_size}` (PTX ISA
     /// 9.7.9.25.3): `size` bytes into shared memory, the first `src_size` from global
-    /// memory and the rest zeros. ptxvm copies at once; `cp.async.wait_group` and
-    /// `wait_all` then have nothing left to wait for.
+    /// memory and the rest zeros; a true `ignore` predicate (the `ignore-src` form)
+    /// copies nothing and writes `size` zeros. ptxvm copies at once;
+    /// `cp.async.wait_group` and `wait_all` then have nothing left to wait for.
     CpAsync {
         dst: Src,
         dst_offset: i64,
@@ -551,6 +552,7 @@ pub enum Op {
         src_offset: i64,
         size: u8,
         src_size: Src,
+        ignore: Option<Pred>,
     },
     /// `ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.b16 d, [a]` (PTX ISA
     /// 9.7.14.5.15): a warp-wide load of 8x8 matrices of 16-bit elements, rows
