@@ -35,7 +35,11 @@
 //! (m16n8k16, m16n8k8) on small integers packed just before them, `ldmatrix` (`.x1`,
 //! `.x2`, `.x4`, with and without `.trans`) from the warp's shared memory, and
 //! `cp.async` (`.ca` of 4 and 8 bytes, `.cg` of 16, with every source size and the
-//! `ignore-src` predicate, then committed and waited for): 565 forms. f16 and f16x2 arithmetic is
+//! `ignore-src` predicate, then committed and waited for), and the approximate
+//! instructions (`sin cos lg2 ex2 rcp rsqrt sqrt tanh` `.approx` on f32, `div.approx`
+//! and `div.full`, half `ex2` and `tanh`, the f64 `rcp` and `rsqrt`), whose results
+//! are checked against the ISA's error bounds and special values rather than
+//! compared: 595 forms. f16 and f16x2 arithmetic is
 //! drawn with `.ftz` and `.sat` too, and the atomics include `cas.b16` and the half adds
 //! (`add.noftz` on `.f16`, `.f16x2`, `.bf16`, `.bf16x2`). The CTA is one-dimensional, so `%tid.y/.z` and
 //! `%ntid.y/.z` (0 and 1) are not drawn.
@@ -45,7 +49,8 @@
 //! words each of global, shared and local memory, run 24 random instructions on them
 //! and store every register and word; the output is compared word for word with the
 //! reference. Float results that are NaN compare equal to any NaN (the H100 goldens pin
-//! NaN bits; the ISA does not, for most of these). `PTXVM_PROPTEST_CASES` sets the
+//! NaN bits; the ISA does not, for most of these). An approximate result is checked
+//! on its own, and what later reads it is not compared. `PTXVM_PROPTEST_CASES` sets the
 //! number of cases; `PTXVM_RANDOM_OPS_DUMP=DIR` writes each module there (all accepted
 //! by `ptxas -arch=sm_90`).
 
@@ -161,6 +166,35 @@ enum Cmp {
     E5m2x2,
     F32,
     F64,
+    /// The result of an approximate instruction, checked against the ISA's error bound
+    /// for it from the instruction's operands, which the reference holds in its place
+    /// (see [`approx_ok`]).
+    Approx(Ax),
+}
+
+/// The approximate instructions (PTX ISA 9.7.3 and 9.7.4): the function and its form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ax {
+    /// `sin cos lg2 ex2 rcp rsqrt sqrt tanh` `.approx{.ftz}.f32`.
+    F32(Fun, bool),
+    /// `div.approx` (false) or `div.full` (true), `.ftz`.
+    Div(bool, bool),
+    /// `ex2` or `tanh` `.approx` on `.f16` (false) or `.bf16` (true), one half or a pair.
+    Half(Fun, bool, bool),
+    /// `rcp.approx.ftz.f64`, `rsqrt.approx{.ftz}.f64`.
+    F64(Fun, bool),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fun {
+    Sin,
+    Cos,
+    Lg2,
+    Ex2,
+    Rcp,
+    Rsqrt,
+    Sqrt,
+    Tanh,
 }
 
 /// An instruction's meaning: from its sources, immediate and carry flag, its result;
@@ -209,6 +243,13 @@ const fn ifop(ptx: &'static str, dst: W, srcs: &'static [W], imm: (u64, u64), cm
 
 const fn cop(ptx: &'static str, dst: W, srcs: &'static [W], cf: Cf, f: Eval) -> Op {
     Op { ptx, dst, lanes: 1, srcs, imm: (0, 0), cf, cmp: Cmp::Bits, f, group: None }
+}
+
+/// An approximate instruction: the reference keeps its operand (two operands: the
+/// first in the low word) in place of the result, which [`approx_ok`] then checks.
+const fn aop(ptx: &'static str, dst: W, srcs: &'static [W], ax: Ax) -> Op {
+    let f: Eval = if srcs.len() == 2 { |s, _, _, _| s[0] | s[1] << 32 } else { |s, _, _, _| s[0] };
+    Op { ptx, dst, lanes: 1, srcs, imm: (0, 0), cf: Cf::None, cmp: Cmp::Approx(ax), f, group: None }
 }
 
 /// A form with `lanes` destinations, in braces; `f` gets the destination's place as
@@ -807,6 +848,189 @@ fn cp_async(old: u64, from: u64, size: u64, src_size: u64, first: u64) -> u64 {
     let bytes = |n: u64| if n >= 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 };
     let (copy, zero) = (src_size.min(size).saturating_sub(first), size.saturating_sub(first));
     (old & !bytes(zero)) | (from & bytes(copy))
+}
+
+/// The distance in representable f32 values between two non-NaN floats (the zeros are
+/// one value, the infinities one past the largest finite ones).
+fn ulps32(a: f32, b: f32) -> u64 {
+    let ord = |x: f32| {
+        let v = i64::from(x.to_bits() & 0x7fff_ffff);
+        if x.is_sign_negative() { -v } else { v }
+    };
+    ord(a).abs_diff(ord(b))
+}
+
+/// Whether `got` is a result the ISA allows for the approximate instruction `ax` on
+/// the operands `ops` (the low word, and the high word for `div`'s divisor). The
+/// bounds and special values are the ISA's (PTX ISA 9.7.3.13-9.7.3.22, 9.7.4.9-10):
+///
+/// - `sin`, `cos`: absolute error 2^-20.5 on [-2pi, 2pi], 2^-14.7 on [-100pi, 100pi],
+///   no guarantee beyond; sin(±0) = ±0, cos(±0) = 1, of ±Inf NaN.
+/// - `lg2`: absolute error 2^-22 for operands in (0.5, 2), relative 2^-22 elsewhere;
+///   of ±0 -Inf, of a negative NaN, lg2(+Inf) = +Inf.
+/// - `ex2`: 2 ulp from the correctly rounded result; ex2(-Inf) = +0, ex2(±0) = 1.
+/// - `rcp`: 1 ulp; of ±0 ±Inf, of ±Inf ±0.
+/// - `rsqrt`: relative error 2^-22.9; of ±0 ±Inf, of +Inf +0, of a negative NaN.
+/// - `sqrt`: relative error 2^-23; of ±0 ±0, of a negative NaN.
+/// - `tanh`: relative error 2^-11; of ±Inf ±1, of ±0 ±0.
+/// - `div.approx`: `a * (1/b)`, 2 ulp for |b| in [2^-126, 2^126]; above, NaN when `a`
+///   is infinite and a zero of the quotient's sign otherwise; for b = ±0 or ±Inf the
+///   product with `rcp`'s special value; no bound for a subnormal `b`. `div.full`: 2
+///   ulp everywhere.
+/// - half `ex2`: relative error 2^-9.9 (`.f16`, subnormals supported) or 2^-7
+///   (`.ftz.bf16`); half `tanh`: absolute error 2^-10.987 (`.f16`) or 2^-8 (`.bf16`).
+/// - `rcp.approx.ftz.f64`, `rsqrt.approx.ftz.f64`: computed from the operand's high
+///   word, the result's low word 0, a NaN operand gives 0x7fffffff00000000. The ISA
+///   gives no error bound for these nor for `rsqrt.approx.f64`; the test asks for a
+///   relative error of 2^-19, what 20 bits of mantissa allow.
+///
+/// `.ftz` flushes subnormal operands to zeros of their sign, and a result the exact
+/// function puts below the smallest normal may be such a zero. Any NaN operand gives a
+/// NaN ("an unspecified NaN" for f32).
+fn approx_ok(ax: Ax, ops: u64, got: u64) -> bool {
+    let flush32 = |x: f32, ftz: bool| if ftz && x.is_subnormal() { 0f32.copysign(x) } else { x };
+    match ax {
+        Ax::F32(fun, ftz) => {
+            let (x, r) = (flush32(f32_of(ops), ftz), f32_of(got));
+            if x.is_nan() {
+                return r.is_nan();
+            }
+            let special = match fun {
+                Fun::Sin if x == 0.0 => Some(x),
+                Fun::Sin | Fun::Cos if x.is_infinite() => Some(f32::NAN),
+                Fun::Cos if x == 0.0 => Some(1.0),
+                Fun::Lg2 | Fun::Rsqrt | Fun::Sqrt if x < 0.0 => Some(f32::NAN),
+                Fun::Lg2 if x == 0.0 => Some(f32::NEG_INFINITY),
+                Fun::Ex2 if x == 0.0 => Some(1.0),
+                Fun::Ex2 if x == f32::NEG_INFINITY => Some(0.0),
+                Fun::Rcp | Fun::Rsqrt if x == 0.0 => Some(f32::INFINITY.copysign(x)),
+                Fun::Rcp | Fun::Rsqrt if x.is_infinite() => Some(0f32.copysign(x)),
+                Fun::Sqrt | Fun::Tanh if x == 0.0 => Some(x),
+                Fun::Tanh if x.is_infinite() => Some(1f32.copysign(x)),
+                Fun::Lg2 | Fun::Ex2 | Fun::Sqrt if x == f32::INFINITY => Some(x),
+                _ => None,
+            };
+            if let Some(want) = special {
+                return (want.is_nan() && r.is_nan()) || want.to_bits() == r.to_bits();
+            }
+            let x = f64::from(x);
+            let e = match fun {
+                Fun::Sin => x.sin(),
+                Fun::Cos => x.cos(),
+                Fun::Lg2 => x.log2(),
+                Fun::Ex2 => x.exp2(),
+                Fun::Rcp => 1.0 / x,
+                Fun::Rsqrt => 1.0 / x.sqrt(),
+                Fun::Sqrt => x.sqrt(),
+                Fun::Tanh => x.tanh(),
+            };
+            if r.is_nan() {
+                return false;
+            }
+            if ftz && r == 0.0 && e.abs() < f64::from(f32::MIN_POSITIVE) && r.is_sign_negative() == (e < 0.0)
+            {
+                return true;
+            }
+            let (r, tiny) = (f64::from(r), |k: f64| 2f64.powf(-k));
+            match fun {
+                Fun::Sin | Fun::Cos if x.abs() <= 2.0 * std::f64::consts::PI => (r - e).abs() <= tiny(20.5),
+                Fun::Sin | Fun::Cos if x.abs() <= 100.0 * std::f64::consts::PI => (r - e).abs() <= tiny(14.7),
+                Fun::Sin | Fun::Cos => true,
+                Fun::Lg2 if x > 0.5 && x < 2.0 => (r - e).abs() <= tiny(22.0),
+                Fun::Lg2 => (r - e).abs() <= tiny(22.0) * e.abs(),
+                Fun::Ex2 => ulps32(r as f32, e as f32) <= 2,
+                Fun::Rcp => ulps32(r as f32, e as f32) <= 1,
+                Fun::Rsqrt => (r - e).abs() <= tiny(22.9) * e,
+                Fun::Sqrt => (r - e).abs() <= tiny(23.0) * e,
+                Fun::Tanh => (r - e).abs() <= tiny(11.0) * e.abs(),
+            }
+        }
+        Ax::Div(full, ftz) => {
+            let (a, b, r) = (flush32(f32_of(ops), ftz), flush32(f32_of(ops >> 32), ftz), f32_of(got));
+            let q = f64::from(a) / f64::from(b);
+            if a.is_nan() || b.is_nan() {
+                return r.is_nan();
+            }
+            let flushed = ftz && r == 0.0 && q.abs() < f64::from(f32::MIN_POSITIVE);
+            let within = |r: f32| !r.is_nan() && (ulps32(r, q as f32) <= 2 || flushed);
+            let m = b.abs();
+            if full {
+                return if q.is_nan() { r.is_nan() } else { within(r) };
+            }
+            if m >= f32::MIN_POSITIVE && m <= 2f32.powi(126) {
+                if q.is_nan() { r.is_nan() } else { within(r) }
+            } else if m > 2f32.powi(126) && m.is_finite() {
+                if a.is_infinite() {
+                    r.is_nan()
+                } else {
+                    r == 0.0 && r.is_sign_negative() != (a.is_sign_negative() == b.is_sign_negative())
+                }
+            } else if m == 0.0 || m.is_infinite() {
+                let p = a * if m == 0.0 { f32::INFINITY.copysign(b) } else { 0f32.copysign(b) };
+                (p.is_nan() && r.is_nan()) || p.to_bits() == r.to_bits()
+            } else {
+                true
+            }
+        }
+        Ax::Half(fun, bf16, pair) => (0..if pair { 2 } else { 1 }).all(|k| {
+            let (x, r) = ((ops >> (16 * k)) & 0xffff, (got >> (16 * k)) & 0xffff);
+            let (x, r, max, min_normal) = if bf16 {
+                (bh(x), bh(r), f64::from(bf16::MAX), f64::from(f32::MIN_POSITIVE))
+            } else {
+                (h(x), h(r), 65504.0, 2f64.powi(-14))
+            };
+            // Only the bf16 ex2 flushes (it exists only with .ftz).
+            let flush = bf16 && fun == Fun::Ex2;
+            let x = if flush && x != 0.0 && x.abs() < min_normal { 0f64.copysign(x) } else { x };
+            if x.is_nan() {
+                return r.is_nan();
+            }
+            let e = if fun == Fun::Ex2 { x.exp2() } else { x.tanh() };
+            let special = x == 0.0 || x.is_infinite();
+            if special {
+                // ex2: -Inf +0, ±0 1, +Inf +Inf; tanh: ±0 ±0, ±Inf ±1.
+                return r.to_bits() == e.to_bits();
+            }
+            if r.is_nan() {
+                return false;
+            }
+            if fun == Fun::Tanh {
+                return (r - e).abs() <= 2f64.powf(if bf16 { -8.0 } else { -10.987 });
+            }
+            let bound = 2f64.powf(if bf16 { -7.0 } else { -9.9 });
+            if r.is_infinite() {
+                return e * (1.0 + bound) > max;
+            }
+            if flush && r == 0.0 && e < min_normal {
+                return true;
+            }
+            // Below the smallest normal, the format's own spacing (2^-24 for f16).
+            (r - e).abs() <= (bound * e).max(if bf16 { 0.0 } else { 2f64.powi(-24) })
+        }),
+        Ax::F64(fun, ftz) => {
+            const HIGH: u64 = 0xffff_ffff_0000_0000;
+            let x = f64_of(if ftz { ops & HIGH } else { ops });
+            let x = if ftz && x.is_subnormal() { 0f64.copysign(x) } else { x };
+            let r = f64_of(got);
+            if ftz && got & !HIGH != 0 {
+                return false;
+            }
+            if x.is_nan() {
+                return if ftz { got == 0x7fff_ffff_0000_0000 } else { r.is_nan() };
+            }
+            let e = if fun == Fun::Rcp { 1.0 / x } else { 1.0 / x.sqrt() };
+            if fun == Fun::Rsqrt && x < 0.0 {
+                return r.is_nan();
+            }
+            if x == 0.0 || x.is_infinite() {
+                return r.to_bits() == e.to_bits();
+            }
+            if ftz && r == 0.0 && e.abs() < f64::MIN_POSITIVE && r.is_sign_negative() == (e < 0.0) {
+                return true;
+            }
+            !r.is_nan() && (r - e).abs() <= 2f64.powi(-19) * e.abs()
+        }
+    }
 }
 
 /// `setp` and `set` with a boolean operation (PTX ISA 9.7.6.1, 9.7.6.2): `op` 0 and, 1
@@ -1792,6 +2016,38 @@ static OPS: &[Op] = &[
     gop("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16{ldm}", R, 1, &[S2], 32, |w, l, j, _| ldmatrix(w, l, j, true)),
     gop("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16", R, 2, &[S2], 32, |w, l, j, _| ldmatrix(w, l, j, true)),
     gop("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", R, 4, &[S2], 32, |w, l, j, _| ldmatrix(w, l, j, true)),
+    // The approximate instructions, each checked against the ISA's error bound and
+    // special values (see `approx_ok`).
+    aop("sin.approx.f32", R, &[R], Ax::F32(Fun::Sin, false)),
+    aop("sin.approx.ftz.f32", R, &[R], Ax::F32(Fun::Sin, true)),
+    aop("cos.approx.f32", R, &[R], Ax::F32(Fun::Cos, false)),
+    aop("cos.approx.ftz.f32", R, &[R], Ax::F32(Fun::Cos, true)),
+    aop("lg2.approx.f32", R, &[R], Ax::F32(Fun::Lg2, false)),
+    aop("lg2.approx.ftz.f32", R, &[R], Ax::F32(Fun::Lg2, true)),
+    aop("ex2.approx.f32", R, &[R], Ax::F32(Fun::Ex2, false)),
+    aop("ex2.approx.ftz.f32", R, &[R], Ax::F32(Fun::Ex2, true)),
+    aop("rcp.approx.f32", R, &[R], Ax::F32(Fun::Rcp, false)),
+    aop("rcp.approx.ftz.f32", R, &[R], Ax::F32(Fun::Rcp, true)),
+    aop("rsqrt.approx.f32", R, &[R], Ax::F32(Fun::Rsqrt, false)),
+    aop("rsqrt.approx.ftz.f32", R, &[R], Ax::F32(Fun::Rsqrt, true)),
+    aop("sqrt.approx.f32", R, &[R], Ax::F32(Fun::Sqrt, false)),
+    aop("sqrt.approx.ftz.f32", R, &[R], Ax::F32(Fun::Sqrt, true)),
+    aop("tanh.approx.f32", R, &[R], Ax::F32(Fun::Tanh, false)),
+    aop("div.approx.f32", R, &[R, R], Ax::Div(false, false)),
+    aop("div.approx.ftz.f32", R, &[R, R], Ax::Div(false, true)),
+    aop("div.full.f32", R, &[R, R], Ax::Div(true, false)),
+    aop("div.full.ftz.f32", R, &[R, R], Ax::Div(true, true)),
+    aop("ex2.approx.f16", H, &[H], Ax::Half(Fun::Ex2, false, false)),
+    aop("ex2.approx.f16x2", R, &[R], Ax::Half(Fun::Ex2, false, true)),
+    aop("ex2.approx.ftz.bf16", H, &[H], Ax::Half(Fun::Ex2, true, false)),
+    aop("ex2.approx.ftz.bf16x2", R, &[R], Ax::Half(Fun::Ex2, true, true)),
+    aop("tanh.approx.f16", H, &[H], Ax::Half(Fun::Tanh, false, false)),
+    aop("tanh.approx.f16x2", R, &[R], Ax::Half(Fun::Tanh, false, true)),
+    aop("tanh.approx.bf16", H, &[H], Ax::Half(Fun::Tanh, true, false)),
+    aop("tanh.approx.bf16x2", R, &[R], Ax::Half(Fun::Tanh, true, true)),
+    aop("rcp.approx.ftz.f64", D, &[D], Ax::F64(Fun::Rcp, true)),
+    aop("rsqrt.approx.f64", D, &[D], Ax::F64(Fun::Rsqrt, false)),
+    aop("rsqrt.approx.ftz.f64", D, &[D], Ax::F64(Fun::Rsqrt, true)),
     // Warp collectives with a full member mask (PTX ISA 9.7.9.6 shfl.sync, vote.sync,
     // match.sync, redux.sync, activemask), and the lane's special registers.
     gop("shfl.sync.up.b32", R, 1, &[R, R, R, X("0xffffffff")], 32, |w, l, j, _| shfl(0, w, l, j, w[l][1], w[l][2])),
@@ -2359,6 +2615,8 @@ enum Known {
     Bits,
     /// A NaN of this format.
     Nan(Cmp),
+    /// An approximate result: checked in the output, unknown to what reads it.
+    Approx,
     Nothing,
 }
 
@@ -2440,7 +2698,7 @@ impl Thread {
         let unknown = worst.into_iter().any(|k| match k {
             Known::Bits => false,
             Known::Nan(fmt) => float_in != Some(fmt),
-            Known::Nothing => true,
+            Known::Approx | Known::Nothing => true,
         }) || (reads_cf && self.cf_unknown);
         (srcs, unknown)
     }
@@ -2489,6 +2747,8 @@ impl Thread {
     fn state(o: &Op, unknown: bool, v: u64) -> Known {
         if unknown {
             Known::Nothing
+        } else if matches!(o.cmp, Cmp::Approx(_)) {
+            Known::Approx
         } else if is_nan(o.cmp, v) {
             Known::Nan(o.cmp)
         } else {
@@ -2510,7 +2770,9 @@ impl Thread {
         }
         let f = file(o.dst);
         for (j, &v) in (0u8..).zip(vs) {
-            let (k, v) = (usize::from((i.dst + j) % 4), v & o.dst.mask());
+            // An approximate form's operands are kept whole (two of them for `div`).
+            let mask = if matches!(o.cmp, Cmp::Approx(_)) { u64::MAX } else { o.dst.mask() };
+            let (k, v) = (usize::from((i.dst + j) % 4), v & mask);
             self.regs[f][k] = v;
             self.cmp[f][k] = o.cmp;
             self.known[f][k] = Self::state(o, unknown, v);
@@ -2589,7 +2851,7 @@ fn reads_float(o: &Op) -> Option<Cmp> {
 
 fn is_nan(how: Cmp, v: u64) -> bool {
     match how {
-        Cmp::Bits => false,
+        Cmp::Bits | Cmp::Approx(_) => false,
         Cmp::F16 => f16::from_bits(v as u16).is_nan(),
         Cmp::F16x2 => f16::from_bits(v as u16).is_nan() || f16::from_bits((v >> 16) as u16).is_nan(),
         Cmp::Bf16 => bf16::from_bits(v as u16).is_nan(),
@@ -2617,6 +2879,7 @@ fn same(how: Option<Cmp>, got: u64, want: u64) -> bool {
                 (is_nan(how, g) && is_nan(how, w)) || g == w
             }) && got >> 16 == want >> 16
         }
+        Some(Cmp::Approx(ax)) => approx_ok(ax, want, got),
         Some(how) => (is_nan(how, got) && is_nan(how, want)) || got == want,
     }
 }
