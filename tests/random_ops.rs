@@ -39,7 +39,7 @@
 //! instructions (`sin cos lg2 ex2 rcp rsqrt sqrt tanh` `.approx` on f32, `div.approx`
 //! and `div.full`, half `ex2` and `tanh`, the f64 `rcp` and `rsqrt`), whose results
 //! are checked against the ISA's error bounds and special values rather than
-//! compared: 595 forms. f16 and f16x2 arithmetic is
+//! compared, and `fns` with every base from 0 to 31: 596 forms. f16 and f16x2 arithmetic is
 //! drawn with `.ftz` and `.sat` too, and the atomics include `cas.b16` and the half adds
 //! (`add.noftz` on `.f16`, `.f16x2`, `.bf16`, `.bf16x2`). The CTA is one-dimensional, so `%tid.y/.z` and
 //! `%ntid.y/.z` (0 and 1) are not drawn.
@@ -1033,6 +1033,28 @@ fn approx_ok(ax: Ax, ops: u64, got: u64) -> bool {
     }
 }
 
+/// `fns.b32 d, mask, base, offset` (PTX ISA 9.7.1.17), as its semantics are written:
+/// the `|offset|`-th set bit of `mask` from bit `base` upward (`offset > 0`) or
+/// downward, `base` itself for offset 0 if set, 0xffffffff when there is none.
+fn fns(mask: u64, base: u64, offset: u64) -> u64 {
+    let offset = offset as u32 as i32;
+    let set = |pos: i64| mask >> pos & 1 == 1;
+    if offset == 0 {
+        return if set(base as i64) { base } else { 0xffff_ffff };
+    }
+    let (mut pos, mut count, inc) = (base as i64, offset.unsigned_abs() - 1, if offset > 0 { 1 } else { -1 });
+    while (0..32).contains(&pos) {
+        if set(pos) {
+            if count == 0 {
+                return pos as u64;
+            }
+            count -= 1;
+        }
+        pos += inc;
+    }
+    0xffff_ffff
+}
+
 /// `setp` and `set` with a boolean operation (PTX ISA 9.7.6.1, 9.7.6.2): `op` 0 and, 1
 /// or, 2 xor of the comparison `t` (or, for the second destination `j` 1, of `!t`) with
 /// the predicate `c`.
@@ -2016,6 +2038,8 @@ static OPS: &[Op] = &[
     gop("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16{ldm}", R, 1, &[S2], 32, |w, l, j, _| ldmatrix(w, l, j, true)),
     gop("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16", R, 2, &[S2], 32, |w, l, j, _| ldmatrix(w, l, j, true)),
     gop("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", R, 4, &[S2], 32, |w, l, j, _| ldmatrix(w, l, j, true)),
+    // fns with an immediate base (a base above 31 is undefined behaviour).
+    iop("fns.b32{fns}", R, &[R, R], (0, 31), |s, i, _, _| fns(s[0], i, s[1])),
     // The approximate instructions, each checked against the ISA's error bound and
     // special values (see `approx_ok`).
     aop("sin.approx.f32", R, &[R], Ax::F32(Fun::Sin, false)),
@@ -2540,6 +2564,10 @@ fn emit(prog: &[Inst]) -> String {
             ops.push(format!("{{{}}}", names[at..].join(", ")));
         } else {
             ops.extend(names);
+        }
+        if o.ptx.contains("{fns}") {
+            // fns's base, between the mask and the offset.
+            ops.insert(2, i.imm.to_string());
         }
         if o.ptx.contains("{ldm}") {
             // ldmatrix's one destination, as a vector.
