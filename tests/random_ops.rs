@@ -39,7 +39,11 @@
 //! instructions (`sin cos lg2 ex2 rcp rsqrt sqrt tanh` `.approx` on f32, `div.approx`
 //! and `div.full`, half `ex2` and `tanh`, the f64 `rcp` and `rsqrt`), whose results
 //! are checked against the ISA's error bounds and special values rather than
-//! compared, and `fns` with every base from 0 to 31: 596 forms. f16 and f16x2 arithmetic is
+//! compared, `fns` with every base from 0 to 31, and control flow within the straight
+//! line (`brx.idx` to one of four targets by each lane's own index, calls with `.reg`
+//! and `.param` parameters, a nested call, an indirect call through a pointer each
+//! lane picks), `nanosleep`, `membar`, `fence` and `prefetch`: 604 forms. Branches,
+//! loops, `exit`, `ret` and barriers in divergent code are `tests/random_kernels`'s. f16 and f16x2 arithmetic is
 //! drawn with `.ftz` and `.sat` too, and the atomics include `cas.b16` and the half adds
 //! (`add.noftz` on `.f16`, `.f16x2`, `.bf16`, `.bf16x2`). The CTA is one-dimensional, so `%tid.y/.z` and
 //! `%ntid.y/.z` (0 and 1) are not drawn.
@@ -1055,6 +1059,30 @@ fn fns(mask: u64, base: u64, offset: u64) -> u64 {
     0xffff_ffff
 }
 
+/// The value `brx.idx` form's target `j` writes: each of the four targets writes its
+/// own constant, from the immediate.
+fn brx_value(imm: u64, j: u64) -> u64 {
+    (imm ^ (0x1357_9bdf * (j + 1))) & 0xffff_ffff
+}
+
+/// The module's functions, which the call forms use: `fadd` takes and returns `.reg`
+/// parameters; `fmix` and `fsub` take and return `.param` ones (`fsub` calls `fadd`)
+/// and share the prototype of the indirect call.
+const FUNCS: &str = "\
+.func (.reg .b32 r) fadd(.reg .b32 a, .reg .b32 b)\n{\n\tadd.s32 r, a, b;\n\tret;\n}\n\n\
+.func (.param .b32 r) fmix(.param .b32 a, .param .b32 b)\n{\n\t.reg .b32 %x<3>;\n\tld.param.b32 %x0, [a];\n\tld.param.b32 %x1, [b];\n\
+\txor.b32 %x2, %x0, %x1;\n\tshl.b32 %x2, %x2, 3;\n\tst.param.b32 [r], %x2;\n\tret;\n}\n\n\
+.func (.param .b32 r) fsub(.param .b32 a, .param .b32 b)\n{\n\t.reg .b32 %x<3>;\n\tld.param.b32 %x0, [a];\n\tld.param.b32 %x1, [b];\n\
+\tneg.s32 %x1, %x1;\n\tcall (%x2), fadd, (%x0, %x1);\n\tst.param.b32 [r], %x2;\n\tret;\n}\n\n";
+
+/// `fmix` and `fsub` of [`FUNCS`].
+fn fmix(a: u64, b: u64) -> u64 {
+    ((a ^ b) << 3) & 0xffff_ffff
+}
+fn fsub(a: u64, b: u64) -> u64 {
+    a.wrapping_sub(b) & 0xffff_ffff
+}
+
 /// `setp` and `set` with a boolean operation (PTX ISA 9.7.6.1, 9.7.6.2): `op` 0 and, 1
 /// or, 2 xor of the comparison `t` (or, for the second destination `j` 1, of `!t`) with
 /// the predicate `c`.
@@ -2040,6 +2068,21 @@ static OPS: &[Op] = &[
     gop("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", R, 4, &[S2], 32, |w, l, j, _| ldmatrix(w, l, j, true)),
     // fns with an immediate base (a base above 31 is undefined behaviour).
     iop("fns.b32{fns}", R, &[R, R], (0, 31), |s, i, _, _| fns(s[0], i, s[1])),
+    // Control flow inside the straight line: `brx.idx` to one of four targets by the
+    // low two bits of the source (each lane its own, so a warp diverges and meets again
+    // after), a direct call with `.reg` parameters, a direct call with `.param` ones
+    // whose callee calls another function, and an indirect call through a pointer each
+    // lane picks by the source's low bit (PTX ISA 9.7.12.3, 9.7.12.5, 9.7.12.6).
+    iop("brx.idx{brx}", R, &[R], (0, u32::MAX as u64), |s, i, _, _| brx_value(i, s[0] & 3)),
+    op("call{fadd}", R, &[R, R], |s, _, _, _| s[0].wrapping_add(s[1]) & 0xffff_ffff),
+    op("call{fmix}", R, &[R, R], |s, _, _, _| fmix(s[0], s[1])),
+    op("call{fptr}", R, &[R, R], |s, _, _, _| if s[0] & 1 == 1 { fmix(s[0], s[1]) } else { fsub(s[0], s[1]) }),
+    // Instructions with no value: a sleep, fences and a prefetch leave every register
+    // and word as it was.
+    iop("nanosleep.u32", N, &[], (0, 500), |_, _, _, _| 0),
+    op("membar.cta", N, &[], |_, _, _, _| 0),
+    op("fence.acq_rel.gpu", N, &[], |_, _, _, _| 0),
+    op("prefetch.global.L2", N, &[M], |s, _, _, m| { *m = s[0]; 0 }),
     // The approximate instructions, each checked against the ISA's error bound and
     // special values (see `approx_ok`).
     aop("sin.approx.f32", R, &[R], Ax::F32(Fun::Sin, false)),
@@ -2448,6 +2491,54 @@ const THREADS: usize = 64;
 const IN_WORDS: usize = 17;
 const OUT_WORDS: usize = 26;
 
+/// The code of a control-flow form (`{brx}`, `{fadd}`, `{fmix}`, `{fptr}`), the `n`th
+/// instruction, with `ops` its destination and sources.
+fn control(o: &Op, i: &Inst, n: usize, ops: &[String]) -> Option<String> {
+    if !["{brx}", "{fadd}", "{fmix}", "{fptr}"].iter().any(|t| o.ptx.contains(t)) {
+        return None;
+    }
+    let (d, a) = (&ops[0], &ops[1]);
+    if o.ptx.contains("{brx}") {
+        let mut s = format!(
+            "\tand.b32 %t1, {a}, 3;\nT{n}: .branchtargets L{n}_0, L{n}_1, L{n}_2, L{n}_3;\n\tbrx.idx %t1, T{n};\n"
+        );
+        for j in 0..4 {
+            s += &format!("L{n}_{j}:\n\tmov.b32 {d}, {};\n\tbra J{n};\n", brx_value(i.imm, j));
+        }
+        return Some(s + &format!("J{n}:\n"));
+    }
+    let b = &ops[2];
+    if o.ptx.contains("{fadd}") {
+        return Some(format!("\tcall ({d}), fadd, ({a}, {b});\n"));
+    }
+    let callee = if o.ptx.contains("{fmix}") {
+        "fmix".to_string()
+    } else if o.ptx.contains("{fptr}") {
+        "%fp2, proto".to_string()
+    } else {
+        return None;
+    };
+    let mut s = String::new();
+    if o.ptx.contains("{fptr}") {
+        s += &format!(
+            "\tmov.u64 %fp0, fmix;\n\tmov.u64 %fp1, fsub;\n\tand.b32 %t1, {a}, 1;\n\tsetp.ne.u32 %pt, %t1, 0;\n\tselp.b64 %fp2, %fp0, %fp1, %pt;\n"
+        );
+    }
+    let proto = if o.ptx.contains("{fptr}") {
+        "\tproto: .callprototype (.param .b32 _) _ (.param .b32 _, .param .b32 _);\n"
+    } else {
+        ""
+    };
+    let (callee, args) = match callee.split_once(", ") {
+        Some((f, p)) => (f.to_string(), format!("(ca, cb), {p}")),
+        None => (callee, "(ca, cb)".to_string()),
+    };
+    s += &format!(
+        "\t{{\n\t.param .b32 ca;\n\t.param .b32 cb;\n\t.param .b32 cr;\n{proto}\tst.param.b32 [ca], {a};\n\tst.param.b32 [cb], {b};\n\tcall (cr), {callee}, {args};\n\tld.param.b32 {d}, [cr];\n\t}}\n"
+    );
+    Some(s)
+}
+
 fn emit(prog: &[Inst]) -> String {
     let mut s = String::from(".version 8.3\n.target sm_90\n.address_size 64\n\n");
     for (name, ty, elems) in CONSTS {
@@ -2457,12 +2548,14 @@ fn emit(prog: &[Inst]) -> String {
             .collect();
         s += &format!(".const .align 16 .{ty} {name}[{}] = {{{}}};\n", elems.len(), elems.join(", "));
     }
-    s += "\n.visible .entry k(.param .u64 in, .param .u64 out";
+    s += "\n";
+    s += FUNCS;
+    s += ".visible .entry k(.param .u64 in, .param .u64 out";
     for (_, decl, _) in PARAMS {
         s += &format!(", .param {decl}");
     }
     s += ")\n{\n\
-         \t.reg .pred %p<2>;\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .b32 %t<3>;\n\t.reg .b64 %a<4>;\n\t.reg .b64 %sa;\n\t.reg .f64 %fm<4>;\n\t.reg .b32 %fa<10>;\n\t.reg .f32 %fs<2>;\n\
+         \t.reg .pred %p<2>;\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .b32 %t<3>;\n\t.reg .b64 %a<4>;\n\t.reg .b64 %sa;\n\t.reg .f64 %fm<4>;\n\t.reg .b32 %fa<10>;\n\t.reg .f32 %fs<2>;\n\t.reg .b64 %fp<3>;\n\t.reg .pred %pt;\n\
          \t.shared .align 16 .b8 sh[2048];\n\t.local .align 16 .b8 lo[32];\n\
          \tld.param.u64 %a0, [in];\n\tld.param.u64 %a1, [out];\n\tcvta.to.global.u64 %a0, %a0;\n\tcvta.to.global.u64 %a1, %a1;\n\
          \tmov.u32 %t0, %tid.x;\n\tmul.wide.u32 %a2, %t0, 136;\n\tadd.s64 %a0, %a0, %a2;\n\tmul.wide.u32 %a2, %t0, 208;\n\tadd.s64 %a1, %a1, %a2;\n";
@@ -2492,7 +2585,7 @@ fn emit(prog: &[Inst]) -> String {
     }
     s += "\tld.global.u32 %t1, [%a0+96];\n\tand.b32 %t2, %t1, 1;\n\tsetp.ne.u32 %p0, %t2, 0;\n\
           \tand.b32 %t2, %t1, 2;\n\tsetp.ne.u32 %p1, %t2, 0;\n";
-    for i in prog {
+    for (n, i) in prog.iter().enumerate() {
         let o = &OPS[i.op];
         let name = o
             .ptx
@@ -2609,6 +2702,10 @@ fn emit(prog: &[Inst]) -> String {
                     *op += &sel;
                 }
             }
+        }
+        if let Some(text) = control(o, i, n, &ops) {
+            s += &text;
+            continue;
         }
         s += &format!("\t{name} {};\n", ops.join(", "));
         if copy.is_some() {
