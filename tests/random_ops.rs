@@ -42,7 +42,8 @@
 //! compared, `fns` with every base from 0 to 31, and control flow within the straight
 //! line (`brx.idx` to one of four targets by each lane's own index, calls with `.reg`
 //! and `.param` parameters, a nested call, an indirect call through a pointer each
-//! lane picks), `nanosleep`, `membar`, `fence` and `prefetch`: 604 forms. Branches,
+//! lane picks), `nanosleep`, `membar`, `fence` and `prefetch`, and `vmad` with every
+//! selector and negation, `.po`, `.sat`, `.shr7` and `.shr15`: 612 forms. Branches,
 //! loops, `exit`, `ret` and barriers in divergent code are `tests/random_kernels`'s. f16 and f16x2 arithmetic is
 //! drawn with `.ftz` and `.sat` too, and the atomics include `cas.b16` and the half adds
 //! (`add.noftz` on `.f16`, `.f16x2`, `.bf16`, `.bf16x2`). The CTA is one-dimensional, so `%tid.y/.z` and
@@ -1083,6 +1084,58 @@ fn fsub(a: u64, b: u64) -> u64 {
     a.wrapping_sub(b) & 0xffff_ffff
 }
 
+/// Which of `vmad`'s sources a `{neg}` form negates, by `imm / 49 % 6`: none, a, b,
+/// a and b, c, or all three (a and b together leave the product as it is, so the
+/// product and c are never both negated, which ptxas refuses).
+const VMAD_NEGS: [[bool; 3]; 6] = [
+    [false; 3],
+    [true, false, false],
+    [false, true, false],
+    [true, true, false],
+    [false, false, true],
+    [true; 3],
+];
+
+/// `vmad` (PTX ISA 9.7.18.1.3) as its semantics block writes it, in 128-bit two's
+/// complement: `tmp = ta * tb`; `.po` sets `lsb`, else a negated product becomes
+/// `~tmp` with `lsb`, else a negated `c` becomes `~c` with `lsb`; `c` is sign-extended
+/// from 32 bits when the final result is signed, zero-extended otherwise; the sum
+/// `tmp + c + lsb` is shifted right by the scale and cut to 64 bits, clamped under
+/// `.sat` to the s32 or u32 range, and `d` is its low 32 bits. `imm` holds the
+/// selectors (`asel + 7 bsel`) and the negations (see [`VMAD_NEGS`]).
+fn vmad_ref(signs: [bool; 2], po: bool, sat: bool, scale: u32, imm: u64, s: &[u64]) -> u64 {
+    let neg = if po { [false; 3] } else { VMAD_NEGS[(imm / 49 % 6) as usize] };
+    let (ta, tb) = (part(s[0], (imm % 7) as usize, signs[0]), part(s[1], (imm / 7 % 7) as usize, signs[1]));
+    let signed_final = signs[0] || signs[1] || (neg[0] ^ neg[1]) || neg[2];
+    let mut tmp = (ta * tb) as u128;
+    let mut c = s[2] & 0xffff_ffff;
+    let mut lsb = 0u128;
+    if po {
+        lsb = 1;
+    } else if neg[0] ^ neg[1] {
+        tmp = !tmp;
+        lsb = 1;
+    } else if neg[2] {
+        c = !c & 0xffff_ffff;
+        lsb = 1;
+    }
+    let c128 = if signed_final { c as u32 as i32 as i128 as u128 } else { u128::from(c) };
+    let tmp = tmp.wrapping_add(c128).wrapping_add(lsb);
+    // The scaled result is 64 bits; the unscaled one keeps the sum's 128.
+    let result: i128 = match scale {
+        0 => tmp as i128,
+        k => ((tmp as i128 >> k) as u64) as i64 as i128,
+    };
+    let result = if !sat {
+        result
+    } else if signed_final {
+        result.clamp(i128::from(i32::MIN), i128::from(i32::MAX))
+    } else {
+        (result as u128 as i128).clamp(0, i128::from(u32::MAX))
+    };
+    result as u64 & 0xffff_ffff
+}
+
 /// `setp` and `set` with a boolean operation (PTX ISA 9.7.6.1, 9.7.6.2): `op` 0 and, 1
 /// or, 2 xor of the comparison `t` (or, for the second destination `j` 1, of `!t`) with
 /// the predicate `c`.
@@ -2083,6 +2136,15 @@ static OPS: &[Op] = &[
     op("membar.cta", N, &[], |_, _, _, _| 0),
     op("fence.acq_rel.gpu", N, &[], |_, _, _, _| 0),
     op("prefetch.global.L2", N, &[M], |s, _, _, m| { *m = s[0]; 0 }),
+    // vmad with every selector and negation, and its `.po`, `.sat` and scale forms.
+    iop("vmad.u32.u32.u32{v}{neg}", R, &[R, R, R], (0, 293), |s, i, _, _| vmad_ref([false, false], false, false, 0, i, s)),
+    iop("vmad.s32.s32.s32.sat{v}{neg}", R, &[R, R, R], (0, 293), |s, i, _, _| vmad_ref([true, true], false, true, 0, i, s)),
+    iop("vmad.s32.u32.s32.shr7{v}{neg}", R, &[R, R, R], (0, 293), |s, i, _, _| vmad_ref([false, true], false, false, 7, i, s)),
+    iop("vmad.u32.s32.u32.sat.shr15{v}{neg}", R, &[R, R, R], (0, 293), |s, i, _, _| vmad_ref([true, false], false, true, 15, i, s)),
+    iop("vmad.u32.u32.u32.sat{v}{neg}", R, &[R, R, R], (0, 293), |s, i, _, _| vmad_ref([false, false], false, true, 0, i, s)),
+    iop("vmad.s32.u32.u32.shr15{v}{neg}", R, &[R, R, R], (0, 293), |s, i, _, _| vmad_ref([false, false], false, false, 15, i, s)),
+    iop("vmad.s32.s32.u32.po{v}", R, &[R, R, R], (0, 48), |s, i, _, _| vmad_ref([true, false], true, false, 0, i, s)),
+    iop("vmad.u32.u32.u32.po.sat.shr15{v}", R, &[R, R, R], (0, 48), |s, i, _, _| vmad_ref([false, false], true, true, 15, i, s)),
     // The approximate instructions, each checked against the ISA's error bound and
     // special values (see `approx_ok`).
     aop("sin.approx.f32", R, &[R], Ax::F32(Fun::Sin, false)),
@@ -2694,6 +2756,13 @@ fn emit(prog: &[Inst]) -> String {
             }
             if o.ptx.contains("{vsd}") {
                 ops[0] += SELS[1 + (i.imm / 294 % 6) as usize];
+            }
+        }
+        if o.ptx.contains("{neg}") {
+            for (op, neg) in ops[1..].iter_mut().zip(VMAD_NEGS[(i.imm / 49 % 6) as usize]) {
+                if neg {
+                    op.insert(0, '-');
+                }
             }
         }
         for (n, tag) in [(2, "{s2}"), (4, "{s4}")] {

@@ -207,13 +207,18 @@ fn only_vmad_negates_a_source() {
     let k = |body: &str| {
         errors(&format!(".visible .entry k()\n{{\n.reg .b32 %r<9>;\n.reg .pred %p<3>;\n{body}\nret;\n}}\n"))
     };
-    for ok in
-        ["vmad.s32.s32.s32 %r1, -%r2, %r3, %r4;", "vmad.u32.u32.u32.sat.shr7 %r1, %r2.h0, %r3.b1, -%r4;"]
-    {
+    for ok in [
+        "vmad.s32.s32.s32 %r1, -%r2, %r3, %r4;",
+        "vmad.u32.u32.u32.sat.shr7 %r1, %r2.h0, %r3.b1, -%r4;",
+        // -a and -b: the product is not negated, so c may be.
+        "vmad.s32.s32.s32 %r1, -%r2, -%r3, -%r4;",
+        "vmad.s32.s32.s32 %r1, -%r2, -%r3, %r4;",
+    ] {
         assert_eq!(k(ok), Vec::<String>::new(), "{ok}");
     }
     for bad in [
         "vmad.s32.s32.s32 %r1, -%r2, %r3, -%r4;",
+        "vmad.s32.s32.s32 %r1, %r2, -%r3, -%r4;",
         "vmad.s32.s32.s32.po %r1, -%r2, %r3, %r4;",
         "vmad.s32.s32.s32 -%r1, %r2, %r3, %r4;",
         "vmad.s32.s32.s32 %r1, %r2, %r3, %r4.b0;",

@@ -101,10 +101,10 @@ impl<'a> Checker<'a> {
             _ => (Ty::U32, Ty::U32, Ty::U32),
         };
         // ptxas: "Operand negation limited to either (source A xor source B) or
-        // source C".
-        let negated = i.operands.iter().filter(|o| matches!(o, Operand::Neg(..))).count();
-        if negated > 1 {
-            self.error(i.span, format!("{name}: at most one of a, b and c may be negated"));
+        // source C": negating a and b both leaves the product as it is.
+        let neg = |k: usize| matches!(i.operands.get(k), Some(Operand::Neg(..)));
+        if (neg(1) != neg(2)) && neg(3) {
+            self.error(i.span, format!("{name}: negation of either the product (a xor b) or c, not both"));
         }
         for (k, op) in i.operands.iter().enumerate() {
             let (role, ty, which) = match k {

@@ -1,6 +1,6 @@
 //! Decoding the video instructions that run: the scalar `vadd`, `vsub`, `vabsdiff`,
 //! `vmin`, `vmax`, `vshl`, `vshr`, `vset` (PTX ISA 9.7.18.1) and the SIMD `vadd2` ...
-//! `vset4` (9.7.18.2). Their operands may carry selectors (`%r2.b0`, `%r3.h32`,
+//! `vset4` (9.7.18.2), and `vmad` (9.7.18.1.3). Their operands may carry selectors (`%r2.b0`, `%r3.h32`,
 //! `%r1.b20`), which the parser keeps as a component of the register.
 
 use super::decode::Decoder;
@@ -8,13 +8,16 @@ use super::ops::*;
 use crate::check::types::{Class, Ty};
 use crate::isa::{Form, Opcode as O, Word as W, groups};
 use crate::sem::int::Width;
-use crate::sem::video::{Scalar, SecOp, Sel, Simd, SimdOp, Video, VideoOp};
+use crate::sem::video::{Mad, Scalar, SecOp, Sel, Simd, SimdOp, Video, VideoOp};
 use crate::syntax::ast::*;
 
 impl<'m> Decoder<'m> {
     pub(super) fn video_op(&mut self, i: &InstrView<'m>, f: &Form) -> Result<Op, LowerError> {
         if let Some((op, width)) = simd_op(f) {
             return self.video_simd(i, f, op, width);
+        }
+        if f.opcode == O::Vmad {
+            return self.video_mad(i, f);
         }
         let has = |w: W| f.has(w);
         let clamp = has(W::Clamp);
@@ -72,6 +75,48 @@ impl<'m> Decoder<'m> {
         };
         let spec = Video::Scalar(spec);
         Ok(Op::Video { spec, dst: self.dst(&od)?, a: self.src(&oa, Ty::B32)?, b: self.src(&ob, Ty::B32)?, c })
+    }
+
+    /// `vmad d, {-}a{.asel}, {-}b{.bsel}, {-}c` (9.7.18.1.3); `check` has made sure
+    /// that the product (`a` xor `b`) and `c` are not both negated, and that `.po`
+    /// negates nothing.
+    fn video_mad(&mut self, i: &InstrView<'m>, f: &Form) -> Result<Op, LowerError> {
+        let [Some(od), Some(oa), Some(ob), Some(oc)] = [0, 1, 2, 3].map(|k| i.operands.get(k)) else {
+            return self.unsupported(i);
+        };
+        let [_, a_ty, b_ty] = *f.types() else {
+            return self.unsupported(i);
+        };
+        // A source: whether it is negated, the register and its selector.
+        let source = |o: &Operand| -> Result<(bool, Operand, Sel), LowerError> {
+            let (neg, o) = match o {
+                Operand::Neg(inner, _) => (true, &**inner),
+                o => (false, o),
+            };
+            match o {
+                Operand::Component(name, sel) => match Sel::parse(sel.text(self.src)) {
+                    Some(s) => Ok((neg, Operand::Name(Name { span: name.span }), s)),
+                    None => self.unsupported(i),
+                },
+                o => Ok((neg, o.clone(), Sel::Word)),
+            }
+        };
+        let ((na, oa, asel), (nb, ob, bsel), (nc, oc, _)) = (source(oa)?, source(ob)?, source(oc)?);
+        let signed = |t: Ty| t.class() == Class::Signed;
+        let spec = Video::Mad(Mad {
+            a_signed: signed(a_ty),
+            b_signed: signed(b_ty),
+            asel,
+            bsel,
+            neg_product: na != nb,
+            neg_c: nc,
+            po: f.has(W::Po),
+            sat: f.has(W::Sat),
+            shift: f.pick(&[(W::Shr7, 7), (W::Shr15, 15)]).unwrap_or(0),
+        });
+        let (dst, a, b, c) =
+            (self.dst(od)?, self.src(&oa, Ty::B32)?, self.src(&ob, Ty::B32)?, self.src(&oc, Ty::B32)?);
+        Ok(Op::Video { spec, dst, a, b, c })
     }
 
     /// `vop2`/`vop4 d{.mask}, a{.asel}, b{.bsel}, c` (9.7.18.2).

@@ -153,6 +153,7 @@ pub fn scalar(s: &Scalar, a: u32, b: u32, c: u32) -> u32 {
 pub enum Video {
     Scalar(Scalar),
     Simd(Simd),
+    Mad(Mad),
 }
 
 impl Video {
@@ -161,8 +162,56 @@ impl Video {
         match self {
             Video::Scalar(s) => scalar(s, a, b, c),
             Video::Simd(s) => simd(s, a, b, c),
+            Video::Mad(m) => mad(m, a, b, c),
         }
     }
+}
+
+/// `vmad.dtype.atype.btype{.po}{.sat}{.scale} d, {-}a{.asel}, {-}b{.bsel}, {-}c`
+/// (PTX ISA 9.7.18.1.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mad {
+    pub a_signed: bool,
+    pub b_signed: bool,
+    pub asel: Sel,
+    pub bsel: Sel,
+    /// Exactly one of `a` and `b` is negated: the product is.
+    pub neg_product: bool,
+    pub neg_c: bool,
+    /// `.po`: plus one.
+    pub po: bool,
+    pub sat: bool,
+    /// `.shr7` or `.shr15`: 7 or 15, else 0.
+    pub shift: u8,
+}
+
+/// `vmad` as the ISA's semantics write it: `ta * tb` of the selected parts, extended
+/// by their types, in 128 bits; `.po` adds 1, a negated product is `~tmp + 1`, a
+/// negated `c` is `~c + 1` (only one of the two: the ISA and ptxas allow either the
+/// product or `c` negated, not both); `c` is sign-extended when the final result is
+/// signed (a signed source or a negation; `.dtype` plays no part), zero-extended
+/// otherwise; the sum is shifted right arithmetically by the scale, clamped to the s32
+/// or u32 range under `.sat`, and its low 32 bits written.
+pub fn mad(m: &Mad, a: u32, b: u32, c: u32) -> u32 {
+    let ta = i128::from(m.asel.extract(a, m.a_signed));
+    let tb = i128::from(m.bsel.extract(b, m.b_signed));
+    let signed = m.a_signed || m.b_signed || m.neg_product || m.neg_c;
+    let mut tmp = ta * tb;
+    let mut c = if signed { i128::from(c as i32) } else { i128::from(c) };
+    if m.po {
+        tmp += 1;
+    } else if m.neg_product {
+        tmp = -tmp;
+    } else if m.neg_c {
+        c = -c;
+    }
+    let result = (tmp + c) >> m.shift;
+    let result = match (m.sat, signed) {
+        (false, _) => result,
+        (true, true) => result.clamp(i128::from(i32::MIN), i128::from(i32::MAX)),
+        (true, false) => result.clamp(0, i128::from(u32::MAX)),
+    };
+    result as u32
 }
 
 /// The operation of a SIMD video instruction (9.7.18.2.1, 9.7.18.2.2).
@@ -252,6 +301,41 @@ pub fn simd(s: &Simd, a: u32, b: u32, c: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn vmad_follows_the_isa_examples() {
+        let m = |signs: [bool; 2], sel: [Sel; 2], negs: [bool; 3], po: bool, sat: bool, shift: u8| Mad {
+            a_signed: signs[0],
+            b_signed: signs[1],
+            asel: sel[0],
+            bsel: sel[1],
+            neg_product: negs[0] != negs[1],
+            neg_c: negs[2],
+            po,
+            sat,
+            shift,
+        };
+        let w = [Sel::Word; 2];
+        // vmad.s32.s32.u32.sat r0, r1, r2, -r3: 3 * 5 - 20.
+        assert_eq!(mad(&m([true, false], w, [false, false, true], false, true, 0), 3, 5, 20), -5i32 as u32);
+        // vmad.u32.u32.u32.shr15 r0, r1.h0, r2.h0, r3: (2^15 * 2^15 + 2^14) >> 15.
+        let h0 = [Sel::Half(0); 2];
+        assert_eq!(
+            mad(&m([false; 2], h0, [false; 3], false, false, 15), 0xffff_8000, 0x1_8000, 0x4000),
+            0x8000
+        );
+        // .po: 3 * 5 + 20 + 1; -a and -b leave the product alone.
+        assert_eq!(mad(&m([false; 2], w, [false; 3], true, false, 0), 3, 5, 20), 36);
+        assert_eq!(mad(&m([false; 2], w, [true, true, false], false, false, 0), 3, 5, 20), 35);
+        // Unsigned: (2^32 - 1)^2 + c, saturated to u32; negated product: signed, to s32.
+        assert_eq!(mad(&m([false; 2], w, [false; 3], false, true, 0), u32::MAX, u32::MAX, 1), u32::MAX);
+        assert_eq!(
+            mad(&m([false; 2], w, [true, false, false], false, true, 0), u32::MAX, 2, 0),
+            i32::MIN as u32
+        );
+        // Without .sat the low 32 bits: -(2^32 - 1) * 2 = -2^33 + 2.
+        assert_eq!(mad(&m([false; 2], w, [true, false, false], false, false, 0), u32::MAX, 2, 0), 2);
+    }
 
     fn spec(op: VideoOp) -> Scalar {
         Scalar {
