@@ -468,6 +468,7 @@ impl Cta<'_> {
             }
             Op::Ldmatrix { .. }
             | Op::Mma(_)
+            | Op::Wmma(_)
             | Op::Activemask { .. }
             | Op::Vote { .. }
             | Op::Shfl { .. }

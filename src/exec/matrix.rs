@@ -28,11 +28,15 @@ impl Cta<'_> {
         &self,
         n: u64,
         warp: &mut Warp,
-        shared: &[u8],
+        shared: &mut [u8],
         inst: &Inst,
         active: u32,
     ) -> Result<(), Fault> {
-        let name = if matches!(inst.op, Op::Ldmatrix { .. }) { "ldmatrix" } else { "mma.sync" };
+        let name = match inst.op {
+            Op::Ldmatrix { .. } => "ldmatrix",
+            Op::Wmma(_) => "wmma",
+            _ => "mma.sync",
+        };
         if active != FULL {
             let cause = format!(
                 "{name}.aligned needs all 32 threads of the warp executing it together; lanes {:#010x} do \
@@ -96,6 +100,7 @@ impl Cta<'_> {
                     }
                 }
             }
+            Op::Wmma(w) => self.wmma(n, warp, shared, inst, w)?,
             _ => {}
         }
         Ok(())
