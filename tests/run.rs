@@ -1206,3 +1206,39 @@ fn fns_finds_the_nth_set_bit_and_a_base_past_31_faults() {
         "{err}"
     );
 }
+
+/// `wmma` forms `run` does not take are errors before the launch, each naming the
+/// instruction: sub-byte fragments (not run yet), a fragment of the wrong number of
+/// registers, and a type the shape does not have.
+#[test]
+fn wmma_forms_run_does_not_take_are_errors_naming_them() {
+    let module = |body: &str| {
+        format!(
+            ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
+             .reg .b32 %r<9>;\n.reg .b64 %rd1;\nld.param.u64 %rd1, [p];\n{body}\nret;\n}}\n"
+        )
+    };
+    for (body, want) in [
+        (
+            "wmma.load.a.sync.aligned.row.m8n8k32.global.s4 {%r1}, [%rd1];",
+            "wmma.load.a.sync.aligned.row.m8n8k32.global.s4: ptxvm cannot run sub-byte wmma (.s4, .u4, .b1) yet",
+        ),
+        (
+            "wmma.mma.xor.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 {%r1, %r2}, {%r3}, {%r4}, {%r5, %r6};",
+            "ptxvm cannot run sub-byte wmma",
+        ),
+        (
+            "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1, %r2, %r3, %r4}, [%rd1];",
+            "wmma.load.a.sync.aligned.row.m16n16k16.global.f16: this fragment is a vector of 8 registers",
+        ),
+        (
+            "wmma.load.a.sync.aligned.row.m16n16k16.global.tf32 {%r1, %r2, %r3, %r4}, [%rd1];",
+            "wmma.load.a.sync.aligned.row.m16n16k16.global.tf32: ptxvm cannot run this instruction yet",
+        ),
+    ] {
+        let src = module(body);
+        let m = ptxvm::api::Module::load(&src).unwrap_or_else(|e| panic!("{body}: {e:?}"));
+        let err = m.kernel("k").err().unwrap_or_else(|| panic!("{body} lowered"));
+        assert!(err.message.contains(want), "{body}: {}", err.message);
+    }
+}

@@ -1,4 +1,5 @@
-//! The warp-wide matrix instructions: `ldmatrix` and `mma.sync` (PTX ISA 9.7.14.5).
+//! The warp-wide matrix instructions: `ldmatrix` and `mma.sync` (PTX ISA 9.7.14.5),
+//! and the entry of `wmma` (9.7.14.4, `wmma.rs`).
 //!
 //! Both are `.sync.aligned`: every thread of the warp executes the same instruction
 //! together, so ptxvm runs them when the warp's group holds all 32 lanes and reports
@@ -32,9 +33,14 @@ impl Cta<'_> {
         inst: &Inst,
         active: u32,
     ) -> Result<(), Fault> {
-        let name = match inst.op {
+        use crate::lower::program::Wmma;
+        let name = match &inst.op {
             Op::Ldmatrix { .. } => "ldmatrix",
-            Op::Wmma(_) => "wmma",
+            Op::Wmma(w) => match **w {
+                Wmma::Load { .. } => "wmma.load.sync",
+                Wmma::Store { .. } => "wmma.store.sync",
+                Wmma::Mma { .. } => "wmma.mma.sync",
+            },
             _ => "mma.sync",
         };
         if active != FULL {
