@@ -5,7 +5,7 @@
 //! of CUDA's SIMD intrinsics (packed `add/min/max.u16x2`, `vabsdiff2/4`), and the
 //! half-precision `atomicAdd`s and 16-bit `atomicCAS`; and the `wmma` cases
 //! (`wmma_*`): the corpus's `<mma.h>` GEMMs (`corpus/cuda/ptx/sm_{80,90}/wmma_gemm.ptx`),
-//! every other shape and type in `tests/kernels/src/wmma.cu`, f64 in each rounding mode
+//! every other shape and type (sub-byte too) in `tests/kernels/src/wmma.cu`, f64 in each rounding mode
 //! (`wmma_f64_rnd.ptx`, hand-written), and the faults. Each runs through `ptxvm run`
 //! and is compared with `NAME.expected.json`, which `tools/kernel_cases.py` (and
 //! `tools/wmma_cases.py`) computes from the source in Python (never from ptxvm):
@@ -82,8 +82,8 @@ fn nvcc_kernels_match_their_references() {
         })
         .collect();
     names.sort();
-    // 11 from tools/kernel_cases.py, 22 from tools/wmma_cases.py.
-    assert_eq!(names.len(), 33, "{names:?}");
+    // 11 from tools/kernel_cases.py, 25 from tools/wmma_cases.py.
+    assert_eq!(names.len(), 36, "{names:?}");
     let failed: Vec<String> =
         names.iter().filter_map(|n| check(n).err().map(|e| format!("{n}: {e}"))).collect();
     assert!(failed.is_empty(), "{}", failed.join("\n"));

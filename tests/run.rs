@@ -1210,8 +1210,9 @@ fn fns_finds_the_nth_set_bit_and_a_base_past_31_faults() {
 }
 
 /// `wmma` forms `run` does not take are errors before the launch, each naming the
-/// instruction: sub-byte fragments (not run yet), a fragment of the wrong number of
-/// registers, and a type the shape does not have.
+/// instruction: a fragment of the wrong number of registers, a type the shape does not
+/// have, sub-byte A in column-major layout, single bits without `.and.popc` or
+/// `.xor.popc`.
 #[test]
 fn wmma_forms_run_does_not_take_are_errors_naming_them() {
     let module = |body: &str| {
@@ -1220,22 +1221,17 @@ fn wmma_forms_run_does_not_take_are_errors_naming_them() {
              .reg .b32 %r<9>;\n.reg .b64 %rd1;\nld.param.u64 %rd1, [p];\n{body}\nret;\n}}\n"
         )
     };
+    let cannot = "ptxvm cannot run this instruction yet";
     for (body, want) in [
-        (
-            "wmma.load.a.sync.aligned.row.m8n8k32.global.s4 {%r1}, [%rd1];",
-            "wmma.load.a.sync.aligned.row.m8n8k32.global.s4: ptxvm cannot run sub-byte wmma (.s4, .u4, .b1) yet",
-        ),
-        (
-            "wmma.mma.xor.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 {%r1, %r2}, {%r3}, {%r4}, {%r5, %r6};",
-            "ptxvm cannot run sub-byte wmma",
-        ),
         (
             "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1, %r2, %r3, %r4}, [%rd1];",
             "wmma.load.a.sync.aligned.row.m16n16k16.global.f16: this fragment is a vector of 8 registers",
         ),
+        ("wmma.load.a.sync.aligned.row.m16n16k16.global.tf32 {%r1, %r2, %r3, %r4}, [%rd1];", cannot),
+        ("wmma.load.a.sync.aligned.col.m8n8k32.global.s4 {%r1}, [%rd1];", cannot),
         (
-            "wmma.load.a.sync.aligned.row.m16n16k16.global.tf32 {%r1, %r2, %r3, %r4}, [%rd1];",
-            "wmma.load.a.sync.aligned.row.m16n16k16.global.tf32: ptxvm cannot run this instruction yet",
+            "wmma.mma.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 {%r1, %r2}, {%r3}, {%r4}, {%r5, %r6};",
+            cannot,
         ),
     ] {
         let src = module(body);

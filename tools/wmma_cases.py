@@ -12,6 +12,8 @@ kernel's source, with plain Python integers and fractions, never from ptxvm:
   exact in f32 (and in f16 where the kernel accumulates in f16) whatever the order
   and rounding of the tensor cores; the tf32 inputs carry a tail below tf32's
   precision that the kernel's __float_to_tf32 rounds away.
+- s4, u4 and b1 elements are packed into 32-bit words, the first in the lowest bits
+  (whatever order a GPU packs them in, A and B agree, so the sums are the same).
 - f64 inputs are random doubles; the result is one fma per product in k order,
   starting from C, each rounded in the instruction's mode (what an H100's `mma.sync`
   f64 does, tests/hw/tensor). fractions.Fraction gives each exact value.
@@ -77,6 +79,14 @@ def exact(arg, data):
 
 def fault(*stderr):
     return {"exit": 2, "stderr": list(stderr)}
+
+
+def pack(elements, bits):
+    """Sub-byte elements packed into u32 words, the first in the lowest bits."""
+    per = 32 // bits
+    elements = elements + [0] * (-len(elements) % per)
+    return [sum((int(e) & ((1 << bits) - 1)) << (bits * j) for j, e in enumerate(elements[w:w + per]))
+            for w in range(0, len(elements), per)]
 
 
 def round_f64(q, mode):
@@ -249,11 +259,48 @@ def shapes(rng):
          {"exit": 0, "buffers": [exact(3, want)]})
 
 
+def sub_byte(rng):
+    ptx = "tests/kernels/wmma.ptx"
+
+    # s4: C = 3.
+    a, b = rand(rng, 8, 32, -8, 7), rand(rng, 32, 8, -8, 7)
+    c = [[3] * 8 for _ in range(8)]
+    case("wmma_s4", ptx,
+         {"kernel": "s4", "grid": 1, "block": 32,
+          "args": [buf("u32", pack(store(a, 8, 32), 4)), buf("u32", pack(store(b, 32, 8, col=True), 4)),
+                   {"buffer": "s32", "len": 64}]},
+         {"exit": 0, "buffers": [exact(2, store(matmul(a, b, c), 8, 8))]})
+
+    # u4 with .satfinite: A's rows 64 elements apart (the rest 15s it must not read).
+    a, b = rand(rng, 8, 32, 0, 15), rand(rng, 32, 8, 0, 15)
+    c = [[(2 ** 31 - 1 - rng.randint(0, 8000)) if (r + col) % 2 else rng.randint(-100, 100) for col in range(8)]
+         for r in range(8)]
+    d = [[min(x, 2 ** 31 - 1) for x in row] for row in matmul(a, b, c)]
+    assert any(x == 2 ** 31 - 1 for row in d for x in row) and any(2 ** 30 < x < 2 ** 31 - 1 for row in d for x in row)
+    case("wmma_u4_satfinite", ptx,
+         {"kernel": "u4_satfinite", "grid": 1, "block": 32,
+          "args": [buf("u32", pack(store(a, 8, 32, stride=64, fill=15, length=512), 4)),
+                   buf("u32", pack(store(b, 32, 8, col=True), 4)), buf("s32", store(c, 8, 8, col=True)),
+                   {"buffer": "s32", "len": 64}]},
+         {"exit": 0, "buffers": [exact(3, store(d, 8, 8))]})
+
+    # b1: popc(A & B) + 1, then popc(A ^ B) + 1.
+    a, b = rand(rng, 8, 128, 0, 1), rand(rng, 128, 8, 0, 1)
+    ones = [[1] * 8 for _ in range(8)]
+    xor = [[1 + sum(int(a[i][k]) ^ int(b[k][j]) for k in range(128)) for j in range(8)] for i in range(8)]
+    case("wmma_b1", ptx,
+         {"kernel": "b1", "grid": 1, "block": 32,
+          "args": [buf("u32", pack(store(a, 8, 128), 1)), buf("u32", pack(store(b, 128, 8, col=True), 1)),
+                   {"buffer": "s32", "len": 128}]},
+         {"exit": 0, "buffers": [exact(2, store(matmul(a, b, ones), 8, 8) + store(xor, 8, 8))]})
+
+
 def main():
     rng = random.Random(16)
     for sm in [80, 90]:
         corpus(rng, sm)
     shapes(rng)
+    sub_byte(rng)
 
 
 if __name__ == "__main__":

@@ -10,14 +10,14 @@
 //!
 //! The products and sums are `mma.sync`'s (`sem::matrix`): f16, bf16 and tf32 summed
 //! into f32 as the H100's tensor cores sum, an f16 result rounded from that to nearest,
-//! integers exact (wrapped or `.satfinite`), f64 one `fma` per product in the
-//! instruction's rounding mode.
+//! integers exact (wrapped or `.satfinite`), single bits counted (`.and.popc`,
+//! `.xor.popc`), f64 one `fma` per product in the instruction's rounding mode.
 
 use super::lane::{read, write};
 use super::warp::{Cta, Fault, Warp};
 use crate::lower::program::{Inst, Rnd, Src, Wmma, WmmaElem, WmmaFrag, WmmaPlace, WmmaUse};
 use crate::sem::cvt::{float_to_float, widen};
-use crate::sem::matrix::{dot_f32, dot_f64_rounded, dot_int};
+use crate::sem::matrix::{dot_b1, dot_f32, dot_f64_rounded, dot_int};
 use crate::sem::round;
 
 impl WmmaFrag {
@@ -40,8 +40,8 @@ impl WmmaFrag {
     /// `(row, column)` in the matrix of element `e` (< [`WmmaFrag::distinct`]) of
     /// `lane`'s fragment. With `g` = lane / 4 and `t` = lane % 4, the matrix is cut into
     /// tiles of 8 rows and `4p` columns, where `p` elements lie side by side in a lane
-    /// (two for f16, bf16 and every C and D; four for s8 and u8; one for tf32 and f64
-    /// multiplicands). Lane (`g`, `t`) holds row `g` and columns `pt .. pt+p-1` of each
+    /// (two for f16, bf16 and every C and D; four for s8 and u8; eight for s4 and u4;
+    /// 32 for b1; one for tf32 and f64 multiplicands). Lane (`g`, `t`) holds row `g` and columns `pt .. pt+p-1` of each
     /// tile, tiles going down the rows first. B is placed as its transpose is, so a
     /// lane holds a column of B where it holds a row of A: for 16x16 f16 A this is
     /// `mma.m16n8k16`'s A fragment (a0, a1 row `g`, columns `2t`, `2t+1`; a2, a3 row
@@ -100,6 +100,16 @@ impl Cta<'_> {
                 let size = (frag.elem.bits() / 8) as u8;
                 let mut out = Vec::with_capacity(32);
                 for lane in 0..32 {
+                    if size == 0 {
+                        // Sub-byte: a lane's elements lie side by side in a row of A (or a
+                        // column of B), 32 bits from the first, which is byte-aligned.
+                        let a = element(frag, *col, base, stride, lane, 0);
+                        let v = self
+                            .load(warp, shared, at.mem, a, 4, lane)
+                            .map_err(|cause| self.fault(n, warp, 1 << lane, inst, cause))?;
+                        out.push(vec![v]);
+                        continue;
+                    }
                     let mut vals = vec![0u64; frag.distinct()];
                     for (e, v) in vals.iter_mut().enumerate() {
                         let a = element(frag, *col, base, stride, lane, e);
@@ -127,11 +137,11 @@ impl Cta<'_> {
                     }
                 }
             }
-            Wmma::Mma { frags: [fd, fa, fb, fc], satfinite, rnd, d, a, b, c } => {
+            Wmma::Mma { frags: [fd, fa, fb, fc], satfinite, rnd, and, d, a, b, c } => {
                 let am = matrix(warp, fa, a);
                 let bm = matrix(warp, fb, b);
                 let cm = matrix(warp, fc, c);
-                let dm = mma(fd, fa, fb, fc, &am, &bm, &cm, *satfinite, *rnd);
+                let dm = mma([fd, fa, fb, fc], &am, &bm, &cm, *satfinite, *rnd, *and);
                 let cols = usize::from(fd.cols);
                 for lane in 0..32 {
                     let regs = fd.pack(|e| {
@@ -186,16 +196,19 @@ impl Cta<'_> {
             );
             return Err(self.fault(n, warp, u32::MAX, inst, cause));
         }
-        let size = (frag.elem.bits() / 8) as u64;
+        let bits = frag.elem.bits() as u64;
         let reg_bytes = if frag.elem == WmmaElem::F64 { 8 } else { 4 };
         let align = (u64::from(frag.regs) * reg_bytes).min(16);
-        let step = u64::from(stride) * size;
+        // Sub-byte rows are a whole number of bytes apart, or misaligned.
+        let step = u64::from(stride) * bits / 8;
         let base = addr(0);
-        if !base.is_multiple_of(align) || !step.is_multiple_of(align) {
+        let whole = (u64::from(stride) * bits).is_multiple_of(8);
+        if !base.is_multiple_of(align) || !step.is_multiple_of(align) || !whole {
             let line = if col { "column" } else { "row" };
             let cause = format!(
                 "{name}: misaligned: each {line} must start at a multiple of {align} bytes; the matrix starts at \
-                 {base:#x} and its {line}s are {step} bytes apart (undefined behaviour)"
+                 {base:#x} and its {line}s are {} bytes apart (undefined behaviour)",
+                (u64::from(stride) * bits) as f64 / 8.0
             );
             return Err(self.fault(n, warp, u32::MAX, inst, cause));
         }
@@ -203,12 +216,13 @@ impl Cta<'_> {
     }
 }
 
-/// The address of element `e` of `lane`'s fragment.
+/// The address of element `e` of `lane`'s fragment (for sub-byte elements, of the
+/// byte holding it), rows (or columns) `stride` bytes apart.
 fn element(frag: &WmmaFrag, col: bool, base: u64, stride: u64, lane: usize, e: usize) -> u64 {
     let (r, c) = frag.place(lane, e);
     let (line, at) = if col { (c, r) } else { (r, c) };
-    let size = (frag.elem.bits() / 8) as u64;
-    base.wrapping_add((line as u64).wrapping_mul(stride)).wrapping_add(at as u64 * size)
+    let bits = frag.elem.bits() as u64;
+    base.wrapping_add((line as u64).wrapping_mul(stride)).wrapping_add(at as u64 * bits / 8)
 }
 
 /// Every lane's fragment gathered into its matrix, row by row (element bits).
@@ -241,22 +255,21 @@ fn as_int(elem: WmmaElem, bits: u64) -> i64 {
     match elem {
         WmmaElem::S8 => i64::from(bits as u8 as i8),
         WmmaElem::U8 => i64::from(bits as u8),
+        WmmaElem::S4 => i64::from(((bits as u8) << 4) as i8 >> 4),
+        WmmaElem::U4 | WmmaElem::B1 => i64::from(bits as u8),
         _ => i64::from(bits as u32 as i32),
     }
 }
 
 /// `D = A*B + C` on matrices of element bits (row by row), into D's elements.
-#[allow(clippy::too_many_arguments)]
 fn mma(
-    fd: &WmmaFrag,
-    fa: &WmmaFrag,
-    fb: &WmmaFrag,
-    fc: &WmmaFrag,
+    [fd, fa, fb, fc]: [&WmmaFrag; 4],
     am: &[u64],
     bm: &[u64],
     cm: &[u64],
     satfinite: bool,
     rnd: Rnd,
+    and: bool,
 ) -> Vec<u64> {
     let (m, k, n) = (usize::from(fa.rows), usize::from(fa.cols), usize::from(fb.cols));
     let a_row = |i: usize| &am[i * k..(i + 1) * k];
@@ -266,7 +279,12 @@ fn mma(
         for j in 0..n {
             let c = cm[i * n + j];
             d[i * n + j] = match fa.elem {
-                WmmaElem::S8 | WmmaElem::U8 => {
+                WmmaElem::B1 => {
+                    let a: Vec<bool> = a_row(i).iter().map(|x| *x != 0).collect();
+                    let b: Vec<bool> = b_col(j).map(|x| x != 0).collect();
+                    u64::from(dot_b1(&a, &b, as_int(fc.elem, c), and))
+                }
+                WmmaElem::S8 | WmmaElem::U8 | WmmaElem::S4 | WmmaElem::U4 => {
                     let a: Vec<i64> = a_row(i).iter().map(|x| as_int(fa.elem, *x)).collect();
                     let b: Vec<i64> = b_col(j).map(|x| as_int(fb.elem, x)).collect();
                     u64::from(dot_int(&a, &b, as_int(fc.elem, c), satfinite))
@@ -301,11 +319,14 @@ mod tests {
     #[test]
     fn every_fragment_covers_its_matrix_once() {
         use WmmaElem::*;
-        let shapes = [(16, 16, 16), (32, 8, 16), (8, 32, 16), (16, 16, 8), (8, 8, 4)];
+        let shapes =
+            [(16, 16, 16), (32, 8, 16), (8, 32, 16), (16, 16, 8), (8, 8, 4), (8, 8, 32), (8, 8, 128)];
         for (m, n, k) in shapes {
             let elems: &[WmmaElem] = match k {
                 16 => &[F16, Bf16, S8, U8, F32, S32],
                 8 => &[Tf32, F32],
+                32 => &[S4, U4, S32],
+                128 => &[B1, S32],
                 _ => &[F64],
             };
             for &elem in elems {

@@ -60,6 +60,11 @@ pub enum WmmaElem {
     S8,
     U8,
     F64,
+    /// Sub-byte integers: two to a byte, the first in the low bits.
+    S4,
+    U4,
+    /// Single bits, the first in the lowest bit of a byte.
+    B1,
 }
 
 /// Which matrix of `D = A*B + C` a `wmma` fragment holds.
@@ -91,11 +96,13 @@ pub enum Wmma {
     Load { frag: WmmaFrag, col: bool, at: WmmaPlace, dst: Vec<Slot> },
     /// `wmma.store.d`: the fragment to memory.
     Store { frag: WmmaFrag, col: bool, at: WmmaPlace, src: Vec<Src> },
-    /// `wmma.mma`: `D = A*B + C`; `satfinite` clamps integer sums, `rnd` rounds f64 ones.
+    /// `wmma.mma`: `D = A*B + C`; `satfinite` clamps integer sums, `rnd` rounds f64
+    /// ones, and single bits multiply by `and` (`.and.popc`) or else by `.xor.popc`.
     Mma {
         frags: [WmmaFrag; 4],
         satfinite: bool,
         rnd: Rnd,
+        and: bool,
         d: Vec<Slot>,
         a: Vec<Src>,
         b: Vec<Src>,

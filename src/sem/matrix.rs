@@ -102,6 +102,13 @@ pub fn dot_int(a: &[i64], b: &[i64], c: i64, satfinite: bool) -> u32 {
     if satfinite { s.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32 } else { s as u32 }
 }
 
+/// `c + popc(a & b)` (`.and.popc`) or `c + popc(a ^ b)` (`.xor.popc`) over a row of
+/// single bits and a column, wrapped to 32 bits (PTX ISA 9.7.14.4.5).
+pub fn dot_b1(a: &[bool], b: &[bool], c: i64, and: bool) -> u32 {
+    let count = a.iter().zip(b).filter(|(x, y)| if and { **x && **y } else { x != y }).count();
+    (c + count as i64) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,6 +130,9 @@ mod tests {
         assert_eq!(dot_f64(&[1.0, 2.0], &[3.0, 4.0], 1.0), 12.0);
         assert_eq!(dot_int(&[127, 127], &[127, 127], i64::from(i32::MAX), true), i32::MAX as u32);
         assert_eq!(dot_int(&[-128], &[127], 0, false), (-128i32 * 127) as u32);
+        let (x, y) = ([true, true, false, false], [true, false, true, false]);
+        assert_eq!(dot_b1(&x, &y, 10, true), 11);
+        assert_eq!(dot_b1(&x, &y, -1, false), 1);
         // 1 + 2^-60 is not an f64: toward zero 1, upward the next f64 above 1.
         let tiny = 2f64.powi(-30);
         assert_eq!(dot_f64_rounded(&[tiny], &[tiny], 1.0, Rnd::Rz), 1.0);

@@ -115,3 +115,45 @@ __global__ void f16_shared(const __half *A, const __half *B, const __half *C, __
     __syncwarp();
     for (int i = threadIdx.x; i < 256; i += 32) D[i] = tile[i];
 }
+
+// m8n8k32 s4 (A row-major, B column-major, the only layouts sub-byte wmma has), C 3.
+// Each int holds eight 4-bit elements, the first in the low bits.
+__global__ void s4(const int *A, const int *B, int *D)
+{
+    wmma::fragment<wmma::matrix_a, 8, 8, 32, wmma::experimental::precision::s4, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 8, 8, 32, wmma::experimental::precision::s4, wmma::col_major> b;
+    wmma::fragment<wmma::accumulator, 8, 8, 32, int> c;
+    wmma::fill_fragment(c, 3);
+    wmma::load_matrix_sync(a, A, 32);
+    wmma::load_matrix_sync(b, B, 32);
+    wmma::mma_sync(c, a, b, c);
+    wmma::store_matrix_sync(D, c, 8, wmma::mem_row_major);
+}
+
+// m8n8k32 u4 with saturation; A's rows 64 elements (32 bytes) apart, C near INT_MAX.
+__global__ void u4_satfinite(const int *A, const int *B, const int *C, int *D)
+{
+    wmma::fragment<wmma::matrix_a, 8, 8, 32, wmma::experimental::precision::u4, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 8, 8, 32, wmma::experimental::precision::u4, wmma::col_major> b;
+    wmma::fragment<wmma::accumulator, 8, 8, 32, int> c;
+    wmma::load_matrix_sync(a, A, 64);
+    wmma::load_matrix_sync(b, B, 32);
+    wmma::load_matrix_sync(c, C, 8, wmma::mem_col_major);
+    wmma::mma_sync(c, a, b, c, true);
+    wmma::store_matrix_sync(D, c, 8, wmma::mem_row_major);
+}
+
+// m8n8k128 b1: D[0..64) = popc(A & B) + 1, D[64..128) = popc(A ^ B) + 1.
+__global__ void b1(const unsigned *A, const unsigned *B, int *D)
+{
+    wmma::fragment<wmma::matrix_a, 8, 8, 128, wmma::experimental::precision::b1, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 8, 8, 128, wmma::experimental::precision::b1, wmma::col_major> b;
+    wmma::fragment<wmma::accumulator, 8, 8, 128, int> c, d;
+    wmma::fill_fragment(c, 1);
+    wmma::load_matrix_sync(a, A, 128);
+    wmma::load_matrix_sync(b, B, 128);
+    wmma::bmma_sync(d, a, b, c, wmma::experimental::bmmaBitOpAND);
+    wmma::store_matrix_sync(D, d, 8, wmma::mem_row_major);
+    wmma::bmma_sync(d, a, b, c, wmma::experimental::bmmaBitOpXOR);
+    wmma::store_matrix_sync(D + 64, d, 8, wmma::mem_row_major);
+}
