@@ -1095,15 +1095,19 @@ fn correct_kernels_give_no_sanitizer_report() {
         // 1 + ... + 128 and 129 + ... + 256.
         assert_eq!(json["buffers"][1]["data"], serde_json::json!([8256, 24640]), "{kernel}");
     }
-    // Every shipped example and every nvcc kernel of tests/kernels runs with both checks
-    // and gets no report (the ones that fault still fault, with no report).
-    let mut cases: Vec<(String, String)> = Vec::new();
+    // Every shipped example and every kernel of tests/kernels runs with both checks and
+    // gets no report (the ones that fault still fault, with no report).
+    // (PTX, spec, exit): the faulting examples still fault (exit 2), the kernels of
+    // tests/kernels exit as their expected files say, the others run (exit 0).
+    let mut cases: Vec<(String, String, i64)> = Vec::new();
     for e in std::fs::read_dir("examples").unwrap() {
         let p = e.unwrap().path();
         if p.extension().is_some_and(|x| x == "json") {
             let stem =
                 p.file_stem().unwrap().to_str().unwrap().trim_end_matches("_out_of_bounds").to_string();
-            cases.push((format!("examples/{stem}.ptx"), p.to_str().unwrap().to_string()));
+            let spec = p.to_str().unwrap().to_string();
+            let faults = spec.contains("out_of_bounds") || spec.contains("gather_trap");
+            cases.push((format!("examples/{stem}.ptx"), spec, if faults { 2 } else { 0 }));
         }
     }
     for e in std::fs::read_dir("tests/kernels").unwrap() {
@@ -1114,21 +1118,19 @@ fn correct_kernels_give_no_sanitizer_report() {
                 &std::fs::read_to_string(format!("tests/kernels/{stem}.expected.json")).unwrap(),
             )
             .unwrap();
-            cases.push((want["ptx"].as_str().unwrap().to_string(), p.to_str().unwrap().to_string()));
+            let exit = want["exit"].as_i64().unwrap();
+            cases.push((want["ptx"].as_str().unwrap().to_string(), p.to_str().unwrap().to_string(), exit));
         }
     }
     assert!(cases.len() >= 16, "{cases:?}");
-    for (ptx, spec) in cases {
+    for (ptx, spec, exit) in cases {
         let out = Command::new(env!("CARGO_BIN_EXE_ptxvm"))
             .args(["run", &ptx, "--launch", &spec, "--sanitize", "memcheck,racecheck,initcheck,synccheck"])
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!err.contains("sanitize:") && !err.contains("panicked"), "{spec}: {err}");
-        // The faulting examples still fault (exit 2); the others run (exit 0).
-        let faults =
-            spec.contains("out_of_bounds") || spec.contains("gather_trap") || spec.contains("assert");
-        assert_eq!(out.status.code(), Some(if faults { 2 } else { 0 }), "{spec}: {err}");
+        assert_eq!(out.status.code().map(i64::from), Some(exit), "{spec}: {err}");
     }
 }
 
@@ -1205,4 +1207,36 @@ fn fns_finds_the_nth_set_bit_and_a_base_past_31_faults() {
         err.contains("tid=(2,0,0)") && err.contains("fns: base 40 is above 31 (undefined behaviour)"),
         "{err}"
     );
+}
+
+/// `wmma` forms `run` does not take are errors before the launch, each naming the
+/// instruction: a fragment of the wrong number of registers, a type the shape does not
+/// have, sub-byte A in column-major layout, single bits without `.and.popc` or
+/// `.xor.popc`.
+#[test]
+fn wmma_forms_run_does_not_take_are_errors_naming_them() {
+    let module = |body: &str| {
+        format!(
+            ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
+             .reg .b32 %r<9>;\n.reg .b64 %rd1;\nld.param.u64 %rd1, [p];\n{body}\nret;\n}}\n"
+        )
+    };
+    let cannot = "ptxvm cannot run this instruction yet";
+    for (body, want) in [
+        (
+            "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1, %r2, %r3, %r4}, [%rd1];",
+            "wmma.load.a.sync.aligned.row.m16n16k16.global.f16: this fragment is a vector of 8 registers",
+        ),
+        ("wmma.load.a.sync.aligned.row.m16n16k16.global.tf32 {%r1, %r2, %r3, %r4}, [%rd1];", cannot),
+        ("wmma.load.a.sync.aligned.col.m8n8k32.global.s4 {%r1}, [%rd1];", cannot),
+        (
+            "wmma.mma.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 {%r1, %r2}, {%r3}, {%r4}, {%r5, %r6};",
+            cannot,
+        ),
+    ] {
+        let src = module(body);
+        let m = ptxvm::api::Module::load(&src).unwrap_or_else(|e| panic!("{body}: {e:?}"));
+        let err = m.kernel("k").err().unwrap_or_else(|| panic!("{body} lowered"));
+        assert!(err.message.contains(want), "{body}: {}", err.message);
+    }
 }

@@ -1,4 +1,5 @@
-//! The warp-wide matrix instructions: `ldmatrix` and `mma.sync` (PTX ISA 9.7.14.5).
+//! The warp-wide matrix instructions: `ldmatrix` and `mma.sync` (PTX ISA 9.7.14.5),
+//! and the entry of `wmma` (9.7.14.4, `wmma.rs`).
 //!
 //! Both are `.sync.aligned`: every thread of the warp executes the same instruction
 //! together, so ptxvm runs them when the warp's group holds all 32 lanes and reports
@@ -28,11 +29,20 @@ impl Cta<'_> {
         &self,
         n: u64,
         warp: &mut Warp,
-        shared: &[u8],
+        shared: &mut [u8],
         inst: &Inst,
         active: u32,
     ) -> Result<(), Fault> {
-        let name = if matches!(inst.op, Op::Ldmatrix { .. }) { "ldmatrix" } else { "mma.sync" };
+        use crate::lower::program::Wmma;
+        let name = match &inst.op {
+            Op::Ldmatrix { .. } => "ldmatrix",
+            Op::Wmma(w) => match **w {
+                Wmma::Load { .. } => "wmma.load.sync",
+                Wmma::Store { .. } => "wmma.store.sync",
+                Wmma::Mma { .. } => "wmma.mma.sync",
+            },
+            _ => "mma.sync",
+        };
         if active != FULL {
             let cause = format!(
                 "{name}.aligned needs all 32 threads of the warp executing it together; lanes {:#010x} do \
@@ -96,6 +106,7 @@ impl Cta<'_> {
                     }
                 }
             }
+            Op::Wmma(w) => self.wmma(n, warp, shared, inst, w)?,
             _ => {}
         }
         Ok(())

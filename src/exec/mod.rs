@@ -16,5 +16,6 @@ pub mod simt;
 mod sync;
 pub mod threads;
 pub mod warp;
+mod wmma;
 
 pub use builtin::Printed;

@@ -548,7 +548,7 @@ impl Cta<'_> {
                 Ok(false)
             }
             Op::Barrier(bar) => self.barrier(n, warp, inst, bar, leaf, pc, mask, active),
-            Op::Ldmatrix { .. } | Op::Mma(_) => {
+            Op::Ldmatrix { .. } | Op::Mma(_) | Op::Wmma(_) => {
                 self.matrix(n, warp, shared, inst, active)?;
                 Ok(warp.groups.goto(leaf, pc + 1))
             }

@@ -91,6 +91,7 @@ impl<'m> Decoder<'m> {
                 };
                 Ok(Op::Mma(Box::new(mma)))
             }
+            O::Wmma => self.wmma_op(i, f),
             _ => self.unsupported(i),
         }
     }

@@ -23,3 +23,4 @@ pub mod program;
 pub mod regs;
 mod video;
 mod warp;
+mod wmma;

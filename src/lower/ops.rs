@@ -47,6 +47,79 @@ pub struct Mma {
     pub c: Vec<Src>,
 }
 
+/// The elements a `wmma` fragment holds (PTX ISA 9.7.14.4.1), in memory and, packed
+/// from the low bits up, in its registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WmmaElem {
+    F16,
+    Bf16,
+    /// An f32 in memory and registers of which `mma` reads the top 19 bits.
+    Tf32,
+    F32,
+    S32,
+    S8,
+    U8,
+    F64,
+    /// Sub-byte integers: two to a byte, the first in the low bits.
+    S4,
+    U4,
+    /// Single bits, the first in the lowest bit of a byte.
+    B1,
+}
+
+/// Which matrix of `D = A*B + C` a `wmma` fragment holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WmmaUse {
+    A,
+    B,
+    /// C or D.
+    Acc,
+}
+
+/// A `wmma` fragment: which matrix, its size (`rows` x `cols` of the matrix: M x K
+/// for A, K x N for B, M x N for C and D), its element and how many registers hold it.
+/// `exec/wmma.rs` maps its elements onto the warp's lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WmmaFrag {
+    pub role: WmmaUse,
+    pub rows: u8,
+    pub cols: u8,
+    pub elem: WmmaElem,
+    pub regs: u8,
+}
+
+/// A `wmma` instruction (PTX ISA 9.7.14.4): warp-wide, with each lane's registers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Wmma {
+    /// `wmma.load.{a,b,c}`: the fragment from memory at `[addr+offset]`, rows (or
+    /// columns, `col`) `stride` elements apart.
+    Load { frag: WmmaFrag, col: bool, at: WmmaPlace, dst: Vec<Slot> },
+    /// `wmma.store.d`: the fragment to memory.
+    Store { frag: WmmaFrag, col: bool, at: WmmaPlace, src: Vec<Src> },
+    /// `wmma.mma`: `D = A*B + C`; `satfinite` clamps integer sums, `rnd` rounds f64
+    /// ones, and single bits multiply by `and` (`.and.popc`) or else by `.xor.popc`.
+    Mma {
+        frags: [WmmaFrag; 4],
+        satfinite: bool,
+        rnd: Rnd,
+        and: bool,
+        d: Vec<Slot>,
+        a: Vec<Src>,
+        b: Vec<Src>,
+        c: Vec<Src>,
+    },
+}
+
+/// Where a `wmma.load` or `wmma.store` reads or writes: the address, and the stride
+/// operand if there is one (the default is the matrix's leading dimension).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WmmaPlace {
+    pub mem: Mem,
+    pub addr: Src,
+    pub offset: i64,
+    pub stride: Option<Src>,
+}
+
 /// What a packing `cvt` converts (PTX ISA 9.7.9.21).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PackKind {
@@ -129,6 +202,11 @@ pub enum CvtKind {
         /// `.relu` and `.satfinite` (conversions from f32 to a half).
         relu: bool,
         satfinite: bool,
+    },
+    /// `cvt.{rna,rn,rz}.tf32.f32`: an f32 rounded to tf32 (`away`: `.rna`).
+    Tf32 {
+        rnd: Rnd,
+        away: bool,
     },
     /// Rounding to an integral value of the same format (`cvt.rni.f32.f32`).
     RoundInt {
@@ -567,6 +645,8 @@ pub enum Op {
     },
     /// `mma.sync.aligned` (PTX ISA 9.7.14.5.14): a warp-wide `D = A*B + C`.
     Mma(Box<Mma>),
+    /// `wmma.load`, `wmma.mma` and `wmma.store` (PTX ISA 9.7.14.4).
+    Wmma(Box<Wmma>),
     /// A video instruction (`vadd` ... `vshr`, `vadd2` ... `vset4`): `d = f(a, b, c)` on
     /// 32 bits.
     Video {

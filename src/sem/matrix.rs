@@ -17,7 +17,7 @@
 //!   19 bits.
 
 use super::float::f64_nan;
-use super::round::{Exact, F32, Rnd, product, round};
+use super::round::{Exact, F32, F64, Rnd, product, round};
 use std::cmp::Ordering;
 
 /// `c + sum(a[k] * b[k])` in f32, as the tensor cores add (see the module's text).
@@ -78,10 +78,35 @@ pub fn dot_f64(a: &[f64], b: &[f64], c: f64) -> f64 {
     }
 }
 
+/// [`dot_f64`] with each `fma` rounded by `rnd` (`wmma.mma`'s `.rn`, `.rz`, `.rm`,
+/// `.rp`, PTX ISA 9.7.14.4.5); `.rn` is [`dot_f64`] itself.
+pub fn dot_f64_rounded(a: &[f64], b: &[f64], c: f64, rnd: Rnd) -> f64 {
+    if rnd == Rnd::Rn {
+        return dot_f64(a, b, c);
+    }
+    let fma = |x: &f64, y: &f64, acc: f64| {
+        f64::from_bits(super::farith::fma(F64, rnd, false, false, x.to_bits(), y.to_bits(), acc.to_bits()))
+    };
+    let r = a.iter().zip(b).fold(c, |acc, (x, y)| fma(x, y, acc));
+    if r.is_nan() {
+        let ops: Vec<u64> = a.iter().chain(b).chain([&c]).map(|x| x.to_bits()).collect();
+        f64::from_bits(f64_nan(&ops))
+    } else {
+        r
+    }
+}
+
 /// `c + sum(a[k] * b[k])` of integers, wrapped to 32 bits or clamped (`.satfinite`).
 pub fn dot_int(a: &[i64], b: &[i64], c: i64, satfinite: bool) -> u32 {
     let s = a.iter().zip(b).fold(c, |acc, (x, y)| acc + x * y);
     if satfinite { s.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32 } else { s as u32 }
+}
+
+/// `c + popc(a & b)` (`.and.popc`) or `c + popc(a ^ b)` (`.xor.popc`) over a row of
+/// single bits and a column, wrapped to 32 bits (PTX ISA 9.7.14.4.5).
+pub fn dot_b1(a: &[bool], b: &[bool], c: i64, and: bool) -> u32 {
+    let count = a.iter().zip(b).filter(|(x, y)| if and { **x && **y } else { x != y }).count();
+    (c + count as i64) as u32
 }
 
 #[cfg(test)]
@@ -105,5 +130,14 @@ mod tests {
         assert_eq!(dot_f64(&[1.0, 2.0], &[3.0, 4.0], 1.0), 12.0);
         assert_eq!(dot_int(&[127, 127], &[127, 127], i64::from(i32::MAX), true), i32::MAX as u32);
         assert_eq!(dot_int(&[-128], &[127], 0, false), (-128i32 * 127) as u32);
+        let (x, y) = ([true, true, false, false], [true, false, true, false]);
+        assert_eq!(dot_b1(&x, &y, 10, true), 11);
+        assert_eq!(dot_b1(&x, &y, -1, false), 1);
+        // 1 + 2^-60 is not an f64: toward zero 1, upward the next f64 above 1.
+        let tiny = 2f64.powi(-30);
+        assert_eq!(dot_f64_rounded(&[tiny], &[tiny], 1.0, Rnd::Rz), 1.0);
+        assert_eq!(dot_f64_rounded(&[tiny], &[tiny], 1.0, Rnd::Rp), 1.0 + f64::EPSILON);
+        assert_eq!(dot_f64_rounded(&[-tiny], &[tiny], 1.0, Rnd::Rm), 1.0 - f64::EPSILON / 2.0);
+        assert_eq!(dot_f64_rounded(&[tiny], &[tiny], 1.0, Rnd::Rn), 1.0);
     }
 }
