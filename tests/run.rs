@@ -1240,3 +1240,19 @@ fn wmma_forms_run_does_not_take_are_errors_naming_them() {
         assert!(err.message.contains(want), "{body}: {}", err.message);
     }
 }
+
+/// `[reg+offset]` with a 32-bit register is summed in 32 bits (the fast path's scalar
+/// `ld`/`st` and the general path's `atom` and vector accesses alike): a register
+/// holding a shared address less 128, below address 0 for thread 0, reaches the word
+/// through `+128`. Before, the sum was taken in 64 bits and thread 0 faulted at
+/// 0x100000000.
+#[test]
+fn thirty_two_bit_shared_addresses_wrap() {
+    let spec = r#"{"kernel": "shared32", "grid": 1, "block": 32, "args": [{"buffer": "u32", "len": 64}]}"#;
+    let (out, json) = run("tests/data/run/shared32.ptx", spec, &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let want: Vec<u64> = (0..32).map(|t| 3 * t + 1).chain((0..32).map(|t| 3 * t)).collect();
+    let got: Vec<u64> =
+        json["buffers"][0]["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(got, want);
+}

@@ -85,13 +85,15 @@ fn f32_row(regs: &Regs, r: R32, ftz: bool) -> [f32; 32] {
     map1(row32(regs, r), |x| f32::from_bits(flush(x, ftz)), 0.0)
 }
 
-/// The addresses of a memory access: register `addr` (64-bit or zero-extended
-/// 32-bit) plus `offset`.
+/// The addresses of a memory access: register `addr` plus `offset`, in 64 bits, or
+/// in 32 bits and zero-extended for a 32-bit register (as `lane::address`).
 #[inline(always)]
 fn address(regs: &Regs, addr: u16, wide: bool, offset: i32) -> Row64 {
-    let base: Row64 =
-        if wide { regs.r64[usize::from(addr)] } else { map1(regs.r32[usize::from(addr)], u64::from, 0) };
-    map1(base, |a| a.wrapping_add(offset as i64 as u64), 0)
+    if wide {
+        map1(regs.r64[usize::from(addr)], |a| a.wrapping_add(offset as i64 as u64), 0)
+    } else {
+        map1(regs.r32[usize::from(addr)], |a| u64::from(a.wrapping_add(offset as u32)), 0)
+    }
 }
 
 #[inline(always)]

@@ -56,7 +56,7 @@ impl Cta<'_> {
                 }
             }
             Op::Ld { mem, dsts, n, addr, offset, size, signed } => {
-                let a = read(w, *addr, l).wrapping_add(*offset as u64);
+                let a = address(w, *addr, *offset, l);
                 vector_aligned(a, *n, *size)?;
                 for (k, dst) in dsts.iter().take(*n as usize).enumerate() {
                     let v = self.load(w, shared, *mem, a + (k as u64) * u64::from(*size), *size, l)?;
@@ -66,7 +66,7 @@ impl Cta<'_> {
                 }
             }
             Op::St { mem, srcs, n, addr, offset, size } => {
-                let a = read(w, *addr, l).wrapping_add(*offset as u64);
+                let a = address(w, *addr, *offset, l);
                 vector_aligned(a, *n, *size)?;
                 for (k, src) in srcs.iter().take(*n as usize).enumerate() {
                     let v = read(w, *src, l);
@@ -74,7 +74,7 @@ impl Cta<'_> {
                 }
             }
             Op::Atom { mem, op, ty, dst, addr, offset, b, c } => {
-                let a = read(w, *addr, l).wrapping_add(*offset as u64);
+                let a = address(w, *addr, *offset, l);
                 let (b, c) = (read(w, *b, l), read(w, *c, l));
                 let size = ty.bytes();
                 let f = |old: u64| crate::sem::atom::apply(*op, *ty, old, b, c);
@@ -433,8 +433,8 @@ impl Cta<'_> {
                 write(w, *dst, l, v);
             }
             Op::CpAsync { dst, dst_offset, src, src_offset, size, src_size, ignore } => {
-                let d = read(w, *dst, l).wrapping_add(*dst_offset as u64);
-                let s = read(w, *src, l).wrapping_add(*src_offset as u64);
+                let d = address(w, *dst, *dst_offset, l);
+                let s = address(w, *src, *src_offset, l);
                 let n = u64::from(*size);
                 let ignored = ignore.is_some_and(|p| pred_bit(w, p, lane));
                 let from = if ignored { 0 } else { read(w, *src_size, l) & 0xffff_ffff };
@@ -691,6 +691,17 @@ fn compare_values(kind: CmpKind, op: cmp::CmpOp, x: u64, y: u64) -> bool {
 
 fn pred_bit(w: &Warp, p: Pred, lane: u32) -> bool {
     (w.regs.pred[p.row as usize] >> lane & 1 == 1) != p.negated
+}
+
+/// The address `[addr+offset]` gives in `lane`: with a 32-bit register, the sum is
+/// taken in 32 bits (nvcc relies on it: `[%r2+128]` with `%r2` the shared address of a
+/// variable less 128 is the variable itself), then zero-extended.
+pub(super) fn address(w: &Warp, addr: Src, offset: i64, lane: usize) -> u64 {
+    let a = read(w, addr, lane).wrapping_add(offset as u64);
+    match addr {
+        Src::Reg(Slot { file: RegFile::R32, .. }) => a & 0xffff_ffff,
+        _ => a,
+    }
 }
 
 pub(super) fn read(w: &Warp, src: Src, lane: usize) -> u64 {

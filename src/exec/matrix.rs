@@ -60,7 +60,7 @@ impl Cta<'_> {
                 for (m, matrix) in elem.iter_mut().enumerate().take(usize::from(*count)) {
                     for (r, row) in matrix.iter_mut().enumerate() {
                         let lane = 8 * m + r;
-                        let a = read(warp, *addr, lane).wrapping_add(*offset as u64);
+                        let a = super::lane::address(warp, *addr, *offset, lane);
                         for (c, e) in row.iter_mut().enumerate() {
                             *e = self
                                 .load(warp, shared, *mem, a.wrapping_add(2 * c as u64), 2, lane)

@@ -175,7 +175,7 @@ impl Cta<'_> {
         at: &WmmaPlace,
         name: &str,
     ) -> Result<(u64, u64), Fault> {
-        let addr = |lane| read(warp, at.addr, lane).wrapping_add(at.offset as u64);
+        let addr = |lane| super::lane::address(warp, at.addr, at.offset, lane);
         let stride = |lane| at.stride.map(|s: Src| read(warp, s, lane) as u32);
         if let Some(lane) = (1..32).find(|&l| addr(l) != addr(0) || stride(l) != stride(0)) {
             let cause = format!(
