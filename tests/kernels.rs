@@ -3,7 +3,9 @@
 //! intrinsics, `printf` with a struct passed by value, a failing `assert`, an
 //! `mma.sync` tile fed by `ldmatrix`, a `cp.async` double-buffered copy, and every one
 //! of CUDA's SIMD intrinsics (packed `add/min/max.u16x2`, `vabsdiff2/4`), and the
-//! half-precision `atomicAdd`s and 16-bit `atomicCAS`. Each runs
+//! half-precision `atomicAdd`s and 16-bit `atomicCAS`, and libcu++'s `cuda::barrier`
+//! (a producer/consumer across warps, a split arrive/wait, `cuda::memcpy_async`) and
+//! `cuda::pipeline` double buffering, which compile to the mbarrier family. Each runs
 //! through `ptxvm run` and is compared with `NAME.expected.json`, which
 //! `tools/kernel_cases.py` computes from the source in Python (never from ptxvm):
 //! exactly, or within the stated tolerance where the kernel uses approximate math.
@@ -79,7 +81,7 @@ fn nvcc_kernels_match_their_references() {
         })
         .collect();
     names.sort();
-    assert_eq!(names.len(), 11, "{names:?}");
+    assert_eq!(names.len(), 15, "{names:?}");
     let failed: Vec<String> =
         names.iter().filter_map(|n| check(n).err().map(|e| format!("{n}: {e}"))).collect();
     assert!(failed.is_empty(), "{}", failed.join("\n"));

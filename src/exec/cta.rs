@@ -117,6 +117,7 @@ impl Cta<'_> {
             // arrive after that wait for its next phase.
             for w in 0..warps.len() {
                 moved |= self.try_sync(n, &mut warps[w])?;
+                moved |= self.wake_mbarriers(&mut warps[w], shared);
                 let arrived = self.arrive(n, &mut warps[w], &mut bars)?;
                 moved |= arrived != 0;
                 for b in lanes(u32::from(arrived)) {
@@ -138,7 +139,7 @@ impl Cta<'_> {
                 if warps.iter().all(|w| w.groups.is_empty()) {
                     return Ok(());
                 }
-                return Err(self.deadlock(n, warps, &bars));
+                return Err(self.deadlock(n, warps, &bars, shared));
             }
         }
     }
@@ -335,7 +336,7 @@ impl Cta<'_> {
 
     /// The fault of a CTA where no group can move: the first waiting group, with a
     /// note for every other.
-    fn deadlock(&self, n: u64, warps: &[Warp], bars: &[Bar; 16]) -> Fault {
+    fn deadlock(&self, n: u64, warps: &[Warp], bars: &[Bar; 16], shared: &[u8]) -> Fault {
         let mut groups = Vec::new();
         for warp in warps {
             for (_, node) in warp.groups.iter() {
@@ -368,6 +369,7 @@ impl Cta<'_> {
                         let m = lanes(done).fold(0, |m, l| m | warp.sync_mask[l as usize]);
                         format!("wait for member lanes {:#010x} (of mask {m:#010x})", m & warp.live & !done)
                     }
+                    Wait::Mbarrier => Self::mbar_waits_for(warp, shared, done.trailing_zeros()),
                     Wait::Ready => "are ready".to_string(),
                 };
                 let at = self.program.insts.get(node.pc as usize).unwrap_or(&self.program.insts[0]);

@@ -10,6 +10,7 @@ mod fast;
 mod lane;
 pub mod limits;
 mod matrix;
+mod mbarrier;
 pub mod memory;
 pub mod sanitize;
 pub mod simt;

@@ -33,6 +33,9 @@ pub enum Wait {
     Barrier { id: u8, count: u32, arrived: bool },
     /// At a warp-synchronous instruction, waiting for its member lanes.
     Sync,
+    /// At `mbarrier.try_wait`, until the phase each lane waits for completes
+    /// (`Warp::mbar_at`, `Warp::mbar_parity`).
+    Mbarrier,
 }
 
 #[derive(Clone, Copy, Debug)]

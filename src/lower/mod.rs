@@ -17,6 +17,7 @@ pub mod flow;
 mod half;
 mod int;
 mod matrix;
+mod mbarrier;
 mod mem;
 pub mod ops;
 pub mod program;
