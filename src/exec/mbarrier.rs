@@ -133,7 +133,7 @@ impl Cta<'_> {
         let want = warp.mbar_parity >> lane & 1;
         let state = match object(shared, at as usize) {
             Ok(b) => format!(
-                "{} arrivals pending of {}, tx-count {}, current phase parity {}",
+                "{} of {} arrivals pending, tx-count {}, current phase parity {}",
                 b.pending,
                 b.expected,
                 b.tx,
@@ -161,6 +161,7 @@ impl Cta<'_> {
             return Ok(());
         }
         let mut b = object(shared, at)?;
+        let before = b;
         match m.op {
             MbarOp::Inval => {
                 store(shared, at, 0);
@@ -183,7 +184,7 @@ impl Cta<'_> {
             | MbarOp::Wait { .. }
             | MbarOp::PendingCount => {}
         }
-        store(shared, at, b.encode());
+        update(w, shared, at, before, b);
         Ok(())
     }
 
@@ -232,13 +233,14 @@ impl Cta<'_> {
             None => None,
         };
         for k in (0..size).step_by(8) {
-            let v = self.load(w, shared, c.src.0, s + k, 8, l)?;
-            self.store(w, shared, c.dst.0, d + k, 8, v, l)?;
+            let v = self.load(w, shared, c.src.0, s.wrapping_add(k), 8, l)?;
+            self.store(w, shared, c.dst.0, d.wrapping_add(k), 8, v, l)?;
         }
-        if let Some((at, mut b)) = mbar {
-            b = object(shared, at).unwrap_or(b);
-            b.complete_tx(size)?;
-            store(shared, at, b.encode());
+        if let Some((at, b)) = mbar {
+            let before = object(shared, at).unwrap_or(b);
+            let mut after = before;
+            after.complete_tx(size)?;
+            update(w, shared, at, before, after);
         }
         Ok(())
     }
@@ -253,6 +255,19 @@ fn object(shared: &[u8], at: usize) -> Result<Mbarrier, String> {
              before it: undefined behaviour)"
         )
     })
+}
+
+/// Stores the object at `at` as it is `after` an operation. A phase that completed
+/// orders what its arrivals did before what its waiters do after: for racecheck it
+/// starts a new phase, as a CTA barrier does (it may then miss a race between
+/// threads the mbarrier does not order, never report one that is not there).
+fn update(w: &Warp, shared: &mut [u8], at: usize, before: Mbarrier, after: Mbarrier) {
+    store(shared, at, after.encode());
+    if before.parity != after.parity
+        && let Some(s) = &w.shadow
+    {
+        s.borrow_mut().barrier();
+    }
 }
 
 fn store(shared: &mut [u8], at: usize, word: u64) {
