@@ -162,6 +162,8 @@ fn undefined_uses_of_an_mbarrier_are_faults() {
     );
     let err = fault("global_object", 1, r#"{"buffer": "u8", "len": 8}"#, &[]);
     assert!(err.contains("the mbarrier object's address 0x7f0000000000 is not in shared memory"), "{err}");
+    let err = fault("bad_parity", 1, "", &[]);
+    assert!(err.contains("phaseParity 2 is neither 0 nor 1"), "{err}");
     let err = fault("bulk_size", 1, r#"{"buffer": "u8", "len": 64}"#, &[]);
     assert!(err.contains("cp.async.bulk: size 24"), "{err}");
 }
