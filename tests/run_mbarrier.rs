@@ -73,6 +73,40 @@ fn lanes_of_a_warp_wait_while_their_neighbours_arrive() {
 }
 
 #[test]
+fn lanes_of_one_group_waiting_on_different_mbarriers_go_on_separately() {
+    // Even lanes (bar0) then odd lanes (bar1, which waits for the even ones through
+    // thread 32): 1 + (tid & 1) below 32, 7 for the relay, nothing past it. With
+    // try_wait, and with a test_wait loop.
+    let want: Vec<u64> = (0..64)
+        .map(|t| {
+            if t < 32 {
+                1 + (t & 1)
+            } else if t == 32 {
+                7
+            } else {
+                0
+            }
+        })
+        .collect();
+    for kernel in ["partial", "partial_spin"] {
+        let (out, json) =
+            run("tests/data/run/mbarrier_lanes.ptx", kernel, 64, r#"{"buffer": "u32", "len": 64}"#, &[]);
+        ok(&out);
+        assert_eq!(words(&json, 0), want, "{kernel}");
+    }
+}
+
+#[test]
+fn cp_async_arrive_counts_one_arrival_only_with_noinc() {
+    let args = r#"{"buffer": "u32", "data": [5, 6, 77, 8]}, {"buffer": "u32", "len": 3}"#;
+    let (out, json) = run("tests/data/run/mbarrier_phases.ptx", "cp_async_arrive", 1, args, &[]);
+    ok(&out);
+    // init 3; .noinc arrives (2 pending); the plain form adds one and arrives (still
+    // 2), which the next arrival's state shows; the copy is visible after the wait.
+    assert_eq!(words(&json, 1), [2, 77, 1]);
+}
+
+#[test]
 fn bulk_copies_complete_on_the_mbarrier_and_store_back() {
     let input: Vec<String> = (0..64).map(|i| (1000 + 37 * i).to_string()).collect();
     let args =

@@ -131,9 +131,15 @@ impl Cta<'_> {
             if moved {
                 continue;
             }
-            // Nothing can run: lanes done at a join go on alone (one join a warp).
+            // Nothing can run: lanes done at a join go on alone (one join a warp);
+            // failing that, time passes for the lanes spinning on a test_wait.
             for warp in warps.iter_mut() {
                 moved |= warp.groups.go_alone();
+            }
+            if !moved {
+                for warp in warps.iter_mut() {
+                    moved |= Self::wake_spinning(warp);
+                }
             }
             if !moved {
                 if warps.iter().all(|w| w.groups.is_empty()) {
@@ -369,7 +375,7 @@ impl Cta<'_> {
                         let m = lanes(done).fold(0, |m, l| m | warp.sync_mask[l as usize]);
                         format!("wait for member lanes {:#010x} (of mask {m:#010x})", m & warp.live & !done)
                     }
-                    Wait::Mbarrier => Self::mbar_waits_for(warp, shared, done.trailing_zeros()),
+                    Wait::Mbarrier { .. } => Self::mbar_waits_for(warp, shared, done.trailing_zeros()),
                     Wait::Ready => "are ready".to_string(),
                 };
                 let at = self.program.insts.get(node.pc as usize).unwrap_or(&self.program.insts[0]);

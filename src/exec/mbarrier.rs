@@ -6,13 +6,17 @@
 //! one after another, and one that completes a phase makes the next count towards the
 //! following phase, as on hardware.
 //!
-//! `test_wait` never blocks: a lane whose phase is not complete gets false, and the
-//! group yields so that the threads it waits for can run (kernels spin on it).
-//! `try_wait` may suspend the thread until the phase completes (the ISA allows a
-//! time limit, after which it returns false; ptxvm's is unbounded): its lanes wait,
-//! as at a barrier, and [`Cta::wake_mbarriers`] lets them go with true once their
-//! phase has completed. So a barrier that can never complete is a deadlock fault
-//! that names it, not a hang; a `test_wait` loop on one ends at the step budget.
+//! `test_wait` never blocks: a lane whose phase is not complete gets false. Kernels
+//! spin on it, so those lanes then wait before their next instruction until the
+//! phase completes or nothing else in the CTA can run (time passes): the lanes and
+//! threads they wait for run first, also lanes of their own group that are done
+//! with the loop and wait at its reconvergence point, which go on alone only when
+//! nothing can run. A `test_wait` loop on a phase that never completes ends at the
+//! step budget. `try_wait` may suspend the thread until the phase completes (the ISA
+//! allows a time limit, after which it returns false; ptxvm's is unbounded): its
+//! lanes wait, as at a barrier, and [`Cta::wake_mbarriers`] lets them go with true
+//! once their phase has completed. So a barrier that can never complete is a
+//! deadlock fault that names it, not a hang.
 //!
 //! Copies are done when issued (as `cp.async` is), so `cp.async.mbarrier.arrive`
 //! (which counts one more pending arrival, then arrives once the copies are done)
@@ -48,7 +52,7 @@ impl Cta<'_> {
             }
             return Ok(warp.groups.goto(leaf, pc + 1));
         };
-        let (mut waiting, mut pending) = (0u32, false);
+        let (mut waiting, mut pending) = (0u32, 0u32);
         for lane in lanes(active) {
             let l = lane as usize;
             let checked = |warp: &Warp| -> Result<(usize, bool, bool), String> {
@@ -66,30 +70,52 @@ impl Cta<'_> {
             };
             let (at, want, done) =
                 checked(warp).map_err(|cause| self.fault(n, warp, 1 << lane, inst, cause))?;
+            warp.mbar_at[l] = at as u32;
+            warp.mbar_parity = (warp.mbar_parity & !(1 << lane)) | u32::from(want) << lane;
             if blocking && !done {
                 waiting |= 1 << lane;
-                warp.mbar_at[l] = at as u32;
-                warp.mbar_parity = (warp.mbar_parity & !(1 << lane)) | u32::from(want) << lane;
                 continue;
             }
-            pending |= !done;
+            pending |= u32::from(!done) << lane;
             if let Some(d) = m.dst {
                 write(warp, d, l, u64::from(done));
             }
         }
         if waiting != 0 {
-            Self::park(warp, leaf, pc, mask, waiting, Wait::Mbarrier);
+            Self::park(warp, leaf, pc, mask, waiting, Wait::Mbarrier { spin: false });
             return Ok(false);
         }
         let running = warp.groups.goto(leaf, pc + 1);
-        if pending {
-            // A spinning `test_wait`: the others run first.
-            if running {
-                warp.groups.yield_leaf(leaf);
+        if pending != 0 && running {
+            // A `test_wait` that found its phase incomplete: those lanes go on when
+            // it completes, or when nothing else can run, so the lanes and threads
+            // they wait for run first (a spin loop would otherwise keep them from
+            // it), and the others go on now.
+            let spin = Wait::Mbarrier { spin: true };
+            if pending == mask {
+                warp.groups.node_mut(leaf).wait = spin;
+            } else {
+                let stay = warp.groups.fork(leaf, (pc + 1, mask & !pending), (pc + 1, pending));
+                warp.groups.node_mut(stay).wait = spin;
             }
             return Ok(false);
         }
         Ok(running)
+    }
+
+    /// When nothing else can run: groups delayed after a `test_wait` go on (the
+    /// phase they wait for is still incomplete). True when there was one.
+    pub(super) fn wake_spinning(warp: &mut Warp) -> bool {
+        let mut spinning = [0u32; 32];
+        let mut len = 0;
+        for (i, _) in warp.groups.leaves().filter(|(_, n)| n.wait == Wait::Mbarrier { spin: true }).take(32) {
+            spinning[len] = i;
+            len += 1;
+        }
+        for &i in &spinning[..len] {
+            warp.groups.wake(i);
+        }
+        len != 0
     }
 
     /// Lets lanes waiting at `try_wait` go on, with true, once their phase has
@@ -97,12 +123,15 @@ impl Cta<'_> {
     pub(super) fn wake_mbarriers(&self, warp: &mut Warp, shared: &[u8]) -> bool {
         let mut waiting = [(0u32, 0u32, 0u32, 0u32); 32];
         let mut len = 0;
-        for (i, node) in warp.groups.leaves().filter(|(_, n)| n.wait == Wait::Mbarrier).take(32) {
+        let mut spin = 0u32;
+        for (i, node) in warp.groups.leaves().take(32) {
+            let Wait::Mbarrier { spin: s } = node.wait else { continue };
+            spin |= u32::from(s) << len;
             waiting[len] = (i, node.pc, node.mask, node.frame);
             len += 1;
         }
         let mut moved = false;
-        for &(i, pc, mask, frame) in &waiting[..len] {
+        for (k, &(i, pc, mask, frame)) in waiting[..len].iter().enumerate() {
             let done = lanes(mask).fold(0, |done, lane| {
                 let want = warp.mbar_parity >> lane & 1 == 1;
                 let at = warp.mbar_at[lane as usize] as usize;
@@ -113,6 +142,17 @@ impl Cta<'_> {
                 continue;
             }
             moved = true;
+            if spin >> k & 1 == 1 {
+                // After a test_wait: the lanes run its loop again, and find the phase
+                // complete this time.
+                if done == mask {
+                    warp.groups.wake(i);
+                } else {
+                    let stay = warp.groups.fork(i, (pc, done), (pc, mask & !done));
+                    warp.groups.node_mut(stay).wait = Wait::Mbarrier { spin: true };
+                }
+                continue;
+            }
             if let Op::Mbarrier(m) = &self.program.insts[pc as usize].op
                 && let Some(d) = m.dst
             {
@@ -126,7 +166,7 @@ impl Cta<'_> {
                 warp.groups.goto(i, pc + 1);
             } else {
                 let stay = warp.groups.fork(i, (pc + 1, done), (pc, mask & !done));
-                warp.groups.node_mut(stay).wait = Wait::Mbarrier;
+                warp.groups.node_mut(stay).wait = Wait::Mbarrier { spin: false };
             }
         }
         moved
