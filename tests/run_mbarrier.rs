@@ -225,3 +225,17 @@ fn racecheck_takes_a_completed_phase_as_ordering_its_arrivals_before_its_waits()
     );
     ok(&out);
 }
+
+#[test]
+fn bulk_reductions_and_tensor_copies_are_refused_not_run_as_copies() {
+    for (kernel, name) in [
+        ("reduce", "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32"),
+        ("tensor", "cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes"),
+    ] {
+        let (out, _) =
+            run("tests/data/run/mbarrier_unsupported.ptx", kernel, 1, r#"{"type": "u64", "value": 0}"#, &[]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{kernel}: {err}");
+        assert!(err.contains(&format!("error: {name}: ptxvm cannot run this instruction yet")), "{err}");
+    }
+}

@@ -77,7 +77,11 @@ impl<'m> Decoder<'m> {
     /// copy is done. Tensor copies and multicast are not run yet.
     pub(super) fn cp_bulk(&mut self, i: &InstrView<'m>, f: &Form) -> Result<Op, LowerError> {
         let has = |w: W| f.has(w);
-        if has(W::Tensor) || has(W::MulticastCluster) {
+        // The table's row for bulk copies is open: modifiers it does not know yet
+        // (`.reduce`, `.cp_mask`, ...) are not in the form, so the name itself must
+        // hold only those of the copies run understands.
+        let known = i.full_name(self.src).split('.').skip(1).all(|m| BULK_MODIFIERS.contains(&m));
+        if !known || has(W::Tensor) || has(W::MulticastCluster) {
             return self.unsupported(i);
         }
         // `cp.async.bulk.prefetch.L2.global [a], size`: a cache hint.
@@ -90,6 +94,12 @@ impl<'m> Decoder<'m> {
         else {
             return self.unsupported(i);
         };
+        // After the size: the mbarrier of a copy into shared memory, then a cache
+        // policy with `.L2::cache_hint`.
+        let want = 3 + usize::from(has(W::CompleteTx)) + usize::from(has(W::L2CacheHint));
+        if ops.len() != want {
+            return self.unsupported(i);
+        }
         let shared = Some(Space::Shared);
         let (dst_space, src_space, mbar) = if has(W::CompleteTx) {
             let Some(Operand::Addr(m)) = ops.get(3) else { return self.unsupported(i) };
@@ -109,3 +119,20 @@ impl<'m> Decoder<'m> {
         })))
     }
 }
+
+/// The modifiers of the `cp.async.bulk` forms ptxvm runs.
+const BULK_MODIFIERS: &[&str] = &[
+    "async",
+    "bulk",
+    "shared::cluster",
+    "shared::cta",
+    "global",
+    "mbarrier::complete_tx::bytes",
+    "bulk_group",
+    "L2::cache_hint",
+    "commit_group",
+    "wait_group",
+    "read",
+    "prefetch",
+    "L2",
+];
