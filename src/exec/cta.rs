@@ -117,7 +117,9 @@ impl Cta<'_> {
             // arrive after that wait for its next phase.
             for w in 0..warps.len() {
                 moved |= self.try_sync(n, &mut warps[w])?;
-                moved |= self.wake_mbarriers(&mut warps[w], shared);
+                if self.program.mbarrier_waits {
+                    moved |= self.wake_mbarriers(&mut warps[w], shared);
+                }
                 let arrived = self.arrive(n, &mut warps[w], &mut bars)?;
                 moved |= arrived != 0;
                 for b in lanes(u32::from(arrived)) {
@@ -136,7 +138,7 @@ impl Cta<'_> {
             for warp in warps.iter_mut() {
                 moved |= warp.groups.go_alone();
             }
-            if !moved {
+            if !moved && self.program.mbarrier_waits {
                 for warp in warps.iter_mut() {
                     moved |= Self::wake_spinning(warp);
                 }

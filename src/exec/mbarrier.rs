@@ -31,7 +31,7 @@ use crate::sem::mbarrier::{self as mb, Arrive, Mbarrier};
 
 impl Cta<'_> {
     /// Group `leaf` executes an mbarrier instruction with its `active` lanes; false
-    /// when the group stops running (it waits or yields).
+    /// when the group stops running (it waits, or left the tree).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn mbarrier(
         &self,
@@ -118,8 +118,9 @@ impl Cta<'_> {
         len != 0
     }
 
-    /// Lets lanes waiting at `try_wait` go on, with true, once their phase has
-    /// completed. True when some did.
+    /// Lets lanes waiting for an mbarrier phase go on once it has completed: those
+    /// at `try_wait` with true, those delayed after a `test_wait` to run it again.
+    /// True when some did.
     pub(super) fn wake_mbarriers(&self, warp: &mut Warp, shared: &[u8]) -> bool {
         let mut waiting = [(0u32, 0u32, 0u32, 0u32); 32];
         let mut len = 0;

@@ -942,6 +942,9 @@ pub struct Program {
     /// device memory at `image_base`.
     pub image: Vec<u8>,
     pub image_base: u64,
+    /// Whether any instruction waits for an mbarrier phase (`test_wait`,
+    /// `try_wait`): only then does a CTA look for lanes to wake.
+    pub mbarrier_waits: bool,
 }
 
 impl Program {
