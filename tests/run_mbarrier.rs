@@ -43,7 +43,7 @@ fn phases_parities_states_pending_counts_and_tx_counts_follow_the_isa() {
         0, // test_wait on the state of phase 0, still running
         2, // the arrival of 2 that completes phase 0 saw 2 pending
         1, // phase 1: parity 0 names phase 0, complete
-        1, // try_wait on phase 0's state: complete
+        1, // try_wait on phase 0's state (with a suspend-time hint): complete
         0, // test_wait on a state of phase 1: not complete
         2, // arrive_drop.noComplete in phase 1 saw 2 pending (3 - 1)
         2, // phase 2 expects 2 arrivals: the drop lowered the expected count

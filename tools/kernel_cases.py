@@ -5,9 +5,11 @@ The kernels are CUDA sources in tests/kernels/src/, compiled by nvcc 13 for sm_9
 
     nvcc -ptx -arch=sm_90 -O3 tests/kernels/src/NAME.cu -o tests/kernels/NAME.ptx
 
+(mbarrier.cu also needs -I with the CCCL headers, site-packages/nvidia/cu13/include/cccl.)
+
 Every expected value is computed here in Python from the kernel's source: exactly where
-the kernel's arithmetic is exact (the mma tile and the cp.async copy use small
-integers, the SIMD intrinsics follow the CUDA Math API's definitions), in double
+the kernel's arithmetic is exact (the mma tile, the cp.async copy and the
+cuda::barrier and cuda::pipeline kernels use small integers, the SIMD intrinsics follow the CUDA Math API's definitions), in double
 precision within a stated tolerance where the kernel uses CUDA's
 approximate math (expf, tanhf, rsqrtf, logf, erfcf, the __ intrinsics). The
 tolerances are the CUDA C++ Programming Guide's error bounds for those functions
