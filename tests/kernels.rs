@@ -3,12 +3,15 @@
 //! intrinsics, `printf` with a struct passed by value, a failing `assert`, an
 //! `mma.sync` tile fed by `ldmatrix`, a `cp.async` double-buffered copy, and every one
 //! of CUDA's SIMD intrinsics (packed `add/min/max.u16x2`, `vabsdiff2/4`), and the
-//! half-precision `atomicAdd`s and 16-bit `atomicCAS`; and the `wmma` cases
-//! (`wmma_*`): the corpus's `<mma.h>` GEMMs (`corpus/cuda/ptx/sm_{80,90}/wmma_gemm.ptx`),
-//! every other shape and type (sub-byte too) in `tests/kernels/src/wmma.cu`, f64 in each rounding mode
-//! (`wmma_f64_rnd.ptx`, hand-written), and the faults. Each runs through `ptxvm run`
-//! and is compared with `NAME.expected.json`, which `tools/kernel_cases.py` (and
-//! `tools/wmma_cases.py`) computes from the source in Python (never from ptxvm):
+//! half-precision `atomicAdd`s and 16-bit `atomicCAS`; libcu++'s `cuda::barrier`
+//! (a producer/consumer across warps, a split arrive/wait, `cuda::memcpy_async`) and
+//! `cuda::pipeline` double buffering, which compile to the mbarrier family; and the
+//! `wmma` cases (`wmma_*`): the corpus's `<mma.h>` GEMMs
+//! (`corpus/cuda/ptx/sm_{80,90}/wmma_gemm.ptx`), every other shape and type (sub-byte
+//! too) in `tests/kernels/src/wmma.cu`, f64 in each rounding mode (`wmma_f64_rnd.ptx`,
+//! hand-written), and the faults. Each runs through `ptxvm run` and is compared with
+//! `NAME.expected.json`, which `tools/kernel_cases.py` (and `tools/wmma_cases.py`)
+//! computes from the source in Python (never from ptxvm):
 //! exactly, or within the stated tolerance where the kernel uses approximate math.
 
 use serde_json::Value;
@@ -82,8 +85,8 @@ fn nvcc_kernels_match_their_references() {
         })
         .collect();
     names.sort();
-    // 11 from tools/kernel_cases.py, 25 from tools/wmma_cases.py.
-    assert_eq!(names.len(), 36, "{names:?}");
+    // 15 from tools/kernel_cases.py, 25 from tools/wmma_cases.py.
+    assert_eq!(names.len(), 40, "{names:?}");
     let failed: Vec<String> =
         names.iter().filter_map(|n| check(n).err().map(|e| format!("{n}: {e}"))).collect();
     assert!(failed.is_empty(), "{}", failed.join("\n"));

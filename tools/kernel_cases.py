@@ -5,9 +5,11 @@ The kernels are CUDA sources in tests/kernels/src/, compiled by nvcc 13 for sm_9
 
     nvcc -ptx -arch=sm_90 -O3 tests/kernels/src/NAME.cu -o tests/kernels/NAME.ptx
 
+(mbarrier.cu also needs -I with the CCCL headers, site-packages/nvidia/cu13/include/cccl.)
+
 Every expected value is computed here in Python from the kernel's source: exactly where
-the kernel's arithmetic is exact (the mma tile and the cp.async copy use small
-integers, the SIMD intrinsics follow the CUDA Math API's definitions), in double
+the kernel's arithmetic is exact (the mma tile, the cp.async copy and the
+cuda::barrier and cuda::pipeline kernels use small integers, the SIMD intrinsics follow the CUDA Math API's definitions), in double
 precision within a stated tolerance where the kernel uses CUDA's
 approximate math (expf, tanhf, rsqrtf, logf, erfcf, the __ intrinsics). The
 tolerances are the CUDA C++ Programming Guide's error bounds for those functions
@@ -189,6 +191,54 @@ def main():
     case("double_buffer", "tensor.ptx",
          {"kernel": "double_buffer", "grid": 1, "block": threads, "dynamic_shared_bytes": 2 * per * 4,
           "args": [buf(x), {"buffer": "f32", "len": chunks * per}, {"type": "s32", "value": chunks}]},
+         {"exit": 0, "buffers": [{"arg": 1, "data": want, "rel": 0, "abs": 0}]})
+
+    # mbarrier.cu: libcu++'s cuda::barrier and cuda::pipeline, on small integers so
+    # every value is exact. Their own generator leaves the other cases' draws as they were.
+    mrng = random.Random(90)
+    # Producer/consumer: 2 blocks of 1 producer warp and 128 consumers, 5 rounds.
+    blocks, cons, rounds = 2, 128, 5
+    x = [mrng.randint(-10000, 10000) for _ in range(blocks * rounds * cons)]
+    want = []
+    for b in range(blocks):
+        acc = [0] * cons
+        for r in range(rounds):
+            for c in range(cons):
+                tile = x[(b * rounds + r) * cons + c] * 3 + r
+                acc[c] += tile
+                want.append(tile - acc[c])
+    case("mbarrier_producer_consumer", "mbarrier.ptx",
+         {"kernel": "producer_consumer", "grid": blocks, "block": cons + 32,
+          "args": [{"buffer": "s32", "data": x}, {"buffer": "s32", "len": len(x)},
+                   {"type": "s32", "value": rounds}]},
+         {"exit": 0, "buffers": [{"arg": 1, "data": want, "rel": 0, "abs": 0}]})
+
+    # Split arrive/wait: 3 blocks of 128 threads.
+    blocks, n = 3, 128
+    x = [float(mrng.randint(-5000, 5000)) for _ in range(blocks * n)]
+    want = [x[b * n + n - 1 - t] * 2 + x[b * n + t] + 1 for b in range(blocks) for t in range(n)]
+    case("mbarrier_split_phase", "mbarrier.ptx",
+         {"kernel": "split_phase", "grid": blocks, "block": n,
+          "args": [buf(x), {"buffer": "f32", "len": blocks * n}]},
+         {"exit": 0, "buffers": [{"arg": 1, "data": want, "rel": 0, "abs": 0}]})
+
+    # cuda::memcpy_async with a barrier: 2 blocks of 64 threads, 300 ints each.
+    blocks, n = 2, 300
+    x = [mrng.randint(-10 ** 6, 10 ** 6) for _ in range(blocks * n)]
+    want = [x[b * n + n - 1 - i] + i for b in range(blocks) for i in range(n)]
+    case("mbarrier_memcpy_async", "mbarrier.ptx",
+         {"kernel": "memcpy_barrier", "grid": blocks, "block": 64, "dynamic_shared_bytes": n * 4,
+          "args": [{"buffer": "s32", "data": x}, {"buffer": "s32", "len": blocks * n},
+                   {"type": "s32", "value": n}]},
+         {"exit": 0, "buffers": [{"arg": 1, "data": want, "rel": 0, "abs": 0}]})
+
+    # cuda::pipeline double buffer: 7 chunks of 96 floats.
+    n, chunks = 96, 7
+    x = [float(mrng.randint(-1000, 1000)) for _ in range(chunks * n)]
+    want = [2 * x[k * n + t] + x[k * n + n - 1 - t] for k in range(chunks) for t in range(n)]
+    case("mbarrier_pipeline", "mbarrier.ptx",
+         {"kernel": "pipeline_double", "grid": 1, "block": n, "dynamic_shared_bytes": 2 * n * 4,
+          "args": [buf(x), {"buffer": "f32", "len": chunks * n}, {"type": "s32", "value": chunks}]},
          {"exit": 0, "buffers": [{"arg": 1, "data": want, "rel": 0, "abs": 0}]})
 
     # CUDA's SIMD intrinsics (simd.cu) on 300 pairs of words: edge elements (0, 1, the

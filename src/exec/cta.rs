@@ -117,6 +117,9 @@ impl Cta<'_> {
             // arrive after that wait for its next phase.
             for w in 0..warps.len() {
                 moved |= self.try_sync(n, &mut warps[w])?;
+                if self.program.mbarrier_waits {
+                    moved |= self.wake_mbarriers(&mut warps[w], shared);
+                }
                 let arrived = self.arrive(n, &mut warps[w], &mut bars)?;
                 moved |= arrived != 0;
                 for b in lanes(u32::from(arrived)) {
@@ -130,15 +133,21 @@ impl Cta<'_> {
             if moved {
                 continue;
             }
-            // Nothing can run: lanes done at a join go on alone (one join a warp).
+            // Nothing can run: lanes done at a join go on alone (one join a warp);
+            // failing that, time passes for the lanes spinning on a test_wait.
             for warp in warps.iter_mut() {
                 moved |= warp.groups.go_alone();
+            }
+            if !moved && self.program.mbarrier_waits {
+                for warp in warps.iter_mut() {
+                    moved |= Self::wake_spinning(warp);
+                }
             }
             if !moved {
                 if warps.iter().all(|w| w.groups.is_empty()) {
                     return Ok(());
                 }
-                return Err(self.deadlock(n, warps, &bars));
+                return Err(self.deadlock(n, warps, &bars, shared));
             }
         }
     }
@@ -335,7 +344,7 @@ impl Cta<'_> {
 
     /// The fault of a CTA where no group can move: the first waiting group, with a
     /// note for every other.
-    fn deadlock(&self, n: u64, warps: &[Warp], bars: &[Bar; 16]) -> Fault {
+    fn deadlock(&self, n: u64, warps: &[Warp], bars: &[Bar; 16], shared: &[u8]) -> Fault {
         let mut groups = Vec::new();
         for warp in warps {
             for (_, node) in warp.groups.iter() {
@@ -368,6 +377,7 @@ impl Cta<'_> {
                         let m = lanes(done).fold(0, |m, l| m | warp.sync_mask[l as usize]);
                         format!("wait for member lanes {:#010x} (of mask {m:#010x})", m & warp.live & !done)
                     }
+                    Wait::Mbarrier { .. } => Self::mbar_waits_for(warp, shared, done.trailing_zeros()),
                     Wait::Ready => "are ready".to_string(),
                 };
                 let at = self.program.insts.get(node.pc as usize).unwrap_or(&self.program.insts[0]);

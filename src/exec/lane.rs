@@ -20,7 +20,7 @@ use crate::sem::{bits, cmp, cvt, farith, float, int, select};
 const WINDOW: u64 = 1 << 32;
 
 /// Where one access lands after its space and window are resolved.
-enum Target {
+pub(super) enum Target {
     Global(u64),
     Shared(u64),
     /// An address in the lane's local memory.
@@ -451,6 +451,7 @@ impl Cta<'_> {
                     self.store(w, shared, Mem::Shared, d + k, 1, v, l)?;
                 }
             }
+            Op::CpBulk(c) => self.cp_bulk(w, shared, c, l)?,
             Op::DivApprox { full, ftz, dst, a, b } => {
                 let v = approx::div_approx(*full, *ftz, read(w, *a, l) as u32, read(w, *b, l) as u32);
                 write(w, *dst, l, u64::from(v));
@@ -479,6 +480,7 @@ impl Cta<'_> {
             | Op::Barrier(_)
             | Op::WarpSync { .. }
             | Op::Nanosleep
+            | Op::Mbarrier(_)
             | Op::Bra { .. }
             | Op::Brx { .. }
             | Op::Call(_)
@@ -494,7 +496,12 @@ impl Cta<'_> {
     /// The bytes of a shared-memory access, or why it faults: outside the CTA's
     /// shared memory, or in static shared memory the kernel does not own (another
     /// kernel's variables in the same module).
-    fn shared_range(&self, len: usize, a: u64, size: u8) -> Result<std::ops::Range<usize>, String> {
+    pub(super) fn shared_range(
+        &self,
+        len: usize,
+        a: u64,
+        size: u8,
+    ) -> Result<std::ops::Range<usize>, String> {
         let r = range(len, a, size, "shared")?;
         if let Some(owned) = &self.program.funcs[self.kernel as usize].shared
             && (r.start as u64) < u64::from(self.program.dynamic_shared_at)
@@ -546,7 +553,7 @@ impl Cta<'_> {
     }
 
     /// Resolves an address in `mem` for lane `l`.
-    fn target(&self, w: &Warp, mem: Mem, a: u64) -> Target {
+    pub(super) fn target(&self, w: &Warp, mem: Mem, a: u64) -> Target {
         match mem {
             Mem::Global => Target::Global(a),
             Mem::Shared => Target::Shared(a),

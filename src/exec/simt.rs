@@ -33,6 +33,11 @@ pub enum Wait {
     Barrier { id: u8, count: u32, arrived: bool },
     /// At a warp-synchronous instruction, waiting for its member lanes.
     Sync,
+    /// Until the mbarrier phase each lane waits for completes (`Warp::mbar_at`,
+    /// `Warp::mbar_parity`): at `mbarrier.try_wait`, or (`spin`) just after a
+    /// `test_wait` that found it incomplete, where the CTA also wakes it when
+    /// nothing else can run (time passes).
+    Mbarrier { spin: bool },
 }
 
 #[derive(Clone, Copy, Debug)]

@@ -121,6 +121,10 @@ pub(super) struct Warp {
     pub clock: u64,
     /// Each lane's member mask at the warp-synchronous instruction it waits at.
     pub sync_mask: [u32; 32],
+    /// Each lane's mbarrier object (its shared address) and the phase parity it
+    /// waits for at a `try_wait` (a bit each).
+    pub mbar_at: [u32; 32],
+    pub mbar_parity: u32,
     /// Each lane's predicate at the `bar.red` it waits at.
     pub red_bits: u32,
     /// Each lane's `%tid.x`, `%tid.y`, `%tid.z`.
@@ -548,6 +552,7 @@ impl Cta<'_> {
                 Ok(false)
             }
             Op::Barrier(bar) => self.barrier(n, warp, inst, bar, leaf, pc, mask, active),
+            Op::Mbarrier(m) => self.mbarrier(n, warp, shared, inst, m, leaf, pc, mask, active),
             Op::Ldmatrix { .. } | Op::Mma(_) | Op::Wmma(_) => {
                 self.matrix(n, warp, shared, inst, active)?;
                 Ok(warp.groups.goto(leaf, pc + 1))

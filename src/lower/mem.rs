@@ -76,7 +76,10 @@ impl<'m> Decoder<'m> {
             // Cache hints: no effect on any value a program can read (PTX ISA 9.7.9.15),
             // so a fence is all they need to be (ptxvm has no caches).
             (O::Prefetch | O::Prefetchu, _) => Ok(Op::Fence),
-            (O::Cp, _) if has(W::Async) && !has(W::Bulk) => self.cp_async(i, f),
+            (O::Mbarrier, _) => self.mbarrier(i, f),
+            (O::Cp, _) if has(W::Async) && has(W::Mbarrier) => self.mbarrier(i, f),
+            (O::Cp, _) if has(W::Async) && has(W::Bulk) => self.cp_bulk(i, f),
+            (O::Cp, _) if has(W::Async) => self.cp_async(i, f),
             _ => self.unsupported(i),
         }
     }

@@ -3,7 +3,7 @@
 //! register a slot in the per-warp files, `program` links the module (functions,
 //! shared memory, the data image) and `decode` turns each body's instructions into the
 //! `ops` the executor dispatches on, one file per instruction family (`int`, `float`,
-//! `half`, `cmp`, `mem`, `cvt`, `warp`, `control`, as in [`crate::isa::Family`]). Nothing here looks at
+//! `half`, `cmp`, `mem` (with `mbarrier`), `cvt`, `warp`, `control`, as in [`crate::isa::Family`]). Nothing here looks at
 //! names again at run time.
 
 pub mod cfg;
@@ -17,6 +17,7 @@ pub mod flow;
 mod half;
 mod int;
 mod matrix;
+mod mbarrier;
 mod mem;
 pub mod ops;
 pub mod program;

@@ -632,6 +632,13 @@ pub enum Op {
         src_size: Src,
         ignore: Option<Pred>,
     },
+    /// An operation on an mbarrier object (PTX ISA 9.7.13.15), or `cp.async`'s
+    /// signal to one (9.7.9.25.3.4).
+    Mbarrier(Box<Mbar>),
+    /// `cp.async.bulk` (PTX ISA 9.7.9.25.4.1): `size` bytes from `src` to `dst` at once,
+    /// then, for a copy into shared memory, a complete-tx of `size` bytes on the
+    /// mbarrier at `mbar`.
+    CpBulk(Box<CpBulk>),
     /// `ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.b16 d, [a]` (PTX ISA
     /// 9.7.14.5.15): a warp-wide load of 8x8 matrices of 16-bit elements, rows
     /// addressed by lanes 8i..8i+7 for matrix i.
@@ -835,6 +842,59 @@ pub struct Barrier {
     pub pred: Option<PredSrc>,
 }
 
+/// What an [`Op::Mbarrier`] does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MbarOp {
+    /// `mbarrier.init [addr], count`.
+    Init,
+    /// `mbarrier.inval [addr]`.
+    Inval,
+    /// `mbarrier.arrive{.expect_tx}` and `arrive_drop` `state, [addr]{, a}`: `a` is the
+    /// arrival count, or with `expect_tx` the bytes (and one arrival).
+    Arrive {
+        drop: bool,
+        no_complete: bool,
+        expect_tx: bool,
+    },
+    /// `mbarrier.expect_tx [addr], a` and `mbarrier.complete_tx [addr], a`.
+    ExpectTx,
+    CompleteTx,
+    /// `test_wait` (`blocking`: `try_wait`) `p, [addr], a`: `a` is a state from
+    /// `arrive`, or with `parity` the phase parity.
+    Wait {
+        parity: bool,
+        blocking: bool,
+    },
+    /// `mbarrier.pending_count count, a` (no address).
+    PendingCount,
+    /// `cp.async.mbarrier.arrive{.noinc} [addr]`.
+    CpAsyncArrive {
+        noinc: bool,
+    },
+}
+
+/// An mbarrier operation: the object's place (shared memory, or a generic address
+/// in its window), a destination and a source operand where the form has them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mbar {
+    pub op: MbarOp,
+    pub mem: Mem,
+    pub addr: Src,
+    pub offset: i64,
+    pub dst: Option<Slot>,
+    pub a: Src,
+}
+
+/// A bulk copy: `dst` and `src` each with their space and offset; `mbar` the
+/// mbarrier a copy into shared memory completes on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CpBulk {
+    pub dst: (Mem, Src, i64),
+    pub src: (Mem, Src, i64),
+    pub size: Src,
+    pub mbar: Option<(Mem, Src, i64)>,
+}
+
 /// Where a memory access goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mem {
@@ -964,6 +1024,9 @@ pub struct Program {
     /// device memory at `image_base`.
     pub image: Vec<u8>,
     pub image_base: u64,
+    /// Whether any instruction waits for an mbarrier phase (`test_wait`,
+    /// `try_wait`): only then does a CTA look for lanes to wake.
+    pub mbarrier_waits: bool,
 }
 
 impl Program {

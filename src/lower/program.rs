@@ -168,6 +168,8 @@ pub fn lower_module(
         .find_map(|t| crate::check::target::parse_sm(t.text(src)))
         .map_or(90, |sm| sm.number);
     let fast = insts.iter().map(super::fast::FastInst::of).collect();
+    let mbarrier_waits =
+        insts.iter().any(|i| matches!(&i.op, Op::Mbarrier(m) if matches!(m.op, MbarOp::Wait { .. })));
     Ok(Program {
         sm,
         fast,
@@ -178,6 +180,7 @@ pub fn lower_module(
         dynamic_shared_at: dynamic_shared_at as u32,
         image: image.bytes,
         image_base,
+        mbarrier_waits,
     })
 }
 

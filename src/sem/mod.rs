@@ -12,6 +12,7 @@ pub mod farith;
 pub mod float;
 pub mod int;
 pub mod matrix;
+pub mod mbarrier;
 pub mod printf;
 pub mod round;
 pub mod select;

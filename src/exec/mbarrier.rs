@@ -1,0 +1,324 @@
+//! mbarrier objects at run time (PTX ISA 9.7.13.15) and the bulk copies that complete
+//! on them (9.7.9.25.4.1); the state machine itself is `sem::mbarrier`.
+//!
+//! An object is the 8 bytes of shared memory it was initialised in. Each lane's
+//! operation is applied in lane order, so the arrivals of one warp instruction count
+//! one after another, and one that completes a phase makes the next count towards the
+//! following phase, as on hardware.
+//!
+//! `test_wait` never blocks: a lane whose phase is not complete gets false. Kernels
+//! spin on it, so those lanes then wait before their next instruction until the
+//! phase completes or nothing else in the CTA can run (time passes): the lanes and
+//! threads they wait for run first, also lanes of their own group that are done
+//! with the loop and wait at its reconvergence point, which go on alone only when
+//! nothing can run. A `test_wait` loop on a phase that never completes ends at the
+//! step budget. `try_wait` may suspend the thread until the phase completes (the ISA
+//! allows a time limit, after which it returns false; ptxvm's is unbounded): its
+//! lanes wait, as at a barrier, and [`Cta::wake_mbarriers`] lets them go with true
+//! once their phase has completed. So a barrier that can never complete is a
+//! deadlock fault that names it, not a hang.
+//!
+//! Copies are done when issued (as `cp.async` is), so `cp.async.mbarrier.arrive`
+//! (which counts one more pending arrival, then arrives once the copies are done)
+//! changes nothing, its `.noinc` form is one arrival, and a bulk copy's
+//! complete-tx happens at once.
+
+use super::lane::{Target, read, write};
+use super::simt::Wait;
+use super::warp::{Cta, Fault, Warp, lanes};
+use crate::lower::program::{CpBulk, Inst, Mbar, MbarOp, Mem, Op, Src};
+use crate::sem::mbarrier::{self as mb, Arrive, Mbarrier};
+
+impl Cta<'_> {
+    /// Group `leaf` executes an mbarrier instruction with its `active` lanes; false
+    /// when the group stops running (it waits, or left the tree).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn mbarrier(
+        &self,
+        n: u64,
+        warp: &mut Warp,
+        shared: &mut [u8],
+        inst: &Inst,
+        m: &Mbar,
+        leaf: u32,
+        pc: u32,
+        mask: u32,
+        active: u32,
+    ) -> Result<bool, Fault> {
+        let MbarOp::Wait { parity, blocking } = m.op else {
+            for lane in lanes(active) {
+                self.mbar_lane(warp, shared, m, lane as usize)
+                    .map_err(|cause| self.fault(n, warp, 1 << lane, inst, cause))?;
+            }
+            return Ok(warp.groups.goto(leaf, pc + 1));
+        };
+        let (mut waiting, mut pending) = (0u32, 0u32);
+        for lane in lanes(active) {
+            let l = lane as usize;
+            let checked = |warp: &Warp| -> Result<(usize, bool, bool), String> {
+                let at = self.mbar_at(warp, shared.len(), m.mem, m.addr, m.offset, l)?;
+                let b = object(shared, at)?;
+                let a = read(warp, m.a, l);
+                let want = match (parity, a) {
+                    (true, 0 | 1) => a == 1,
+                    (true, _) => {
+                        return Err(format!("phaseParity {a} is neither 0 nor 1 (undefined behaviour)"));
+                    }
+                    (false, _) => mb::state_parity(a)?,
+                };
+                Ok((at, want, b.parity_done(want)))
+            };
+            let (at, want, done) =
+                checked(warp).map_err(|cause| self.fault(n, warp, 1 << lane, inst, cause))?;
+            warp.mbar_at[l] = at as u32;
+            warp.mbar_parity = (warp.mbar_parity & !(1 << lane)) | u32::from(want) << lane;
+            if blocking && !done {
+                waiting |= 1 << lane;
+                continue;
+            }
+            pending |= u32::from(!done) << lane;
+            if let Some(d) = m.dst {
+                write(warp, d, l, u64::from(done));
+            }
+        }
+        if waiting != 0 {
+            Self::park(warp, leaf, pc, mask, waiting, Wait::Mbarrier { spin: false });
+            return Ok(false);
+        }
+        let running = warp.groups.goto(leaf, pc + 1);
+        if pending != 0 && running {
+            // A `test_wait` that found its phase incomplete: those lanes go on when
+            // it completes, or when nothing else can run, so the lanes and threads
+            // they wait for run first (a spin loop would otherwise keep them from
+            // it), and the others go on now.
+            let spin = Wait::Mbarrier { spin: true };
+            if pending == mask {
+                warp.groups.node_mut(leaf).wait = spin;
+            } else {
+                let stay = warp.groups.fork(leaf, (pc + 1, mask & !pending), (pc + 1, pending));
+                warp.groups.node_mut(stay).wait = spin;
+            }
+            return Ok(false);
+        }
+        Ok(running)
+    }
+
+    /// When nothing else can run: groups delayed after a `test_wait` go on (the
+    /// phase they wait for is still incomplete). True when there was one.
+    pub(super) fn wake_spinning(warp: &mut Warp) -> bool {
+        let mut spinning = [0u32; 32];
+        let mut len = 0;
+        for (i, _) in warp.groups.leaves().filter(|(_, n)| n.wait == Wait::Mbarrier { spin: true }).take(32) {
+            spinning[len] = i;
+            len += 1;
+        }
+        for &i in &spinning[..len] {
+            warp.groups.wake(i);
+        }
+        len != 0
+    }
+
+    /// Lets lanes waiting for an mbarrier phase go on once it has completed: those
+    /// at `try_wait` with true, those delayed after a `test_wait` to run it again.
+    /// True when some did.
+    pub(super) fn wake_mbarriers(&self, warp: &mut Warp, shared: &[u8]) -> bool {
+        let mut waiting = [(0u32, 0u32, 0u32, 0u32); 32];
+        let mut len = 0;
+        let mut spin = 0u32;
+        for (i, node) in warp.groups.leaves().take(32) {
+            let Wait::Mbarrier { spin: s } = node.wait else { continue };
+            spin |= u32::from(s) << len;
+            waiting[len] = (i, node.pc, node.mask, node.frame);
+            len += 1;
+        }
+        let mut moved = false;
+        for (k, &(i, pc, mask, frame)) in waiting[..len].iter().enumerate() {
+            let done = lanes(mask).fold(0, |done, lane| {
+                let want = warp.mbar_parity >> lane & 1 == 1;
+                let at = warp.mbar_at[lane as usize] as usize;
+                let complete = object(shared, at).is_ok_and(|b| b.parity_done(want));
+                done | u32::from(complete) << lane
+            });
+            if done == 0 {
+                continue;
+            }
+            moved = true;
+            if spin >> k & 1 == 1 {
+                // After a test_wait: the lanes run its loop again, and find the phase
+                // complete this time.
+                if done == mask {
+                    warp.groups.wake(i);
+                } else {
+                    let stay = warp.groups.fork(i, (pc, done), (pc, mask & !done));
+                    warp.groups.node_mut(stay).wait = Wait::Mbarrier { spin: true };
+                }
+                continue;
+            }
+            if let Op::Mbarrier(m) = &self.program.insts[pc as usize].op
+                && let Some(d) = m.dst
+            {
+                warp.use_frame(frame);
+                for lane in lanes(done) {
+                    write(warp, d, lane as usize, 1);
+                }
+            }
+            if done == mask {
+                warp.groups.wake(i);
+                warp.groups.goto(i, pc + 1);
+            } else {
+                let stay = warp.groups.fork(i, (pc + 1, done), (pc, mask & !done));
+                warp.groups.node_mut(stay).wait = Wait::Mbarrier { spin: false };
+            }
+        }
+        moved
+    }
+
+    /// What lane `lane` of a group waiting at `try_wait` waits for, for a deadlock
+    /// report.
+    pub(super) fn mbar_waits_for(warp: &Warp, shared: &[u8], lane: u32) -> String {
+        let at = warp.mbar_at[lane as usize];
+        let want = warp.mbar_parity >> lane & 1;
+        let state = match object(shared, at as usize) {
+            Ok(b) => format!(
+                "{} of {} arrivals pending, tx-count {}, current phase parity {}",
+                b.pending,
+                b.expected,
+                b.tx,
+                u8::from(b.parity)
+            ),
+            Err(e) => e,
+        };
+        format!(
+            "wait at mbarrier.try_wait for the phase of parity {want} of the mbarrier at shared address {at:#x} to complete ({state})"
+        )
+    }
+
+    /// One lane's mbarrier operation other than a wait.
+    fn mbar_lane(&self, w: &mut Warp, shared: &mut [u8], m: &Mbar, l: usize) -> Result<(), String> {
+        let a = read(w, m.a, l);
+        if m.op == MbarOp::PendingCount {
+            if let Some(d) = m.dst {
+                write(w, d, l, u64::from(mb::pending_count(a)?));
+            }
+            return Ok(());
+        }
+        let at = self.mbar_at(w, shared.len(), m.mem, m.addr, m.offset, l)?;
+        if m.op == MbarOp::Init {
+            store(shared, at, Mbarrier::init(a)?.encode());
+            return Ok(());
+        }
+        let mut b = object(shared, at)?;
+        let before = b;
+        match m.op {
+            MbarOp::Inval => {
+                store(shared, at, 0);
+                return Ok(());
+            }
+            MbarOp::Arrive { drop, no_complete, expect_tx } => {
+                let how = Arrive { drop, no_complete, expect_tx: expect_tx.then_some(a) };
+                let state = b.arrive(if expect_tx { 1 } else { a }, how)?;
+                if let Some(d) = m.dst {
+                    write(w, d, l, state);
+                }
+            }
+            MbarOp::ExpectTx => b.expect_tx(a)?,
+            MbarOp::CompleteTx => b.complete_tx(a)?,
+            MbarOp::CpAsyncArrive { noinc: true } => {
+                b.arrive(1, Arrive::default())?;
+            }
+            MbarOp::CpAsyncArrive { noinc: false }
+            | MbarOp::Init
+            | MbarOp::Wait { .. }
+            | MbarOp::PendingCount => {}
+        }
+        update(w, shared, at, before, b);
+        Ok(())
+    }
+
+    /// The shared-memory offset of lane `l`'s mbarrier object.
+    fn mbar_at(
+        &self,
+        w: &Warp,
+        len: usize,
+        mem: Mem,
+        addr: Src,
+        offset: i64,
+        l: usize,
+    ) -> Result<usize, String> {
+        let a = read(w, addr, l).wrapping_add(offset as u64);
+        let Target::Shared(s) = self.target(w, mem, a) else {
+            return Err(format!("the mbarrier object's address {a:#x} is not in shared memory"));
+        };
+        if !s.is_multiple_of(8) {
+            return Err(format!("the mbarrier object at shared address {s:#x} is not 8-byte aligned"));
+        }
+        Ok(self.shared_range(len, s, 8)?.start)
+    }
+
+    /// `cp.async.bulk` for lane `l`: the copy, then the complete-tx on its mbarrier.
+    pub(super) fn cp_bulk(
+        &self,
+        w: &mut Warp,
+        shared: &mut [u8],
+        c: &CpBulk,
+        l: usize,
+    ) -> Result<(), String> {
+        let size = read(w, c.size, l) & 0xffff_ffff;
+        let d = read(w, c.dst.1, l).wrapping_add(c.dst.2 as u64);
+        let s = read(w, c.src.1, l).wrapping_add(c.src.2 as u64);
+        if !size.is_multiple_of(16) || !d.is_multiple_of(16) || !s.is_multiple_of(16) {
+            return Err(format!(
+                "cp.async.bulk: size {size} and addresses {d:#x}, {s:#x} must be multiples of 16"
+            ));
+        }
+        // The whole mbarrier is checked before any byte moves.
+        let mbar = match c.mbar {
+            Some((mem, addr, offset)) => {
+                let at = self.mbar_at(w, shared.len(), mem, addr, offset, l)?;
+                Some((at, object(shared, at)?))
+            }
+            None => None,
+        };
+        for k in (0..size).step_by(8) {
+            let v = self.load(w, shared, c.src.0, s.wrapping_add(k), 8, l)?;
+            self.store(w, shared, c.dst.0, d.wrapping_add(k), 8, v, l)?;
+        }
+        if let Some((at, b)) = mbar {
+            let before = object(shared, at).unwrap_or(b);
+            let mut after = before;
+            after.complete_tx(size)?;
+            update(w, shared, at, before, after);
+        }
+        Ok(())
+    }
+}
+
+/// The mbarrier object at shared offset `at` (8 bytes known to be there).
+fn object(shared: &[u8], at: usize) -> Result<Mbarrier, String> {
+    let word = shared.get(at..at + 8).and_then(|b| b.try_into().ok()).map_or(0, u64::from_le_bytes);
+    Mbarrier::decode(word).ok_or_else(|| {
+        format!(
+            "no initialised mbarrier object at shared address {at:#x} (no mbarrier.init, or an mbarrier.inval, \
+             before it: undefined behaviour)"
+        )
+    })
+}
+
+/// Stores the object at `at` as it is `after` an operation. A phase that completed
+/// orders what its arrivals did before what its waiters do after: for racecheck it
+/// starts a new phase, as a CTA barrier does (it may then miss a race between
+/// threads the mbarrier does not order, never report one that is not there).
+fn update(w: &Warp, shared: &mut [u8], at: usize, before: Mbarrier, after: Mbarrier) {
+    store(shared, at, after.encode());
+    if before.parity != after.parity
+        && let Some(s) = &w.shadow
+    {
+        s.borrow_mut().barrier();
+    }
+}
+
+fn store(shared: &mut [u8], at: usize, word: u64) {
+    if let Some(b) = shared.get_mut(at..at + 8) {
+        b.copy_from_slice(&word.to_le_bytes());
+    }
+}

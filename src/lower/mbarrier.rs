@@ -1,0 +1,138 @@
+//! Decoding the mbarrier family (PTX ISA 9.7.13.15), `cp.async.mbarrier.arrive`
+//! (9.7.9.25.3.4) and the bulk copies that complete on an mbarrier (9.7.9.25.4.1).
+//!
+//! An mbarrier object is in shared memory, named by a shared address (`.shared`,
+//! `.shared::cta`, and `.shared::cluster`, which for ptxvm's clusters of one CTA is
+//! the same window) or by a generic one. The executor (`exec/mbarrier.rs`) keeps its
+//! state in those 8 bytes.
+
+use super::decode::Decoder;
+use super::ops::*;
+use crate::check::types::Ty;
+use crate::isa::{Form, Opcode as O, Word as W};
+use crate::syntax::ast::*;
+
+impl<'m> Decoder<'m> {
+    /// `mbarrier.*`, `cp.async.mbarrier.arrive`.
+    pub(super) fn mbarrier(&mut self, i: &InstrView<'m>, f: &Form) -> Result<Op, LowerError> {
+        let ops = i.operands;
+        let has = |w: W| f.has(w);
+        let (op, addr_at) = if f.opcode == O::Cp {
+            (MbarOp::CpAsyncArrive { noinc: has(W::Noinc) }, 0)
+        } else if has(W::Init) {
+            (MbarOp::Init, 0)
+        } else if has(W::Inval) {
+            (MbarOp::Inval, 0)
+        } else if has(W::Arrive) || has(W::ArriveDrop) {
+            let op = MbarOp::Arrive {
+                drop: has(W::ArriveDrop),
+                no_complete: has(W::NoComplete),
+                expect_tx: has(W::ExpectTx),
+            };
+            (op, 1)
+        } else if has(W::ExpectTx) {
+            (MbarOp::ExpectTx, 0)
+        } else if has(W::CompleteTxOp) {
+            (MbarOp::CompleteTx, 0)
+        } else if has(W::TestWait) || has(W::TryWait) {
+            (MbarOp::Wait { parity: has(W::Parity), blocking: has(W::TryWait) }, 1)
+        } else if has(W::PendingCount) {
+            let (Some(d), Some(s)) = (ops.first(), ops.get(1)) else { return self.unsupported(i) };
+            let (dst, a) = (Some(self.dst(d)?), self.src(s, Ty::B64)?);
+            return Ok(Op::Mbarrier(Box::new(Mbar {
+                op: MbarOp::PendingCount,
+                mem: Mem::Shared,
+                addr: Src::Imm(0),
+                offset: 0,
+                dst,
+                a,
+            })));
+        } else {
+            return self.unsupported(i);
+        };
+        let Some(Operand::Addr(place)) = ops.get(addr_at) else { return self.unsupported(i) };
+        let p = self.place(place, Self::mbar_space(f))?;
+        let dst = match addr_at {
+            1 => self.dst_or_sink(&ops[0])?,
+            _ => None,
+        };
+        // The operand after the address: a count, bytes, a state or a parity (the
+        // arrival count is 1 when there is none).
+        let a = match (op, ops.get(addr_at + 1)) {
+            (MbarOp::Wait { parity: false, .. }, Some(o)) => self.src(o, Ty::B64)?,
+            (_, Some(o)) => self.src(o, Ty::U32)?,
+            (_, None) => Src::Imm(1),
+        };
+        Ok(Op::Mbarrier(Box::new(Mbar { op, mem: p.mem, addr: p.addr, offset: p.offset, dst, a })))
+    }
+
+    /// Any shared space names the CTA's shared memory; none, a generic address.
+    fn mbar_space(f: &Form) -> Option<Space> {
+        (f.has(W::Shared) || f.has(W::SharedCta) || f.has(W::SharedCluster)).then_some(Space::Shared)
+    }
+
+    /// `cp.async.bulk`: global or shared memory into shared memory completing on an
+    /// mbarrier, shared memory into global memory (`.bulk_group`), and the
+    /// commit, wait and prefetch forms, which have nothing left to order once the
+    /// copy is done. Tensor copies and multicast are not run yet.
+    pub(super) fn cp_bulk(&mut self, i: &InstrView<'m>, f: &Form) -> Result<Op, LowerError> {
+        let has = |w: W| f.has(w);
+        // The table's row for bulk copies is open: modifiers it does not know yet
+        // (`.reduce`, `.cp_mask`, ...) are not in the form, so the name itself must
+        // hold only those of the copies run understands.
+        let known = i.full_name(self.src).split('.').skip(1).all(|m| BULK_MODIFIERS.contains(&m));
+        if !known || has(W::Tensor) || has(W::MulticastCluster) {
+            return self.unsupported(i);
+        }
+        // `cp.async.bulk.prefetch.L2.global [a], size`: a cache hint.
+        if has(W::CommitGroup) || has(W::WaitGroup) || has(W::L2) {
+            return Ok(Op::Fence);
+        }
+        let ops = i.operands;
+        let (Some(Operand::Addr(d)), Some(Operand::Addr(s)), Some(size)) =
+            (ops.first(), ops.get(1), ops.get(2))
+        else {
+            return self.unsupported(i);
+        };
+        // After the size: the mbarrier of a copy into shared memory, then a cache
+        // policy with `.L2::cache_hint`.
+        let want = 3 + usize::from(has(W::CompleteTx)) + usize::from(has(W::L2CacheHint));
+        if ops.len() != want {
+            return self.unsupported(i);
+        }
+        let shared = Some(Space::Shared);
+        let (dst_space, src_space, mbar) = if has(W::CompleteTx) {
+            let Some(Operand::Addr(m)) = ops.get(3) else { return self.unsupported(i) };
+            let src = if has(W::Global) { Some(Space::Global) } else { shared };
+            (shared, src, Some(self.place(m, shared)?))
+        } else if has(W::BulkGroup) && has(W::Global) {
+            (Some(Space::Global), shared, None)
+        } else {
+            return self.unsupported(i);
+        };
+        let (dp, sp) = (self.place(d, dst_space)?, self.place(s, src_space)?);
+        Ok(Op::CpBulk(Box::new(CpBulk {
+            dst: (dp.mem, dp.addr, dp.offset),
+            src: (sp.mem, sp.addr, sp.offset),
+            size: self.src(size, Ty::U32)?,
+            mbar: mbar.map(|m| (m.mem, m.addr, m.offset)),
+        })))
+    }
+}
+
+/// The modifiers of the `cp.async.bulk` forms ptxvm runs.
+const BULK_MODIFIERS: &[&str] = &[
+    "async",
+    "bulk",
+    "shared::cluster",
+    "shared::cta",
+    "global",
+    "mbarrier::complete_tx::bytes",
+    "bulk_group",
+    "L2::cache_hint",
+    "commit_group",
+    "wait_group",
+    "read",
+    "prefetch",
+    "L2",
+];
