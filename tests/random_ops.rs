@@ -43,7 +43,12 @@
 //! line (`brx.idx` to one of four targets by each lane's own index, calls with `.reg`
 //! and `.param` parameters, a nested call, an indirect call through a pointer each
 //! lane picks), `nanosleep`, `membar`, `fence` and `prefetch`, and `vmad` with every
-//! selector and negation, `.po`, `.sat`, `.shr7` and `.shr15`: 612 forms. Branches,
+//! selector and negation, `.po`, `.sat`, `.shr7` and `.shr15`, `wmma` on the warp's
+//! shared memory (load and store in different layouts, and a product whose fragments
+//! are masked element by element to exact values: what does not depend on the map of
+//! elements into fragments, which CUDA leaves open), and an mbarrier in the thread's
+//! own shared word (`init`, `arrive` with a count, `test_wait`/`try_wait` by parity,
+//! `inval`): 616 forms. Branches,
 //! loops, `exit`, `ret` and barriers in divergent code are `tests/random_kernels`'s. f16 and f16x2 arithmetic is
 //! drawn with `.ftz` and `.sat` too, and the atomics include `cas.b16` and the half adds
 //! (`add.noftz` on `.f16`, `.f16x2`, `.bf16`, `.bf16x2`). The CTA is one-dimensional, so `%tid.y/.z` and
@@ -1136,6 +1141,109 @@ fn vmad_ref(signs: [bool; 2], po: bool, sat: bool, scale: u32, imm: u64, s: &[u6
     result as u64 & 0xffff_ffff
 }
 
+/// The `wmma` forms (PTX ISA 9.7.14.4), on the warp's 1,024 bytes of shared memory
+/// (its threads' 32 bytes each, in order). CUDA leaves the map of matrix elements into
+/// fragments to the implementation, so only what does not depend on it is drawn: a
+/// load and a store in different layouts (kind 0: a 16x16 f32 matrix loaded by rows
+/// and stored by columns, so transposed; kind 1: the first 512 bytes as a 16x16 f16
+/// matrix, loaded by columns and stored by rows), and (kind 2) `D = A * B + C` with A
+/// the first 512 bytes as f16 by rows, B the next 512 as f16 by columns, C the whole
+/// region as f32 by rows, each fragment register first masked to a small value by the
+/// same operation on every element (see [`wmma_a`], [`wmma_c`]) so that the sums are
+/// exact; D is stored by rows over the region. The result is word `j` of the
+/// thread's four.
+fn wmma_ref(kind: u64, warp: &[Vec<u64>], lane: usize, j: u64) -> u64 {
+    let bytes: Vec<u8> = warp.iter().flat_map(|w| w.iter().flat_map(|v| v.to_le_bytes())).collect();
+    let half = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let mut out = bytes.clone();
+    for i in 0..16 {
+        for k in 0..16 {
+            match kind {
+                0 => out[4 * (k * 16 + i)..][..4].copy_from_slice(&word(4 * (i * 16 + k)).to_le_bytes()),
+                1 => out[2 * (i * 16 + k)..][..2].copy_from_slice(&half(2 * (k * 16 + i)).to_le_bytes()),
+                _ => {
+                    let a = |i: usize, k: usize| wmma_a(half(2 * (i * 16 + k)));
+                    let b = |k: usize, j: usize| wmma_a(half(512 + 2 * (j * 16 + k)));
+                    let d = (0..16).map(|m| a(i, m) * b(m, k)).sum::<f64>() + wmma_c(word(4 * (i * 16 + k)));
+                    out[4 * (i * 16 + k)..][..4].copy_from_slice(&(d as f32).to_bits().to_le_bytes());
+                }
+            }
+        }
+    }
+    let at = 32 * lane + 8 * j as usize;
+    u64::from_le_bytes(out[at..at + 8].try_into().unwrap())
+}
+
+/// An A or B element after the mask `and.b32 0x83008300; or.b32 0x3c003c00` on its
+/// f16x2 register: the sign, exponent 0 and two mantissa bits, ±(1 + m/4).
+fn wmma_a(h: u16) -> f64 {
+    let v = 1.0 + f64::from((h >> 8) & 3) / 4.0;
+    if h & 0x8000 != 0 { -v } else { v }
+}
+
+/// A C element after `and.b32 0x80700000; or.b32 0x41000000` on its f32 register:
+/// ±(8 + m), m in 0..8.
+fn wmma_c(v: u32) -> f64 {
+    let x = 8.0 + f64::from((v >> 20) & 7);
+    if v & 0x8000_0000 != 0 { -x } else { x }
+}
+
+/// The code of a `wmma` form of [`wmma_ref`]'s `kind`: the warp's base address into
+/// %a3, then the loads, masks, product and store on %wf0 ... %wf23.
+fn wmma_text(kind: u64) -> String {
+    let regs = |from: usize, n: usize| {
+        let r: Vec<String> = (from..from + n).map(|k| format!("%wf{k}")).collect();
+        format!("{{{}}}", r.join(", "))
+    };
+    let mut s = String::from(
+        "\tshr.u32 %t1, %t0, 5;\n\tmul.wide.u32 %a2, %t1, 1024;\n\tmov.u64 %a3, sh;\n\tadd.s64 %a3, %a3, %a2;\n",
+    );
+    let w = "sync.aligned";
+    match kind {
+        0 => {
+            s += &format!("\twmma.load.c.{w}.row.m16n16k16.shared.f32 {}, [%a3];\n", regs(0, 8));
+            s += &format!("\twmma.store.d.{w}.col.m16n16k16.shared.f32 [%a3], {};\n", regs(0, 8));
+        }
+        1 => {
+            s += &format!("\twmma.load.c.{w}.col.m16n16k16.shared.f16 {}, [%a3];\n", regs(0, 4));
+            s += &format!("\twmma.store.d.{w}.row.m16n16k16.shared.f16 [%a3], {};\n", regs(0, 4));
+        }
+        _ => {
+            s += &format!("\twmma.load.a.{w}.row.m16n16k16.shared.f16 {}, [%a3];\n", regs(0, 8));
+            s += &format!("\twmma.load.b.{w}.col.m16n16k16.shared.f16 {}, [%a3+512];\n", regs(8, 8));
+            s += &format!("\twmma.load.c.{w}.row.m16n16k16.shared.f32 {}, [%a3];\n", regs(16, 8));
+            for k in 0..24 {
+                let (and, or) =
+                    if k < 16 { ("0x83008300", "0x3c003c00") } else { ("0x80700000", "0x41000000") };
+                s += &format!("\tand.b32 %wf{k}, %wf{k}, {and};\n\tor.b32 %wf{k}, %wf{k}, {or};\n");
+            }
+            s += &format!(
+                "\twmma.mma.{w}.row.col.m16n16k16.f32.f32 {}, {}, {}, {};\n",
+                regs(16, 8),
+                regs(0, 8),
+                regs(8, 8),
+                regs(16, 8)
+            );
+            s += &format!("\twmma.store.d.{w}.row.m16n16k16.shared.f32 [%a3], {};\n", regs(16, 8));
+        }
+    }
+    s
+}
+
+/// The mbarrier form (PTX ISA 9.7.13.15): `mbarrier.init` of the thread's own word with
+/// an expected count `c` of 1 to 3, `n` arrivals in one `mbarrier.arrive` with a count
+/// (none when `n` is 0; at most `c`: more than the pending count is undefined), then
+/// whether the phase of parity 0 has completed: `mbarrier.test_wait.parity`, or the
+/// blocking `try_wait.parity` when it has; then `mbarrier.inval`. The immediate holds
+/// `c - 1`, then `n`, then whether to use `try_wait`. The word's contents are the
+/// implementation's.
+fn mbar_parts(imm: u64) -> (u64, u64, bool) {
+    let c = imm % 3 + 1;
+    let n = (imm / 3) % 4 % (c + 1);
+    (c, n, imm / 12 % 2 == 1 && n == c)
+}
+
 /// `setp` and `set` with a boolean operation (PTX ISA 9.7.6.1, 9.7.6.2): `op` 0 and, 1
 /// or, 2 xor of the comparison `t` (or, for the second destination `j` 1, of `!t`) with
 /// the predicate `c`.
@@ -2145,6 +2253,13 @@ static OPS: &[Op] = &[
     iop("vmad.s32.u32.u32.shr15{v}{neg}", R, &[R, R, R], (0, 293), |s, i, _, _| vmad_ref([false, false], false, false, 15, i, s)),
     iop("vmad.s32.s32.u32.po{v}", R, &[R, R, R], (0, 48), |s, i, _, _| vmad_ref([true, false], true, false, 0, i, s)),
     iop("vmad.u32.u32.u32.po.sat.shr15{v}", R, &[R, R, R], (0, 48), |s, i, _, _| vmad_ref([false, false], true, true, 15, i, s)),
+    // wmma on the warp's shared memory: two layout round trips and a product (see
+    // `wmma_ref`; the generator fixes their operands to the thread's four words).
+    gop("wmma{wmma0}", S, 4, &[S2, S2], 32, |w, l, j, _| wmma_ref(0, w, l, j)),
+    gop("wmma{wmma1}", S, 4, &[S2, S2], 32, |w, l, j, _| wmma_ref(1, w, l, j)),
+    gop("wmma{wmma2}", S, 4, &[S2, S2], 32, |w, l, j, _| wmma_ref(2, w, l, j)),
+    // An mbarrier in the thread's own shared word: init, arrive, test or wait.
+    iop("mbarrier{mbar}", P, &[S], (0, 23), |_, i, _, _| { let (c, n, _) = mbar_parts(i); u64::from(n == c) }),
     // The approximate instructions, each checked against the ISA's error bound and
     // special values (see `approx_ok`).
     aop("sin.approx.f32", R, &[R], Ax::F32(Fun::Sin, false)),
@@ -2510,6 +2625,10 @@ fn inst() -> impl Strategy<Value = Inst> {
             let imm = if o.imm.1 > o.imm.0 { o.imm.0 + r % (o.imm.1 - o.imm.0 + 1) } else { o.imm.0 };
             let imm = if o.ptx.contains("{s4}") { avoid_b1024(imm) } else { imm };
             let srcs = o.srcs.iter().zip(&srcs).map(|(w, &k)| k % w.count()).collect();
+            if o.ptx.contains("{wmma") {
+                // The whole of the thread's shared words, in order.
+                return Inst { op, dst: 0, srcs: vec![0, 1], imm };
+            }
             Inst { op, dst: dst % o.dst.count(), srcs, imm }
         },
     )
@@ -2556,6 +2675,22 @@ const OUT_WORDS: usize = 26;
 /// The code of a control-flow form (`{brx}`, `{fadd}`, `{fmix}`, `{fptr}`), the `n`th
 /// instruction, with `ops` its destination and sources.
 fn control(o: &Op, i: &Inst, n: usize, ops: &[String]) -> Option<String> {
+    if let Some(kind) = ["{wmma0}", "{wmma1}", "{wmma2}"].iter().position(|t| o.ptx.contains(t)) {
+        return Some(wmma_text(kind as u64));
+    }
+    if o.ptx.contains("{mbar}") {
+        let (c, n, wait) = mbar_parts(i.imm);
+        let (p, at) = (&ops[0], &ops[1]);
+        let mut s = format!("\tmbarrier.init.shared.b64 {at}, {c};\n");
+        if n > 0 {
+            s += &format!("\tmbarrier.arrive.shared.b64 %fp0, {at}, {n};\n");
+        }
+        let test = if wait { "try_wait" } else { "test_wait" };
+        s += &format!(
+            "\tmbarrier.{test}.parity.shared.b64 {p}, {at}, 0;\n\tmbarrier.inval.shared.b64 {at};\n"
+        );
+        return Some(s);
+    }
     if !["{brx}", "{fadd}", "{fmix}", "{fptr}"].iter().any(|t| o.ptx.contains(t)) {
         return None;
     }
@@ -2617,7 +2752,7 @@ fn emit(prog: &[Inst]) -> String {
         s += &format!(", .param {decl}");
     }
     s += ")\n{\n\
-         \t.reg .pred %p<2>;\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .b32 %t<3>;\n\t.reg .b64 %a<4>;\n\t.reg .b64 %sa;\n\t.reg .f64 %fm<4>;\n\t.reg .b32 %fa<10>;\n\t.reg .f32 %fs<2>;\n\t.reg .b64 %fp<3>;\n\t.reg .pred %pt;\n\
+         \t.reg .pred %p<2>;\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .b32 %t<3>;\n\t.reg .b64 %a<4>;\n\t.reg .b64 %sa;\n\t.reg .f64 %fm<4>;\n\t.reg .b32 %fa<10>;\n\t.reg .f32 %fs<2>;\n\t.reg .b64 %fp<3>;\n\t.reg .pred %pt;\n\t.reg .b32 %wf<24>;\n\
          \t.shared .align 16 .b8 sh[2048];\n\t.local .align 16 .b8 lo[32];\n\
          \tld.param.u64 %a0, [in];\n\tld.param.u64 %a1, [out];\n\tcvta.to.global.u64 %a0, %a0;\n\tcvta.to.global.u64 %a1, %a1;\n\
          \tmov.u32 %t0, %tid.x;\n\tmul.wide.u32 %a2, %t0, 136;\n\tadd.s64 %a0, %a0, %a2;\n\tmul.wide.u32 %a2, %t0, 208;\n\tadd.s64 %a1, %a1, %a2;\n";
@@ -2887,6 +3022,10 @@ impl Thread {
                 }
             }
         }
+        if o.ptx.starts_with("mbarrier") {
+            // mbarrier.init overwrites its word, whatever it held.
+            return (srcs, false);
+        }
         let float_in = reads_float(o);
         let reads_cf = matches!(o.cf, Cf::Read(_) | Cf::ReadWrite(_));
         let unknown = worst.into_iter().any(|k| match k {
@@ -2931,6 +3070,12 @@ impl Thread {
         self.write(o, i, &vs, unknown);
         if let Some((f, w)) = word {
             self.regs[f][w] = mem;
+            if o.ptx.starts_with("mbarrier") {
+                // The mbarrier object's encoding is the implementation's.
+                self.cmp[f][w] = Cmp::Bits;
+                self.known[f][w] = Known::Nothing;
+                return;
+            }
             // The word holds more than a narrower float's bits: compared whole, and
             // free when the float is a NaN of unknown payload.
             self.cmp[f][w] = if o.cmp == Cmp::F64 { Cmp::F64 } else { Cmp::Bits };
