@@ -48,7 +48,9 @@
 //! are masked element by element to exact values: what does not depend on the map of
 //! elements into fragments, which CUDA leaves open), and an mbarrier in the thread's
 //! own shared word (`init`, `arrive` with a count, `test_wait`/`try_wait` by parity,
-//! `inval`): 616 forms. Branches,
+//! `inval`), bulk copies between global and shared memory (one completing on an
+//! mbarrier, the other committed and waited for) and `cp.async.mbarrier.arrive` with
+//! and without `.noinc`: 619 forms. Branches,
 //! loops, `exit`, `ret` and barriers in divergent code are `tests/random_kernels`'s. f16 and f16x2 arithmetic is
 //! drawn with `.ftz` and `.sat` too, and the atomics include `cas.b16` and the half adds
 //! (`add.noftz` on `.f16`, `.f16x2`, `.bf16`, `.bf16x2`). The CTA is one-dimensional, so `%tid.y/.z` and
@@ -2260,6 +2262,16 @@ static OPS: &[Op] = &[
     gop("wmma{wmma2}", S, 4, &[S2, S2], 32, |w, l, j, _| wmma_ref(2, w, l, j)),
     // An mbarrier in the thread's own shared word: init, arrive, test or wait.
     iop("mbarrier{mbar}", P, &[S], (0, 23), |_, i, _, _| { let (c, n, _) = mbar_parts(i); u64::from(n == c) }),
+    // Bulk copies (PTX ISA 9.7.9.25.4.1) of a 16-byte pair of words: shared to global,
+    // committed and waited for; global to shared, completing on an mbarrier in the
+    // thread's other word (`{bulkld}`: init, `arrive.expect_tx` 16, the copy,
+    // `try_wait`, which would never return without the copy's 16 bytes, `inval`). And
+    // `cp.async.mbarrier.arrive` on a fresh mbarrier of count 1 (PTX ISA 9.7.9.25.3.4):
+    // with `.noinc` its arrival completes the phase; without, the pending count is
+    // raised first, so the phase stays open.
+    op("cp.async.bulk.global.shared::cta.bulk_group{bulkst}", N, &[M2, S2], |s, _, _, m| { *m = s[1]; 0 }),
+    op("cp.async.bulk{bulkld}", N, &[S2, M2], |s, _, _, m| { *m = s[1]; 0 }),
+    iop("mbarrier{cpmbar}", P, &[S], (0, 1), |_, i, _, _| i),
     // The approximate instructions, each checked against the ISA's error bound and
     // special values (see `approx_ok`).
     aop("sin.approx.f32", R, &[R], Ax::F32(Fun::Sin, false)),
@@ -2678,6 +2690,29 @@ fn control(o: &Op, i: &Inst, n: usize, ops: &[String]) -> Option<String> {
     if let Some(kind) = ["{wmma0}", "{wmma1}", "{wmma2}"].iter().position(|t| o.ptx.contains(t)) {
         return Some(wmma_text(kind as u64));
     }
+    if o.ptx.contains("{bulkst}") {
+        let (dst, src) = (&ops[0], &ops[1]);
+        return Some(format!(
+            "\tcp.async.bulk.global.shared::cta.bulk_group {dst}, {src}, 16;\n\tcp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group 0;\n"
+        ));
+    }
+    if o.ptx.contains("{bulkld}") {
+        // The mbarrier: the thread's shared word outside the destination pair.
+        let (dst, src, bar) = (&ops[0], &ops[1], W::S.name(2 - 2 * i.srcs[0]));
+        return Some(format!(
+            "\tmbarrier.init.shared.b64 {bar}, 1;\n\tmbarrier.arrive.expect_tx.shared.b64 %fp0, {bar}, 16;\n\
+             \tcp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes {dst}, {src}, 16, {bar};\n\
+             \tmbarrier.try_wait.parity.shared.b64 %pt, {bar}, 0;\n\tmbarrier.inval.shared.b64 {bar};\n"
+        ));
+    }
+    if o.ptx.contains("{cpmbar}") {
+        let (p, at) = (&ops[0], &ops[1]);
+        let noinc = if i.imm == 1 { ".noinc" } else { "" };
+        return Some(format!(
+            "\tmbarrier.init.shared.b64 {at}, 1;\n\tcp.async.mbarrier.arrive{noinc}.shared.b64 {at};\n\
+             \tmbarrier.test_wait.parity.shared.b64 {p}, {at}, 0;\n\tmbarrier.inval.shared.b64 {at};\n"
+        ));
+    }
     if o.ptx.contains("{mbar}") {
         let (c, n, wait) = mbar_parts(i.imm);
         let (p, at) = (&ops[0], &ops[1]);
@@ -3058,6 +3093,10 @@ impl Thread {
                 self.regs[f][k + j] = mem;
                 self.cmp[f][k + j] = Cmp::Bits;
                 self.known[f][k + j] = Self::state(o, unknown, mem);
+            }
+            if o.ptx.contains("{bulkld}") {
+                // The mbarrier's word: the implementation's encoding.
+                self.known[f][2 - k] = Known::Nothing;
             }
             return;
         }

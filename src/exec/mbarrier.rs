@@ -245,7 +245,7 @@ impl Cta<'_> {
         offset: i64,
         l: usize,
     ) -> Result<usize, String> {
-        let a = read(w, addr, l).wrapping_add(offset as u64);
+        let a = super::lane::address(w, addr, offset, l);
         let Target::Shared(s) = self.target(w, mem, a) else {
             return Err(format!("the mbarrier object's address {a:#x} is not in shared memory"));
         };
@@ -264,8 +264,8 @@ impl Cta<'_> {
         l: usize,
     ) -> Result<(), String> {
         let size = read(w, c.size, l) & 0xffff_ffff;
-        let d = read(w, c.dst.1, l).wrapping_add(c.dst.2 as u64);
-        let s = read(w, c.src.1, l).wrapping_add(c.src.2 as u64);
+        let d = super::lane::address(w, c.dst.1, c.dst.2, l);
+        let s = super::lane::address(w, c.src.1, c.src.2, l);
         if !size.is_multiple_of(16) || !d.is_multiple_of(16) || !s.is_multiple_of(16) {
             return Err(format!(
                 "cp.async.bulk: size {size} and addresses {d:#x}, {s:#x} must be multiples of 16"
