@@ -50,7 +50,8 @@
 //! own shared word (`init`, `arrive` with a count, `test_wait`/`try_wait` by parity,
 //! `inval`), bulk copies between global and shared memory (one completing on an
 //! mbarrier, the other committed and waited for) and `cp.async.mbarrier.arrive` with
-//! and without `.noinc`: 619 forms. Branches,
+//! and without `.noinc`, and `cvt` from f32 to tf32 (`.rna`, `.rn`, `.rz`,
+//! `.rna.satfinite`): 623 forms. Branches,
 //! loops, `exit`, `ret` and barriers in divergent code are `tests/random_kernels`'s. f16 and f16x2 arithmetic is
 //! drawn with `.ftz` and `.sat` too, and the atomics include `cas.b16` and the half adds
 //! (`add.noftz` on `.f16`, `.f16x2`, `.bf16`, `.bf16x2`). The CTA is one-dimensional, so `%tid.y/.z` and
@@ -1246,6 +1247,53 @@ fn mbar_parts(imm: u64) -> (u64, u64, bool) {
     (c, n, imm / 12 % 2 == 1 && n == c)
 }
 
+/// `cvt.{rna,rn,rz}{.satfinite}.tf32.f32` (PTX ISA 9.7.9.21; tf32 has f32's exponent
+/// and 10 fraction bits, kept in 32 bits with the low 13 zero): the value rounded to
+/// the tf32 quantum, 2^(e - 10) for a value in [2^e, 2^(e+1)) and 2^-136 below the
+/// smallest normal; ties away from zero (`mode` 0, `.rna`), to even (1, `.rn`) or
+/// toward zero (2, `.rz`); a result past the largest finite value is infinite, or with
+/// `.satfinite` that largest value (0x7f7fe000), as an infinite operand is then.
+fn tf32_ref(bits: u64, mode: u8, satfinite: bool) -> u64 {
+    let x = f32_of(bits);
+    let sign = bits & 0x8000_0000;
+    if x.is_nan() {
+        return bits;
+    }
+    let (max, inf) = (sign | 0x7f7f_e000, sign | 0x7f80_0000);
+    if x.is_infinite() {
+        return if satfinite { max } else { bits };
+    }
+    let a = f64::from(x.abs());
+    if a == 0.0 {
+        return bits;
+    }
+    let q = pow2((a.log2().floor() as i32 - 10).max(-136));
+    let r = a / q;
+    let (f, frac) = (r.floor(), r - r.floor());
+    let n = match mode {
+        0 => {
+            if frac >= 0.5 {
+                f + 1.0
+            } else {
+                f
+            }
+        }
+        1 => {
+            if frac > 0.5 || (frac == 0.5 && f % 2.0 == 1.0) {
+                f + 1.0
+            } else {
+                f
+            }
+        }
+        _ => f,
+    };
+    let v = n * q;
+    if v >= pow2(128) {
+        return if satfinite { max } else { inf };
+    }
+    sign | u64::from((v as f32).to_bits())
+}
+
 /// `setp` and `set` with a boolean operation (PTX ISA 9.7.6.1, 9.7.6.2): `op` 0 and, 1
 /// or, 2 xor of the comparison `t` (or, for the second destination `j` 1, of `!t`) with
 /// the predicate `c`.
@@ -2272,6 +2320,11 @@ static OPS: &[Op] = &[
     op("cp.async.bulk.global.shared::cta.bulk_group{bulkst}", N, &[M2, S2], |s, _, _, m| { *m = s[1]; 0 }),
     op("cp.async.bulk{bulkld}", N, &[S2, M2], |s, _, _, m| { *m = s[1]; 0 }),
     iop("mbarrier{cpmbar}", P, &[S], (0, 1), |_, i, _, _| i),
+    // f32 to tf32, in each rounding and with `.satfinite`.
+    fop("cvt.rna.tf32.f32", R, &[R], Cmp::F32, |s, _, _, _| tf32_ref(s[0], 0, false)),
+    fop("cvt.rn.tf32.f32", R, &[R], Cmp::F32, |s, _, _, _| tf32_ref(s[0], 1, false)),
+    fop("cvt.rz.tf32.f32", R, &[R], Cmp::F32, |s, _, _, _| tf32_ref(s[0], 2, false)),
+    fop("cvt.rna.satfinite.tf32.f32", R, &[R], Cmp::F32, |s, _, _, _| tf32_ref(s[0], 0, true)),
     // The approximate instructions, each checked against the ISA's error bound and
     // special values (see `approx_ok`).
     aop("sin.approx.f32", R, &[R], Ax::F32(Fun::Sin, false)),

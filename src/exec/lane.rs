@@ -391,7 +391,9 @@ impl Cta<'_> {
                         let r = cvt::float_to_float(dst, src, rnd, ftz, sat, v & src_mask(src));
                         cvt::relu_satfinite(dst, relu, satfinite, r)
                     }
-                    CvtKind::Tf32 { rnd, away } => u64::from(cvt::f32_to_tf32(rnd, away, v as u32)),
+                    CvtKind::Tf32 { rnd, away, satfinite } => {
+                        u64::from(cvt::f32_to_tf32(rnd, away, satfinite, v as u32))
+                    }
                     CvtKind::RoundInt { fmt, round, ftz, sat } => {
                         cvt::round_to_integral(fmt, round, ftz, sat, v & src_mask(fmt))
                     }

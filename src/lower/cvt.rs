@@ -65,10 +65,10 @@ impl<'m> Decoder<'m> {
         }
         if (dty, sty) == (Ty::TF32, Ty::F32) {
             let away = has(W::Rna);
-            if relu || satfinite || ftz || sat || !(away || matches!(frnd, Some(Rnd::Rn | Rnd::Rz))) {
+            if relu || ftz || sat || !(away || matches!(frnd, Some(Rnd::Rn | Rnd::Rz))) {
                 return self.unsupported(i);
             }
-            let kind = CvtKind::Tf32 { rnd: frnd.unwrap_or_default(), away };
+            let kind = CvtKind::Tf32 { rnd: frnd.unwrap_or_default(), away, satfinite };
             return Ok(Op::Cvt { kind, dst: self.dst(&i.operands[0])?, src: self.src(&i.operands[1], sty)? });
         }
         let narrows_to_half = matches!(dty, Ty::F16 | Ty::BF16) && sty == Ty::F32;

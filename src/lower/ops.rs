@@ -203,10 +203,12 @@ pub enum CvtKind {
         relu: bool,
         satfinite: bool,
     },
-    /// `cvt.{rna,rn,rz}.tf32.f32`: an f32 rounded to tf32 (`away`: `.rna`).
+    /// `cvt.{rna,rn,rz}{.satfinite}.tf32.f32`: an f32 rounded to tf32 (`away`:
+    /// `.rna`).
     Tf32 {
         rnd: Rnd,
         away: bool,
+        satfinite: bool,
     },
     /// Rounding to an integral value of the same format (`cvt.rni.f32.f32`).
     RoundInt {

@@ -436,15 +436,17 @@ mod tests {
 /// `cvt.{rna,rn,rz}.tf32.f32` (PTX ISA 9.7.9.21): an f32 rounded to tf32's 10 fraction
 /// bits (ties away from zero with `.rna`, to even with `.rn`, toward zero with `.rz`),
 /// kept in 32 bits with the low 13 zero; a carry past the largest finite value gives
-/// infinity. A NaN gives the canonical NaN, 0x7fffffff (the ISA does not say; this is
-/// what ptxvm's other narrowing conversions give).
-pub fn f32_to_tf32(rnd: super::round::Rnd, away: bool, bits: u32) -> u32 {
+/// infinity, or with `.satfinite` the largest finite tf32 of its sign (0x7f7fe000), as
+/// an infinite operand does. A NaN gives the canonical NaN, 0x7fffffff (the ISA does
+/// not say; this is what ptxvm's other narrowing conversions give).
+pub fn f32_to_tf32(rnd: super::round::Rnd, away: bool, satfinite: bool, bits: u32) -> u32 {
     use super::round::Rnd;
+    let sign = bits & 0x8000_0000;
     if bits & 0x7fff_ffff > 0x7f80_0000 {
         return 0x7fff_ffff;
     }
     if bits & 0x7f80_0000 == 0x7f80_0000 {
-        return bits;
+        return if satfinite { sign | 0x7f7f_e000 } else { bits };
     }
     let add = match (away, rnd) {
         (true, _) => 0x1000,
@@ -452,8 +454,11 @@ pub fn f32_to_tf32(rnd: super::round::Rnd, away: bool, bits: u32) -> u32 {
         _ => 0,
     };
     // The magnitude's carry runs into the exponent, as rounding up should.
-    let sign = bits & 0x8000_0000;
-    sign | (((bits & 0x7fff_ffff) + add) & 0x7fff_e000)
+    let magnitude = ((bits & 0x7fff_ffff) + add) & 0x7fff_e000;
+    if satfinite && magnitude == 0x7f80_0000 {
+        return sign | 0x7f7f_e000;
+    }
+    sign | magnitude
 }
 
 #[cfg(test)]
@@ -466,13 +471,20 @@ mod tf32_tests {
         let one = 1f32.to_bits();
         // 1 + 2^-11 is halfway between 1 and 1 + 2^-10.
         let half = one | 0x1000;
-        assert_eq!(f32_to_tf32(Rnd::Rn, true, half), one + 0x2000);
-        assert_eq!(f32_to_tf32(Rnd::Rn, false, half), one);
-        assert_eq!(f32_to_tf32(Rnd::Rn, false, half + 0x2000), one + 0x4000);
-        assert_eq!(f32_to_tf32(Rnd::Rz, false, half | 0xfff), one);
-        assert_eq!(f32_to_tf32(Rnd::Rn, true, half | 0x8000_0000), (one + 0x2000) | 0x8000_0000);
-        assert_eq!(f32_to_tf32(Rnd::Rn, true, f32::MAX.to_bits()), f32::INFINITY.to_bits());
-        assert_eq!(f32_to_tf32(Rnd::Rn, true, 0x7f80_0001), 0x7fff_ffff);
-        assert_eq!(f32_to_tf32(Rnd::Rn, true, f32::NEG_INFINITY.to_bits()), f32::NEG_INFINITY.to_bits());
+        assert_eq!(f32_to_tf32(Rnd::Rn, true, false, half), one + 0x2000);
+        assert_eq!(f32_to_tf32(Rnd::Rn, false, false, half), one);
+        assert_eq!(f32_to_tf32(Rnd::Rn, false, false, half + 0x2000), one + 0x4000);
+        assert_eq!(f32_to_tf32(Rnd::Rz, false, false, half | 0xfff), one);
+        assert_eq!(f32_to_tf32(Rnd::Rn, true, false, half | 0x8000_0000), (one + 0x2000) | 0x8000_0000);
+        assert_eq!(f32_to_tf32(Rnd::Rn, true, false, f32::MAX.to_bits()), f32::INFINITY.to_bits());
+        assert_eq!(f32_to_tf32(Rnd::Rn, true, false, 0x7f80_0001), 0x7fff_ffff);
+        assert_eq!(
+            f32_to_tf32(Rnd::Rn, true, false, f32::NEG_INFINITY.to_bits()),
+            f32::NEG_INFINITY.to_bits()
+        );
+        // .satfinite: the largest finite tf32 for a rounding past it and for infinities.
+        assert_eq!(f32_to_tf32(Rnd::Rn, true, true, f32::MAX.to_bits()), 0x7f7f_e000);
+        assert_eq!(f32_to_tf32(Rnd::Rn, true, true, f32::NEG_INFINITY.to_bits()), 0xff7f_e000);
+        assert_eq!(f32_to_tf32(Rnd::Rn, true, true, 0x7f80_0001), 0x7fff_ffff);
     }
 }
