@@ -51,7 +51,7 @@
 //! `inval`), bulk copies between global and shared memory (one completing on an
 //! mbarrier, the other committed and waited for) and `cp.async.mbarrier.arrive` with
 //! and without `.noinc`, and `cvt` from f32 to tf32 (`.rna`, `.rn`, `.rz`,
-//! `.rna.satfinite`): 623 forms. Branches,
+//! `.rna.satfinite`), `cvta` both ways and `prefetchu`: 626 forms. Branches,
 //! loops, `exit`, `ret` and barriers in divergent code are `tests/random_kernels`'s. f16 and f16x2 arithmetic is
 //! drawn with `.ftz` and `.sat` too, and the atomics include `cas.b16` and the half adds
 //! (`add.noftz` on `.f16`, `.f16x2`, `.bf16`, `.bf16x2`). The CTA is one-dimensional, so `%tid.y/.z` and
@@ -2325,6 +2325,12 @@ static OPS: &[Op] = &[
     fop("cvt.rn.tf32.f32", R, &[R], Cmp::F32, |s, _, _, _| tf32_ref(s[0], 1, false)),
     fop("cvt.rz.tf32.f32", R, &[R], Cmp::F32, |s, _, _, _| tf32_ref(s[0], 2, false)),
     fop("cvt.rna.satfinite.tf32.f32", R, &[R], Cmp::F32, |s, _, _, _| tf32_ref(s[0], 0, true)),
+    // Address conversion (PTX ISA 9.7.9.20): the thread's shared words through a
+    // generic address (`cvta.shared`, then a generic `ld`), and back (`cvta.to.shared`,
+    // then `ld.shared`); and a generic prefetch, which changes nothing.
+    op("cvta{cvta}", D, &[S], |s, _, _, _| s[0]),
+    op("cvta{cvtato}", D, &[S], |s, _, _, _| s[0]),
+    op("prefetchu.L1", N, &[M], |s, _, _, m| { *m = s[0]; 0 }),
     // The approximate instructions, each checked against the ISA's error bound and
     // special values (see `approx_ok`).
     aop("sin.approx.f32", R, &[R], Ax::F32(Fun::Sin, false)),
@@ -2742,6 +2748,17 @@ const OUT_WORDS: usize = 26;
 fn control(o: &Op, i: &Inst, n: usize, ops: &[String]) -> Option<String> {
     if let Some(kind) = ["{wmma0}", "{wmma1}", "{wmma2}"].iter().position(|t| o.ptx.contains(t)) {
         return Some(wmma_text(kind as u64));
+    }
+    if o.ptx.contains("{cvta") {
+        // The source is `[%sa+8k]`: the same word through a converted address.
+        let (d, at) = (&ops[0], ops[1].trim_start_matches("[%sa"));
+        let mut s = String::from("\tcvta.shared.u64 %a3, %sa;\n");
+        if o.ptx.contains("{cvtato}") {
+            s += &format!("\tcvta.to.shared.u64 %a3, %a3;\n\tld.shared.u64 {d}, [%a3{at};\n");
+        } else {
+            s += &format!("\tld.u64 {d}, [%a3{at};\n");
+        }
+        return Some(s);
     }
     if o.ptx.contains("{bulkst}") {
         let (dst, src) = (&ops[0], &ops[1]);
