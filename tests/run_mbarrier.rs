@@ -239,3 +239,15 @@ fn bulk_reductions_and_tensor_copies_are_refused_not_run_as_copies() {
         assert!(err.contains(&format!("error: {name}: ptxvm cannot run this instruction yet")), "{err}");
     }
 }
+
+/// A try_wait whose phase cannot complete while the thread waits returns false once
+/// its time limit passes, and the thread may go on (here to arrive itself); before,
+/// ptxvm reported the first try_wait as a deadlock. A try_wait retried in a loop with
+/// nothing left to arrive is still one (`a_barrier_that_never_completes_...`).
+#[test]
+fn try_wait_gives_false_when_its_time_limit_passes() {
+    let (out, json) =
+        run("tests/data/run/mbarrier_timeout.ptx", "timeout", 1, r#"{"buffer": "u32", "len": 2}"#, &[]);
+    ok(&out);
+    assert_eq!(words(&json, 0), [0, 1]);
+}

@@ -105,6 +105,8 @@ impl Cta<'_> {
             }
         }
         let mut bars = [Bar::default(); 16];
+        // What waited at try_wait when a time limit last passed (see mbarrier.rs).
+        let mut timed_out: Option<u64> = None;
         loop {
             let mut moved = false;
             for warp in warps.iter_mut() {
@@ -141,6 +143,18 @@ impl Cta<'_> {
             if !moved && self.program.mbarrier_waits {
                 for warp in warps.iter_mut() {
                     moved |= Self::wake_spinning(warp);
+                }
+            }
+            if !moved && self.program.mbarrier_waits {
+                // Failing that, the time limit of the try_waits passes, unless they
+                // wait as they did when it last passed: then nothing will change.
+                let seen =
+                    warps.iter().fold(0xcbf2_9ce4_8422_2325, |h, w| Self::try_wait_signature(w, shared, h));
+                if timed_out != Some(seen) {
+                    timed_out = Some(seen);
+                    for warp in warps.iter_mut() {
+                        moved |= self.time_out_try_waits(warp);
+                    }
                 }
             }
             if !moved {

@@ -12,11 +12,14 @@
 //! threads they wait for run first, also lanes of their own group that are done
 //! with the loop and wait at its reconvergence point, which go on alone only when
 //! nothing can run. A `test_wait` loop on a phase that never completes ends at the
-//! step budget. `try_wait` may suspend the thread until the phase completes (the ISA
-//! allows a time limit, after which it returns false; ptxvm's is unbounded): its
+//! step budget. `try_wait` suspends the thread until the phase completes or a time
+//! limit passes, after which it returns false (PTX ISA: "potentially blocking"): its
 //! lanes wait, as at a barrier, and [`Cta::wake_mbarriers`] lets them go with true
-//! once their phase has completed. So a barrier that can never complete is a
-//! deadlock fault that names it, not a hang.
+//! once their phase has completed. The time limit passes when nothing else in the CTA
+//! can run ([`Cta::time_out_try_waits`]): the lanes go on with false, so a program
+//! may do other work and try again. When nothing can run a second time with the same
+//! lanes waiting at the same `try_wait`s on unchanged mbarriers, nothing ever will:
+//! a barrier that can never complete is a deadlock fault that names it, not a hang.
 //!
 //! Copies are done when issued (as `cp.async` is), so `cp.async.mbarrier.arrive`
 //! (which counts one more pending arrival, then arrives once the copies are done)
@@ -173,6 +176,51 @@ impl Cta<'_> {
         moved
     }
 
+    /// When nothing else can run, the time limit of every waiting `try_wait` passes:
+    /// its lanes get false and go on. True when there was one.
+    pub(super) fn time_out_try_waits(&self, warp: &mut Warp) -> bool {
+        let mut waiting = [(0u32, 0u32, 0u32, 0u32); 32];
+        let mut len = 0;
+        for (i, node) in warp.groups.leaves().take(32) {
+            if node.wait == (Wait::Mbarrier { spin: false }) {
+                waiting[len] = (i, node.pc, node.mask, node.frame);
+                len += 1;
+            }
+        }
+        for &(i, pc, mask, frame) in &waiting[..len] {
+            if let Op::Mbarrier(m) = &self.program.insts[pc as usize].op
+                && let Some(d) = m.dst
+            {
+                warp.use_frame(frame);
+                for lane in lanes(mask) {
+                    write(warp, d, lane as usize, 0);
+                }
+            }
+            warp.groups.wake(i);
+            warp.groups.goto(i, pc + 1);
+        }
+        len != 0
+    }
+
+    /// Mixes into `h` what the lanes of `warp` waiting at a `try_wait` wait at and
+    /// for (each group's pc and lanes, each lane's mbarrier word) and how often the
+    /// warp changed an mbarrier. Equal before and after a time limit passed, no
+    /// mbarrier changed in between and the same lanes wait where they did.
+    pub(super) fn try_wait_signature(warp: &Warp, shared: &[u8], mut h: u64) -> u64 {
+        let mut mix = |v: u64| h = (h ^ v).wrapping_mul(0x0100_0000_01b3);
+        mix(warp.mbar_updates.get());
+        for (_, node) in warp.groups.leaves().filter(|(_, n)| n.wait == (Wait::Mbarrier { spin: false })) {
+            mix(u64::from(node.pc) << 32 | u64::from(node.mask));
+            for lane in lanes(node.mask) {
+                let at = warp.mbar_at[lane as usize] as usize;
+                let word =
+                    shared.get(at..at + 8).and_then(|b| b.try_into().ok()).map_or(0, u64::from_le_bytes);
+                mix(word);
+            }
+        }
+        h
+    }
+
     /// What lane `lane` of a group waiting at `try_wait` waits for, for a deadlock
     /// report.
     pub(super) fn mbar_waits_for(warp: &Warp, shared: &[u8], lane: u32) -> String {
@@ -203,6 +251,7 @@ impl Cta<'_> {
             return Ok(());
         }
         let at = self.mbar_at(w, shared.len(), m.mem, m.addr, m.offset, l)?;
+        w.mbar_updates.set(w.mbar_updates.get() + 1);
         if m.op == MbarOp::Init {
             store(shared, at, Mbarrier::init(a)?.encode());
             return Ok(());
@@ -310,6 +359,7 @@ fn object(shared: &[u8], at: usize) -> Result<Mbarrier, String> {
 /// threads the mbarrier does not order, never report one that is not there).
 fn update(w: &Warp, shared: &mut [u8], at: usize, before: Mbarrier, after: Mbarrier) {
     store(shared, at, after.encode());
+    w.mbar_updates.set(w.mbar_updates.get() + 1);
     if before.parity != after.parity
         && let Some(s) = &w.shadow
     {

@@ -125,6 +125,9 @@ pub(super) struct Warp {
     /// waits for at a `try_wait` (a bit each).
     pub mbar_at: [u32; 32],
     pub mbar_parity: u32,
+    /// How many times this warp changed an mbarrier object (what tells a `try_wait`
+    /// that timed out and waits again from one that can never finish).
+    pub mbar_updates: std::cell::Cell<u64>,
     /// Each lane's predicate at the `bar.red` it waits at.
     pub red_bits: u32,
     /// Each lane's `%tid.x`, `%tid.y`, `%tid.z`.
@@ -178,6 +181,7 @@ impl Warp {
         }
         self.clock = 0;
         self.red_bits = 0;
+        self.mbar_updates.set(0);
         // Each lane's thread id, for `%tid` (lanes past the block's threads never run).
         for l in 0..WARP_SIZE {
             let t =
