@@ -1256,3 +1256,18 @@ fn thirty_two_bit_shared_addresses_wrap() {
         json["buffers"][0]["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
     assert_eq!(got, want);
 }
+
+/// A wmma matrix must start at a multiple of its fragment's size (PTX ISA 9.7.14.4.2;
+/// 32 bytes for eight f16x2 registers): 16 bytes in is a fault naming it, 32 loads.
+#[test]
+fn wmma_matrices_start_at_a_multiple_of_the_fragment_size() {
+    let spec = |k: &str| {
+        format!(r#"{{"kernel": "{k}", "grid": 1, "block": 32, "args": [{{"buffer": "u16", "len": 600}}]}}"#)
+    };
+    let (out, _) = run("tests/data/run/wmma_base.ptx", &spec("bad"), &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("the matrix must start at a multiple of the fragment's 32 bytes"), "{err}");
+    let (out, _) = run("tests/data/run/wmma_base.ptx", &spec("good"), &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -160,10 +160,12 @@ impl Cta<'_> {
     /// The address of the matrix and the distance in bytes between its rows (`.row`)
     /// or columns (`.col`), after checking what the ISA asks (9.7.14.4.2): the same
     /// address and stride in every lane, a stride no less than the leading dimension,
-    /// and each row or column starting at a multiple of the fragment's size in bytes.
-    /// CUDA lets `ldm` be a multiple of 16 bytes, narrower than eight f16x2 registers,
-    /// and nvcc passes it through, so ptxvm asks for 16 bytes where the fragment is
-    /// larger. Each is undefined behaviour, reported as a fault.
+    /// the matrix starting at a multiple of the fragment's size in bytes (32 for eight
+    /// f16x2 registers, as CUDA's 256-bit aligned `mptr`), and each further row or
+    /// column too; but CUDA lets `ldm` be a multiple of 16 bytes, narrower than eight
+    /// f16x2 registers, and nvcc passes it through, so rows and columns need only 16
+    /// bytes where the fragment is larger. Each is undefined behaviour, reported as a
+    /// fault.
     #[allow(clippy::too_many_arguments)]
     fn wmma_place(
         &self,
@@ -198,12 +200,20 @@ impl Cta<'_> {
         }
         let bits = frag.elem.bits() as u64;
         let reg_bytes = if frag.elem == WmmaElem::F64 { 8 } else { 4 };
-        let align = (u64::from(frag.regs) * reg_bytes).min(16);
+        let size = u64::from(frag.regs) * reg_bytes;
+        let align = size.min(16);
         // Sub-byte rows are a whole number of bytes apart, or misaligned.
         let step = u64::from(stride) * bits / 8;
         let base = addr(0);
         let whole = (u64::from(stride) * bits).is_multiple_of(8);
-        if !base.is_multiple_of(align) || !step.is_multiple_of(align) || !whole {
+        if !base.is_multiple_of(size) {
+            let cause = format!(
+                "{name}: misaligned: the matrix must start at a multiple of the fragment's {size} bytes; it starts \
+                 at {base:#x} (undefined behaviour)"
+            );
+            return Err(self.fault(n, warp, u32::MAX, inst, cause));
+        }
+        if !step.is_multiple_of(align) || !whole {
             let line = if col { "column" } else { "row" };
             let cause = format!(
                 "{name}: misaligned: each {line} must start at a multiple of {align} bytes; the matrix starts at \
