@@ -111,6 +111,7 @@ impl Cta<'_> {
     pub(super) fn wake_spinning(warp: &mut Warp) -> bool {
         let mut spinning = [0u32; 32];
         let mut len = 0;
+        // A warp has at most 32 leaves: each holds at least one lane.
         for (i, _) in warp.groups.leaves().filter(|(_, n)| n.wait == Wait::Mbarrier { spin: true }).take(32) {
             spinning[len] = i;
             len += 1;
@@ -128,6 +129,7 @@ impl Cta<'_> {
         let mut waiting = [(0u32, 0u32, 0u32, 0u32); 32];
         let mut len = 0;
         let mut spin = 0u32;
+        // A warp has at most 32 leaves: each holds at least one lane.
         for (i, node) in warp.groups.leaves().take(32) {
             let Wait::Mbarrier { spin: s } = node.wait else { continue };
             spin |= u32::from(s) << len;
@@ -181,6 +183,7 @@ impl Cta<'_> {
     pub(super) fn time_out_try_waits(&self, warp: &mut Warp) -> bool {
         let mut waiting = [(0u32, 0u32, 0u32, 0u32); 32];
         let mut len = 0;
+        // A warp has at most 32 leaves: each holds at least one lane.
         for (i, node) in warp.groups.leaves().take(32) {
             if node.wait == (Wait::Mbarrier { spin: false }) {
                 waiting[len] = (i, node.pc, node.mask, node.frame);

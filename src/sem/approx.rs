@@ -175,7 +175,8 @@ pub fn rcp_approx_f64(bits: u64) -> u64 {
 /// [`rcp_approx_f64`], reads the operand's high word only and writes the result's high
 /// word only (PTX ISA 9.7.3.17: "tmp = a[63:32]", "d[31:0] = 0x00000000"; input NaNs
 /// give 0x7fffffff00000000, subnormal operands and results are zeros); the high word
-/// is truncated, as the H100 does for `rcp`.
+/// is truncated, as the H100 does for `rcp` (an inference: tests/hw/approx has no
+/// `rsqrt.approx.ftz.f64` results).
 pub fn rsqrt_approx_f64(ftz: bool, bits: u64) -> u64 {
     const HIGH: u64 = 0xffff_ffff_0000_0000;
     let x = f64::from_bits(if ftz { bits & HIGH } else { bits });

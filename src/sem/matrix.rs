@@ -69,23 +69,23 @@ pub fn dot_f32(a: &[f32], b: &[f32], c: f32) -> f32 {
 /// `c`, quieted ([`f64_nan`] of the operands in that order), which is what the H100
 /// gave for the 3 NaN elements of tests/hw/tensor.
 pub fn dot_f64(a: &[f64], b: &[f64], c: f64) -> f64 {
-    let r = a.iter().zip(b).fold(c, |acc, (x, y)| x.mul_add(*y, acc));
-    if r.is_nan() {
-        let ops: Vec<u64> = a.iter().chain(b).chain([&c]).map(|x| x.to_bits()).collect();
-        f64::from_bits(f64_nan(&ops))
-    } else {
-        r
-    }
+    dot_f64_rounded(a, b, c, Rnd::Rn)
 }
 
 /// [`dot_f64`] with each `fma` rounded by `rnd` (`wmma.mma`'s `.rn`, `.rz`, `.rm`,
-/// `.rp`, PTX ISA 9.7.14.4.5); `.rn` is [`dot_f64`] itself.
+/// `.rp`, PTX ISA 9.7.14.4.5).
 pub fn dot_f64_rounded(a: &[f64], b: &[f64], c: f64, rnd: Rnd) -> f64 {
-    if rnd == Rnd::Rn {
-        return dot_f64(a, b, c);
-    }
-    let fma = |x: &f64, y: &f64, acc: f64| {
-        f64::from_bits(super::farith::fma(F64, rnd, false, false, x.to_bits(), y.to_bits(), acc.to_bits()))
+    let fma = |x: &f64, y: &f64, acc: f64| match rnd {
+        Rnd::Rn => x.mul_add(*y, acc),
+        _ => f64::from_bits(super::farith::fma(
+            F64,
+            rnd,
+            false,
+            false,
+            x.to_bits(),
+            y.to_bits(),
+            acc.to_bits(),
+        )),
     };
     let r = a.iter().zip(b).fold(c, |acc, (x, y)| fma(x, y, acc));
     if r.is_nan() {
