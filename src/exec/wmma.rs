@@ -271,7 +271,9 @@ fn as_int(elem: WmmaElem, bits: u64) -> i64 {
     }
 }
 
-/// `D = A*B + C` on matrices of element bits (row by row), into D's elements.
+/// `D = A*B + C` on matrices of element bits (row by row), into D's elements. A is
+/// converted once by rows and B once by columns, so each element is a dot product of
+/// two slices.
 fn mma(
     [fd, fa, fb, fc]: [&WmmaFrag; 4],
     am: &[u64],
@@ -282,42 +284,51 @@ fn mma(
     and: bool,
 ) -> Vec<u64> {
     let (m, k, n) = (usize::from(fa.rows), usize::from(fa.cols), usize::from(fb.cols));
-    let a_row = |i: usize| &am[i * k..(i + 1) * k];
-    let b_col = |j: usize| (0..k).map(move |x| bm[x * n + j]);
-    let mut d = vec![0u64; m * n];
-    for i in 0..m {
-        for j in 0..n {
-            let c = cm[i * n + j];
-            d[i * n + j] = match fa.elem {
-                WmmaElem::B1 => {
-                    let a: Vec<bool> = a_row(i).iter().map(|x| *x != 0).collect();
-                    let b: Vec<bool> = b_col(j).map(|x| x != 0).collect();
-                    u64::from(dot_b1(&a, &b, as_int(fc.elem, c), and))
+    // A's rows and B's columns, each k elements, converted by `conv`.
+    fn operands<T>(
+        am: &[u64],
+        bm: &[u64],
+        k: usize,
+        n: usize,
+        conv: impl Fn(bool, u64) -> T,
+    ) -> (Vec<T>, Vec<T>) {
+        let a = am.iter().map(|x| conv(true, *x)).collect();
+        let b = (0..n).flat_map(|j| (0..k).map(move |x| bm[x * n + j])).map(|x| conv(false, x)).collect();
+        (a, b)
+    }
+    let each = |f: &dyn Fn(usize, usize, u64) -> u64| -> Vec<u64> {
+        (0..m * n).map(|e| f(e / n, e % n, cm[e])).collect()
+    };
+    let elem = |a: bool| if a { fa.elem } else { fb.elem };
+    match fa.elem {
+        WmmaElem::B1 => {
+            let (a, b) = operands(am, bm, k, n, |_, x| x != 0);
+            each(&|i, j, c| u64::from(dot_b1(&a[i * k..][..k], &b[j * k..][..k], as_int(fc.elem, c), and)))
+        }
+        WmmaElem::S8 | WmmaElem::U8 | WmmaElem::S4 | WmmaElem::U4 => {
+            let (a, b) = operands(am, bm, k, n, |is_a, x| as_int(elem(is_a), x));
+            each(&|i, j, c| {
+                u64::from(dot_int(&a[i * k..][..k], &b[j * k..][..k], as_int(fc.elem, c), satfinite))
+            })
+        }
+        WmmaElem::F64 => {
+            let (a, b) = operands(am, bm, k, n, |_, x| f64::from_bits(x));
+            each(&|i, j, c| {
+                dot_f64_rounded(&a[i * k..][..k], &b[j * k..][..k], f64::from_bits(c), rnd).to_bits()
+            })
+        }
+        _ => {
+            let (a, b) = operands(am, bm, k, n, |is_a, x| as_f32(elem(is_a), x));
+            each(&|i, j, c| {
+                let r = u64::from(dot_f32(&a[i * k..][..k], &b[j * k..][..k], as_f32(fc.elem, c)).to_bits());
+                if fd.elem == WmmaElem::F16 {
+                    float_to_float(round::F16, round::F32, Rnd::Rn, false, false, r)
+                } else {
+                    r
                 }
-                WmmaElem::S8 | WmmaElem::U8 | WmmaElem::S4 | WmmaElem::U4 => {
-                    let a: Vec<i64> = a_row(i).iter().map(|x| as_int(fa.elem, *x)).collect();
-                    let b: Vec<i64> = b_col(j).map(|x| as_int(fb.elem, x)).collect();
-                    u64::from(dot_int(&a, &b, as_int(fc.elem, c), satfinite))
-                }
-                WmmaElem::F64 => {
-                    let a: Vec<f64> = a_row(i).iter().map(|x| f64::from_bits(*x)).collect();
-                    let b: Vec<f64> = b_col(j).map(f64::from_bits).collect();
-                    dot_f64_rounded(&a, &b, f64::from_bits(c), rnd).to_bits()
-                }
-                _ => {
-                    let a: Vec<f32> = a_row(i).iter().map(|x| as_f32(fa.elem, *x)).collect();
-                    let b: Vec<f32> = b_col(j).map(|x| as_f32(fb.elem, x)).collect();
-                    let r = u64::from(dot_f32(&a, &b, as_f32(fc.elem, c)).to_bits());
-                    if fd.elem == WmmaElem::F16 {
-                        float_to_float(round::F16, round::F32, Rnd::Rn, false, false, r)
-                    } else {
-                        r
-                    }
-                }
-            };
+            })
         }
     }
-    d
 }
 
 #[cfg(test)]
