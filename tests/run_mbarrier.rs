@@ -41,7 +41,7 @@ fn phases_parities_states_pending_counts_and_tx_counts_follow_the_isa() {
         0, // test_wait.parity 0 in phase 0: the current phase is not complete
         1, // test_wait.parity 1 in phase 0: the preceding phase counts as complete
         0, // test_wait on the state of phase 0, still running
-        2, // the arrival of 2 that completes phase 0 saw 2 pending
+        2, // a .noComplete arrival with 2 pending (then a plain one completes phase 0)
         1, // phase 1: parity 0 names phase 0, complete
         1, // try_wait on phase 0's state (with a suspend-time hint): complete
         0, // test_wait on a state of phase 1: not complete
@@ -51,7 +51,7 @@ fn phases_parities_states_pending_counts_and_tx_counts_follow_the_isa() {
         0, // all arrivals in but 48 bytes expected: not complete
         0, // 40 of them completed: still not
         1, // the last 8: phase 2 completes
-        2, // phase 3 through a generic address: 2 pending
+        2, // phase 3 through a generic address: 2 pending before a .noComplete arrival
     ];
     assert_eq!(words(&json, 0), want);
 }
@@ -176,6 +176,11 @@ fn a_barrier_that_never_completes_is_a_deadlock_naming_it() {
 
 #[test]
 fn undefined_uses_of_an_mbarrier_are_faults() {
+    let err = fault("pending_plain", 32, "", &[]);
+    assert!(
+        err.contains("is not one an mbarrier.arrive.noComplete or arrive_drop.noComplete returned"),
+        "{err}"
+    );
     let err = fault("uninit", 32, "", &[]);
     assert!(
         err.contains(

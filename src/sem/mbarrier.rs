@@ -14,12 +14,17 @@
 //! complement), 61 parity, 62-63 the tag `0b10` that marks an initialised object
 //! (zeroed or invalidated memory has none). `arrive` returns the word as it was
 //! before the arrive-on operation: that is the opaque state `test_wait`, `try_wait`
-//! and `pending_count` read.
+//! and `pending_count` read; a `.noComplete` arrival's state carries the tag `0b11`,
+//! since `pending_count` may only read those (the ISA: "the pending count of the
+//! mbarrier object prior to the arrive-on operation" of an `arrive.noComplete` or
+//! `arrive_drop.noComplete`; any other state is undefined behaviour).
 
 /// The largest arrival count and the largest magnitude of the tx-count.
 pub const MAX_COUNT: u32 = (1 << 20) - 1;
 const TAG: u64 = 0b10 << 62;
 const TAG_MASK: u64 = 0b11 << 62;
+/// The bit that turns the tag of a state into `0b11`: from a `.noComplete` arrival.
+const NO_COMPLETE: u64 = 1 << 62;
 
 /// The state of one mbarrier object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,7 +112,7 @@ impl Mbarrier {
             );
         }
         self.settle()?;
-        Ok(before)
+        Ok(if how.no_complete { before | NO_COMPLETE } else { before })
     }
 
     /// An expect-tx operation: the tx-count grows by `bytes`.
@@ -180,17 +185,24 @@ impl Mbarrier {
 /// # Errors
 /// A value that no `arrive` returned.
 pub fn state_parity(state: u64) -> Result<bool, String> {
-    Mbarrier::decode(state)
+    Mbarrier::decode(state & !NO_COMPLETE)
         .map(|m| m.parity)
         .ok_or_else(|| format!("mbarrier: the state {state:#x} is not one an mbarrier.arrive returned"))
 }
 
-/// `mbarrier.pending_count`: the pending arrivals the state recorded.
+/// `mbarrier.pending_count`: the pending arrivals before the `.noComplete` arrival
+/// the state came from.
 ///
 /// # Errors
-/// A value that no `arrive` returned.
+/// A value that no `.noComplete` arrival returned (undefined behaviour).
 pub fn pending_count(state: u64) -> Result<u32, String> {
-    Mbarrier::decode(state).map(|m| m.pending).ok_or_else(|| {
+    if state & TAG_MASK != TAG | NO_COMPLETE {
+        return Err(format!(
+            "mbarrier.pending_count: the state {state:#x} is not one an mbarrier.arrive.noComplete or \
+             arrive_drop.noComplete returned (undefined behaviour)"
+        ));
+    }
+    Mbarrier::decode(state & !NO_COMPLETE).map(|m| m.pending).ok_or_else(|| {
         format!("mbarrier.pending_count: the state {state:#x} is not one an mbarrier.arrive returned")
     })
 }
@@ -225,8 +237,10 @@ mod tests {
     #[test]
     fn phases_complete_on_the_last_arrival_and_reload() {
         let mut m = Mbarrier::init(3).unwrap();
-        let s0 = m.arrive(1, Arrive::default()).unwrap();
+        let s0 = m.arrive(1, Arrive { no_complete: true, ..Arrive::default() }).unwrap();
         assert_eq!(pending_count(s0), Ok(3));
+        // Only a .noComplete arrival's state may be read by pending_count.
+        assert!(pending_count(Mbarrier::init(3).unwrap().arrive(1, Arrive::default()).unwrap()).is_err());
         m.arrive(1, Arrive::default()).unwrap();
         assert!(!m.parity_done(false));
         let s2 = m.arrive(1, Arrive::default()).unwrap();
