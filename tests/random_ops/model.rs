@@ -240,13 +240,15 @@ pub(crate) fn reference(prog: &[Inst], input: &[u64]) -> Vec<(Vec<u64>, Vec<Opti
 /// The float format an instruction reads its sources as (its last type), if any: then
 /// the ISA fixes its result whatever a NaN operand's bits are, up to the result's own
 /// NaN bits (`abs` and `neg` of a NaN included). `copysign` reads a sign bit, which a
-/// NaN's payload decides, a load (of `.f32` too) copies the bits, and `slct` copies
-/// the bits of `a` or `b`.
+/// NaN's payload decides, a load (of `.f32` too) copies the bits, `slct` copies the
+/// bits of `a` or `b`, and `rcp`/`rsqrt` `.approx.ftz.f64` read only the high word,
+/// where a NaN whose payload is all in the low word looks infinite.
 pub(crate) fn reads_float(o: &Op) -> Option<Cmp> {
     if o.ptx.starts_with("copysign")
         || o.ptx.starts_with("ld.")
         || o.ptx.contains(".xorsign")
         || o.ptx.starts_with("slct")
+        || o.ptx.ends_with(".approx.ftz.f64")
     {
         return None;
     }
