@@ -8,8 +8,8 @@ use super::threads::Dim3;
 use super::threads::WARP_SIZE;
 use super::warp::{Cta, Regs, Warp};
 use crate::lower::program::{
-    BitOp, BitOp1, CarryOp, CmpKind, CvtKind, FUnary, HalfOp, IntOp, LOCAL_WINDOW, Mem, Op, PackKind, Pred,
-    Rnd, SHARED_WINDOW, Special, Src,
+    BitOp, BitOp1, CarryOp, CmpKind, CvtKind, FUNC_WINDOW, FUnary, HalfOp, IntOp, IsSpace, LOCAL_WINDOW, Mem,
+    Op, PackKind, Pred, Rnd, SHARED_WINDOW, Special, Src,
 };
 use crate::lower::regs::{RegFile, Slot};
 use crate::sem::approx::{self, ApproxFn};
@@ -458,6 +458,23 @@ impl Cta<'_> {
                 let v = approx::div_approx(*full, *ftz, read(w, *a, l) as u32, read(w, *b, l) as u32);
                 write(w, *dst, l, u64::from(v));
             }
+            Op::Isspacep { space, dst, a } => {
+                let a = read(w, *a, l);
+                let v = match space {
+                    IsSpace::Shared => (SHARED_WINDOW..SHARED_WINDOW + WINDOW).contains(&a),
+                    IsSpace::Local => (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW).contains(&a),
+                    IsSpace::Const => self.program.consts.iter().any(|&(lo, hi)| (lo..hi).contains(&a)),
+                    // Kernel parameters have no generic address here (no `cvta.param`).
+                    IsSpace::Param => false,
+                    IsSpace::Global => {
+                        !(SHARED_WINDOW..SHARED_WINDOW + WINDOW).contains(&a)
+                            && !(LOCAL_WINDOW..LOCAL_WINDOW + WINDOW).contains(&a)
+                            && !(FUNC_WINDOW..FUNC_WINDOW + WINDOW).contains(&a)
+                            && !self.program.consts.iter().any(|&(lo, hi)| (lo..hi).contains(&a))
+                    }
+                };
+                write(w, *dst, l, u64::from(v));
+            }
             Op::Testp { class, f64, dst, a } => {
                 let x = read(w, *a, l);
                 let v = if *f64 {
@@ -482,6 +499,8 @@ impl Cta<'_> {
             | Op::Barrier(_)
             | Op::WarpSync { .. }
             | Op::Nanosleep
+            | Op::Elect { .. }
+            | Op::Alloca { .. }
             | Op::Mbarrier(_)
             | Op::Bra { .. }
             | Op::Brx { .. }
@@ -551,6 +570,7 @@ impl Cta<'_> {
             Special::Globaltimer => w.clock,
             Special::DynamicSmemSize => u64::from(self.dynamic_shared),
             Special::TotalSmemSize => u64::from(self.program.dynamic_shared_at + self.dynamic_shared),
+            Special::Fixed(v) => u64::from(v),
         }
     }
 

@@ -22,6 +22,10 @@ impl<'m> Decoder<'m> {
             (O::Trap, _) => Ok(Op::Trap),
             (O::Brkpt, _) => Ok(Op::Brkpt),
             (O::Nanosleep, _) => Ok(Op::Nanosleep),
+            // Programmatic dependent launch (PTX ISA 9.7.13.17): ptxvm runs one grid at
+            // a time, so the prerequisite grids are done and no dependent grid waits;
+            // only the memory ordering is left.
+            (O::Griddepcontrol, _) => Ok(Op::Fence),
             (O::Brx, _) => Ok(Op::Brx {
                 index: self.src(&ops[0], Ty::U32)?,
                 targets: self.flow.targets[pc as usize].iter().map(|&t| self.program_pc(t)).collect(),
@@ -74,6 +78,14 @@ impl<'m> Decoder<'m> {
                 match Builtin::named(name) {
                     // Its arguments are read from the caller's operands as they are.
                     Some(b) => (Callee::Builtin(b), (Vec::new(), Vec::new())),
+                    // CUDA's device heap (`malloc`, `free`, and `__nv_aligned_device_malloc`):
+                    // the runtime defines them, and ptxvm has no device heap yet.
+                    None if matches!(name, "malloc" | "free" | "__nv_aligned_device_malloc") => {
+                        return fail(
+                            target.span,
+                            format!("call: `{name}` is CUDA's device heap, which ptxvm cannot run yet"),
+                        );
+                    }
                     None => {
                         return fail(target.span, format!("call: `{name}` is not defined in this module"));
                     }

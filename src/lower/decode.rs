@@ -69,6 +69,9 @@ pub(super) struct Decoder<'m> {
     /// A kernel's parameters: name -> (type, offset in the parameter buffer).
     pub kernel_params: HashMap<&'m str, (Ty, u32)>,
     pub kernel: bool,
+    /// Whether the kernel declares its cluster shape (`.explicitcluster`,
+    /// `.reqnctapercluster`): what `%is_explicit_cluster` reads.
+    pub explicit_cluster: bool,
     pub flow: &'m Flow<'m>,
     /// The program pc of this body's first instruction.
     pub base: u32,
@@ -124,6 +127,10 @@ impl<'m> Decoder<'m> {
             frame_bytes,
             kernel_params,
             kernel,
+            explicit_cluster: kernel
+                && f.directives
+                    .iter()
+                    .any(|(n, _)| matches!(n.text(src), ".explicitcluster" | ".reqnctapercluster")),
             flow: &flow,
             base: insts.len() as u32,
             carry: None,
@@ -319,6 +326,9 @@ impl<'m> Decoder<'m> {
     pub fn pred_src(&self, op: &Operand) -> Result<PredSrc, LowerError> {
         match op {
             Operand::Int { bits, .. } => Ok(PredSrc::Const(*bits != 0)),
+            Operand::Name(n) if self.t(*n) == "%is_explicit_cluster" => {
+                Ok(PredSrc::Const(self.explicit_cluster))
+            }
             Operand::Not(inner, _) if matches!(**inner, Operand::Int { .. }) => match self.pred_src(inner)? {
                 PredSrc::Const(v) => Ok(PredSrc::Const(!v)),
                 other => Ok(other),
@@ -426,7 +436,8 @@ impl<'m> Decoder<'m> {
             Family::Control => self.control_op(i, f, pc),
             Family::Matrix => self.matrix_op(i, f),
             Family::Video => self.video_op(i, f),
-            Family::Tex | Family::Misc => self.unsupported(i),
+            Family::Misc => self.misc_op(i, f),
+            Family::Tex => self.unsupported(i),
         }
     }
 }

@@ -140,6 +140,16 @@ pub enum Src {
     Imm(u64),
 }
 
+/// The state space `isspacep` tests for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IsSpace {
+    Global,
+    Shared,
+    Local,
+    Const,
+    Param,
+}
+
 /// A special register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Special {
@@ -165,6 +175,10 @@ pub enum Special {
     Globaltimer,
     DynamicSmemSize,
     TotalSmemSize,
+    /// A register whose value is fixed for a launch of one CTA per cluster and no
+    /// cooperative launch: `%envreg<N>` (0), `%cluster_ctarank` and `%cluster_ctaid`
+    /// (0), `%cluster_nctarank` and `%cluster_nctaid` (1).
+    Fixed(u32),
 }
 
 /// A predicate operand: its mask row and whether it is negated.
@@ -717,6 +731,28 @@ pub enum Op {
     Brkpt,
     /// `nanosleep`: time is virtual, so the warp just goes on.
     Nanosleep,
+    /// `elect.sync d|p, membermask` (PTX ISA 9.7.13.12): the lowest lane of the
+    /// members that execute it is the leader; `d` gets its lane number, `p` is true
+    /// in the leader.
+    Elect {
+        dst: Option<Slot>,
+        p: Option<u32>,
+        members: Src,
+    },
+    /// `isspacep.space p, a` (PTX ISA 9.7.9.22): whether generic address `a` lies in
+    /// the window of `space`.
+    Isspacep {
+        space: IsSpace,
+        dst: Slot,
+        a: Src,
+    },
+    /// `alloca.type ptr, size{, align}` (PTX ISA 9.7.9.16): `size` bytes on the
+    /// running frame's local stack, freed when the function returns.
+    Alloca {
+        dst: Slot,
+        size: Src,
+        align: u32,
+    },
     Bits1 {
         op: BitOp1,
         width: Width,
@@ -1029,6 +1065,8 @@ pub struct Program {
     /// Whether any instruction waits for an mbarrier phase (`test_wait`,
     /// `try_wait`): only then does a CTA look for lanes to wake.
     pub mbarrier_waits: bool,
+    /// The addresses of the `.const` variables, `[start, end)` each (`isspacep.const`).
+    pub consts: Vec<(u64, u64)>,
 }
 
 impl Program {
