@@ -103,3 +103,13 @@ fn a_cluster_is_one_cta() {
         assert_eq!(row, [0, 0, 1, 0, 1, cta, 2, 1, 0], "CTA {cta}");
     }
 }
+
+/// A kernel that requires clusters of two CTAs would read the wrong cluster shape:
+/// run refuses it, with the reason.
+#[test]
+fn a_kernel_requiring_larger_clusters_is_refused() {
+    let (out, _) = run("pair", 2, 32, r#"{"buffer": "u32", "len": 1}"#);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`.reqnctapercluster 2, 1, 1`: ptxvm runs clusters of one CTA"), "{err}");
+}

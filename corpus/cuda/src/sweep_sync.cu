@@ -162,6 +162,18 @@ __global__ void __cluster_dims__(1, 1, 1) sy_cluster_query(unsigned *out)
     out[3] = r;
 }
 
+// Two CTAs per cluster: each reads its partner's shared memory (DSMEM).
+__global__ void __cluster_dims__(2, 1, 1) sy_cluster_pair(int *out)
+{
+    __shared__ int s[32];
+    cg::cluster_group cl = cg::this_cluster();
+    s[threadIdx.x] = blockIdx.x * 100 + threadIdx.x;
+    cl.sync();
+    int *other = cl.map_shared_rank(s, cl.block_rank() ^ 1);
+    out[blockIdx.x * 32 + threadIdx.x] = other[threadIdx.x];
+    cl.sync();
+}
+
 __global__ void sy_pdl(const float *in, float *out)
 {
     cudaGridDependencySynchronize();
