@@ -113,3 +113,20 @@ fn a_kernel_requiring_larger_clusters_is_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("`.reqnctapercluster 2, 1, 1`: ptxvm runs clusters of one CTA"), "{err}");
 }
+
+/// PTX ISA 9.7.13.5/9.7.13.6: `atom`/`red` `.add.v4.f32` and `.v2.f32` (nvcc's
+/// `atomicAdd(float4 *, float4)`) add each element atomically; the old first
+/// elements the 64 threads see are 0, 1, ..., 63 in some order. `pmevent` changes
+/// nothing.
+#[test]
+fn vector_f32_atomics_add_every_element() {
+    let (out, json) = run("vatom", 1, 64, r#"{"buffer": "f32", "len": 6}, {"buffer": "f32", "len": 64}"#);
+    ok(&out);
+    let f = |k: usize| -> Vec<f64> {
+        json["buffers"][k]["data"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect()
+    };
+    assert_eq!(f(0), [64.0, 128.0, 192.0, 256.0, 32.0, 16.0]);
+    let mut olds = f(1);
+    olds.sort_by(f64::total_cmp);
+    assert_eq!(olds, (0..64).map(f64::from).collect::<Vec<_>>());
+}

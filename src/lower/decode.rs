@@ -229,7 +229,10 @@ impl<'m> Decoder<'m> {
                     if self.regs.declare(self.t(d.name), ty, d.count).is_none() {
                         return fail(
                             d.name.span,
-                            format!("registers of type {} are not supported", ty.word()),
+                            format!(
+                                "registers of type {} are not supported yet (ptxvm's registers hold at most 64 bits)",
+                                ty.word()
+                            ),
                         );
                     }
                 }

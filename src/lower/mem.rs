@@ -98,7 +98,7 @@ impl<'m> Decoder<'m> {
         }
     }
 
-    /// `alloca`, `getctarank` and `mapa` (PTX ISA 9.7.9.16, 9.7.9.24, 9.7.9.23), for
+    /// `alloca`, `pmevent`, `getctarank` and `mapa` (PTX ISA 9.7.9.16, 9.7.19.2, 9.7.9.24, 9.7.9.23), for
     /// clusters of one CTA: every shared address is the CTA's own, of rank 0.
     pub(super) fn misc_op(&mut self, i: &InstrView<'m>, f: &Form) -> Result<Op, LowerError> {
         let ops = i.operands;
@@ -114,6 +114,9 @@ impl<'m> Decoder<'m> {
                 let ty = f.ty().unwrap_or(Ty::U64);
                 Ok(Op::Alloca { dst: self.dst(&ops[0])?, size: self.src(&ops[1], ty)?, align })
             }
+            // A performance-monitor event (`__prof_trigger`): no counters to bump here,
+            // and no effect a program can read (PTX ISA 9.7.19.2).
+            O::Pmevent => Ok(Op::Fence),
             O::Getctarank if ops.len() == 2 => Ok(Op::Mov { dst: self.dst(&ops[0])?, src: Src::Imm(0) }),
             O::Mapa if ops.len() == 3 => {
                 let dst = self.dst(&ops[0])?;
@@ -395,10 +398,30 @@ impl<'m> Decoder<'m> {
             Ty::F64 if matches!(op, AtomOp::Add | AtomOp::Exch | AtomOp::Cas) => AtomTy::F64,
             _ => return self.unsupported(i),
         };
-        if f.pick(groups::VEC).is_some() {
-            return self.unsupported(i);
-        }
         let ops = i.operands;
+        if let Some(n) = f.pick(groups::VEC) {
+            // `atom`/`red` `.add.v2.f32`, `.v4.f32` (sm_90, `.global`; nvcc's
+            // `atomicAdd(float2 *, float2)` and `float4`): each element its own atomic
+            // add (PTX ISA 9.7.13.5: no atomicity across the elements).
+            if aty != AtomTy::F32 || op != AtomOp::Add || n > 4 {
+                return self.unsupported(i);
+            }
+            let (dsts, rest) = if red { ([None; 4], ops) } else { (self.dsts(&ops[0])?.0, &ops[1..]) };
+            let Operand::Addr(a) = &rest[0] else { return self.unsupported(i) };
+            let p = self.place(a, self.access_space(f, a))?;
+            let (srcs, got) = self.srcs(&rest[1], ty)?;
+            if got != n {
+                return self.unsupported(i);
+            }
+            return Ok(Op::AtomVec(Box::new(AtomVec {
+                mem: p.mem,
+                n,
+                dsts,
+                addr: p.addr,
+                offset: p.offset,
+                srcs,
+            })));
+        }
         let (dst, rest) = if red { (None, ops) } else { (self.dst_or_sink(&ops[0])?, &ops[1..]) };
         let Operand::Addr(a) = &rest[0] else { return self.unsupported(i) };
         let p = self.place(a, self.access_space(f, a))?;

@@ -140,6 +140,17 @@ pub enum Src {
     Imm(u64),
 }
 
+/// A vector atomic add of f32 elements (`dsts` all `None` for `red`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AtomVec {
+    pub mem: Mem,
+    pub n: u8,
+    pub dsts: [Option<Slot>; 4],
+    pub addr: Src,
+    pub offset: i64,
+    pub srcs: [Src; 4],
+}
+
 /// The state space `isspacep` tests for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IsSpace {
@@ -462,6 +473,8 @@ pub enum Op {
         b: Src,
         c: Src,
     },
+    /// `atom`/`red` `.add.vN.f32`: `n` f32 atomic adds at consecutive elements.
+    AtomVec(Box<AtomVec>),
     /// The address of a frame variable: the frame's base plus `offset`, in the local
     /// space or (`generic`) in the generic window onto it.
     FrameAddr {

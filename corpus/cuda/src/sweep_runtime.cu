@@ -139,6 +139,17 @@ __global__ void rt_malloc(int *out, int n)
     free(p);
 }
 
+__global__ void rt_aligned_malloc(int **out)
+{
+    out[threadIdx.x] = (int *)__nv_aligned_device_malloc(64, 32);
+}
+
+__global__ void rt_prof_trigger(int *out)
+{
+    __prof_trigger(3);
+    out[threadIdx.x] = threadIdx.x;
+}
+
 __global__ void rt_fences(int *flag, int *data)
 {
     data[threadIdx.x] = 1;

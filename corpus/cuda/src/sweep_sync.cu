@@ -2,6 +2,9 @@
 // orders, cooperative groups (tiles, coalesced groups, scans, invoke_one, grid sync),
 // thread block clusters and programmatic dependent launch.
 #include <cooperative_groups.h>
+#include <cooperative_groups/memcpy_async.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>
 #include <cuda/atomic>
@@ -61,6 +64,38 @@ __global__ void sy_atomic_ref(int *flag, int *data, unsigned long long *c)
     cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
     cuda::atomic_thread_fence(cuda::memory_order_release, cuda::thread_scope_system);
     data[100 + threadIdx.x] = d.load(cuda::memory_order_seq_cst) + (int)s.load(cuda::memory_order_relaxed);
+}
+
+__global__ void sy_nv_atomic(int *p, unsigned long long *q)
+{
+    int old = __nv_atomic_fetch_add(p, 1, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_BLOCK);
+    __nv_atomic_store_n(p + 1, old, __NV_ATOMIC_RELEASE, __NV_THREAD_SCOPE_DEVICE);
+    int v = __nv_atomic_load_n(p + 2, __NV_ATOMIC_ACQUIRE, __NV_THREAD_SCOPE_SYSTEM);
+    __nv_atomic_thread_fence(__NV_ATOMIC_SEQ_CST, __NV_THREAD_SCOPE_DEVICE);
+    unsigned long long e = 0;
+    __nv_atomic_compare_exchange_n(q, &e, 5ull, false, __NV_ATOMIC_ACQ_REL, __NV_ATOMIC_ACQUIRE,
+                                   __NV_THREAD_SCOPE_DEVICE);
+    q[1] = v + __nv_atomic_fetch_max(p + 3, 7, __NV_ATOMIC_SEQ_CST, __NV_THREAD_SCOPE_DEVICE)
+        + __nv_atomic_exchange_n(p + 4, 9, __NV_ATOMIC_ACQUIRE, __NV_THREAD_SCOPE_BLOCK);
+}
+
+__global__ void sy_half_atomics(__half2 *h2, __nv_bfloat162 *b2, __half *h, __nv_bfloat16 *b)
+{
+    atomicAdd(h2, __floats2half2_rn(1, 2));
+    atomicAdd(h, __float2half(1.0f));
+#if __CUDA_ARCH__ >= 800
+    atomicAdd(b2, __floats2bfloat162_rn(1, 2));
+    atomicAdd(b, __float2bfloat16(1.0f));
+#endif
+}
+
+__global__ void sy_cg_memcpy(const int *in, int *out)
+{
+    __shared__ int s[128];
+    cg::thread_block b = cg::this_thread_block();
+    cg::memcpy_async(b, s, in, sizeof(int) * 128);
+    cg::wait(b);
+    out[threadIdx.x] = s[127 - threadIdx.x];
 }
 
 __global__ void sy_bitcast(const float *in, unsigned *out, const double *din, unsigned long long *dout)
@@ -172,6 +207,27 @@ __global__ void __cluster_dims__(2, 1, 1) sy_cluster_pair(int *out)
     int *other = cl.map_shared_rank(s, cl.block_rank() ^ 1);
     out[blockIdx.x * 32 + threadIdx.x] = other[threadIdx.x];
     cl.sync();
+}
+
+// sm_90's vector and 128-bit atomics.
+__global__ void sy_vector_atomics(float2 *a, float4 *b)
+{
+    atomicAdd(a, make_float2(1, 2));
+    float4 old = atomicAdd(b, make_float4(1, 2, 3, 4));
+    a[1 + threadIdx.x] = make_float2(old.x + old.y, old.z + old.w);
+}
+
+struct __align__(16) Pair
+{
+    long long a, b;
+};
+
+__global__ void sy_atomics_128(Pair *p)
+{
+    Pair e{0, 0}, d{1, 2};
+    Pair got = atomicCAS(p, e, d);
+    Pair was = atomicExch(p + 1, d);
+    p[2 + threadIdx.x] = Pair{got.a + was.a, got.b + was.b};
 }
 
 __global__ void sy_pdl(const float *in, float *out)
