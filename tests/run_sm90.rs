@@ -130,3 +130,38 @@ fn vector_f32_atomics_add_every_element() {
     olds.sort_by(f64::total_cmp);
     assert_eq!(olds, (0..64).map(f64::from).collect::<Vec<_>>());
 }
+
+/// CUDA's device heap (CUDA C++ Programming Guide, "Dynamic Global Memory
+/// Allocation"): `malloc` blocks are 16-byte aligned and do not overlap, each thread
+/// reads back what it wrote after a barrier; `__nv_aligned_device_malloc` blocks are
+/// aligned as asked; a request past the heap (8 MiB by default) gives null and
+/// `free` is accepted. Run with a small request too, which must succeed.
+#[test]
+fn device_malloc_gives_disjoint_aligned_blocks_and_null_past_the_heap() {
+    for (big, fits) in [(9_000_000u64, false), (64, true)] {
+        let args = format!(
+            r#"{{"buffer": "u64", "len": 120}}, {{"buffer": "u32", "len": 40}}, {{"type": "u64", "value": {big}}}"#
+        );
+        let (out, json) = run("heap", 1, 40, &args);
+        ok(&out);
+        let ptrs = words(&json);
+        let sums: Vec<u64> =
+            json["buffers"][1]["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+        let mut blocks = Vec::new();
+        for t in 0..40 {
+            let (p, q, r) = (ptrs[3 * t], ptrs[3 * t + 1], ptrs[3 * t + 2]);
+            assert!(p != 0 && p % 16 == 0, "thread {t}: malloc gave {p:#x}");
+            assert!(q != 0 && q % 256 == 0, "thread {t}: aligned malloc gave {q:#x}");
+            assert_eq!(r != 0, fits, "thread {t}: malloc({big}) gave {r:#x}");
+            blocks.extend([(p, 24), (q, 8)]);
+            if fits {
+                blocks.push((r, big));
+            }
+            assert_eq!(sums[t], 6 * t as u64 + 15, "thread {t}");
+        }
+        blocks.sort_unstable();
+        for w in blocks.windows(2) {
+            assert!(w[0].0 + w[0].1 <= w[1].0, "blocks {:#x?} and {:#x?} overlap", w[0], w[1]);
+        }
+    }
+}

@@ -289,6 +289,7 @@ pub struct Cta<'a> {
     pub checks: super::limits::Checks,
     /// Where device `printf` writes.
     pub printed: &'a super::builtin::Printed,
+    pub heap: &'a super::builtin::Heap,
     /// Where the CTAs' shared-memory hazards go (`--sanitize`).
     pub hazards: &'a std::sync::Mutex<Vec<Hazard>>,
 }

@@ -78,15 +78,6 @@ impl<'m> Decoder<'m> {
                 match Builtin::named(name) {
                     // Its arguments are read from the caller's operands as they are.
                     Some(b) => (Callee::Builtin(b), (Vec::new(), Vec::new())),
-                    // CUDA's device heap (`malloc`, `free`, and `__nv_aligned_device_malloc`,
-                    // which calls `__cuda_syscall_aligned_malloc`): the runtime defines
-                    // them, and ptxvm has no device heap yet.
-                    None if matches!(name, "malloc" | "free" | "__cuda_syscall_aligned_malloc") => {
-                        return fail(
-                            target.span,
-                            format!("call: `{name}` is CUDA's device heap, which ptxvm cannot run yet"),
-                        );
-                    }
                     None => {
                         return fail(target.span, format!("call: `{name}` is not defined in this module"));
                     }

@@ -989,6 +989,13 @@ pub enum Builtin {
     /// `__assertfail(message, file, line, function, char_size)`, what a failing
     /// `assert` calls.
     AssertFail,
+    /// `malloc(size)`: CUDA's device heap (`cudaLimitMallocHeapSize`, 8 MiB).
+    Malloc,
+    /// `__cuda_syscall_aligned_malloc(size, align)`, what `__nv_aligned_device_malloc`
+    /// calls.
+    AlignedMalloc,
+    /// `free(ptr)`.
+    Free,
 }
 
 impl Builtin {
@@ -997,6 +1004,9 @@ impl Builtin {
         match name {
             "vprintf" => Some(Builtin::Vprintf),
             "__assertfail" => Some(Builtin::AssertFail),
+            "malloc" => Some(Builtin::Malloc),
+            "__cuda_syscall_aligned_malloc" => Some(Builtin::AlignedMalloc),
+            "free" => Some(Builtin::Free),
             _ => None,
         }
     }
