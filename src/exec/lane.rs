@@ -452,6 +452,16 @@ impl Cta<'_> {
                 let v = approx::div_approx(*full, *ftz, read(w, *a, l) as u32, read(w, *b, l) as u32);
                 write(w, *dst, l, u64::from(v));
             }
+            Op::Mapa { dst, a, rank, window } => {
+                let r = read(w, *rank, l) as u32;
+                if r != 0 {
+                    return Err(format!(
+                        "mapa: CTA rank {r} is outside the cluster (ptxvm launches clusters of one CTA, rank 0)"
+                    ));
+                }
+                let v = read(w, *a, l).wrapping_add(*window);
+                write(w, *dst, l, v);
+            }
             Op::Isspacep { space, dst, a } => {
                 let a = read(w, *a, l);
                 let v = match space {

@@ -120,14 +120,13 @@ impl<'m> Decoder<'m> {
             O::Getctarank if ops.len() == 2 => Ok(Op::Mov { dst: self.dst(&ops[0])?, src: Src::Imm(0) }),
             O::Mapa if ops.len() == 3 => {
                 let dst = self.dst(&ops[0])?;
-                let src = self.src(&ops[1], f.ty().unwrap_or(Ty::U64))?;
+                let a = self.src(&ops[1], f.ty().unwrap_or(Ty::U64))?;
+                let rank = self.src(&ops[2], Ty::U32)?;
                 // A 64-bit `.shared::cluster` address is a generic one here (see
                 // `Self::space`); a 32-bit one is the shared offset itself.
-                if f.has(W::SharedCluster) && dst.file == RegFile::R64 {
-                    Ok(Op::Cvta { dst, src, to_generic: true, window: SHARED_WINDOW })
-                } else {
-                    Ok(Op::Mov { dst, src })
-                }
+                let window =
+                    if f.has(W::SharedCluster) && dst.file == RegFile::R64 { SHARED_WINDOW } else { 0 };
+                Ok(Op::Mapa { dst, a, rank, window })
             }
             _ => self.unsupported(i),
         }

@@ -759,6 +759,14 @@ pub enum Op {
         dst: Slot,
         a: Src,
     },
+    /// `mapa` (PTX ISA 9.7.9.23) in a cluster of one CTA: rank 0 is the CTA itself,
+    /// so `a` plus `window`; any other rank is outside the cluster.
+    Mapa {
+        dst: Slot,
+        a: Src,
+        rank: Src,
+        window: u64,
+    },
     /// `alloca.type ptr, size{, align}` (PTX ISA 9.7.9.16): `size` bytes on the
     /// running frame's local stack, freed when the function returns.
     Alloca {
