@@ -1,4 +1,6 @@
-//! Every register that real compiler output uses resolves to a slot (`lower::regs`).
+//! Every register that real compiler output uses resolves to a slot (`lower::regs`),
+//! but `.b128` ones (sm_90's 128-bit atomics), which ptxvm's registers cannot hold
+//! yet and `tests/data/run_rejected.txt` lists.
 
 use ptxvm::check::types::Ty;
 use ptxvm::lower::regs::RegScopes;
@@ -21,17 +23,28 @@ fn register_names<'s>(op: &Operand, src: &'s str, out: &mut Vec<&'s str>) {
     }
 }
 
-fn walk<'m>(m: &'m Module, src: &'m str, b: &Block, regs: &mut RegScopes<'m>, missing: &mut Vec<String>) {
+fn walk<'m>(
+    m: &'m Module,
+    src: &'m str,
+    b: &Block,
+    regs: &mut RegScopes<'m>,
+    missing: &mut Vec<String>,
+    wide: &mut Vec<&'m str>,
+) {
     regs.enter();
     for s in m.pool.stmts(b) {
         match s {
             Stmt::Var(v) if v.space == Space::Reg => {
                 let ty = Ty::from_word(v.ty.text(src)).expect("checked type");
                 for d in &v.vars {
+                    if ty == Ty::B128 {
+                        wide.push(d.name.text(src));
+                        continue;
+                    }
                     assert!(regs.declare(d.name.text(src), ty, d.count).is_some());
                 }
             }
-            Stmt::Block(inner) => walk(m, src, inner, regs, missing),
+            Stmt::Block(inner) => walk(m, src, inner, regs, missing, wide),
             Stmt::Instr(i) => {
                 let mut used = Vec::new();
                 for op in m.pool.view(i).operands {
@@ -39,7 +52,7 @@ fn walk<'m>(m: &'m Module, src: &'m str, b: &Block, regs: &mut RegScopes<'m>, mi
                 }
                 for n in used {
                     let special = ptxvm::check::is_special_register(n);
-                    if n.starts_with('%') && !special && regs.resolve(n).is_none() {
+                    if n.starts_with('%') && !special && regs.resolve(n).is_none() && !wide.contains(&n) {
                         missing.push(n.to_string());
                     }
                 }
@@ -69,7 +82,7 @@ fn every_register_in_the_corpus_has_a_slot() {
                     regs.declare(p.name.unwrap().text(&src), ty, None);
                 }
                 let mut missing = Vec::new();
-                walk(&module, &src, body, &mut regs, &mut missing);
+                walk(&module, &src, body, &mut regs, &mut missing, &mut Vec::new());
                 assert!(missing.is_empty(), "{}: {}: {missing:?}", entry.path().display(), f.name.text(&src));
             }
         }

@@ -346,6 +346,7 @@ impl std::fmt::Display for BindError {
 pub struct Device {
     memory: GlobalMemory,
     printed: crate::exec::Printed,
+    heap: crate::exec::Heap,
     /// What the last launch's `--sanitize` checks found.
     hazards: Vec<Hazard>,
 }
@@ -555,7 +556,7 @@ impl Device {
             return (Trace { ctaid: origin, block, warps: Vec::new() }, Some(Fault::of_launch(cause)));
         }
         let mut trace = Trace { ctaid: shape.ctaid(cta), block, warps: Vec::new() };
-        if let Err(f) = self.place_image(program) {
+        if let Err(f) = self.place_image(program).and_then(|()| self.place_heap(program)) {
             return (trace, Some(f));
         }
         let found = std::sync::Mutex::new(Vec::new());
@@ -689,6 +690,7 @@ impl Device {
     ) -> Result<(), Fault> {
         let program = &*kernel.program;
         self.place_image(program)?;
+        self.place_heap(program)?;
         let shape = Shape { grid, block };
         let found = std::sync::Mutex::new(Vec::new());
         let cta = self.cta(kernel, shape, (dynamic_shared, params), limits.checked(), &found);
@@ -742,8 +744,26 @@ impl Device {
             dynamic_shared,
             checks,
             printed: &self.printed,
+            heap: &self.heap,
             hazards,
         }
+    }
+
+    /// Places CUDA's device heap in device memory, once, when `program` calls
+    /// `malloc` (or its aligned form).
+    fn place_heap(&mut self, program: &Program) -> Result<(), Fault> {
+        let calls_malloc = program.insts.iter().any(|i| {
+            matches!(&i.op, crate::lower::program::Op::Call(c)
+                if matches!(c.callee, crate::lower::program::Callee::Builtin(
+                    crate::lower::program::Builtin::Malloc | crate::lower::program::Builtin::AlignedMalloc)))
+        });
+        if self.heap.base == 0 && calls_malloc {
+            self.heap.base = self.memory.alloc(crate::exec::Heap::BYTES).map_err(|e| {
+                Fault::of_launch(format!("cannot place the device heap in device memory: {e}"))
+            })?;
+            self.memory.label(self.heap.base, "the device heap (malloc)");
+        }
+        Ok(())
     }
 
     /// Places the module's variables in device memory (once per module).

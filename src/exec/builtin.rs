@@ -1,8 +1,9 @@
 //! The CUDA runtime's device functions that nvcc-generated PTX calls and ptxvm
-//! provides: `vprintf` (device `printf`) and `__assertfail` (a failing `assert`).
+//! provides: `vprintf` (device `printf`), `__assertfail` (a failing `assert`), and
+//! the device heap's `malloc`, `free` and `__cuda_syscall_aligned_malloc`.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::warp::{Cta, Fault, Warp, frame_value, lanes, set_frame_value};
 use crate::lower::program::{Builtin, Call, CallValue, Inst, Mem, Src};
@@ -39,6 +40,43 @@ impl Printed {
         parts.sort_by_key(|p| p.0);
         let text = parts.into_iter().flat_map(|p| p.1).collect();
         (text, self.bytes.swap(0, Ordering::Relaxed) > Self::LIMIT)
+    }
+}
+
+/// CUDA's device heap: `cudaLimitMallocHeapSize` bytes of global memory, placed
+/// when a launch first calls `malloc`, handed out in order and never reused: `free`
+/// gives nothing back (a program cannot tell, but for running out sooner). An
+/// exhausted heap gives null, as CUDA's does.
+#[derive(Default)]
+pub struct Heap {
+    /// Its device address; 0 until placed.
+    pub base: u64,
+    /// Bytes handed out so far.
+    used: AtomicU64,
+}
+
+impl Heap {
+    /// CUDA's default `cudaLimitMallocHeapSize`.
+    pub const BYTES: u64 = 8 << 20;
+
+    /// `size` bytes aligned to `align` (a power of two), or 0.
+    fn take(&self, size: u64, align: u64) -> u64 {
+        if self.base == 0 || !align.is_power_of_two() {
+            return 0;
+        }
+        let mut used = self.used.load(Ordering::Relaxed);
+        loop {
+            let at = (self.base + used).div_ceil(align) * align;
+            let end = at.saturating_add(size.max(1));
+            if end > self.base + Self::BYTES {
+                return 0;
+            }
+            match self.used.compare_exchange_weak(used, end - self.base, Ordering::Relaxed, Ordering::Relaxed)
+            {
+                Ok(_) => return at,
+                Err(now) => used = now,
+            }
+        }
     }
 }
 
@@ -135,6 +173,15 @@ impl Cta<'_> {
                         Self::store_return(warp, ret, l, count);
                     }
                 }
+                Builtin::Malloc | Builtin::AlignedMalloc => {
+                    // malloc's blocks are 16-byte aligned, as CUDA's are.
+                    let align = if b == Builtin::Malloc { 16 } else { arg(warp, 1, l) };
+                    let p = self.heap.take(arg(warp, 0, l), align);
+                    if let Some(&ret) = call.rets.first() {
+                        Self::store_return(warp, ret, l, p);
+                    }
+                }
+                Builtin::Free => {}
                 Builtin::AssertFail => {
                     // Arguments: message, file, line, function, and the size of a
                     // character (1 from nvcc; the strings are read as bytes).

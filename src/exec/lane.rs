@@ -8,8 +8,8 @@ use super::threads::Dim3;
 use super::threads::WARP_SIZE;
 use super::warp::{Cta, Regs, Warp};
 use crate::lower::program::{
-    BitOp, BitOp1, CarryOp, CmpKind, CvtKind, FUnary, HalfOp, IntOp, LOCAL_WINDOW, Mem, Op, PackKind, Pred,
-    Rnd, SHARED_WINDOW, Special, Src,
+    AtomOp, AtomTy, BitOp, BitOp1, CarryOp, CmpKind, CvtKind, FUNC_WINDOW, FUnary, HalfOp, IntOp, IsSpace,
+    LOCAL_WINDOW, Mem, Op, PackKind, Pred, Rnd, SHARED_WINDOW, Special, Src,
 };
 use crate::lower::regs::{RegFile, Slot};
 use crate::sem::approx::{self, ApproxFn};
@@ -76,28 +76,22 @@ impl Cta<'_> {
             Op::Atom { mem, op, ty, dst, addr, offset, b, c } => {
                 let a = address(w, *addr, *offset, l);
                 let (b, c) = (read(w, *b, l), read(w, *c, l));
-                let size = ty.bytes();
-                let f = |old: u64| crate::sem::atom::apply(*op, *ty, old, b, c);
-                let old = match self.target(w, *mem, a) {
-                    Target::Global(a) => {
-                        self.memory.atomic(a, size, f).map_err(|e| self.memory.explain(e))?
-                    }
-                    Target::Shared(a) => {
-                        let r = self.shared_range(shared.len(), a, size as u8)?;
-                        shadow(w, l, r.start, r.len(), true, true);
-                        let old = le(&shared[r.clone()]);
-                        shared[r].copy_from_slice(&f(old).to_le_bytes()[..size as usize]);
-                        old
-                    }
-                    Target::Local(a) => {
-                        let r = range(w.top as usize, a, size as u8, "local")?;
-                        let old = le(&w.local[l][r.clone()]);
-                        w.local[l][r].copy_from_slice(&f(old).to_le_bytes()[..size as usize]);
-                        old
-                    }
-                };
+                let old = self
+                    .atomic(w, shared, *mem, a, *ty, l, |old| crate::sem::atom::apply(*op, *ty, old, b, c))?;
                 if let Some(d) = dst {
                     write(w, *d, l, old);
+                }
+            }
+            Op::AtomVec(v) => {
+                let a = address(w, v.addr, v.offset, l);
+                vector_aligned(a, v.n, 4)?;
+                for k in 0..usize::from(v.n) {
+                    let b = read(w, v.srcs[k], l);
+                    let add = |old| crate::sem::atom::apply(AtomOp::Add, AtomTy::F32, old, b, 0);
+                    let old = self.atomic(w, shared, v.mem, a + 4 * k as u64, AtomTy::F32, l, add)?;
+                    if let Some(d) = v.dsts[k] {
+                        write(w, d, l, old);
+                    }
                 }
             }
             Op::FrameAddr { dst, offset, generic } => {
@@ -458,6 +452,33 @@ impl Cta<'_> {
                 let v = approx::div_approx(*full, *ftz, read(w, *a, l) as u32, read(w, *b, l) as u32);
                 write(w, *dst, l, u64::from(v));
             }
+            Op::Mapa { dst, a, rank, window } => {
+                let r = read(w, *rank, l) as u32;
+                if r != 0 {
+                    return Err(format!(
+                        "mapa: CTA rank {r} is outside the cluster (ptxvm launches clusters of one CTA, rank 0)"
+                    ));
+                }
+                let v = read(w, *a, l).wrapping_add(*window);
+                write(w, *dst, l, v);
+            }
+            Op::Isspacep { space, dst, a } => {
+                let a = read(w, *a, l);
+                let v = match space {
+                    IsSpace::Shared => (SHARED_WINDOW..SHARED_WINDOW + WINDOW).contains(&a),
+                    IsSpace::Local => (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW).contains(&a),
+                    IsSpace::Const => self.program.consts.iter().any(|&(lo, hi)| (lo..hi).contains(&a)),
+                    // Kernel parameters have no generic address here (no `cvta.param`).
+                    IsSpace::Param => false,
+                    IsSpace::Global => {
+                        !(SHARED_WINDOW..SHARED_WINDOW + WINDOW).contains(&a)
+                            && !(LOCAL_WINDOW..LOCAL_WINDOW + WINDOW).contains(&a)
+                            && !(FUNC_WINDOW..FUNC_WINDOW + WINDOW).contains(&a)
+                            && !self.program.consts.iter().any(|&(lo, hi)| (lo..hi).contains(&a))
+                    }
+                };
+                write(w, *dst, l, u64::from(v));
+            }
             Op::Testp { class, f64, dst, a } => {
                 let x = read(w, *a, l);
                 let v = if *f64 {
@@ -482,6 +503,8 @@ impl Cta<'_> {
             | Op::Barrier(_)
             | Op::WarpSync { .. }
             | Op::Nanosleep
+            | Op::Elect { .. }
+            | Op::Alloca { .. }
             | Op::Mbarrier(_)
             | Op::Bra { .. }
             | Op::Brx { .. }
@@ -493,6 +516,38 @@ impl Cta<'_> {
             | Op::PredLogic { .. } => {}
         }
         Ok(())
+    }
+
+    /// One atomic read-modify-write of a `ty` value at `a` in `mem` by lane `l`: the
+    /// old value.
+    #[allow(clippy::too_many_arguments)]
+    fn atomic(
+        &self,
+        w: &mut Warp,
+        shared: &mut [u8],
+        mem: Mem,
+        a: u64,
+        ty: AtomTy,
+        l: usize,
+        f: impl Fn(u64) -> u64,
+    ) -> Result<u64, String> {
+        let size = ty.bytes();
+        Ok(match self.target(w, mem, a) {
+            Target::Global(a) => self.memory.atomic(a, size, f).map_err(|e| self.memory.explain(e))?,
+            Target::Shared(a) => {
+                let r = self.shared_range(shared.len(), a, size as u8)?;
+                shadow(w, l, r.start, r.len(), true, true);
+                let old = le(&shared[r.clone()]);
+                shared[r].copy_from_slice(&f(old).to_le_bytes()[..size as usize]);
+                old
+            }
+            Target::Local(a) => {
+                let r = range(w.top as usize, a, size as u8, "local")?;
+                let old = le(&w.local[l][r.clone()]);
+                w.local[l][r].copy_from_slice(&f(old).to_le_bytes()[..size as usize]);
+                old
+            }
+        })
     }
 
     /// The bytes of a shared-memory access, or why it faults: outside the CTA's
@@ -551,6 +606,7 @@ impl Cta<'_> {
             Special::Globaltimer => w.clock,
             Special::DynamicSmemSize => u64::from(self.dynamic_shared),
             Special::TotalSmemSize => u64::from(self.program.dynamic_shared_at + self.dynamic_shared),
+            Special::Fixed(v) => u64::from(v),
         }
     }
 

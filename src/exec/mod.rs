@@ -20,4 +20,4 @@ pub mod threads;
 pub mod warp;
 mod wmma;
 
-pub use builtin::Printed;
+pub use builtin::{Heap, Printed};

@@ -1,5 +1,5 @@
 //! Warp-synchronous instructions: `vote.sync`, `shfl.sync`, `match.sync`,
-//! `redux.sync` and `bar.warp.sync` (PTX ISA 9.7.13, 9.7.9.6; DESIGN.md, "SIMT model").
+//! `redux.sync`, `elect.sync` and `bar.warp.sync` (PTX ISA 9.7.13, 9.7.9.6; DESIGN.md, "SIMT model").
 //!
 //! Each lane names its own member mask (its operand value). A lane goes on once every
 //! non-exited lane of its mask has executed a warp-synchronous instruction of the same
@@ -21,6 +21,7 @@ fn key(op: &Op) -> Option<u32> {
         Op::Match { all, .. } => 0x20 | u32::from(*all),
         Op::Redux { op, signed, .. } => 0x40 | (*op as u32) << 1 | u32::from(*signed),
         Op::WarpSync { .. } => 0x80,
+        Op::Elect { .. } => 0x100,
         _ => return None,
     })
 }
@@ -31,6 +32,7 @@ fn name(op: &Op) -> &'static str {
         Op::Shfl { .. } => "shfl.sync",
         Op::Match { .. } => "match.sync",
         Op::Redux { .. } => "redux.sync",
+        Op::Elect { .. } => "elect.sync",
         _ => "bar.warp.sync",
     }
 }
@@ -270,6 +272,19 @@ impl Cta<'_> {
                         if let Some(row) = p {
                             let r = &mut warp.regs.pred[*row as usize];
                             *r = (*r & !(1 << lane)) | u32::from(pv) << lane;
+                        }
+                    }
+                }
+                Op::Elect { dst, p, .. } => {
+                    for lane in lanes(m) {
+                        // The leader: the lowest member lane that executes it.
+                        let leader = (warp.sync_mask[lane as usize] & ready).trailing_zeros();
+                        if let Some(d) = dst {
+                            super::lane::write(warp, *d, lane as usize, u64::from(leader));
+                        }
+                        if let Some(row) = p {
+                            let r = &mut warp.regs.pred[*row as usize];
+                            *r = (*r & !(1 << lane)) | u32::from(lane == leader) << lane;
                         }
                     }
                 }

@@ -191,6 +191,14 @@ impl Warp {
         }
     }
 
+    /// The running frame now ends at `top` (it only grows: `alloca`).
+    pub fn grow_frame(&mut self, top: u32) {
+        self.top = self.top.max(top);
+        if let Some(fr) = self.frames.get_mut(self.frame as usize) {
+            fr.top = fr.top.max(top);
+        }
+    }
+
     /// Checks frame `f`'s registers out into [`Warp::regs`].
     pub fn use_frame(&mut self, f: u32) {
         if f == self.frame {
@@ -285,6 +293,7 @@ pub struct Cta<'a> {
     pub checks: super::limits::Checks,
     /// Where device `printf` writes.
     pub printed: &'a super::builtin::Printed,
+    pub heap: &'a super::builtin::Heap,
     /// Where the CTAs' shared-memory hazards go (`--sanitize`).
     pub hazards: &'a std::sync::Mutex<Vec<Hazard>>,
 }
@@ -555,6 +564,11 @@ impl Cta<'_> {
                 }
                 Ok(false)
             }
+            Op::Alloca { dst, size, align } => {
+                self.alloca(warp, *dst, *size, *align, active)
+                    .map_err(|c| self.fault(n, warp, active, inst, c))?;
+                Ok(warp.groups.goto(leaf, pc + 1))
+            }
             Op::Barrier(bar) => self.barrier(n, warp, inst, bar, leaf, pc, mask, active),
             Op::Mbarrier(m) => self.mbarrier(n, warp, shared, inst, m, leaf, pc, mask, active),
             Op::Ldmatrix { .. } | Op::Mma(_) | Op::Wmma(_) => {
@@ -565,6 +579,7 @@ impl Cta<'_> {
             | Op::Shfl { members, .. }
             | Op::Match { members, .. }
             | Op::Redux { members, .. }
+            | Op::Elect { members, .. }
             | Op::WarpSync { members } => self.warp_sync(n, warp, inst, *members, leaf, pc, mask, active),
             Op::PredLogic { op, dst, a, b } => {
                 // Predicates are lane masks: one operation for the whole warp.
@@ -588,6 +603,40 @@ impl Cta<'_> {
                 Ok(warp.groups.goto(leaf, pc + 1))
             }
         }
+    }
+
+    /// `alloca` by `active` lanes (PTX ISA 9.7.9.16): each gets `size` bytes (its own
+    /// operand) at the same local address, the running frame's top rounded up to
+    /// `align`; the frame grows past the largest, zeroed. Returning from the function
+    /// frees them with the frame.
+    fn alloca(
+        &self,
+        warp: &mut Warp,
+        dst: crate::lower::regs::Slot,
+        size: Src,
+        align: u32,
+        active: u32,
+    ) -> Result<(), String> {
+        let at = u64::from(warp.top).div_ceil(u64::from(align)) * u64::from(align);
+        let mut top = at;
+        for lane in lanes(active) {
+            let s = super::lane::read(warp, size, lane as usize);
+            top = top.max(at.saturating_add(s));
+        }
+        if top > u64::from(MAX_LOCAL_BYTES) {
+            return Err(format!(
+                "alloca: the thread's local memory would reach {top} bytes (the limit is {MAX_LOCAL_BYTES})"
+            ));
+        }
+        let top = top as u32;
+        for lane in lanes(active) {
+            let stack = &mut warp.local[lane as usize];
+            stack.resize(stack.len().max(top as usize), 0);
+            stack[at as usize..top as usize].fill(0);
+            super::lane::write(warp, dst, lane as usize, at);
+        }
+        warp.grow_frame(top);
+        Ok(())
     }
 
     /// `exit` (or `ret` from the kernel) by `lanes` of group `leaf`: the threads end,

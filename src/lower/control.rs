@@ -22,6 +22,10 @@ impl<'m> Decoder<'m> {
             (O::Trap, _) => Ok(Op::Trap),
             (O::Brkpt, _) => Ok(Op::Brkpt),
             (O::Nanosleep, _) => Ok(Op::Nanosleep),
+            // Programmatic dependent launch (PTX ISA 9.7.13.17): ptxvm runs one grid at
+            // a time, so the prerequisite grids are done and no dependent grid waits;
+            // only the memory ordering is left.
+            (O::Griddepcontrol, _) => Ok(Op::Fence),
             (O::Brx, _) => Ok(Op::Brx {
                 index: self.src(&ops[0], Ty::U32)?,
                 targets: self.flow.targets[pc as usize].iter().map(|&t| self.program_pc(t)).collect(),

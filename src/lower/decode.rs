@@ -69,6 +69,9 @@ pub(super) struct Decoder<'m> {
     /// A kernel's parameters: name -> (type, offset in the parameter buffer).
     pub kernel_params: HashMap<&'m str, (Ty, u32)>,
     pub kernel: bool,
+    /// Whether the kernel declares its cluster shape (`.explicitcluster`,
+    /// `.reqnctapercluster`): what `%is_explicit_cluster` reads.
+    pub explicit_cluster: bool,
     pub flow: &'m Flow<'m>,
     /// The program pc of this body's first instruction.
     pub base: u32,
@@ -99,8 +102,21 @@ impl<'m> Decoder<'m> {
             Some(Symbol::Func(k)) => *k as usize,
             _ => return fail(f.name.span, "the function is not in the program"),
         };
-        let flow = Flow::build(module, src, body);
         let kernel = f.kind == FuncKind::Entry;
+        // ptxvm launches clusters of one CTA: a kernel that requires more would read
+        // the wrong cluster shape and never see the other CTAs' shared memory.
+        if let Some((_, dims)) = f.directives.iter().find(|(n, _)| n.text(src) == ".reqnctapercluster")
+            && dims.iter().try_fold(1u64, |a, &d| a.checked_mul(d)).is_none_or(|n| n > 1)
+        {
+            return fail(
+                f.name.span,
+                format!(
+                    "`.reqnctapercluster {}`: ptxvm runs clusters of one CTA, and cannot run larger ones yet",
+                    dims.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+                ),
+            );
+        }
+        let flow = Flow::build(module, src, body);
         let (params, rets) = &layout.sigs[k];
         let mut top = Scope::default();
         let mut kernel_params = HashMap::default();
@@ -124,6 +140,10 @@ impl<'m> Decoder<'m> {
             frame_bytes,
             kernel_params,
             kernel,
+            explicit_cluster: kernel
+                && f.directives
+                    .iter()
+                    .any(|(n, _)| matches!(n.text(src), ".explicitcluster" | ".reqnctapercluster")),
             flow: &flow,
             base: insts.len() as u32,
             carry: None,
@@ -209,7 +229,10 @@ impl<'m> Decoder<'m> {
                     if self.regs.declare(self.t(d.name), ty, d.count).is_none() {
                         return fail(
                             d.name.span,
-                            format!("registers of type {} are not supported", ty.word()),
+                            format!(
+                                "registers of type {} are not supported yet (ptxvm's registers hold at most 64 bits)",
+                                ty.word()
+                            ),
                         );
                     }
                 }
@@ -319,6 +342,9 @@ impl<'m> Decoder<'m> {
     pub fn pred_src(&self, op: &Operand) -> Result<PredSrc, LowerError> {
         match op {
             Operand::Int { bits, .. } => Ok(PredSrc::Const(*bits != 0)),
+            Operand::Name(n) if self.t(*n) == "%is_explicit_cluster" => {
+                Ok(PredSrc::Const(self.explicit_cluster))
+            }
             Operand::Not(inner, _) if matches!(**inner, Operand::Int { .. }) => match self.pred_src(inner)? {
                 PredSrc::Const(v) => Ok(PredSrc::Const(!v)),
                 other => Ok(other),
@@ -426,7 +452,8 @@ impl<'m> Decoder<'m> {
             Family::Control => self.control_op(i, f, pc),
             Family::Matrix => self.matrix_op(i, f),
             Family::Video => self.video_op(i, f),
-            Family::Tex | Family::Misc => self.unsupported(i),
+            Family::Misc => self.misc_op(i, f),
+            Family::Tex => self.unsupported(i),
         }
     }
 }

@@ -4,7 +4,7 @@
 use super::decode::{Decoder, Named};
 use super::ops::*;
 use super::program::fail;
-use super::regs::Slot;
+use super::regs::{RegFile, Slot};
 use crate::check::types::{Class, Ty};
 use crate::isa::{Form, Opcode as O, Word as W, groups};
 use crate::syntax::ast::*;
@@ -25,7 +25,7 @@ impl<'m> Decoder<'m> {
         match (opcode, ty) {
             (O::Ld | O::Ldu, Some(ty)) => {
                 let Operand::Addr(a) = &ops[1] else { return self.unsupported(i) };
-                let space = Self::space(f);
+                let space = self.access_space(f, a);
                 let size = ty.bits().div_ceil(8) as u8;
                 let signed = ty.class() == Class::Signed;
                 if space == Some(Space::Param)
@@ -42,7 +42,7 @@ impl<'m> Decoder<'m> {
             }
             (O::St, Some(ty)) => {
                 let Operand::Addr(a) = &ops[0] else { return self.unsupported(i) };
-                let p = self.place(a, Self::space(f))?;
+                let p = self.place(a, self.access_space(f, a))?;
                 let (srcs, n) = self.srcs(&ops[1], ty)?;
                 let size = ty.bits().div_ceil(8) as u8;
                 Ok(Op::St { mem: p.mem, srcs, n, addr: p.addr, offset: p.offset, size })
@@ -73,6 +73,20 @@ impl<'m> Decoder<'m> {
             }
             (O::Mov, Some(ty)) if ty != Ty::Pred => self.mov(i, f, ty),
             (O::Membar | O::Fence, _) => Ok(Op::Fence),
+            (O::Isspacep, _) => {
+                let Some(space) = f.pick(&[
+                    (W::Global, IsSpace::Global),
+                    (W::Shared, IsSpace::Shared),
+                    (W::SharedCta, IsSpace::Shared),
+                    (W::SharedCluster, IsSpace::Shared),
+                    (W::Local, IsSpace::Local),
+                    (W::Const, IsSpace::Const),
+                    (W::Param, IsSpace::Param),
+                ]) else {
+                    return self.unsupported(i);
+                };
+                Ok(Op::Isspacep { space, dst: self.dst(&ops[0])?, a: self.src(&ops[1], Ty::U64)? })
+            }
             // Cache hints: no effect on any value a program can read (PTX ISA 9.7.9.15),
             // so a fence is all they need to be (ptxvm has no caches).
             (O::Prefetch | O::Prefetchu, _) => Ok(Op::Fence),
@@ -80,6 +94,40 @@ impl<'m> Decoder<'m> {
             (O::Cp, _) if has(W::Async) && has(W::Mbarrier) => self.mbarrier(i, f),
             (O::Cp, _) if has(W::Async) && has(W::Bulk) => self.cp_bulk(i, f),
             (O::Cp, _) if has(W::Async) => self.cp_async(i, f),
+            _ => self.unsupported(i),
+        }
+    }
+
+    /// `alloca`, `pmevent`, `getctarank` and `mapa` (PTX ISA 9.7.9.16, 9.7.19.2, 9.7.9.24, 9.7.9.23), for
+    /// clusters of one CTA: every shared address is the CTA's own, of rank 0.
+    pub(super) fn misc_op(&mut self, i: &InstrView<'m>, f: &Form) -> Result<Op, LowerError> {
+        let ops = i.operands;
+        match f.opcode {
+            O::Alloca if (2..=3).contains(&ops.len()) => {
+                let align = match ops.get(2) {
+                    None => 8,
+                    Some(Operand::Int { bits, .. }) if bits.is_power_of_two() && *bits <= 1 << 16 => {
+                        *bits as u32
+                    }
+                    Some(_) => return self.unsupported(i),
+                };
+                let ty = f.ty().unwrap_or(Ty::U64);
+                Ok(Op::Alloca { dst: self.dst(&ops[0])?, size: self.src(&ops[1], ty)?, align })
+            }
+            // A performance-monitor event (`__prof_trigger`): no counters to bump here,
+            // and no effect a program can read (PTX ISA 9.7.19.2).
+            O::Pmevent => Ok(Op::Fence),
+            O::Getctarank if ops.len() == 2 => Ok(Op::Mov { dst: self.dst(&ops[0])?, src: Src::Imm(0) }),
+            O::Mapa if ops.len() == 3 => {
+                let dst = self.dst(&ops[0])?;
+                let a = self.src(&ops[1], f.ty().unwrap_or(Ty::U64))?;
+                let rank = self.src(&ops[2], Ty::U32)?;
+                // A 64-bit `.shared::cluster` address is a generic one here (see
+                // `Self::space`); a 32-bit one is the shared offset itself.
+                let window =
+                    if f.has(W::SharedCluster) && dst.file == RegFile::R64 { SHARED_WINDOW } else { 0 };
+                Ok(Op::Mapa { dst, a, rank, window })
+            }
             _ => self.unsupported(i),
         }
     }
@@ -125,6 +173,20 @@ impl<'m> Decoder<'m> {
     /// `.shared::cluster`, whose addresses are generic ones here).
     pub(super) fn space(f: &Form) -> Option<Space> {
         if f.has(W::SharedCluster) { None } else { f.pick(groups::SPACE) }
+    }
+
+    /// The space of an `ld`/`st`/`atom` at `a`: [`Self::space`], but a
+    /// `.shared::cluster` access through a 32-bit register (what `mapa.u32` gives) is
+    /// one in the CTA's own shared memory, since a cluster here is one CTA and the
+    /// `.shared::cta` window lies inside the `.shared::cluster` one (PTX ISA 5.1.3).
+    fn access_space(&self, f: &Form, a: &Address) -> Option<Space> {
+        if f.has(W::SharedCluster)
+            && let Some(b) = a.base
+            && let Some(Named::Reg(Slot { file: RegFile::R32, .. })) = self.named(b)
+        {
+            return Some(Space::Shared);
+        }
+        Self::space(f)
     }
 
     /// Decodes `[base+offset]` for an access in `space` (`None`: generic).
@@ -245,6 +307,11 @@ impl<'m> Decoder<'m> {
                     "%ntid" => Special::Ntid(axis),
                     "%ctaid" => Special::Ctaid(axis),
                     "%nctaid" => Special::Nctaid(axis),
+                    // A cluster is one CTA (ptxvm launches no larger ones).
+                    "%clusterid" => Special::Ctaid(axis),
+                    "%nclusterid" => Special::Nctaid(axis),
+                    "%cluster_ctaid" => Special::Fixed(0),
+                    "%cluster_nctaid" => Special::Fixed(1),
                     _ => return self.unsupported(i),
                 };
                 Ok(Op::MovSpecial { dst: self.dst(dst)?, sreg })
@@ -273,6 +340,20 @@ impl<'m> Decoder<'m> {
                     "%globaltimer" => Special::Globaltimer,
                     "%dynamic_smem_size" => Special::DynamicSmemSize,
                     "%total_smem_size" => Special::TotalSmemSize,
+                    "%clusterid" => Special::Ctaid(0),
+                    "%nclusterid" => Special::Nctaid(0),
+                    "%cluster_ctaid" | "%cluster_ctarank" => Special::Fixed(0),
+                    "%cluster_nctaid" | "%cluster_nctarank" => Special::Fixed(1),
+                    // Driver-defined registers: cooperative groups read the grid-sync
+                    // workspace from `%envreg1`/`%envreg2`, which is null outside a
+                    // cooperative launch (ptxvm has none), so `grid.is_valid()` is false.
+                    s if s
+                        .strip_prefix("%envreg")
+                        .and_then(|n| n.parse::<u8>().ok())
+                        .is_some_and(|n| n < 32) =>
+                    {
+                        Special::Fixed(0)
+                    }
                     _ => return self.unsupported(i),
                 };
                 Ok(Op::MovSpecial { dst: self.dst(dst)?, sreg })
@@ -316,13 +397,33 @@ impl<'m> Decoder<'m> {
             Ty::F64 if matches!(op, AtomOp::Add | AtomOp::Exch | AtomOp::Cas) => AtomTy::F64,
             _ => return self.unsupported(i),
         };
-        if f.pick(groups::VEC).is_some() {
-            return self.unsupported(i);
-        }
         let ops = i.operands;
+        if let Some(n) = f.pick(groups::VEC) {
+            // `atom`/`red` `.add.v2.f32`, `.v4.f32` (sm_90, `.global`; nvcc's
+            // `atomicAdd(float2 *, float2)` and `float4`): each element its own atomic
+            // add (PTX ISA 9.7.13.5: no atomicity across the elements).
+            if aty != AtomTy::F32 || op != AtomOp::Add || n > 4 {
+                return self.unsupported(i);
+            }
+            let (dsts, rest) = if red { ([None; 4], ops) } else { (self.dsts(&ops[0])?.0, &ops[1..]) };
+            let Operand::Addr(a) = &rest[0] else { return self.unsupported(i) };
+            let p = self.place(a, self.access_space(f, a))?;
+            let (srcs, got) = self.srcs(&rest[1], ty)?;
+            if got != n {
+                return self.unsupported(i);
+            }
+            return Ok(Op::AtomVec(Box::new(AtomVec {
+                mem: p.mem,
+                n,
+                dsts,
+                addr: p.addr,
+                offset: p.offset,
+                srcs,
+            })));
+        }
         let (dst, rest) = if red { (None, ops) } else { (self.dst_or_sink(&ops[0])?, &ops[1..]) };
         let Operand::Addr(a) = &rest[0] else { return self.unsupported(i) };
-        let p = self.place(a, Self::space(f))?;
+        let p = self.place(a, self.access_space(f, a))?;
         let b = self.src(&rest[1], ty)?;
         let c = match rest.get(2) {
             Some(o) => self.src(o, ty)?,

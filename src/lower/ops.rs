@@ -140,6 +140,27 @@ pub enum Src {
     Imm(u64),
 }
 
+/// A vector atomic add of f32 elements (`dsts` all `None` for `red`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AtomVec {
+    pub mem: Mem,
+    pub n: u8,
+    pub dsts: [Option<Slot>; 4],
+    pub addr: Src,
+    pub offset: i64,
+    pub srcs: [Src; 4],
+}
+
+/// The state space `isspacep` tests for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IsSpace {
+    Global,
+    Shared,
+    Local,
+    Const,
+    Param,
+}
+
 /// A special register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Special {
@@ -165,6 +186,10 @@ pub enum Special {
     Globaltimer,
     DynamicSmemSize,
     TotalSmemSize,
+    /// A register whose value is fixed for a launch of one CTA per cluster and no
+    /// cooperative launch: `%envreg<N>` (0), `%cluster_ctarank` and `%cluster_ctaid`
+    /// (0), `%cluster_nctarank` and `%cluster_nctaid` (1).
+    Fixed(u32),
 }
 
 /// A predicate operand: its mask row and whether it is negated.
@@ -448,6 +473,8 @@ pub enum Op {
         b: Src,
         c: Src,
     },
+    /// `atom`/`red` `.add.vN.f32`: `n` f32 atomic adds at consecutive elements.
+    AtomVec(Box<AtomVec>),
     /// The address of a frame variable: the frame's base plus `offset`, in the local
     /// space or (`generic`) in the generic window onto it.
     FrameAddr {
@@ -717,6 +744,36 @@ pub enum Op {
     Brkpt,
     /// `nanosleep`: time is virtual, so the warp just goes on.
     Nanosleep,
+    /// `elect.sync d|p, membermask` (PTX ISA 9.7.13.12): the lowest lane of the
+    /// members that execute it is the leader; `d` gets its lane number, `p` is true
+    /// in the leader.
+    Elect {
+        dst: Option<Slot>,
+        p: Option<u32>,
+        members: Src,
+    },
+    /// `isspacep.space p, a` (PTX ISA 9.7.9.22): whether generic address `a` lies in
+    /// the window of `space`.
+    Isspacep {
+        space: IsSpace,
+        dst: Slot,
+        a: Src,
+    },
+    /// `mapa` (PTX ISA 9.7.9.23) in a cluster of one CTA: rank 0 is the CTA itself,
+    /// so `a` plus `window`; any other rank is outside the cluster.
+    Mapa {
+        dst: Slot,
+        a: Src,
+        rank: Src,
+        window: u64,
+    },
+    /// `alloca.type ptr, size{, align}` (PTX ISA 9.7.9.16): `size` bytes on the
+    /// running frame's local stack, freed when the function returns.
+    Alloca {
+        dst: Slot,
+        size: Src,
+        align: u32,
+    },
     Bits1 {
         op: BitOp1,
         width: Width,
@@ -940,6 +997,13 @@ pub enum Builtin {
     /// `__assertfail(message, file, line, function, char_size)`, what a failing
     /// `assert` calls.
     AssertFail,
+    /// `malloc(size)`: CUDA's device heap (`cudaLimitMallocHeapSize`, 8 MiB).
+    Malloc,
+    /// `__cuda_syscall_aligned_malloc(size, align)`, what `__nv_aligned_device_malloc`
+    /// calls.
+    AlignedMalloc,
+    /// `free(ptr)`.
+    Free,
 }
 
 impl Builtin {
@@ -948,6 +1012,9 @@ impl Builtin {
         match name {
             "vprintf" => Some(Builtin::Vprintf),
             "__assertfail" => Some(Builtin::AssertFail),
+            "malloc" => Some(Builtin::Malloc),
+            "__cuda_syscall_aligned_malloc" => Some(Builtin::AlignedMalloc),
+            "free" => Some(Builtin::Free),
             _ => None,
         }
     }
@@ -1029,6 +1096,8 @@ pub struct Program {
     /// Whether any instruction waits for an mbarrier phase (`test_wait`,
     /// `try_wait`): only then does a CTA look for lanes to wake.
     pub mbarrier_waits: bool,
+    /// The addresses of the `.const` variables, `[start, end)` each (`isspacep.const`).
+    pub consts: Vec<(u64, u64)>,
 }
 
 impl Program {

@@ -71,6 +71,7 @@ pub fn lower_module(
     let mut shared = SharedLayout::default();
     let mut dynamic = Vec::new();
     let mut image = Image { bytes: Vec::new(), base: image_base, pending: Vec::new() };
+    let mut consts = Vec::new();
     for item in &module.items {
         let Item::Var(v) = item else { continue };
         match v.space {
@@ -87,6 +88,9 @@ pub fn lower_module(
             Space::Global | Space::Const => {
                 for d in &v.vars {
                     let addr = image.place(src, v, d)?;
+                    if v.space == Space::Const {
+                        consts.push((addr, image.base + image.bytes.len() as u64));
+                    }
                     symbols.insert(d.name.text(src), Symbol::Data(addr));
                 }
             }
@@ -181,6 +185,7 @@ pub fn lower_module(
         image: image.bytes,
         image_base,
         mbarrier_waits,
+        consts,
     })
 }
 

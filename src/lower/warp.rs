@@ -21,6 +21,19 @@ impl<'m> Decoder<'m> {
             }
             (O::Bar | O::Barrier, _) => self.barrier(i, opcode == O::Bar || has(W::Aligned), f),
             (O::Activemask, _) => Ok(Op::Activemask { dst: self.dst(&ops[0])? }),
+            (O::Elect, _) if ops.len() == 2 => {
+                let (dst, p) = match &ops[0] {
+                    Operand::Pair(d, p) => {
+                        let p = match &**p {
+                            Operand::Name(n) => Some(self.pred_row(*n)?),
+                            _ => None,
+                        };
+                        (self.dst_or_sink(d)?, p)
+                    }
+                    other => (self.dst_or_sink(other)?, None),
+                };
+                Ok(Op::Elect { dst, p, members: self.src(&ops[1], Ty::B32)? })
+            }
             (O::Vote, _) if has(W::Sync) => {
                 let Some(mode) = f.pick(&[
                     (W::Ballot, VoteMode::Ballot),
@@ -95,7 +108,20 @@ impl<'m> Decoder<'m> {
     fn barrier(&self, i: &InstrView<'_>, aligned: bool, f: &Form) -> Result<Op, LowerError> {
         let ops = i.operands;
         if f.has(W::Cluster) {
-            return self.unsupported(i);
+            // A cluster is one CTA here: `barrier.cluster.arrive` marks nothing another
+            // CTA could wait for, and `.wait` waits for every thread of the CTA, as an
+            // unaligned CTA barrier does (PTX ISA 9.7.13.3). Barrier 0 stands in for it.
+            if f.has(W::Arrive) {
+                return Ok(Op::Fence);
+            }
+            return Ok(Op::Barrier(Box::new(Barrier {
+                kind: BarKind::Sync,
+                aligned: f.has(W::Aligned),
+                id: Src::Imm(0),
+                count: None,
+                dst: None,
+                pred: None,
+            })));
         }
         let has = |w: W| f.has(w);
         let kind = if has(W::Sync) {
