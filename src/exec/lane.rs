@@ -85,12 +85,18 @@ impl Cta<'_> {
             Op::AtomVec(v) => {
                 let a = address(w, v.addr, v.offset, l);
                 vector_aligned(a, v.n, 4)?;
-                for k in 0..usize::from(v.n) {
+                // Every source is read before a destination is written: a destination
+                // may be a source register too.
+                let n = usize::from(v.n);
+                let mut olds = [0u64; 4];
+                for (k, old) in olds.iter_mut().enumerate().take(n) {
                     let b = read(w, v.srcs[k], l);
                     let add = |old| crate::sem::atom::apply(AtomOp::Add, AtomTy::F32, old, b, 0);
-                    let old = self.atomic(w, shared, v.mem, a + 4 * k as u64, AtomTy::F32, l, add)?;
-                    if let Some(d) = v.dsts[k] {
-                        write(w, d, l, old);
+                    *old = self.atomic(w, shared, v.mem, a + 4 * k as u64, AtomTy::F32, l, add)?;
+                }
+                for (d, old) in v.dsts.iter().zip(olds).take(n) {
+                    if let Some(d) = d {
+                        write(w, *d, l, old);
                     }
                 }
             }

@@ -10,6 +10,51 @@ pub(crate) fn control(o: &Op, i: &Inst, n: usize, ops: &[String]) -> Option<Stri
     if let Some(kind) = ["{wmma0}", "{wmma1}", "{wmma2}"].iter().position(|t| o.ptx.contains(t)) {
         return Some(wmma_text(kind as u64));
     }
+    if o.ptx.contains("{isspace}") {
+        // 0-2: the generic address of the output buffer as global, shared, local; 3-5:
+        // a generic shared address as shared, global, const.
+        let p = &ops[0];
+        let space = ["global", "shared", "local", "shared", "global", "const"][i.imm as usize];
+        let at = if i.imm < 3 { "ld.param.u64 %a3, [out];" } else { "cvta.shared.u64 %a3, %sa;" };
+        return Some(format!("\t{at}\n\tisspacep.{space} {p}, %a3;\n"));
+    }
+    if o.ptx.contains("{alloca}") {
+        // 16 bytes of the thread's local memory, written and read back.
+        let (d, a) = (&ops[0], &ops[1]);
+        return Some(format!(
+            "\talloca.u64 %a3, 16, 8;\n\tst.local.u64 [%a3+8], {a};\n\tld.local.u64 {d}, [%a3+8];\n"
+        ));
+    }
+    if o.ptx.contains("{mapa}") {
+        // The thread's shared word through the cluster window of rank 0 (its own CTA).
+        let (d, at) = (&ops[0], ops[1].trim_start_matches("[%sa"));
+        return Some(format!(
+            "\tmapa.shared::cluster.u64 %a3, %sa, 0;\n\tld.shared::cluster.u64 {d}, [%a3{at};\n"
+        ));
+    }
+    if o.ptx.contains("{getctarank}") {
+        let d = &ops[0];
+        return Some(format!("\tcvta.shared.u64 %a3, %sa;\n\tgetctarank.u64 {d}, %a3;\n"));
+    }
+    if o.ptx.contains("{malloc}") {
+        // 8 bytes of the device heap, written, read back and freed.
+        let (d, a) = (&ops[0], &ops[1]);
+        return Some(format!(
+            "\t{{\n\t.param .b64 mr;\n\t.param .b64 ms;\n\tst.param.b64 [ms], 8;\n\tcall.uni (mr), malloc, (ms);\n\
+             \tld.param.b64 %a3, [mr];\n\t}}\n\tst.u64 [%a3], {a};\n\tld.u64 {d}, [%a3];\n\
+             \t{{\n\t.param .b64 mf;\n\tst.param.b64 [mf], %a3;\n\tcall.uni free, (mf);\n\t}}\n"
+        ));
+    }
+    if o.ptx.contains("{atomv}") {
+        // `{d, d+1}, [word], {b, c}`.
+        return Some(format!(
+            "\tatom.global.add.v2.f32 {}, {}, {{{}, {}}};\n",
+            ops[0], ops[1], ops[2], ops[3]
+        ));
+    }
+    if o.ptx.contains("{clusterbar}") {
+        return Some("\tbarrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;\n".to_string());
+    }
     if o.ptx.contains("{cvta") {
         // The source is `[%sa+8k]`: the same word through a converted address.
         let (d, at) = (&ops[0], ops[1].trim_start_matches("[%sa"));
@@ -121,7 +166,7 @@ pub(crate) fn emit(prog: &[Inst]) -> String {
             .collect();
         s += &format!(".const .align 16 .{ty} {name}[{}] = {{{}}};\n", elems.len(), elems.join(", "));
     }
-    s += "\n";
+    s += "\n.extern .func (.param .b64 r) malloc(.param .b64 n);\n.extern .func free(.param .b64 p);\n\n";
     s += FUNCS;
     s += ".visible .entry k(.param .u64 in, .param .u64 out";
     for (_, decl, _) in PARAMS {

@@ -432,6 +432,30 @@ pub(crate) static OPS: &[Op] = &[
     op("cvta{cvta}", D, &[S], |s, _, _, _| s[0]),
     op("cvta{cvtato}", D, &[S], |s, _, _, _| s[0]),
     op("prefetchu.L1", N, &[M], |s, _, _, m| { *m = s[0]; 0 }),
+    // What the sm_90 runtime sweep made run: elect.sync (the lowest member lane leads),
+    // isspacep of a generic global and shared address, alloca'd local memory, mapa and
+    // getctarank in a one-CTA cluster, device malloc, vector f32 atomics (each element
+    // an atom.add.f32: flushed subnormals in global memory), and instructions with no
+    // value (the cluster barrier, griddepcontrol, pmevent).
+    gop("elect.sync", RP, 2, &[X("0xffffffff")], 32, |_, l, j, _| if j == 0 { 0 } else { u64::from(l == 0) }),
+    iop("isspacep{isspace}", P, &[], (0, 5), |_, i, _, _| u64::from(matches!(i, 0 | 3))),
+    op("alloca{alloca}", D, &[D], |s, _, _, _| s[0]),
+    op("mapa{mapa}", D, &[S], |s, _, _, _| s[0]),
+    op("getctarank{getctarank}", R, &[], |_, _, _, _| 0),
+    op("malloc{malloc}", D, &[D], |s, _, _, _| s[0]),
+    Op {
+        cmp: Cmp::F32x2,
+        ..vop("atom.global.add.v2.f32{atomv}", R, 2, &[M, R, R], |s, j, _, m| {
+            let (old, b) = (s[0] >> (32 * j) & 0xffff_ffff, s[1 + j as usize]);
+            let new = u64::from(ftz(ftz(f32_of(old)) + ftz(f32_of(b))).to_bits());
+            *m = (*m & !(0xffff_ffff << (32 * j))) | new << (32 * j);
+            old
+        })
+    },
+    op("barrier.cluster.arrive{clusterbar}", N, &[], |_, _, _, _| 0),
+    op("griddepcontrol.wait", N, &[], |_, _, _, _| 0),
+    op("griddepcontrol.launch_dependents", N, &[], |_, _, _, _| 0),
+    iop("pmevent", N, &[], (0, 15), |_, _, _, _| 0),
     // The approximate instructions, each checked against the ISA's error bound and
     // special values (see `approx_ok`).
     aop("sin.approx.f32", R, &[R], Ax::F32(Fun::Sin, false)),

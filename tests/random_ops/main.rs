@@ -51,7 +51,10 @@
 //! `inval`) and one warp suspended at `try_wait` until the other arrives, bulk copies between global and shared memory (one completing on an
 //! mbarrier, the other committed and waited for) and `cp.async.mbarrier.arrive` with
 //! and without `.noinc`, and `cvt` from f32 to tf32 (`.rna`, `.rn`, `.rz`,
-//! `.rna.satfinite`), `cvta` both ways and `prefetchu`: 627 forms. Branches,
+//! `.rna.satfinite`), `cvta` both ways and `prefetchu`, and what the sm_90 runtime
+//! sweep made run (`elect.sync`, `isspacep`, `alloca`, `mapa`, `getctarank`, device
+//! `malloc`/`free`, vector f32 atomics, the cluster barrier, `griddepcontrol`,
+//! `pmevent`): 638 forms. Branches,
 //! loops, `exit`, `ret` and barriers in divergent code are `tests/random_kernels`'s. f16 and f16x2 arithmetic is
 //! drawn with `.ftz` and `.sat` too, and the atomics include `cas.b16` and the half adds
 //! (`add.noftz` on `.f16`, `.f16x2`, `.bf16`, `.bf16x2`). The CTA is one-dimensional, so `%tid.y/.z` and
@@ -196,6 +199,8 @@ enum Cmp {
     E4m3x2,
     E5m2x2,
     F32,
+    /// Two f32 in a 64-bit word, each compared on its own.
+    F32x2,
     F64,
     /// The result of an approximate instruction, checked against the ISA's error bound
     /// for it from the instruction's operands, which the reference holds in its place

@@ -149,7 +149,7 @@ impl Thread {
             }
             // The word holds more than a narrower float's bits: compared whole, and
             // free when the float is a NaN of unknown payload.
-            self.cmp[f][w] = if o.cmp == Cmp::F64 { Cmp::F64 } else { Cmp::Bits };
+            self.cmp[f][w] = if matches!(o.cmp, Cmp::F64 | Cmp::F32x2) { o.cmp } else { Cmp::Bits };
             self.known[f][w] = Self::state(o, unknown, mem);
         }
     }
@@ -275,6 +275,7 @@ pub(crate) fn is_nan(how: Cmp, v: u64) -> bool {
         Cmp::E4m3x2 => v & 0x7f == 0x7f || (v >> 8) & 0x7f == 0x7f,
         Cmp::E5m2x2 => v & 0x7f > 0x7c || (v >> 8) & 0x7f > 0x7c,
         Cmp::F32 => f32_of(v).is_nan(),
+        Cmp::F32x2 => f32_of(v).is_nan() || f32_of(v >> 32).is_nan(),
         Cmp::F64 => f64_of(v).is_nan(),
     }
 }
@@ -285,6 +286,8 @@ pub(crate) fn same(how: Option<Cmp>, got: u64, want: u64) -> bool {
         Some(Cmp::F16x2) => {
             (0..2).all(|k| same(Some(Cmp::F16), (got >> (16 * k)) & 0xffff, (want >> (16 * k)) & 0xffff))
         }
+        Some(Cmp::F32x2) => (0..2)
+            .all(|k| same(Some(Cmp::F32), (got >> (32 * k)) & 0xffff_ffff, (want >> (32 * k)) & 0xffff_ffff)),
         Some(Cmp::Bf16x2) => {
             (0..2).all(|k| same(Some(Cmp::Bf16), (got >> (16 * k)) & 0xffff, (want >> (16 * k)) & 0xffff))
         }
