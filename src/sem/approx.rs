@@ -151,8 +151,8 @@ pub fn div_approx(full: bool, ftz: bool, a: u32, b: u32) -> u32 {
 }
 
 /// `rcp.approx.ftz.f64`: the unit's reciprocal (`MUFU.RCP64H`) of the operand's high
-/// word, the rest of its mantissa dropped (PTX ISA 9.7.3.14: "tmp = a[63:32]",
-/// "d[31:0] = 0"), truncated to the result's high word (a NaN gives 0x7fffffff00000000,
+/// word, the rest of its mantissa dropped (PTX ISA 9.7.3.14: "tmp = a\[63:32\]",
+/// "d\[31:0\] = 0"), truncated to the result's high word (a NaN gives 0x7fffffff00000000,
 /// subnormal operands and results are zeros). Against the H100 table this gives 93.1%
 /// of the results bit for bit and the rest one unit of the high word away; reading
 /// the whole operand gave 50.6%, and rounding the result to nearest 57.2%.
@@ -173,7 +173,7 @@ pub fn rcp_approx_f64(bits: u64) -> u64 {
 ///
 /// `rsqrt.approx.ftz.f64` is the unit's (`MUFU.RSQ64H`) and, like
 /// [`rcp_approx_f64`], reads the operand's high word only and writes the result's high
-/// word only (PTX ISA 9.7.3.17: "tmp = a[63:32]", "d[31:0] = 0x00000000"; input NaNs
+/// word only (PTX ISA 9.7.3.17: "tmp = a\[63:32\]", "d\[31:0\] = 0x00000000"; input NaNs
 /// give 0x7fffffff00000000, subnormal operands and results are zeros); the high word
 /// is truncated, as the H100 does for `rcp` (an inference: tests/hw/approx has no
 /// `rsqrt.approx.ftz.f64` results).
