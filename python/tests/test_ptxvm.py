@@ -425,9 +425,11 @@ def test_ctrl_c_stops_a_launch():
     timer.start()
     try:
         # The timeout only bounds the test if the interrupt were lost (then a
-        # KernelFault fails it).
+        # KernelFault fails it). The step budget is raised past what 20 s can run:
+        # the default (2^32) ran out in about 4 s on a loaded machine, before the
+        # timer thread got to interrupt.
         with pytest.raises(KeyboardInterrupt):
-            f(1, 1, (), timeout=20)
+            f(1, 1, (), timeout=20, max_steps=2**62)
     finally:
         timer.cancel()
 
