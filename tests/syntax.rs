@@ -202,6 +202,23 @@ fn arithmetic_operands_have_the_instruction_type() {
 /// messages from ptxas 13.5: "Operand negation not allowed for instruction 'add'",
 /// "... limited to either (source A xor source B) or source C", "Conflicting use of
 /// '.po' modifier with operand negation".
+/// A vector atomic's destination and value have the vector's size (ptxas 13: "Argument
+/// vector size mismatch for instruction 'atom'").
+#[test]
+fn vector_atomics_take_vectors_of_their_size() {
+    let k = |body: &str| {
+        errors(&format!(
+            ".visible .entry k(.param .u64 p)\n{{\n.reg .b64 %rd<2>;\n.reg .f32 %f<9>;\nld.param.u64 %rd1, [p];\n{body}\nret;\n}}\n"
+        ))
+    };
+    assert_eq!(
+        k("atom.global.add.v4.f32 {%f5, %f6, %f7, %f8}, [%rd1], {%f1, %f2, %f3, %f4};"),
+        Vec::<String>::new()
+    );
+    assert!(!k("atom.global.add.v4.f32 {%f5, %f6}, [%rd1], {%f1, %f2, %f3, %f4};").is_empty());
+    assert!(!k("red.global.add.v2.f32 [%rd1], {%f1, %f2, %f3};").is_empty());
+}
+
 #[test]
 fn only_vmad_negates_a_source() {
     let k = |body: &str| {

@@ -145,6 +145,9 @@ impl<'a> Checker<'a> {
         if matches!(opcode, O::Ld | O::St | O::Ldu) {
             self.memory_vector(i, name);
         }
+        if matches!(opcode, O::Atom | O::Red) {
+            self.atom_vector(i, name);
+        }
         // `[image, {coords}]` belongs to the texture and surface instructions, and to
         // the tensor copies (`cp.async.bulk.tensor`, `[tensorMap, {coords}]`).
         if opcode != O::Cp

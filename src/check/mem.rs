@@ -55,6 +55,23 @@ impl<'a> Checker<'a> {
     /// `.v2`/`.v4`/`.v8` of `ld`, `st` and `ldu`: element counts, the 128-bit limit,
     /// and the 256-bit forms (`.v8` of a 32-bit type, `.v4` of a 64-bit type), which
     /// need PTX 8.8, sm_100 and global or generic memory.
+    /// `atom`/`red` `.v2`/`.v4`/`.v8`: each vector operand (the destination, the
+    /// value) has the vector's size (ptxas: "Argument vector size mismatch").
+    pub(super) fn atom_vector(&mut self, i: &I<'a>, name: &str) {
+        let width = |m: &str| m.strip_prefix(".v").and_then(|n| n.parse::<usize>().ok());
+        let Some(n) = i.mods.iter().find_map(|m| width(self.t(*m))) else { return };
+        for o in i.operands {
+            if let Operand::Vector(items, span) = o
+                && items.len() != n
+            {
+                self.error(
+                    *span,
+                    format!("{name}: a .v{n} operand needs {n} elements, found {}", items.len()),
+                );
+            }
+        }
+    }
+
     pub(super) fn memory_vector(&mut self, i: &I<'a>, name: &str) {
         let opcode = self.t(i.opcode);
         // Most accesses are scalar: look for a vector width before collecting anything.

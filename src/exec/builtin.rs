@@ -3,7 +3,7 @@
 //! the device heap's `malloc`, `free` and `__cuda_syscall_aligned_malloc`.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::warp::{Cta, Fault, Warp, frame_value, lanes, set_frame_value};
 use crate::lower::program::{Builtin, Call, CallValue, Inst, Mem, Src};
@@ -44,15 +44,25 @@ impl Printed {
 }
 
 /// CUDA's device heap: `cudaLimitMallocHeapSize` bytes of global memory, placed
-/// when a launch first calls `malloc`, handed out in order and never reused: `free`
-/// gives nothing back (a program cannot tell, but for running out sooner). An
-/// exhausted heap gives null, as CUDA's does.
+/// when a launch of a program that calls `malloc` first needs it, and kept (with its
+/// blocks) across launches, as CUDA's is. Blocks come from what `free` gave back
+/// (first fit), then from the untouched rest; an exhausted heap gives null, as CUDA's
+/// does. `free` of an address `malloc` did not return, or returned and was freed, is a
+/// fault (undefined behaviour).
 #[derive(Default)]
 pub struct Heap {
     /// Its device address; 0 until placed.
     pub base: u64,
-    /// Bytes handed out so far.
-    used: AtomicU64,
+    blocks: Mutex<Blocks>,
+}
+
+/// The heap's bookkeeping: bytes past `base` never handed out start at `used`; `live`
+/// and `free` map blocks' addresses to their sizes.
+#[derive(Default)]
+struct Blocks {
+    used: u64,
+    live: std::collections::BTreeMap<u64, u64>,
+    free: std::collections::BTreeMap<u64, u64>,
 }
 
 impl Heap {
@@ -64,19 +74,46 @@ impl Heap {
         if self.base == 0 || !align.is_power_of_two() {
             return 0;
         }
-        let mut used = self.used.load(Ordering::Relaxed);
-        loop {
-            let at = (self.base + used).div_ceil(align) * align;
-            let end = at.saturating_add(size.max(1));
+        let size = size.max(1);
+        let mut b = self.blocks.lock().unwrap_or_else(|e| e.into_inner());
+        let fits = b.free.iter().find_map(|(&addr, &len)| {
+            let at = addr.div_ceil(align).checked_mul(align)?;
+            (at.checked_add(size)? <= addr + len).then_some((addr, len, at))
+        });
+        let at = if let Some((addr, len, at)) = fits {
+            // The block, less what comes before and after the new one.
+            b.free.remove(&addr);
+            if at > addr {
+                b.free.insert(addr, at - addr);
+            }
+            if at + size < addr + len {
+                b.free.insert(at + size, addr + len - (at + size));
+            }
+            at
+        } else {
+            let at = (self.base + b.used).div_ceil(align) * align;
+            let end = at.saturating_add(size);
             if end > self.base + Self::BYTES {
                 return 0;
             }
-            match self.used.compare_exchange_weak(used, end - self.base, Ordering::Relaxed, Ordering::Relaxed)
-            {
-                Ok(_) => return at,
-                Err(now) => used = now,
-            }
+            b.used = end - self.base;
+            at
+        };
+        b.live.insert(at, size);
+        at
+    }
+
+    /// `free(p)`: the block goes back to the heap; null does nothing.
+    fn give_back(&self, p: u64) -> Result<(), String> {
+        if p == 0 {
+            return Ok(());
         }
+        let mut b = self.blocks.lock().unwrap_or_else(|e| e.into_inner());
+        let size = b.live.remove(&p).ok_or_else(|| {
+            format!("free({p:#x}): not a block malloc returned, or one already freed (undefined behaviour)")
+        })?;
+        b.free.insert(p, size);
+        Ok(())
     }
 }
 
@@ -181,7 +218,7 @@ impl Cta<'_> {
                         Self::store_return(warp, ret, l, p);
                     }
                 }
-                Builtin::Free => {}
+                Builtin::Free => self.heap.give_back(arg(warp, 0, l)).map_err(fault)?,
                 Builtin::AssertFail => {
                     // Arguments: message, file, line, function, and the size of a
                     // character (1 from nvcc; the strings are read as bytes).

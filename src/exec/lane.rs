@@ -85,6 +85,13 @@ impl Cta<'_> {
             Op::AtomVec(v) => {
                 let a = address(w, v.addr, v.offset, l);
                 vector_aligned(a, v.n, 4)?;
+                if !matches!(self.target(w, v.mem, a), Target::Global(_)) {
+                    return Err(format!(
+                        "atom/red .v{}.f32 at {a:#x}: vector atomics work on global memory only (PTX ISA 9.7.13.5; \
+                         undefined behaviour elsewhere)",
+                        v.n
+                    ));
+                }
                 // Every source is read before a destination is written: a destination
                 // may be a source register too.
                 let n = usize::from(v.n);

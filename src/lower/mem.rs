@@ -104,10 +104,12 @@ impl<'m> Decoder<'m> {
         let ops = i.operands;
         match f.opcode {
             O::Alloca if (2..=3).contains(&ops.len()) => {
+                // At least 8 bytes, the alignment the ISA guarantees (PTX ISA 9.7.19.3:
+                // max(immAlign, 8)); immAlign is a power of two up to 2^23.
                 let align = match ops.get(2) {
                     None => 8,
-                    Some(Operand::Int { bits, .. }) if bits.is_power_of_two() && *bits <= 1 << 16 => {
-                        *bits as u32
+                    Some(Operand::Int { bits, .. }) if bits.is_power_of_two() && *bits <= 1 << 23 => {
+                        (*bits as u32).max(8)
                     }
                     Some(_) => return self.unsupported(i),
                 };
@@ -405,7 +407,16 @@ impl<'m> Decoder<'m> {
             if aty != AtomTy::F32 || op != AtomOp::Add || n > 4 {
                 return self.unsupported(i);
             }
-            let (dsts, rest) = if red { ([None; 4], ops) } else { (self.dsts(&ops[0])?.0, &ops[1..]) };
+            let (dsts, rest) = if red {
+                ([None; 4], ops)
+            } else {
+                let (dsts, got) = self.dsts(&ops[0])?;
+                if got != n {
+                    let what = format!("the destination has {got} elements, the vector type {n}");
+                    return super::program::fail(ops[0].span(), what);
+                }
+                (dsts, &ops[1..])
+            };
             let Operand::Addr(a) = &rest[0] else { return self.unsupported(i) };
             let p = self.place(a, self.access_space(f, a))?;
             let (srcs, got) = self.srcs(&rest[1], ty)?;
