@@ -556,7 +556,7 @@ impl Device {
             return (Trace { ctaid: origin, block, warps: Vec::new() }, Some(Fault::of_launch(cause)));
         }
         let mut trace = Trace { ctaid: shape.ctaid(cta), block, warps: Vec::new() };
-        if let Err(f) = self.place_image(program).and_then(|()| self.place_heap(program)) {
+        if let Err(f) = self.place_memory(program) {
             return (trace, Some(f));
         }
         let found = std::sync::Mutex::new(Vec::new());
@@ -689,8 +689,7 @@ impl Device {
         limits: &Limits,
     ) -> Result<(), Fault> {
         let program = &*kernel.program;
-        self.place_image(program)?;
-        self.place_heap(program)?;
+        self.place_memory(program)?;
         let shape = Shape { grid, block };
         let found = std::sync::Mutex::new(Vec::new());
         let cta = self.cta(kernel, shape, (dynamic_shared, params), limits.checked(), &found);
@@ -749,15 +748,11 @@ impl Device {
         }
     }
 
-    /// Places CUDA's device heap in device memory, once, when `program` calls
-    /// `malloc` (or its aligned form).
-    fn place_heap(&mut self, program: &Program) -> Result<(), Fault> {
-        let calls_malloc = program.insts.iter().any(|i| {
-            matches!(&i.op, crate::lower::program::Op::Call(c)
-                if matches!(c.callee, crate::lower::program::Callee::Builtin(
-                    crate::lower::program::Builtin::Malloc | crate::lower::program::Builtin::AlignedMalloc)))
-        });
-        if self.heap.base == 0 && calls_malloc {
+    /// What a launch of `program` needs in device memory: the module's variables, and
+    /// CUDA's device heap (once) when the program calls `malloc`.
+    fn place_memory(&mut self, program: &Program) -> Result<(), Fault> {
+        self.place_image(program)?;
+        if self.heap.base == 0 && program.calls_malloc {
             self.heap.base = self.memory.alloc(crate::exec::Heap::BYTES).map_err(|e| {
                 Fault::of_launch(format!("cannot place the device heap in device memory: {e}"))
             })?;

@@ -477,17 +477,20 @@ impl Cta<'_> {
             }
             Op::Isspacep { space, dst, a } => {
                 let a = read(w, *a, l);
+                // The windows a generic access goes through (`target`); the rest of
+                // global memory is neither a `.const` variable nor a function.
+                let target = self.target(w, Mem::Generic, a);
+                let is_const = self.program.consts.iter().any(|&(lo, hi)| (lo..hi).contains(&a));
                 let v = match space {
-                    IsSpace::Shared => (SHARED_WINDOW..SHARED_WINDOW + WINDOW).contains(&a),
-                    IsSpace::Local => (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW).contains(&a),
-                    IsSpace::Const => self.program.consts.iter().any(|&(lo, hi)| (lo..hi).contains(&a)),
+                    IsSpace::Shared => matches!(target, Target::Shared(_)),
+                    IsSpace::Local => matches!(target, Target::Local(_)),
+                    IsSpace::Const => is_const,
                     // Kernel parameters have no generic address here (no `cvta.param`).
                     IsSpace::Param => false,
                     IsSpace::Global => {
-                        !(SHARED_WINDOW..SHARED_WINDOW + WINDOW).contains(&a)
-                            && !(LOCAL_WINDOW..LOCAL_WINDOW + WINDOW).contains(&a)
+                        matches!(target, Target::Global(_))
                             && !(FUNC_WINDOW..FUNC_WINDOW + WINDOW).contains(&a)
-                            && !self.program.consts.iter().any(|&(lo, hi)| (lo..hi).contains(&a))
+                            && !is_const
                     }
                 };
                 write(w, *dst, l, u64::from(v));

@@ -1096,6 +1096,9 @@ pub struct Program {
     /// Whether any instruction waits for an mbarrier phase (`test_wait`,
     /// `try_wait`): only then does a CTA look for lanes to wake.
     pub mbarrier_waits: bool,
+    /// Whether any instruction calls `malloc` (or its aligned form): only then does
+    /// a launch place the device heap.
+    pub calls_malloc: bool,
     /// The addresses of the `.const` variables, `[start, end)` each (`isspacep.const`).
     pub consts: Vec<(u64, u64)>,
 }

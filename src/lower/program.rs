@@ -174,6 +174,10 @@ pub fn lower_module(
     let fast = insts.iter().map(super::fast::FastInst::of).collect();
     let mbarrier_waits =
         insts.iter().any(|i| matches!(&i.op, Op::Mbarrier(m) if matches!(m.op, MbarOp::Wait { .. })));
+    let calls_malloc = insts.iter().any(|i| {
+        matches!(&i.op, Op::Call(c)
+            if matches!(c.callee, Callee::Builtin(Builtin::Malloc | Builtin::AlignedMalloc)))
+    });
     Ok(Program {
         sm,
         fast,
@@ -185,6 +189,7 @@ pub fn lower_module(
         image: image.bytes,
         image_base,
         mbarrier_waits,
+        calls_malloc,
         consts,
     })
 }
