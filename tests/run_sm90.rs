@@ -167,13 +167,14 @@ fn device_malloc_gives_disjoint_aligned_blocks_and_null_past_the_heap() {
 }
 
 /// PTX ISA 9.7.9.23: `mapa` maps an address to the same variable in the CTA of
-/// rank `b` of the cluster; rank 0 is the CTA itself, and in a cluster of one CTA
-/// any other rank is outside the cluster, a fault.
+/// rank `b` of the cluster; rank 0 is the CTA itself (a load through the mapped
+/// address reads what the CTA stored), and in a cluster of one CTA any other rank is
+/// outside the cluster, a fault.
 #[test]
 fn mapa_to_rank_zero_is_the_cta_itself_and_other_ranks_fault() {
     let (out, json) = run("maprank", 1, 1, r#"{"buffer": "u64", "len": 1}, {"type": "u32", "value": 0}"#);
     ok(&out);
-    assert_eq!(words(&json), [0]);
+    assert_eq!(words(&json), [42]);
     let (out, _) = run("maprank", 1, 1, r#"{"buffer": "u64", "len": 1}, {"type": "u32", "value": 1}"#);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
