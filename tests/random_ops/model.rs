@@ -89,7 +89,7 @@ impl Thread {
                 }
             }
         }
-        if o.ptx.starts_with("mbarrier") {
+        if holds_mbarrier(o) {
             // mbarrier.init overwrites its word, whatever it held.
             return (srcs, false);
         }
@@ -141,7 +141,7 @@ impl Thread {
         self.write(o, i, &vs, unknown);
         if let Some((f, w)) = word {
             self.regs[f][w] = mem;
-            if o.ptx.starts_with("mbarrier") {
+            if holds_mbarrier(o) {
                 // The mbarrier object's encoding is the implementation's.
                 self.cmp[f][w] = Cmp::Bits;
                 self.known[f][w] = Known::Nothing;
@@ -227,7 +227,7 @@ pub(crate) fn reference(prog: &[Inst], input: &[u64]) -> Vec<(Vec<u64>, Vec<Opti
             for (rank, t) in ts.iter_mut().enumerate() {
                 let vs: Vec<u64> = (0..u64::from(o.lanes)).map(|j| g(&srcs, rank, j, i.imm)).collect();
                 t.write(o, i, &vs, unknown);
-                if o.ptx.starts_with("mbarrier") {
+                if holds_mbarrier(o) {
                     // The mbarrier object's encoding is the implementation's.
                     t.known[file(o.srcs[0])][usize::from(i.srcs[0])] = Known::Nothing;
                 }
@@ -301,4 +301,11 @@ pub(crate) fn same(how: Option<Cmp>, got: u64, want: u64) -> bool {
         Some(Cmp::Approx(ax)) => approx_ok(ax, want, got),
         Some(how) => (is_nan(how, got) && is_nan(how, want)) || got == want,
     }
+}
+
+/// Whether the form keeps an mbarrier object in its first source's word: the word's
+/// contents are then the implementation's (the ISA leaves the object opaque), and
+/// `mbarrier.init` overwrites whatever the word held.
+pub(crate) fn holds_mbarrier(o: &Op) -> bool {
+    o.ptx.starts_with("mbarrier")
 }
