@@ -254,6 +254,7 @@ impl Cta<'_> {
             return Ok(());
         }
         let at = self.mbar_at(w, shared.len(), m.mem, m.addr, m.offset, l)?;
+        // Every operation here changes the object (counted once, for try_wait).
         w.mbar_updates.set(w.mbar_updates.get() + 1);
         if m.op == MbarOp::Init {
             store(shared, at, Mbarrier::init(a)?.encode());
@@ -336,6 +337,7 @@ impl Cta<'_> {
             self.store(w, shared, c.dst.0, d.wrapping_add(k), 8, v, l)?;
         }
         if let Some((at, b)) = mbar {
+            w.mbar_updates.set(w.mbar_updates.get() + 1);
             let before = object(shared, at).unwrap_or(b);
             let mut after = before;
             after.complete_tx(size)?;
@@ -362,7 +364,6 @@ fn object(shared: &[u8], at: usize) -> Result<Mbarrier, String> {
 /// threads the mbarrier does not order, never report one that is not there).
 fn update(w: &Warp, shared: &mut [u8], at: usize, before: Mbarrier, after: Mbarrier) {
     store(shared, at, after.encode());
-    w.mbar_updates.set(w.mbar_updates.get() + 1);
     if before.parity != after.parity
         && let Some(s) = &w.shadow
     {
