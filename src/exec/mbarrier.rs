@@ -109,15 +109,9 @@ impl Cta<'_> {
     /// When nothing else can run: groups delayed after a `test_wait` go on (the
     /// phase they wait for is still incomplete). True when there was one.
     pub(super) fn wake_spinning(warp: &mut Warp) -> bool {
-        let mut spinning = [0u32; 32];
-        let mut len = 0;
-        // A warp has at most 32 leaves: each holds at least one lane.
-        for (i, _) in warp.groups.leaves().filter(|(_, n)| n.wait == Wait::Mbarrier { spin: true }).take(32) {
-            spinning[len] = i;
-            len += 1;
-        }
-        for &i in &spinning[..len] {
-            warp.groups.wake(i);
+        let (spinning, len) = waiting(warp, |spin| spin);
+        for w in &spinning[..len] {
+            warp.groups.wake(w.leaf);
         }
         len != 0
     }
@@ -126,18 +120,9 @@ impl Cta<'_> {
     /// at `try_wait` with true, those delayed after a `test_wait` to run it again.
     /// True when some did.
     pub(super) fn wake_mbarriers(&self, warp: &mut Warp, shared: &[u8]) -> bool {
-        let mut waiting = [(0u32, 0u32, 0u32, 0u32); 32];
-        let mut len = 0;
-        let mut spin = 0u32;
-        // A warp has at most 32 leaves: each holds at least one lane.
-        for (i, node) in warp.groups.leaves().take(32) {
-            let Wait::Mbarrier { spin: s } = node.wait else { continue };
-            spin |= u32::from(s) << len;
-            waiting[len] = (i, node.pc, node.mask, node.frame);
-            len += 1;
-        }
+        let (groups, len) = waiting(warp, |_| true);
         let mut moved = false;
-        for (k, &(i, pc, mask, frame)) in waiting[..len].iter().enumerate() {
+        for &Waiting { leaf: i, pc, mask, frame, spin } in &groups[..len] {
             let done = lanes(mask).fold(0, |done, lane| {
                 let want = warp.mbar_parity >> lane & 1 == 1;
                 let at = warp.mbar_at[lane as usize] as usize;
@@ -148,7 +133,7 @@ impl Cta<'_> {
                 continue;
             }
             moved = true;
-            if spin >> k & 1 == 1 {
+            if spin {
                 // After a test_wait: the lanes run its loop again, and find the phase
                 // complete this time.
                 if done == mask {
@@ -181,16 +166,8 @@ impl Cta<'_> {
     /// When nothing else can run, the time limit of every waiting `try_wait` passes:
     /// its lanes get false and go on. True when there was one.
     pub(super) fn time_out_try_waits(&self, warp: &mut Warp) -> bool {
-        let mut waiting = [(0u32, 0u32, 0u32, 0u32); 32];
-        let mut len = 0;
-        // A warp has at most 32 leaves: each holds at least one lane.
-        for (i, node) in warp.groups.leaves().take(32) {
-            if node.wait == (Wait::Mbarrier { spin: false }) {
-                waiting[len] = (i, node.pc, node.mask, node.frame);
-                len += 1;
-            }
-        }
-        for &(i, pc, mask, frame) in &waiting[..len] {
+        let (groups, len) = waiting(warp, |spin| !spin);
+        for &Waiting { leaf: i, pc, mask, frame, .. } in &groups[..len] {
             if let Op::Mbarrier(m) = &self.program.insts[pc as usize].op
                 && let Some(d) = m.dst
             {
@@ -356,6 +333,34 @@ fn object(shared: &[u8], at: usize) -> Result<Mbarrier, String> {
              before it: undefined behaviour)"
         )
     })
+}
+
+/// A group of a warp waiting at an mbarrier: at `try_wait`, or (`spin`) delayed after
+/// a `test_wait`.
+#[derive(Clone, Copy, Default)]
+struct Waiting {
+    leaf: u32,
+    pc: u32,
+    mask: u32,
+    frame: u32,
+    spin: bool,
+}
+
+/// The groups of `warp` waiting at an mbarrier whose kind `which` takes (it gets
+/// `spin`), and how many.
+fn waiting(warp: &Warp, which: impl Fn(bool) -> bool) -> ([Waiting; 32], usize) {
+    let mut out = [Waiting::default(); 32];
+    let mut len = 0;
+    // A warp has at most 32 leaves: each holds at least one lane.
+    for (leaf, node) in warp.groups.leaves().take(32) {
+        if let Wait::Mbarrier { spin } = node.wait
+            && which(spin)
+        {
+            out[len] = Waiting { leaf, pc: node.pc, mask: node.mask, frame: node.frame, spin };
+            len += 1;
+        }
+    }
+    (out, len)
 }
 
 /// Stores the object at `at` as it is `after` an operation. A phase that completed
