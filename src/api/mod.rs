@@ -3,8 +3,11 @@
 //! the buffers back. The command line uses only this.
 
 mod args;
+mod unified;
 
+pub use crate::exec::memory::Kind as MemoryKind;
 pub use args::{Args, Element, LaunchError};
+pub use unified::{ParamError, PlaceError, Range};
 
 use crate::check::types::Ty;
 use crate::diag::Diagnostic;
@@ -24,8 +27,39 @@ use std::sync::{Arc, OnceLock};
 /// The default step budget of a launch: dynamic warp instructions.
 pub const DEFAULT_MAX_STEPS: u64 = 1 << 32;
 
-/// Modules loaded so far in this process: each gets its own data-image window.
+/// Modules loaded so far in this process: each program's serial number.
 static MODULES: AtomicU64 = AtomicU64::new(0);
+
+/// How many modules may be loaded at once: each holds one of the data-image windows
+/// between `IMAGE_WINDOW` and device allocations.
+pub const MAX_MODULES: usize = 256;
+
+/// Which image windows loaded modules hold, one bit each.
+static WINDOWS: std::sync::Mutex<[u64; MAX_MODULES / 64]> = std::sync::Mutex::new([0; MAX_MODULES / 64]);
+
+/// A data-image window a module holds while it or one of its kernels lives: no other
+/// module's variables can be placed at its addresses meanwhile.
+struct Window(usize);
+
+impl Window {
+    fn take() -> Option<Window> {
+        let mut held = WINDOWS.lock().unwrap_or_else(|e| e.into_inner());
+        let k = (0..MAX_MODULES).find(|&k| held[k / 64] >> (k % 64) & 1 == 0)?;
+        held[k / 64] |= 1 << (k % 64);
+        Some(Window(k))
+    }
+
+    fn base(&self) -> u64 {
+        IMAGE_WINDOW + self.0 as u64 * IMAGE_STRIDE
+    }
+}
+
+impl Drop for Window {
+    fn drop(&mut self) {
+        let mut held = WINDOWS.lock().unwrap_or_else(|e| e.into_inner());
+        held[self.0 / 64] &= !(1 << (self.0 % 64));
+    }
+}
 
 /// A validated PTX module.
 pub struct Module {
@@ -36,7 +70,8 @@ pub struct Module {
     info: crate::check::ModuleInfo,
     /// The decoded program, made on first use.
     program: OnceLock<Result<Arc<Program>, LowerError>>,
-    image_base: u64,
+    window: Arc<Window>,
+    serial: u64,
 }
 
 /// A kernel of a decoded module, ready to launch.
@@ -48,6 +83,8 @@ pub struct Kernel {
     pub param_bytes: u32,
     program: Arc<Program>,
     func: u32,
+    /// Its module's image window, held while the kernel lives.
+    _window: Arc<Window>,
 }
 
 impl Module {
@@ -57,13 +94,17 @@ impl Module {
     /// Every diagnostic when the module is not valid PTX.
     pub fn load(src: &str) -> Result<Module, Vec<Diagnostic>> {
         let (ast, info) = crate::parse_and_check(src)?;
-        let k = MODULES.fetch_add(1, Ordering::Relaxed) % 32;
+        let Some(window) = Window::take() else {
+            let msg = format!("cannot load more than {MAX_MODULES} modules at once; unload one first");
+            return Err(vec![Diagnostic::new(Span::default(), msg)]);
+        };
         Ok(Module {
             src: src.to_string(),
             ast,
             info,
             program: OnceLock::new(),
-            image_base: IMAGE_WINDOW + k * IMAGE_STRIDE,
+            window: Arc::new(window),
+            serial: MODULES.fetch_add(1, Ordering::Relaxed),
         })
     }
 
@@ -104,7 +145,10 @@ impl Module {
     /// A [`LowerError`] for the first thing in the module ptxvm cannot run.
     pub fn program(&self) -> Result<Arc<Program>, LowerError> {
         self.program
-            .get_or_init(|| lower_module(&self.ast, &self.info, &self.src, self.image_base).map(Arc::new))
+            .get_or_init(|| {
+                let program = lower_module(&self.ast, &self.info, &self.src, self.window.base());
+                program.map(|p| Arc::new(Program { serial: self.serial, ..p }))
+            })
             .clone()
     }
 
@@ -129,6 +173,7 @@ impl Module {
             param_bytes: f.param_bytes,
             func: k as u32,
             program: program.clone(),
+            _window: self.window.clone(),
         })
     }
 }
@@ -753,7 +798,10 @@ impl Device {
     fn place_memory(&mut self, program: &Program) -> Result<(), Fault> {
         self.place_image(program)?;
         if self.heap.base == 0 && program.calls_malloc {
-            self.heap.base = self.memory.alloc(crate::exec::Heap::BYTES).map_err(|e| {
+            if self.heap.bytes == 0 {
+                self.heap.bytes = crate::exec::Heap::BYTES;
+            }
+            self.heap.base = self.memory.alloc(self.heap.bytes).map_err(|e| {
                 Fault::of_launch(format!("cannot place the device heap in device memory: {e}"))
             })?;
             self.memory.label(self.heap.base, "the device heap (malloc)");
@@ -763,7 +811,7 @@ impl Device {
 
     /// Places the module's variables in device memory (once per module).
     fn place_image(&mut self, program: &Program) -> Result<(), Fault> {
-        self.memory.alloc_at(program.image_base, &program.image).map_err(|e| {
+        self.memory.alloc_image(program.image_base, program.serial, &program.image).map_err(|e| {
             Fault::of_launch(format!("cannot place the module's variables in device memory: {e}"))
         })
     }

@@ -53,6 +53,8 @@ impl Printed {
 pub struct Heap {
     /// Its device address; 0 until placed.
     pub base: u64,
+    /// Its size once placed ([`Heap::BYTES`] unless set otherwise).
+    pub bytes: u64,
     blocks: Mutex<Blocks>,
 }
 
@@ -93,7 +95,7 @@ impl Heap {
         } else {
             let at = (self.base + b.used).div_ceil(align) * align;
             let end = at.saturating_add(size);
-            if end > self.base + Self::BYTES {
+            if end > self.base + self.bytes {
                 return 0;
             }
             b.used = end - self.base;

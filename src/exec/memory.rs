@@ -14,8 +14,9 @@
 //! is a [`MemFault`] (DESIGN.md, "Memory"). Addresses start high (like CUDA's) so
 //! that a null or small integer used as a pointer faults.
 
+use super::storage::Words;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 
 /// Where the first allocation starts, and the alignment of every allocation
 /// (cudaMalloc returns 256-byte aligned addresses).
@@ -31,12 +32,28 @@ pub enum MemFault {
     Misaligned { addr: u64, size: u64 },
     #[error("cannot allocate {bytes} bytes")]
     TooLarge { bytes: u64 },
+    #[error("0x{addr:x} ({bytes} bytes) overlaps memory already in use")]
+    Overlaps { addr: u64, bytes: u64 },
+}
+
+/// What an allocation is: what [`GlobalMemory::free`] may free and what a pointer
+/// query reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Made by [`GlobalMemory::alloc`] and its kin.
+    Device,
+    /// A module's data image (`.global` and `.const` variables), by the program's
+    /// serial number.
+    Image(u64),
+    /// Host memory the program lent to kernels ([`GlobalMemory::lend`]).
+    Lent,
 }
 
 struct Allocation {
     base: u64,
     len: u64,
-    words: Box<[AtomicU64]>,
+    words: Words,
+    kind: Kind,
     /// What the allocation holds, for fault reports (`args[2]`).
     label: Option<Box<str>>,
 }
@@ -98,29 +115,55 @@ impl Allocation {
 pub struct GlobalMemory {
     /// Sorted by base address.
     allocs: Vec<Allocation>,
+    /// Unified addressing: an allocation's address is the host address of its bytes
+    /// (the CUDA driver's view); otherwise addresses count up from [`BASE`], the
+    /// same in every run (the command line's, for reproducible reports).
+    unified: bool,
 }
 
 /// Words a host copy moves per task.
 const COPY_CHUNK: usize = 1 << 15;
 
-fn zeroed(len: u64) -> Option<Box<[AtomicU64]>> {
-    let n = usize::try_from(len.div_ceil(8)).ok()?;
-    Some((0..n).into_par_iter().map(|_| AtomicU64::new(0)).collect::<Vec<_>>().into_boxed_slice())
+fn zeroed(len: u64) -> Option<Words> {
+    Words::zeroed(usize::try_from(len.div_ceil(8)).ok()?)
 }
 
 impl GlobalMemory {
+    /// Global memory with unified addressing: every allocation's device address is
+    /// the host address of its bytes, so host code reads and writes them in place
+    /// (managed and mapped host memory). Module images keep their fixed windows.
+    pub fn unified() -> GlobalMemory {
+        GlobalMemory { allocs: Vec::new(), unified: true }
+    }
+
     /// Allocates `len` zeroed bytes; returns the device address.
     ///
     /// # Errors
-    /// [`MemFault::TooLarge`] when the size cannot be represented.
+    /// [`MemFault::TooLarge`] when the size cannot be represented or the host has
+    /// not that much memory.
     pub fn alloc(&mut self, len: u64) -> Result<u64, MemFault> {
-        let base = self.next_base(len)?;
         let words = zeroed(len).ok_or(MemFault::TooLarge { bytes: len })?;
-        self.allocs.push(Allocation { base, len, words, label: None });
+        self.insert(len, words, Kind::Device)
+    }
+
+    /// Files `words` (holding `len` bytes) as a new allocation at the next address, or
+    /// at the words' own address with unified addressing.
+    fn insert(&mut self, len: u64, words: Words, kind: Kind) -> Result<u64, MemFault> {
+        let base = if self.unified || kind == Kind::Lent { words.addr() } else { self.next_base(len)? };
+        let i = self.allocs.partition_point(|a| a.base < base);
+        let end = base.checked_add(len.max(1)).ok_or(MemFault::TooLarge { bytes: len })?;
+        let below = i.checked_sub(1).map(|k| &self.allocs[k]);
+        if below.is_some_and(|a| a.base + a.len.max(1) > base)
+            || self.allocs.get(i).is_some_and(|a| a.base < end)
+        {
+            return Err(MemFault::Overlaps { addr: base, bytes: len });
+        }
+        self.allocs.insert(i, Allocation { base, len, words, kind, label: None });
         Ok(base)
     }
 
-    /// Where an allocation of `len` bytes goes: aligned, after the last one.
+    /// Where an allocation of `len` bytes goes without unified addressing: aligned,
+    /// after the last one.
     fn next_base(&self, len: u64) -> Result<u64, MemFault> {
         let too_large = MemFault::TooLarge { bytes: len };
         let base = match self.allocs.last() {
@@ -133,6 +176,97 @@ impl GlobalMemory {
         Ok(base)
     }
 
+    /// Lends the host program's `len` bytes at `addr` to kernels (`cuMemHostRegister`):
+    /// they read and write them in place. The words around an unaligned start or end
+    /// are accessed as wholes, but only the bytes asked for are in bounds of the
+    /// allocation, up to the word that holds `addr`.
+    ///
+    /// # Safety
+    /// The bytes stay allocated until [`GlobalMemory::take_back`] (or the memory is
+    /// dropped), and Rust code does not access them meanwhile but through this.
+    ///
+    /// # Errors
+    /// [`MemFault::Overlaps`] when the range overlaps an allocation or lent range.
+    pub unsafe fn lend(&mut self, addr: u64, len: u64) -> Result<u64, MemFault> {
+        let start = addr & !7;
+        let end = addr.checked_add(len).ok_or(MemFault::TooLarge { bytes: len })?;
+        let n =
+            usize::try_from(end.div_ceil(8) - start / 8).map_err(|_| MemFault::TooLarge { bytes: len })?;
+        // SAFETY: `start` is aligned; the caller keeps the words from `start` to
+        // `end` rounded up (whole words of the lent range) alive.
+        let words = unsafe { Words::lent(start, n) }.ok_or(MemFault::OutOfBounds { addr, size: len })?;
+        self.insert(end - start, words, Kind::Lent)
+    }
+
+    /// Ends the loan of host memory that [`GlobalMemory::lend`] made at `addr`.
+    ///
+    /// # Errors
+    /// [`MemFault::OutOfBounds`] when no loan holds `addr`.
+    pub fn take_back(&mut self, addr: u64) -> Result<(), MemFault> {
+        match self.allocs.iter().position(|a| a.kind == Kind::Lent && a.base == addr & !7) {
+            Some(k) => {
+                self.allocs.remove(k);
+                Ok(())
+            }
+            None => Err(MemFault::OutOfBounds { addr, size: 0 }),
+        }
+    }
+
+    /// The allocation holding `addr`: its base, length and kind.
+    pub fn range(&self, addr: u64) -> Option<(u64, u64, Kind)> {
+        let a = self.find(addr)?;
+        (addr < a.base + a.len.max(1)).then_some((a.base, a.len, a.kind))
+    }
+
+    /// Bytes held by allocations of `kind`.
+    pub fn bytes_of(&self, kind: Kind) -> u64 {
+        self.allocs.iter().filter(|a| a.kind == kind).map(|a| a.len).sum()
+    }
+
+    /// Copies `len` bytes from `src` to `dst`, each inside one allocation (device to
+    /// device). Overlapping ranges copy as if through a buffer.
+    ///
+    /// # Errors
+    /// [`MemFault::OutOfBounds`] unless both ranges lie in allocations.
+    pub fn copy(&self, dst: u64, src: u64, len: u64) -> Result<(), MemFault> {
+        self.span(dst, len)?;
+        let data =
+            self.read_to_vec(src, usize::try_from(len).map_err(|_| MemFault::TooLarge { bytes: len })?)?;
+        self.write_bytes(dst, &data)
+    }
+
+    /// Writes `pattern` (1, 2 or 4 bytes, little-endian) `count` times from `addr`
+    /// (`cuMemsetD8/16/32`).
+    ///
+    /// # Errors
+    /// [`MemFault::OutOfBounds`] unless the range lies in one allocation.
+    pub fn fill(&self, addr: u64, pattern: &[u8], count: u64) -> Result<(), MemFault> {
+        let bytes = count.checked_mul(pattern.len() as u64).ok_or(MemFault::TooLarge { bytes: count })?;
+        let a = self.span(addr, bytes)?;
+        let off = addr - a.base;
+        // Whole words when the pattern tiles a word from a word boundary.
+        if off.is_multiple_of(8) && pattern.len() <= 8 && 8 % pattern.len() == 0 {
+            let mut w = [0u8; 8];
+            for (k, b) in w.iter_mut().enumerate() {
+                *b = pattern[k % pattern.len()];
+            }
+            let word = u64::from_le_bytes(w);
+            let first = (off / 8) as usize;
+            let whole = (bytes / 8) as usize;
+            a.words[first..first + whole]
+                .par_chunks(COPY_CHUNK)
+                .for_each(|c| c.iter().for_each(|x| x.store(word, Relaxed)));
+            for k in whole as u64 * 8..bytes {
+                a.store(off + k, 1, u64::from(pattern[(k % pattern.len() as u64) as usize]));
+            }
+            return Ok(());
+        }
+        for k in 0..bytes {
+            a.store(off + k, 1, u64::from(pattern[(k % pattern.len() as u64) as usize]));
+        }
+        Ok(())
+    }
+
     /// Allocates a copy of `data`; returns the device address. One pass on every
     /// core, where [`GlobalMemory::alloc`] and a copy would write the memory twice.
     ///
@@ -140,18 +274,15 @@ impl GlobalMemory {
     /// [`MemFault::TooLarge`] when the size cannot be represented.
     pub fn alloc_from(&mut self, data: &[u8]) -> Result<u64, MemFault> {
         let len = data.len() as u64;
-        let base = self.next_base(len)?;
-        let words: Vec<AtomicU64> = data
-            .par_chunks(8)
-            .with_min_len(COPY_CHUNK)
-            .map(|c| {
-                let mut w = [0u8; 8];
-                w[..c.len()].copy_from_slice(c);
-                AtomicU64::new(u64::from_le_bytes(w))
-            })
-            .collect();
-        self.allocs.push(Allocation { base, len, words: words.into_boxed_slice(), label: None });
-        Ok(base)
+        let words = zeroed(len).ok_or(MemFault::TooLarge { bytes: len })?;
+        words.par_chunks(COPY_CHUNK).zip(data.par_chunks(8 * COPY_CHUNK)).for_each(|(words, bytes)| {
+            for (w, c) in words.iter().zip(bytes.chunks(8)) {
+                let mut b = [0u8; 8];
+                b[..c.len()].copy_from_slice(c);
+                w.store(u64::from_le_bytes(b), Relaxed);
+            }
+        });
+        self.insert(len, words, Kind::Device)
     }
 
     /// Allocates `len` bytes read from `r` (a file's data, say), converted to words
@@ -162,26 +293,23 @@ impl GlobalMemory {
     /// [`MemFault::TooLarge`] as an `OutOfMemory` error.
     pub fn alloc_from_reader(&mut self, len: u64, r: &mut impl std::io::Read) -> std::io::Result<u64> {
         let too_large = |e: MemFault| std::io::Error::new(std::io::ErrorKind::OutOfMemory, e.to_string());
-        let base = self.next_base(len).map_err(too_large)?;
-        let n = usize::try_from(len.div_ceil(8)).map_err(|_| too_large(MemFault::TooLarge { bytes: len }))?;
-        let mut words: Vec<AtomicU64> = Vec::new();
         // A size the host cannot hold is an error, not an abort.
-        words.try_reserve_exact(n).map_err(|_| too_large(MemFault::TooLarge { bytes: len }))?;
+        let words = zeroed(len).ok_or_else(|| too_large(MemFault::TooLarge { bytes: len }))?;
         let mut piece = vec![0u8; 8 * COPY_CHUNK];
         let mut left = len as usize;
+        let mut next = words.iter();
         while left > 0 {
             let k = piece.len().min(left);
             r.read_exact(&mut piece[..k])?;
             // A last piece of `len % 8` bytes is padded with zeros to a word.
             piece[k..k.next_multiple_of(8)].fill(0);
             let whole = &piece[..k.next_multiple_of(8)];
-            words.extend(whole.chunks_exact(8).map(|c| {
-                AtomicU64::new(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
-            }));
+            for (c, w) in whole.chunks_exact(8).zip(next.by_ref()) {
+                w.store(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]), Relaxed);
+            }
             left -= k;
         }
-        self.allocs.push(Allocation { base, len, words: words.into_boxed_slice(), label: None });
-        Ok(base)
+        self.insert(len, words, Kind::Device).map_err(too_large)
     }
 
     /// Frees the allocation that starts at `addr` (one [`GlobalMemory::alloc`] made).
@@ -189,7 +317,7 @@ impl GlobalMemory {
     /// # Errors
     /// [`MemFault::OutOfBounds`] when no such allocation starts there.
     pub fn free(&mut self, addr: u64) -> Result<(), MemFault> {
-        match self.allocs.iter().position(|a| a.base == addr && a.base >= BASE) {
+        match self.allocs.iter().position(|a| a.base == addr && a.kind == Kind::Device) {
             Some(k) => {
                 self.allocs.remove(k);
                 Ok(())
@@ -198,25 +326,42 @@ impl GlobalMemory {
         }
     }
 
-    /// Places `bytes` at the fixed address `base`, below [`BASE`] (a module's data
-    /// image). Nothing happens when an allocation already starts there.
+    /// Places the data image `bytes` of program `serial` at the fixed address `base`,
+    /// below [`BASE`]. Nothing happens when that program's image is there already; the
+    /// image of an unloaded program whose window `base` was is replaced.
     ///
     /// # Errors
-    /// [`MemFault::TooLarge`] when the image would reach [`BASE`] or overlap another.
-    pub fn alloc_at(&mut self, base: u64, bytes: &[u8]) -> Result<(), MemFault> {
+    /// [`MemFault::TooLarge`] when the image would reach [`BASE`], or
+    /// [`MemFault::Overlaps`] when it overlaps another allocation.
+    pub fn alloc_image(&mut self, base: u64, serial: u64, bytes: &[u8]) -> Result<(), MemFault> {
         let len = bytes.len() as u64;
         let too_large = MemFault::TooLarge { bytes: len };
-        let i = self.allocs.partition_point(|a| a.base < base);
-        if self.allocs.get(i).is_some_and(|a| a.base == base) {
-            return Ok(());
+        if let Some(k) = self.allocs.iter().position(|a| a.base == base && matches!(a.kind, Kind::Image(_))) {
+            if self.allocs[k].kind == Kind::Image(serial) {
+                return Ok(());
+            }
+            self.allocs.remove(k);
         }
         let end = base.checked_add(len).ok_or(too_large)?;
-        if end > BASE || self.allocs.get(i).is_some_and(|a| a.base < end) {
+        if end > BASE {
             return Err(too_large);
         }
+        let i = self.allocs.partition_point(|a| a.base < base);
+        let below = i.checked_sub(1).map(|k| &self.allocs[k]);
+        if below.is_some_and(|a| a.base + a.len.max(1) > base)
+            || self.allocs.get(i).is_some_and(|a| a.base < end)
+        {
+            return Err(MemFault::Overlaps { addr: base, bytes: len });
+        }
         let words = zeroed(len).ok_or(too_large)?;
-        self.allocs.insert(i, Allocation { base, len, words, label: Some("the module's variables".into()) });
+        let label = Some("the module's variables".into());
+        self.allocs.insert(i, Allocation { base, len, words, kind: Kind::Image(serial), label });
         self.write_bytes(base, bytes)
+    }
+
+    /// Frees the data image of program `serial`, if placed.
+    pub fn free_image(&mut self, serial: u64) {
+        self.allocs.retain(|a| a.kind != Kind::Image(serial));
     }
 
     /// Names the allocation at `base` in fault reports.

@@ -15,6 +15,7 @@ mod mbarrier;
 pub mod memory;
 pub mod sanitize;
 pub mod simt;
+mod storage;
 mod sync;
 pub mod threads;
 pub mod warp;

@@ -1093,6 +1093,12 @@ pub struct Program {
     /// device memory at `image_base`.
     pub image: Vec<u8>,
     pub image_base: u64,
+    /// The program's number in this process, unique: device memory tells one
+    /// program's image from another's that used the same window before.
+    pub serial: u64,
+    /// The module's `.global` and `.const` variables: name, address and bytes
+    /// (`cuModuleGetGlobal`).
+    pub globals: Vec<(String, u64, u64)>,
     /// Whether any instruction waits for an mbarrier phase (`test_wait`,
     /// `try_wait`): only then does a CTA look for lanes to wake.
     pub mbarrier_waits: bool,

@@ -72,6 +72,7 @@ pub fn lower_module(
     let mut dynamic = Vec::new();
     let mut image = Image { bytes: Vec::new(), base: image_base, pending: Vec::new() };
     let mut consts = Vec::new();
+    let mut globals = Vec::new();
     for item in &module.items {
         let Item::Var(v) = item else { continue };
         match v.space {
@@ -88,9 +89,11 @@ pub fn lower_module(
             Space::Global | Space::Const => {
                 for d in &v.vars {
                     let addr = image.place(src, v, d)?;
+                    let end = image.base + image.bytes.len() as u64;
                     if v.space == Space::Const {
-                        consts.push((addr, image.base + image.bytes.len() as u64));
+                        consts.push((addr, end));
                     }
+                    globals.push((d.name.text(src).to_string(), addr, end - addr));
                     symbols.insert(d.name.text(src), Symbol::Data(addr));
                 }
             }
@@ -188,6 +191,8 @@ pub fn lower_module(
         dynamic_shared_at: dynamic_shared_at as u32,
         image: image.bytes,
         image_base,
+        serial: 0,
+        globals,
         mbarrier_waits,
         calls_malloc,
         consts,

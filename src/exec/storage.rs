@@ -1,0 +1,109 @@
+//! The bytes behind a global-memory allocation: a run of `AtomicU64` words that
+//! ptxvm owns (aligned to 256 bytes, as `cudaMalloc`'s are, so that with unified
+//! addressing the words' host address can be the device address), or a range of the
+//! host program's own memory lent to kernels (`cuMemHostRegister`).
+//!
+//! One representation for both (a pointer, a length and whether to free), so the
+//! hot loops index one slice type whatever the allocation is. The `unsafe` of global
+//! memory lives here: allocating and freeing with the layout used, and viewing lent
+//! host memory as words.
+
+use std::alloc::Layout;
+use std::ptr::NonNull;
+use std::sync::atomic::AtomicU64;
+
+/// The alignment of every owned allocation's words.
+pub const WORDS_ALIGN: usize = 256;
+
+/// A run of words, owned or lent.
+pub struct Words {
+    ptr: NonNull<AtomicU64>,
+    len: usize,
+    /// The layout it was allocated with, when ptxvm owns it; `None` for lent memory.
+    owned: Option<Layout>,
+}
+
+// SAFETY: `Words` is a shared slice of atomics (`&[AtomicU64]` is Send and Sync);
+// owned words are freed only by `Drop`, with `&mut self`.
+unsafe impl Send for Words {}
+// SAFETY: as above: every access through it is an atomic operation on a word.
+unsafe impl Sync for Words {}
+
+impl Words {
+    /// `n` zeroed words aligned to [`WORDS_ALIGN`]; `None` when the host cannot give
+    /// that much memory (an error for the caller, not an abort).
+    pub fn zeroed(n: usize) -> Option<Words> {
+        let bytes = n.checked_mul(8)?.max(8);
+        let layout = Layout::from_size_align(bytes, WORDS_ALIGN).ok()?;
+        // SAFETY: `layout` has a non-zero size. Zeroed bytes are valid `AtomicU64`s.
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+        let ptr = NonNull::new(raw.cast::<AtomicU64>())?;
+        Some(Words { ptr, len: n, owned: Some(layout) })
+    }
+
+    /// The host program's memory at `addr..addr + 8 n` viewed as words, for kernels to
+    /// read and write in place.
+    ///
+    /// # Safety
+    /// `addr` is 8-byte aligned, and the `8 n` bytes there stay allocated and are
+    /// accessed only atomically or not at all by Rust code while the returned `Words`
+    /// lives (the C caller of `cuMemHostRegister` promises the memory outlives the
+    /// registration; ptxvm drops the `Words` at `cuMemHostUnregister`).
+    pub unsafe fn lent(addr: u64, n: usize) -> Option<Words> {
+        let ptr = NonNull::new(addr as usize as *mut AtomicU64)?;
+        Some(Words { ptr, len: n, owned: None })
+    }
+
+    /// The host address of the first word.
+    pub fn addr(&self) -> u64 {
+        self.ptr.as_ptr() as usize as u64
+    }
+}
+
+impl std::ops::Deref for Words {
+    type Target = [AtomicU64];
+
+    #[inline(always)]
+    fn deref(&self) -> &[AtomicU64] {
+        // SAFETY: `ptr` points at `len` initialised words (zeroed by `zeroed`, or the
+        // caller's memory as `lent` requires) that live as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Words {
+    fn drop(&mut self) {
+        if let Some(layout) = self.owned {
+            // SAFETY: `ptr` came from `alloc_zeroed(layout)` and is freed only here.
+            unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), layout) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::Ordering::Relaxed;
+
+    #[test]
+    fn owned_words_are_zeroed_aligned_and_sized() {
+        let w = Words::zeroed(5).unwrap();
+        assert_eq!(w.len(), 5);
+        assert_eq!(w.addr() % WORDS_ALIGN as u64, 0);
+        assert!(w.iter().all(|x| x.load(Relaxed) == 0));
+        assert!(Words::zeroed(usize::MAX / 4).is_none());
+        assert_eq!(Words::zeroed(0).unwrap().len(), 0);
+    }
+
+    #[test]
+    fn lent_words_are_the_host_memory_itself() {
+        let mut host = vec![0u64; 4];
+        let addr = host.as_mut_ptr() as usize as u64;
+        {
+            // SAFETY: `host` outlives `w` and is not touched while `w` lives.
+            let w = unsafe { Words::lent(addr, 4) }.unwrap();
+            w[2].store(0x1234, Relaxed);
+        }
+        assert_eq!(host, [0, 0, 0x1234, 0]);
+    }
+}
