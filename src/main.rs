@@ -1,5 +1,6 @@
 //! The `ptxvm` command line: a thin shell over the library (docs/launch-spec.md).
 
+mod drop_in;
 mod run;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -18,8 +19,10 @@ use std::process::ExitCode;
   ptxvm check examples/saxpy.ptx
   ptxvm run examples/saxpy.ptx --launch examples/saxpy.json
   nvcc -ptx -arch=sm_90 kernel.cu -o kernel.ptx && ptxvm check kernel.ptx
+  ptxvm exec -- ./driver_api_program
 
-Exit codes: 0 success, 1 invalid PTX, launch spec or command line, 2 runtime fault.
+Exit codes: 0 success, 1 invalid PTX, launch spec or command line, 2 runtime fault
+(exec: the program's own).
 The launch spec and result format: docs/launch-spec.md in ptxvm's repository.")]
 struct Cli {
     #[command(subcommand)]
@@ -134,6 +137,41 @@ enum Command {
         #[arg(long, value_name = "N", default_value_t = ptxvm::api::DEFAULT_MAX_STEPS)]
         max_steps: u64,
     },
+    /// Run an unmodified CUDA program with ptxvm as its GPU.
+    ///
+    /// The program finds ptxvm's libcuda.so.1 first on its library path: programs
+    /// that call the driver API (cuModuleLoadData, cuLaunchKernel, ...) and Python
+    /// frameworks that load libcuda.so.1 (cuda-python's cuda.core) run on the CPU.
+    /// Kernels come as PTX. The options reach the library as environment variables,
+    /// which work alone too (with LD_LIBRARY_PATH naming ptxvm-lib/ beside ptxvm):
+    /// PTXVM_MAX_STEPS, PTXVM_TIMEOUT, PTXVM_CHECK, PTXVM_SANITIZE, and
+    /// PTXVM_LOG=api to write each driver call, its arguments and its result.
+    /// A kernel fault is reported on stderr and the program gets CUDA's error.
+    ///
+    /// Exit code: the program's, or 2 when --sanitize found hazards in a program
+    /// that exited 0; 1 when the program cannot start.
+    #[command(verbatim_doc_comment)]
+    Exec {
+        /// Bound on the dynamic warp instructions of each launch.
+        #[arg(long, value_name = "N")]
+        max_steps: Option<u64>,
+        /// Wall-clock limit of each launch in seconds (0: none).
+        #[arg(long, value_name = "SECONDS")]
+        timeout: Option<f64>,
+        /// As for `run`: div0.
+        #[arg(long, value_name = "WHAT", value_delimiter = ',')]
+        check: Vec<Check>,
+        /// As for `run`: racecheck, initcheck. A hazard is reported when it happens,
+        /// and makes exec exit non-zero after the program ends.
+        #[arg(long, value_name = "TOOL", value_delimiter = ',')]
+        sanitize: Vec<Sanitizer>,
+        /// `api`: each driver call, its arguments and its result on stderr.
+        #[arg(long, value_name = "WHAT")]
+        log: Option<String>,
+        /// The program and its arguments, after `--`.
+        #[arg(trailing_var_arg = true, required = true, value_name = "PROGRAM")]
+        program: Vec<std::ffi::OsString>,
+    },
 }
 
 /// The tools `--sanitize` takes, by compute-sanitizer's names.
@@ -163,6 +201,29 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check { file } => check(&file),
+        Command::Exec { max_steps, timeout, check, sanitize, log, program } => {
+            let options = drop_in::Options {
+                max_steps,
+                timeout,
+                check: check
+                    .iter()
+                    .map(|c| match c {
+                        Check::Div0 => "div0",
+                    })
+                    .collect(),
+                sanitize: sanitize
+                    .iter()
+                    .filter_map(|s| match s {
+                        Sanitizer::Racecheck => Some("racecheck"),
+                        Sanitizer::Initcheck => Some("initcheck"),
+                        // Always on, as for `run`.
+                        Sanitizer::Memcheck | Sanitizer::Synccheck => None,
+                    })
+                    .collect(),
+                log,
+            };
+            drop_in::exec(&program, &options)
+        }
         Command::Trace { file, launch, cta, out, max_steps } => {
             run::trace(&file, &launch, &out, cta, max_steps)
         }

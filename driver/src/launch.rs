@@ -1,0 +1,423 @@
+//! Launches, function attributes and occupancy. A launch's arguments come as
+//! `kernelParams` (one pointer per parameter, sized by the kernel's `.param` list)
+//! or as `extra`'s packed buffer; both go through the library's one packing path
+//! ([`ptxvm::api::Kernel::pack`]). The kernel runs when it is launched; a fault is
+//! reported on stderr and leaves its error on the context, for the next call to find.
+
+use crate::config;
+use crate::device::{
+    MAX_BLOCK, MAX_BLOCKS_PER_SM, MAX_GRID, MAX_THREADS_PER_BLOCK, MAX_THREADS_PER_SM,
+    SHARED_PER_BLOCK_OPTIN, SHARED_PER_SM, SM_COUNT,
+};
+use crate::error;
+use crate::state::{self, Driver};
+use crate::types::{
+    CUresult, Handle, LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, LAUNCH_ATTRIBUTE_COOPERATIVE, LaunchConfig,
+};
+use ptxvm::exec::limits::Limits;
+use ptxvm::launch::Dim3;
+use std::ffi::{c_char, c_void};
+use std::io::Write;
+
+/// `CU_LAUNCH_PARAM_BUFFER_POINTER`, `_SIZE` and `_END`.
+const PARAM_BUFFER_POINTER: usize = 1;
+const PARAM_BUFFER_SIZE: usize = 2;
+const PARAM_END: usize = 0;
+
+/// Shared memory the GPU reserves per CTA (`CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK`).
+const RESERVED_SHARED: u32 = 1024;
+
+/// The arguments of a launch, as C handed them over.
+pub enum Params {
+    /// `kernelParams`: one pointer per parameter.
+    Pointers(*mut *mut c_void),
+    /// `extra`: a `CU_LAUNCH_PARAM_*` list.
+    Extra(*mut *mut c_void),
+}
+
+/// A launch's shape and options.
+pub struct Launch {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub shared: u32,
+    pub stream: u64,
+    pub cooperative: bool,
+}
+
+/// CTAs of `threads` threads and `shared` bytes of shared memory one SM holds at once.
+fn blocks_per_sm(threads: u32, shared: u32) -> u32 {
+    let warps = threads.div_ceil(32).max(1);
+    let by_threads = MAX_THREADS_PER_SM as u32 / 32 / warps;
+    let by_shared = if shared == 0 { u32::MAX } else { SHARED_PER_SM as u32 / (shared + RESERVED_SHARED) };
+    by_threads.min(by_shared).min(MAX_BLOCKS_PER_SM as u32)
+}
+
+/// Why a shape cannot launch, as CUDA answers it.
+fn check_shape(l: &Launch, static_shared: u32, max_dynamic: u32) -> Result<(), CUresult> {
+    let bad = |why: String| Err(crate::fail(error::INVALID_VALUE, why));
+    if l.grid.contains(&0) || l.block.contains(&0) {
+        return bad(format!(
+            "grid {:?} and block {:?} must be at least 1 in every dimension",
+            l.grid, l.block
+        ));
+    }
+    for k in 0..3 {
+        if l.grid[k] > MAX_GRID[k] as u32 {
+            return bad(format!("grid dimension {k} is {}, past the limit {}", l.grid[k], MAX_GRID[k]));
+        }
+        if l.block[k] > MAX_BLOCK[k] as u32 {
+            return bad(format!("block dimension {k} is {}, past the limit {}", l.block[k], MAX_BLOCK[k]));
+        }
+    }
+    let threads = l.block.iter().map(|&x| u64::from(x)).product::<u64>();
+    if threads > MAX_THREADS_PER_BLOCK as u64 {
+        return bad(format!("a block of {threads} threads is more than {MAX_THREADS_PER_BLOCK}"));
+    }
+    if l.shared > max_dynamic {
+        let why = format!(
+            "{} bytes of dynamic shared memory is more than the kernel's limit of {max_dynamic} \
+             (raise it with CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, up to {})",
+            l.shared,
+            SHARED_PER_BLOCK_OPTIN as u32 - static_shared
+        );
+        return bad(why);
+    }
+    Ok(())
+}
+
+/// Writes device `printf` output where the program's own `printf` goes: C's
+/// `stdout`, so that the two interleave as on a GPU.
+fn print(text: &[u8]) {
+    unsafe extern "C" {
+        static mut stdout: *mut c_void;
+        fn fwrite(ptr: *const c_void, size: usize, n: usize, stream: *mut c_void) -> usize;
+    }
+    if text.is_empty() {
+        return;
+    }
+    // SAFETY: `stdout` is C's standard output stream, set up before `main`; reading
+    // the pointer copies it. `fwrite` reads `text.len()` bytes of `text`.
+    unsafe {
+        let out = stdout;
+        if out.is_null() {
+            let _ = std::io::stdout().write_all(text);
+        } else {
+            fwrite(text.as_ptr().cast(), 1, text.len(), out);
+        }
+    }
+}
+
+/// Runs function `f` as `l` says with the packed parameter buffer.
+fn run(d: &mut Driver, f: u64, l: &Launch, params: &[u8]) -> Result<(), CUresult> {
+    let cfg = config::get();
+    let fe = &d.functions[&f];
+    let me = &d.modules[&fe.module];
+    let (module, file, kernel) = (me.module.clone(), me.file.clone(), fe.kernel.clone());
+    let mut limits = Limits::new(cfg.max_steps).checks(cfg.checks);
+    if cfg.timeout > 0.0 {
+        limits = limits.timeout(std::time::Duration::from_secs_f64(cfg.timeout));
+    }
+    let dim = |v: [u32; 3]| Dim3 { x: v[0], y: v[1], z: v[2] };
+    let result = d.device.launch_with(&kernel, dim(l.grid), dim(l.block), l.shared, params, &limits);
+    let (printed, dropped) = d.device.take_printed();
+    print(&printed);
+    if dropped {
+        eprintln!(
+            "ptxvm: device printf output past 1 MiB was dropped (CUDA's printf FIFO keeps its first part too)"
+        );
+    }
+    let name = ptxvm::demangle::shown(&kernel.name);
+    for h in d.device.hazards() {
+        let report = h.report(&module, &name, &file);
+        eprintln!("{report}");
+        if let Some(path) = &cfg.hazards
+            && let Ok(mut log) = std::fs::OpenOptions::new().create(true).append(true).open(path)
+        {
+            let _ = writeln!(log, "{}", report.lines().next().unwrap_or_default());
+        }
+    }
+    if let Err(fault) = result {
+        eprintln!("{}", fault.report(&module, &name, &file));
+        let code = error::of_fault(&fault.cause);
+        let c = state::top().unwrap_or(0);
+        if let Some(ctx) = d.contexts.get_mut(&c) {
+            ctx.sticky = Some(code);
+        }
+    }
+    Ok(())
+}
+
+/// Reads `kernelParams` or `extra` for function `f` and launches it.
+pub fn launch(f: Handle, l: Launch, params: Params) -> Result<(), CUresult> {
+    state::with(|d| {
+        d.ctx()?;
+        d.check_stream(l.stream)?;
+        let f = f as u64;
+        let fe = d
+            .functions
+            .get(&f)
+            .ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("0x{f:x} is not a function")))?;
+        let static_shared = fe.kernel.static_shared_bytes();
+        check_shape(&l, static_shared, fe.max_dynamic_shared)?;
+        if l.cooperative {
+            let per_sm = blocks_per_sm(l.block.iter().product(), static_shared + l.shared);
+            let ctas = l.grid.iter().map(|&x| u64::from(x)).product::<u64>();
+            let most = u64::from(per_sm) * SM_COUNT as u64;
+            if ctas > most {
+                let why = format!(
+                    "a cooperative grid of {ctas} CTAs is more than the {most} that can be resident ({per_sm} per SM on {SM_COUNT} SMs)"
+                );
+                return Err(crate::fail(error::COOPERATIVE_LAUNCH_TOO_LARGE, why));
+            }
+        }
+        let kernel = &fe.kernel;
+        let packed = match params {
+            Params::Pointers(p) => {
+                if p.is_null() && !kernel.params.is_empty() {
+                    let why = format!(
+                        "kernel `{}` takes {} parameters; kernelParams is NULL",
+                        kernel.name,
+                        kernel.params.len()
+                    );
+                    return Err(crate::fail(error::INVALID_VALUE, why));
+                }
+                let values: Vec<&[u8]> = kernel
+                    .params
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &(_, _, size))| {
+                        // SAFETY: kernelParams holds one pointer per parameter of the
+                        // kernel, each to a value of the parameter's size (cuda.h).
+                        let v = unsafe { *p.add(k) };
+                        if v.is_null() {
+                            &[][..]
+                        } else {
+                            unsafe { std::slice::from_raw_parts(v.cast::<u8>(), size as usize) }
+                        }
+                    })
+                    .collect();
+                kernel.pack(values.into_iter()).map_err(|e| crate::fail(error::INVALID_VALUE, e))?
+            }
+            Params::Extra(extra) => {
+                let (mut buffer, mut size) = (std::ptr::null::<u8>(), None);
+                let mut k = 0;
+                loop {
+                    // SAFETY: `extra` is a list of (key, value) pointers ended by
+                    // CU_LAUNCH_PARAM_END (cuda.h).
+                    let key = unsafe { *extra.add(k) } as usize;
+                    match key {
+                        PARAM_END => break,
+                        PARAM_BUFFER_POINTER => buffer = unsafe { *extra.add(k + 1) }.cast::<u8>(),
+                        // SAFETY: the value of BUFFER_SIZE points at a size_t.
+                        PARAM_BUFFER_SIZE => size = Some(unsafe { *(*extra.add(k + 1)).cast::<usize>() }),
+                        _ => {
+                            return Err(crate::fail(
+                                error::INVALID_VALUE,
+                                format!("unknown `extra` key {key:#x}"),
+                            ));
+                        }
+                    }
+                    k += 2;
+                }
+                let Some(size) = size.filter(|_| !buffer.is_null()) else {
+                    return Err(crate::fail(
+                        error::INVALID_VALUE,
+                        "`extra` needs CU_LAUNCH_PARAM_BUFFER_POINTER and _SIZE",
+                    ));
+                };
+                // SAFETY: the buffer holds `size` bytes (the caller's BUFFER_SIZE).
+                let bytes = unsafe { std::slice::from_raw_parts(buffer, size) };
+                kernel.packed(bytes).map_err(|e| crate::fail(error::INVALID_VALUE, e))?
+            }
+        };
+        run(d, f, &l, &packed)
+    })
+}
+
+/// `CUfunction_attribute` values of function `f`.
+fn attribute(d: &Driver, f: u64, attrib: u32) -> Result<i32, CUresult> {
+    let fe = d
+        .functions
+        .get(&f)
+        .ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("0x{f:x} is not a function")))?;
+    let k = &fe.kernel;
+    Ok(match attrib {
+        0 => MAX_THREADS_PER_BLOCK,
+        1 => k.static_shared_bytes() as i32,
+        2 => 0, // const bytes: module-wide in ptxvm, not per function
+        3 => k.local_bytes() as i32,
+        4 => k.registers().min(255) as i32,
+        5 | 6 => k.target() as i32,
+        7 => 0,
+        8 => fe.max_dynamic_shared as i32,
+        9 => fe.attributes.get(&9).copied().unwrap_or(-1),
+        10..=15 => fe.attributes.get(&attrib).copied().unwrap_or(0),
+        _ => return Err(crate::fail(error::INVALID_VALUE, format!("unknown function attribute {attrib}"))),
+    })
+}
+
+fn set_attribute(d: &mut Driver, f: u64, attrib: u32, value: i32) -> Result<(), CUresult> {
+    let fe = d
+        .functions
+        .get_mut(&f)
+        .ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("0x{f:x} is not a function")))?;
+    match attrib {
+        8 => {
+            let most = SHARED_PER_BLOCK_OPTIN - fe.kernel.static_shared_bytes() as i32;
+            if !(0..=most).contains(&value) {
+                return Err(crate::fail(
+                    error::INVALID_VALUE,
+                    format!("dynamic shared memory of {value} bytes: the limit is {most}"),
+                ));
+            }
+            fe.max_dynamic_shared = value as u32;
+        }
+        9..=15 => {
+            fe.attributes.insert(attrib, value);
+        }
+        _ => {
+            return Err(crate::fail(
+                error::INVALID_VALUE,
+                format!("function attribute {attrib} cannot be set"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Reads `CUlaunchConfig`'s attributes: cooperative, and a cluster of one CTA.
+fn config_of(config: *const LaunchConfig) -> Result<(Launch, Handle), CUresult> {
+    if config.is_null() {
+        return Err(error::INVALID_VALUE);
+    }
+    // SAFETY: a non-NULL `CUlaunchConfig*` the caller filled.
+    let c = unsafe { &*config };
+    let mut launch = Launch {
+        grid: [c.grid_dim_x, c.grid_dim_y, c.grid_dim_z],
+        block: [c.block_dim_x, c.block_dim_y, c.block_dim_z],
+        shared: c.shared_mem_bytes,
+        stream: c.h_stream as u64,
+        cooperative: false,
+    };
+    if c.num_attrs > 0 && c.attrs.is_null() {
+        return Err(error::INVALID_VALUE);
+    }
+    for k in 0..c.num_attrs as usize {
+        // SAFETY: `attrs` holds `num_attrs` attributes.
+        let a = unsafe { &*c.attrs.add(k) };
+        match a.id {
+            LAUNCH_ATTRIBUTE_COOPERATIVE => launch.cooperative = a.value[0] as u32 != 0,
+            LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION => {
+                let v = a.value;
+                let dims = [v[0] as u32, (v[0] >> 32) as u32, v[1] as u32];
+                if dims.iter().map(|&x| x.max(1)).product::<u32>() > 1 {
+                    let why = format!("clusters of {dims:?} CTAs: ptxvm runs clusters of one CTA only");
+                    return Err(crate::fail(error::INVALID_CLUSTER_SIZE, why));
+                }
+            }
+            // Priorities, access policies, synchronisation domains and the like
+            // tune a GPU's scheduling, which ptxvm does not model.
+            _ => {}
+        }
+    }
+    Ok((launch, std::ptr::null_mut()))
+}
+
+crate::api! {
+    fn cuLaunchKernel(f: Handle, grid_x: u32, grid_y: u32, grid_z: u32, block_x: u32, block_y: u32, block_z: u32, shared_mem_bytes: u32, stream: Handle, kernel_params: *mut *mut c_void, extra: *mut *mut c_void) {
+        let l = Launch { grid: [grid_x, grid_y, grid_z], block: [block_x, block_y, block_z], shared: shared_mem_bytes, stream: stream as u64, cooperative: false };
+        if !kernel_params.is_null() && !extra.is_null() {
+            return Err(crate::fail(error::INVALID_VALUE, "give kernelParams or extra, not both"));
+        }
+        let params = if extra.is_null() { Params::Pointers(kernel_params) } else { Params::Extra(extra) };
+        launch(f, l, params)
+    }
+
+    fn cuLaunchCooperativeKernel(f: Handle, grid_x: u32, grid_y: u32, grid_z: u32, block_x: u32, block_y: u32, block_z: u32, shared_mem_bytes: u32, stream: Handle, kernel_params: *mut *mut c_void) {
+        let l = Launch { grid: [grid_x, grid_y, grid_z], block: [block_x, block_y, block_z], shared: shared_mem_bytes, stream: stream as u64, cooperative: true };
+        launch(f, l, Params::Pointers(kernel_params))
+    }
+
+    fn cuLaunchKernelEx(config: *const LaunchConfig, f: Handle, kernel_params: *mut *mut c_void, extra: *mut *mut c_void) {
+        let (l, _) = config_of(config)?;
+        if !kernel_params.is_null() && !extra.is_null() {
+            return Err(crate::fail(error::INVALID_VALUE, "give kernelParams or extra, not both"));
+        }
+        let params = if extra.is_null() { Params::Pointers(kernel_params) } else { Params::Extra(extra) };
+        launch(f, l, params)
+    }
+
+    fn cuFuncGetAttribute(pi: *mut i32, attrib: u32, hfunc: Handle) {
+        let v = state::with(|d| attribute(d, hfunc as u64, attrib))?;
+        crate::out(pi, v)
+    }
+
+    fn cuFuncSetAttribute(hfunc: Handle, attrib: u32, value: i32) {
+        state::with(|d| set_attribute(d, hfunc as u64, attrib, value))
+    }
+
+    fn cuFuncSetCacheConfig(hfunc: Handle, config: u32) {
+        let _ = config;
+        state::with(|d| attribute(d, hfunc as u64, 0).map(|_| ()))
+    }
+
+    fn cuFuncGetName(name: *mut *const c_char, hfunc: Handle) {
+        let text = state::with(|d| {
+            let fe = d.functions.get(&(hfunc as u64)).ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("{hfunc:?} is not a function")))?;
+            Ok(fe.kernel.name.clone())
+        })?;
+        let c = std::ffi::CString::new(text).map_err(|_| error::INVALID_VALUE)?;
+        // The name lives as long as the process, as the driver's own does.
+        crate::out(name, Box::leak(c.into_boxed_c_str()).as_ptr())
+    }
+
+    fn cuOccupancyMaxActiveBlocksPerMultiprocessor(num_blocks: *mut i32, func: Handle, block_size: i32, dynamic_smem_size: usize) {
+        let n = state::with(|d| {
+            let shared = attribute(d, func as u64, 1)? as u32 + dynamic_smem_size as u32;
+            Ok(blocks_per_sm(block_size.max(1) as u32, shared))
+        })?;
+        crate::out(num_blocks, n as i32)
+    }
+
+    fn cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(num_blocks: *mut i32, func: Handle, block_size: i32, dynamic_smem_size: usize, flags: u32) {
+        let _ = flags;
+        let n = state::with(|d| {
+            let shared = attribute(d, func as u64, 1)? as u32 + dynamic_smem_size as u32;
+            Ok(blocks_per_sm(block_size.max(1) as u32, shared))
+        })?;
+        crate::out(num_blocks, n as i32)
+    }
+
+    fn cuOccupancyMaxPotentialBlockSize(min_grid_size: *mut i32, block_size: *mut i32, func: Handle, block_size_to_dynamic_smem_size: Option<unsafe extern "C" fn(i32) -> usize>, dynamic_smem_size: usize, block_size_limit: i32) {
+        let static_shared = state::with(|d| attribute(d, func as u64, 1))? as u32;
+        let limit = if block_size_limit <= 0 { MAX_THREADS_PER_BLOCK } else { block_size_limit.min(MAX_THREADS_PER_BLOCK) };
+        let (mut best, mut best_blocks) = (0, 0);
+        let mut size = limit / 32 * 32;
+        while size >= 32 {
+            // SAFETY: the caller's callback takes a block size and returns bytes.
+            let dynamic = match block_size_to_dynamic_smem_size { Some(cb) => unsafe { cb(size) }, None => dynamic_smem_size };
+            let blocks = blocks_per_sm(size as u32, static_shared + dynamic as u32) as i32;
+            if blocks * size > best_blocks * best {
+                (best, best_blocks) = (size, blocks);
+            }
+            size -= 32;
+        }
+        crate::out(min_grid_size, best_blocks * SM_COUNT)?;
+        crate::out(block_size, best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn occupancy_follows_threads_shared_memory_and_the_block_limit() {
+        // 2048 threads per SM: eight blocks of 256, two of 1024, 32 blocks of 32.
+        assert_eq!(blocks_per_sm(256, 0), 8);
+        assert_eq!(blocks_per_sm(1024, 0), 2);
+        assert_eq!(blocks_per_sm(32, 0), 32);
+        // 228 KiB per SM, 1 KiB reserved per block: 48 KiB blocks fit four at a time.
+        assert_eq!(blocks_per_sm(128, 48 * 1024), 4);
+    }
+}

@@ -1,0 +1,482 @@
+//! Memory: device, page-locked host, managed and registered host memory, copies in
+//! every direction and fills. With unified addressing a device pointer is the host
+//! address of its bytes, so host code reads managed and mapped memory in place, and
+//! `cuMemcpy` tells the direction from the addresses. Kernels still reach only the
+//! allocations and registered ranges (a fault names the allocation).
+
+use crate::error;
+use crate::state::{self, Alloc, Driver, MemKind};
+use crate::types::{
+    CUdeviceptr, CUresult, MEMORYTYPE_ARRAY, MEMORYTYPE_DEVICE, MEMORYTYPE_HOST, MEMORYTYPE_UNIFIED, Memcpy2D,
+};
+use std::ffi::c_void;
+
+/// Pitch alignment of `cuMemAllocPitch` (an H100's texture pitch alignment rounds
+/// rows up to 512 bytes).
+const PITCH_ALIGN: usize = 512;
+
+const HOST_ALLOC_DEVICEMAP: u32 = 0x02;
+
+/// Allocates `bytes` of `kind` in the current context.
+fn alloc(d: &mut Driver, bytes: usize, kind: MemKind, label: &str) -> Result<CUdeviceptr, CUresult> {
+    let c = d.ctx()?;
+    let available = crate::device::available_memory();
+    if bytes as u64 > available {
+        let why = format!("{bytes} bytes asked, the machine has {available} available");
+        return Err(crate::fail(error::OUT_OF_MEMORY, why));
+    }
+    let addr = d
+        .device
+        .alloc(bytes as u64)
+        .map_err(|e| crate::fail(error::OUT_OF_MEMORY, format!("{bytes} bytes: {e}")))?;
+    d.device.label(addr, format!("a {label} allocation"));
+    d.allocs.insert(addr, Alloc { ctx: c, kind, bytes: bytes as u64 });
+    Ok(addr)
+}
+
+/// The allocation (or registered range) holding `addr`: its start as the program
+/// sees it, and what it is.
+pub fn find(d: &Driver, addr: u64) -> Option<(u64, &Alloc)> {
+    let r = d.device.range(addr)?;
+    match d.allocs.get(&r.base) {
+        Some(a) => Some((r.base, a)),
+        // A registered range starts where the program's pointer does, not at the
+        // word below it where the device range begins.
+        None => d.allocs.iter().find(|(k, _)| *k & !7 == r.base).map(|(k, a)| (*k, a)),
+    }
+}
+
+/// Checks that `len` bytes at `addr` are device-reachable memory (device, managed,
+/// mapped host or a module's variables).
+fn device_range(d: &Driver, addr: u64, len: usize, what: &str) -> Result<(), CUresult> {
+    let r = d.device.range(addr).filter(|r| addr + len as u64 <= r.base + r.bytes.max(1));
+    match r {
+        Some(_) => Ok(()),
+        None if addr == 0 => Err(crate::fail(error::INVALID_VALUE, format!("the {what} is NULL"))),
+        None => {
+            let why = format!(
+                "the {what} 0x{addr:x} ({len} bytes) is not inside an allocation (freed, or never allocated)"
+            );
+            Err(crate::fail(error::INVALID_VALUE, why))
+        }
+    }
+}
+
+/// The host bytes at `p`.
+fn host<'a>(p: *const c_void, len: usize) -> Result<&'a [u8], CUresult> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() {
+        return Err(crate::fail(error::INVALID_VALUE, "the host pointer is NULL"));
+    }
+    // SAFETY: the caller passes `len` readable bytes at the non-NULL host pointer `p`
+    // (the contract of the copy functions; the crate's documentation).
+    Ok(unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len) })
+}
+
+/// The host bytes at `p`, writable.
+fn host_mut<'a>(p: *mut c_void, len: usize) -> Result<&'a mut [u8], CUresult> {
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    if p.is_null() {
+        return Err(crate::fail(error::INVALID_VALUE, "the host pointer is NULL"));
+    }
+    // SAFETY: the caller passes `len` writable bytes at the non-NULL host pointer `p`,
+    // not aliased by any Rust reference.
+    Ok(unsafe { std::slice::from_raw_parts_mut(p.cast::<u8>(), len) })
+}
+
+fn fault(e: ptxvm::exec::memory::MemFault) -> CUresult {
+    crate::fail(error::INVALID_VALUE, e)
+}
+
+fn htod(dst: CUdeviceptr, src: *const c_void, n: usize) -> Result<(), CUresult> {
+    state::with(|d| {
+        d.ctx()?;
+        device_range(d, dst, n, "destination")?;
+        d.device.copy_to_device(dst, host(src, n)?).map_err(fault)
+    })
+}
+
+fn dtoh(dst: *mut c_void, src: CUdeviceptr, n: usize) -> Result<(), CUresult> {
+    state::with(|d| {
+        d.ctx()?;
+        device_range(d, src, n, "source")?;
+        d.device.copy_from_device(src, host_mut(dst, n)?).map_err(fault)
+    })
+}
+
+fn dtod(dst: CUdeviceptr, src: CUdeviceptr, n: usize) -> Result<(), CUresult> {
+    state::with(|d| {
+        d.ctx()?;
+        device_range(d, dst, n, "destination")?;
+        device_range(d, src, n, "source")?;
+        d.device.copy(dst, src, n as u64).map_err(fault)
+    })
+}
+
+/// `cuMemcpy`: the direction from the addresses (unified addressing).
+fn any(dst: u64, src: u64, n: usize) -> Result<(), CUresult> {
+    let (on_dst, on_src) = state::with(|d| {
+        d.ctx()?;
+        let on = |a: u64| d.device.range(a).is_some_and(|r| a + n as u64 <= r.base + r.bytes.max(1));
+        Ok((on(dst), on(src)))
+    })?;
+    match (on_dst, on_src) {
+        (true, true) => dtod(dst, src, n),
+        (true, false) => htod(dst, src as usize as *const c_void, n),
+        (false, true) => dtoh(dst as usize as *mut c_void, src, n),
+        (false, false) => {
+            let from = host(src as usize as *const c_void, n)?;
+            let to = host_mut(dst as usize as *mut c_void, n)?;
+            // Host to host: the program's own memory both sides (may overlap).
+            // SAFETY: both ranges are valid for `n` bytes (checked non-NULL above);
+            // `copy` allows overlap.
+            unsafe { std::ptr::copy(from.as_ptr(), to.as_mut_ptr(), n) };
+            Ok(())
+        }
+    }
+}
+
+fn fill(dst: CUdeviceptr, pattern: &[u8], count: usize) -> Result<(), CUresult> {
+    state::with(|d| {
+        d.ctx()?;
+        device_range(d, dst, count * pattern.len(), "destination")?;
+        if !dst.is_multiple_of(pattern.len() as u64) {
+            let why = format!("0x{dst:x} is not aligned to the {}-byte value", pattern.len());
+            return Err(crate::fail(error::INVALID_VALUE, why));
+        }
+        d.device.fill(dst, pattern, count as u64).map_err(fault)
+    })
+}
+
+/// A 2D fill: `height` rows of `width` values, `pitch` bytes apart.
+fn fill_2d(
+    dst: CUdeviceptr,
+    pitch: usize,
+    pattern: &[u8],
+    width: usize,
+    height: usize,
+) -> Result<(), CUresult> {
+    if height > 1 && pitch < width * pattern.len() {
+        return Err(crate::fail(error::INVALID_VALUE, "the pitch is narrower than a row"));
+    }
+    for row in 0..height {
+        fill(dst + (row * pitch) as u64, pattern, width)?;
+    }
+    Ok(())
+}
+
+/// One side of a 2D copy: where row `y` starts, on the host or on the device.
+fn side(
+    kind: u32,
+    host: u64,
+    device: u64,
+    x: usize,
+    y: usize,
+    pitch: usize,
+) -> Result<(bool, u64), CUresult> {
+    let at = |base: u64| base + (y * pitch + x) as u64;
+    match kind {
+        MEMORYTYPE_HOST => Ok((false, at(host))),
+        MEMORYTYPE_DEVICE => Ok((true, at(device))),
+        // Unified: the device pointer is the address; its range tells where it lives.
+        MEMORYTYPE_UNIFIED => {
+            let a = at(device);
+            Ok((state::with(|d| Ok(d.device.range(a).is_some()))?, a))
+        }
+        MEMORYTYPE_ARRAY => Err(crate::fail(error::NOT_SUPPORTED, "CUDA arrays are not supported yet")),
+        _ => Err(crate::fail(error::INVALID_VALUE, format!("memory type {kind} is not one of CUmemorytype"))),
+    }
+}
+
+fn copy_2d(p: *const Memcpy2D) -> Result<(), CUresult> {
+    if p.is_null() {
+        return Err(error::INVALID_VALUE);
+    }
+    // SAFETY: a non-NULL `CUDA_MEMCPY2D*`, which the caller fills.
+    let m = unsafe { *p };
+    if m.height > 1
+        && (m.src_pitch < m.width_in_bytes && m.src_memory_type != MEMORYTYPE_ARRAY
+            || m.dst_pitch < m.width_in_bytes && m.dst_memory_type != MEMORYTYPE_ARRAY)
+    {
+        return Err(crate::fail(error::INVALID_VALUE, "a pitch is narrower than WidthInBytes"));
+    }
+    for y in 0..m.height {
+        let (s_dev, s) = side(
+            m.src_memory_type,
+            m.src_host as u64,
+            m.src_device,
+            m.src_x_in_bytes,
+            m.src_y + y,
+            m.src_pitch,
+        )?;
+        let (d_dev, t) = side(
+            m.dst_memory_type,
+            m.dst_host as u64,
+            m.dst_device,
+            m.dst_x_in_bytes,
+            m.dst_y + y,
+            m.dst_pitch,
+        )?;
+        let n = m.width_in_bytes;
+        match (d_dev, s_dev) {
+            (true, true) => dtod(t, s, n)?,
+            (true, false) => htod(t, s as usize as *const c_void, n)?,
+            (false, true) => dtoh(t as usize as *mut c_void, s, n)?,
+            (false, false) => any(t, s, n)?,
+        }
+    }
+    Ok(())
+}
+
+fn check_stream(stream: crate::types::Handle) -> Result<(), CUresult> {
+    state::with(|d| d.check_stream(stream as u64))
+}
+
+crate::api! {
+    fn cuMemAlloc_v2(dptr: *mut CUdeviceptr, bytesize: usize) {
+        if dptr.is_null() || bytesize == 0 {
+            return Err(error::INVALID_VALUE);
+        }
+        let addr = state::with(|d| alloc(d, bytesize, MemKind::Device, "cuMemAlloc"))?;
+        crate::out(dptr, addr)
+    }
+
+    fn cuMemAllocPitch_v2(dptr: *mut CUdeviceptr, pitch: *mut usize, width: usize, height: usize, element_size: u32) {
+        if dptr.is_null() || pitch.is_null() || width == 0 || height == 0 || ![4, 8, 16].contains(&element_size) {
+            return Err(error::INVALID_VALUE);
+        }
+        let row = width.div_ceil(PITCH_ALIGN) * PITCH_ALIGN;
+        let bytes = row.checked_mul(height).ok_or(error::INVALID_VALUE)?;
+        let addr = state::with(|d| alloc(d, bytes, MemKind::Device, "cuMemAllocPitch"))?;
+        crate::out(pitch, row)?;
+        crate::out(dptr, addr)
+    }
+
+    fn cuMemFree_v2(dptr: CUdeviceptr) {
+        if dptr == 0 {
+            return Ok(());
+        }
+        state::with(|d| {
+            d.ctx()?;
+            match d.allocs.get(&dptr).map(|a| a.kind) {
+                Some(MemKind::Device | MemKind::Managed) => {
+                    d.free(dptr);
+                    Ok(())
+                }
+                Some(_) => Err(crate::fail(error::INVALID_VALUE, format!("0x{dptr:x} is host memory: free it with cuMemFreeHost"))),
+                None => Err(crate::fail(error::INVALID_VALUE, format!("0x{dptr:x} is not the start of an allocation (freed already, or never allocated)"))),
+            }
+        })
+    }
+
+    fn cuMemAllocHost_v2(pp: *mut *mut c_void, bytesize: usize) {
+        if pp.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        let addr = state::with(|d| alloc(d, bytesize.max(1), MemKind::Host(HOST_ALLOC_DEVICEMAP), "cuMemAllocHost"))?;
+        crate::out(pp, addr as usize as *mut c_void)
+    }
+
+    fn cuMemHostAlloc(pp: *mut *mut c_void, bytesize: usize, flags: u32) {
+        if pp.is_null() || flags & !0x7 != 0 {
+            return Err(error::INVALID_VALUE);
+        }
+        // With unified addressing every page-locked allocation is mapped.
+        let addr = state::with(|d| alloc(d, bytesize.max(1), MemKind::Host(flags | HOST_ALLOC_DEVICEMAP), "cuMemHostAlloc"))?;
+        crate::out(pp, addr as usize as *mut c_void)
+    }
+
+    fn cuMemHostGetDevicePointer_v2(pdptr: *mut CUdeviceptr, p: *mut c_void, flags: u32) {
+        if flags != 0 {
+            return Err(error::INVALID_VALUE);
+        }
+        state::with(|d| {
+            d.ctx()?;
+            match find(d, p as u64) {
+                Some((_, a)) if matches!(a.kind, MemKind::Host(_) | MemKind::Registered(_)) => Ok(()),
+                _ => Err(crate::fail(error::INVALID_VALUE, format!("{p:?} is not page-locked host memory"))),
+            }
+        })?;
+        crate::out(pdptr, p as u64)
+    }
+
+    fn cuMemFreeHost(p: *mut c_void) {
+        state::with(|d| {
+            d.ctx()?;
+            match d.allocs.get(&(p as u64)).map(|a| a.kind) {
+                Some(MemKind::Host(_)) => {
+                    d.free(p as u64);
+                    Ok(())
+                }
+                _ => Err(crate::fail(error::INVALID_VALUE, format!("{p:?} is not from cuMemAllocHost or cuMemHostAlloc"))),
+            }
+        })
+    }
+
+    fn cuMemHostRegister_v2(p: *mut c_void, bytesize: usize, flags: u32) {
+        if p.is_null() || bytesize == 0 || flags & !0xf != 0 {
+            return Err(error::INVALID_VALUE);
+        }
+        state::with(|d| {
+            let c = d.ctx()?;
+            // SAFETY: the program lends `bytesize` bytes at `p` until it unregisters
+            // them (cuMemHostRegister's contract); ptxvm touches them only through
+            // the device's atomic words meanwhile.
+            let base = unsafe { d.device.lend(p as u64, bytesize as u64) }
+                .map_err(|e| crate::fail(error::HOST_MEMORY_ALREADY_REGISTERED, e))?;
+            d.device.label(base, "registered host memory");
+            d.allocs.insert(base, Alloc { ctx: c, kind: MemKind::Registered(flags), bytes: bytesize as u64 });
+            Ok(())
+        })
+    }
+
+    fn cuMemHostUnregister(p: *mut c_void) {
+        state::with(|d| {
+            d.ctx()?;
+            let base = p as u64 & !7;
+            match d.allocs.get(&base).map(|a| a.kind) {
+                Some(MemKind::Registered(_)) => {
+                    d.free(base);
+                    Ok(())
+                }
+                _ => Err(crate::fail(error::HOST_MEMORY_NOT_REGISTERED, format!("{p:?} was not registered"))),
+            }
+        })
+    }
+
+    fn cuMemAllocManaged(dptr: *mut CUdeviceptr, bytesize: usize, flags: u32) {
+        if dptr.is_null() || bytesize == 0 || !(flags == 1 || flags == 2) {
+            return Err(error::INVALID_VALUE);
+        }
+        let addr = state::with(|d| alloc(d, bytesize, MemKind::Managed, "cuMemAllocManaged"))?;
+        crate::out(dptr, addr)
+    }
+
+    fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) {
+        state::with(|d| d.ctx().map(|_| ()))?;
+        crate::out(free, crate::device::available_memory() as usize)?;
+        crate::out(total, crate::device::total_memory() as usize)
+    }
+
+    fn cuMemGetAddressRange_v2(pbase: *mut CUdeviceptr, psize: *mut usize, dptr: CUdeviceptr) {
+        let r = state::with(|d| {
+            d.ctx()?;
+            let r = d.device.range(dptr);
+            r.ok_or_else(|| crate::fail(error::NOT_FOUND, format!("0x{dptr:x} is not inside an allocation")))
+        })?;
+        if !pbase.is_null() {
+            crate::out(pbase, r.base)?;
+        }
+        if !psize.is_null() {
+            crate::out(psize, r.bytes as usize)?;
+        }
+        Ok(())
+    }
+
+    fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize) {
+        any(dst, src, byte_count)
+    }
+
+    fn cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize, stream: crate::types::Handle) {
+        check_stream(stream)?;
+        any(dst, src, byte_count)
+    }
+
+    fn cuMemcpyHtoD_v2(dst: CUdeviceptr, src: *const c_void, byte_count: usize) {
+        htod(dst, src, byte_count)
+    }
+
+    fn cuMemcpyDtoH_v2(dst: *mut c_void, src: CUdeviceptr, byte_count: usize) {
+        dtoh(dst, src, byte_count)
+    }
+
+    fn cuMemcpyDtoD_v2(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize) {
+        dtod(dst, src, byte_count)
+    }
+
+    fn cuMemcpyHtoDAsync_v2(dst: CUdeviceptr, src: *const c_void, byte_count: usize, stream: crate::types::Handle) {
+        check_stream(stream)?;
+        htod(dst, src, byte_count)
+    }
+
+    fn cuMemcpyDtoHAsync_v2(dst: *mut c_void, src: CUdeviceptr, byte_count: usize, stream: crate::types::Handle) {
+        check_stream(stream)?;
+        dtoh(dst, src, byte_count)
+    }
+
+    fn cuMemcpyDtoDAsync_v2(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize, stream: crate::types::Handle) {
+        check_stream(stream)?;
+        dtod(dst, src, byte_count)
+    }
+
+    fn cuMemcpy2D_v2(copy: *const Memcpy2D) {
+        copy_2d(copy)
+    }
+
+    fn cuMemcpy2DUnaligned_v2(copy: *const Memcpy2D) {
+        copy_2d(copy)
+    }
+
+    fn cuMemcpy2DAsync_v2(copy: *const Memcpy2D, stream: crate::types::Handle) {
+        check_stream(stream)?;
+        copy_2d(copy)
+    }
+
+    fn cuMemsetD8_v2(dst: CUdeviceptr, uc: u8, n: usize) {
+        fill(dst, &[uc], n)
+    }
+
+    fn cuMemsetD16_v2(dst: CUdeviceptr, us: u16, n: usize) {
+        fill(dst, &us.to_le_bytes(), n)
+    }
+
+    fn cuMemsetD32_v2(dst: CUdeviceptr, ui: u32, n: usize) {
+        fill(dst, &ui.to_le_bytes(), n)
+    }
+
+    fn cuMemsetD8Async(dst: CUdeviceptr, uc: u8, n: usize, stream: crate::types::Handle) {
+        check_stream(stream)?;
+        fill(dst, &[uc], n)
+    }
+
+    fn cuMemsetD16Async(dst: CUdeviceptr, us: u16, n: usize, stream: crate::types::Handle) {
+        check_stream(stream)?;
+        fill(dst, &us.to_le_bytes(), n)
+    }
+
+    fn cuMemsetD32Async(dst: CUdeviceptr, ui: u32, n: usize, stream: crate::types::Handle) {
+        check_stream(stream)?;
+        fill(dst, &ui.to_le_bytes(), n)
+    }
+
+    fn cuMemsetD2D8_v2(dst: CUdeviceptr, pitch: usize, uc: u8, width: usize, height: usize) {
+        fill_2d(dst, pitch, &[uc], width, height)
+    }
+
+    fn cuMemsetD2D16_v2(dst: CUdeviceptr, pitch: usize, us: u16, width: usize, height: usize) {
+        fill_2d(dst, pitch, &us.to_le_bytes(), width, height)
+    }
+
+    fn cuMemsetD2D32_v2(dst: CUdeviceptr, pitch: usize, ui: u32, width: usize, height: usize) {
+        fill_2d(dst, pitch, &ui.to_le_bytes(), width, height)
+    }
+
+    fn cuMemsetD2D8Async(dst: CUdeviceptr, pitch: usize, uc: u8, width: usize, height: usize, stream: crate::types::Handle) {
+        check_stream(stream)?;
+        fill_2d(dst, pitch, &[uc], width, height)
+    }
+
+    fn cuMemsetD2D16Async(dst: CUdeviceptr, pitch: usize, us: u16, width: usize, height: usize, stream: crate::types::Handle) {
+        check_stream(stream)?;
+        fill_2d(dst, pitch, &us.to_le_bytes(), width, height)
+    }
+
+    fn cuMemsetD2D32Async(dst: CUdeviceptr, pitch: usize, ui: u32, width: usize, height: usize, stream: crate::types::Handle) {
+        check_stream(stream)?;
+        fill_2d(dst, pitch, &ui.to_le_bytes(), width, height)
+    }
+}

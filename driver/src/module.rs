@@ -1,0 +1,271 @@
+//! Modules: PTX text from memory or a file, checked as `ptxas` checks it. Invalid PTX
+//! is `CUDA_ERROR_INVALID_PTX` with ptxvm's diagnostics in the JIT error log and on
+//! stderr; a cubin or a fatbin is refused with how to keep PTX in a build. A module's
+//! `.global` and `.const` variables are placed in device memory when it loads.
+
+use crate::error;
+use crate::state::{self, FunctionEntry, ModuleEntry};
+use crate::types::{CUdeviceptr, CUresult, Handle};
+use ptxvm::api::Module;
+use ptxvm::diag::Diagnostic;
+use std::collections::HashMap;
+use std::ffi::{c_char, c_void};
+use std::sync::Arc;
+
+/// `CUjit_option` values ptxvm reads.
+const JIT_INFO_LOG_BUFFER: u32 = 3;
+const JIT_INFO_LOG_BUFFER_SIZE_BYTES: u32 = 4;
+const JIT_ERROR_LOG_BUFFER: u32 = 5;
+const JIT_ERROR_LOG_BUFFER_SIZE_BYTES: u32 = 6;
+
+/// Where a JIT log goes: the caller's buffer and its size slot.
+#[derive(Default, Clone, Copy)]
+pub struct Logs {
+    error: Option<(*mut c_char, *mut *mut c_void)>,
+    info: Option<(*mut c_char, *mut *mut c_void)>,
+}
+
+impl Logs {
+    /// The logs of `cuModuleLoadDataEx`-style options.
+    pub(crate) fn from_options(
+        n: u32,
+        options: *const u32,
+        values: *mut *mut c_void,
+    ) -> Result<Logs, CUresult> {
+        if n > 0 && (options.is_null() || values.is_null()) {
+            return Err(error::INVALID_VALUE);
+        }
+        let mut logs = Logs::default();
+        let (mut buffers, mut sizes) = (HashMap::new(), HashMap::new());
+        for k in 0..n as usize {
+            // SAFETY: the caller passes `n` options and `n` values.
+            let (opt, slot) = unsafe { (*options.add(k), values.add(k)) };
+            // SAFETY: `slot` is one of the `n` value slots.
+            let value = unsafe { *slot };
+            match opt {
+                JIT_INFO_LOG_BUFFER | JIT_ERROR_LOG_BUFFER => {
+                    buffers.insert(opt, value.cast::<c_char>());
+                }
+                JIT_INFO_LOG_BUFFER_SIZE_BYTES | JIT_ERROR_LOG_BUFFER_SIZE_BYTES => {
+                    sizes.insert(opt - 1, slot);
+                }
+                // Optimisation levels, targets, register limits and the rest shape
+                // machine code, which ptxvm does not make.
+                _ => {}
+            }
+        }
+        for (opt, buf) in buffers {
+            let Some(&size) = sizes.get(&opt) else { continue };
+            if buf.is_null() {
+                continue;
+            }
+            if opt == JIT_ERROR_LOG_BUFFER {
+                logs.error = Some((buf, size));
+            } else {
+                logs.info = Some((buf, size));
+            }
+        }
+        Ok(logs)
+    }
+
+    /// Writes `text` into the error log (cut to its size, NUL-terminated) and the
+    /// bytes written into its size slot; the info log is emptied.
+    pub fn write(&self, text: &str) {
+        for (log, body) in [(self.error, text), (self.info, "")] {
+            let Some((buf, size)) = log else { continue };
+            // SAFETY: `size` is the option's value slot; it holds the buffer's size
+            // in bytes, and the buffer at `buf` is that large (cuda.h's contract).
+            let cap = unsafe { *size } as usize;
+            if cap == 0 {
+                continue;
+            }
+            let n = body.len().min(cap - 1);
+            // SAFETY: `n + 1 <= cap` bytes of the caller's buffer.
+            unsafe {
+                std::ptr::copy_nonoverlapping(body.as_ptr().cast::<c_char>(), buf, n);
+                buf.add(n).write(0);
+                *size = n as *mut c_void;
+            }
+        }
+    }
+}
+
+/// Why an image is not PTX, with how to get PTX, or `None` for text.
+fn not_ptx(image: &[u8]) -> Option<(CUresult, String)> {
+    let keep = "ptxvm runs PTX: build with `-arch=sm_90` (or `-gencode arch=compute_90,code=compute_90`) \
+                to keep PTX, or load the .ptx file (`nvcc -ptx`)";
+    if image.starts_with(b"\x7fELF") {
+        return Some((error::NO_BINARY_FOR_GPU, format!("the image is a cubin (ELF machine code); {keep}")));
+    }
+    let magic = image.get(..4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    if matches!(magic, Some(0xBA55_ED50 | 0x466_243B1)) {
+        return Some((
+            error::NO_BINARY_FOR_GPU,
+            format!("the image is a fatbin, which the driver does not unpack yet; {keep}"),
+        ));
+    }
+    None
+}
+
+/// Loads PTX `text` into the current context; `file` names it in reports.
+pub fn load(text: &[u8], file: Option<String>, logs: Logs) -> Result<u64, CUresult> {
+    if let Some((code, why)) = not_ptx(text) {
+        logs.write(&why);
+        return Err(crate::fail(code, why));
+    }
+    // Up to the first NUL: a length-counted image may or may not include one.
+    let text = &text[..text.iter().position(|&b| b == 0).unwrap_or(text.len())];
+    let Ok(src) = std::str::from_utf8(text) else {
+        let why = "the image is neither PTX text (not UTF-8) nor a cubin";
+        logs.write(why);
+        return Err(crate::fail(error::INVALID_IMAGE, why));
+    };
+    state::with(|d| {
+        let c = d.ctx()?;
+        d.loaded += 1;
+        let file = file.unwrap_or_else(|| format!("module-{}.ptx", d.loaded));
+        let module = match Module::load(src) {
+            Ok(m) => m,
+            Err(diags) => {
+                let text: String = diags.iter().map(|x| x.render(&file, src)).collect();
+                logs.write(&text);
+                eprint!("{text}");
+                return Err(crate::fail(error::INVALID_PTX, format!("{file}: {} errors", diags.len())));
+            }
+        };
+        if let Err(e) = d.device.place_module(&module) {
+            let why = format!("{file}: {e}");
+            logs.write(&why);
+            return Err(crate::fail(error::INVALID_IMAGE, why));
+        }
+        logs.write("");
+        let m = d.handle();
+        let entry = ModuleEntry { ctx: c, module: Arc::new(module), file, functions: HashMap::new() };
+        d.modules.insert(m, entry);
+        Ok(m)
+    })
+}
+
+/// The NUL-terminated image at `image`.
+fn image_bytes<'a>(image: *const c_void) -> Result<&'a [u8], CUresult> {
+    if image.is_null() {
+        return Err(error::INVALID_VALUE);
+    }
+    // A cubin or fatbin is not NUL-terminated: its header tells it apart first.
+    // SAFETY: an image is at least 4 bytes (a magic number or PTX text and its NUL
+    // would be; shorter text ends in its NUL within them).
+    let head = unsafe { std::slice::from_raw_parts(image.cast::<u8>(), 4) };
+    if head.starts_with(b"\x7fELF")
+        || matches!(u32::from_le_bytes([head[0], head[1], head[2], head[3]]), 0xBA55_ED50 | 0x466_243B1)
+    {
+        return Ok(head);
+    }
+    // SAFETY: PTX text handed to cuModuleLoadData is NUL-terminated.
+    Ok(unsafe { std::ffi::CStr::from_ptr(image.cast::<c_char>()) }.to_bytes())
+}
+
+/// Function `name` of module `m`: the same handle each time.
+pub fn function(m: u64, name: &str) -> Result<u64, CUresult> {
+    state::with(|d| {
+        d.ctx()?;
+        let entry = d
+            .modules
+            .get(&m)
+            .ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("0x{m:x} is not a module")))?;
+        if let Some(&f) = entry.functions.get(name) {
+            return Ok(f);
+        }
+        if !entry.module.kernel_names().iter().any(|k| k == name) {
+            return Err(crate::fail(error::NOT_FOUND, format!("{}: no kernel named `{name}`", entry.file)));
+        }
+        let kernel = entry.module.kernel(name).map_err(|e| {
+            let text = Diagnostic::new(e.span, e.message).render(&entry.file, entry.module.source());
+            eprint!("{text}");
+            crate::fail(error::NOT_SUPPORTED, format!("kernel `{name}` uses what ptxvm cannot run yet"))
+        })?;
+        let f = d.handle();
+        let fe = FunctionEntry {
+            module: m,
+            kernel,
+            max_dynamic_shared: crate::device::SHARED_PER_BLOCK as u32,
+            attributes: HashMap::new(),
+        };
+        d.functions.insert(f, fe);
+        if let Some(e) = d.modules.get_mut(&m) {
+            e.functions.insert(name.to_string(), f);
+        }
+        Ok(f)
+    })
+}
+
+/// The address and size of variable `name` of module `m`.
+pub fn global(m: u64, name: &str) -> Result<(u64, u64), CUresult> {
+    state::with(|d| {
+        d.ctx()?;
+        let entry = d
+            .modules
+            .get(&m)
+            .ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("0x{m:x} is not a module")))?;
+        d.device.global(&entry.module, name).ok_or_else(|| {
+            crate::fail(
+                error::NOT_FOUND,
+                format!("{}: no .global or .const variable named `{name}`", entry.file),
+            )
+        })
+    })
+}
+
+crate::api! {
+    fn cuModuleLoad(module: *mut Handle, fname: *const c_char) {
+        if module.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        let path = crate::c_string(fname)?;
+        let bytes = std::fs::read(path).map_err(|e| crate::fail(error::FILE_NOT_FOUND, format!("{path}: {e}")))?;
+        let m = load(&bytes, Some(path.to_string()), Logs::default())?;
+        crate::out(module, m as Handle)
+    }
+
+    fn cuModuleLoadData(module: *mut Handle, image: *const c_void) {
+        if module.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        let m = load(image_bytes(image)?, None, Logs::default())?;
+        crate::out(module, m as Handle)
+    }
+
+    fn cuModuleLoadDataEx(module: *mut Handle, image: *const c_void, num_options: u32, options: *const u32, option_values: *mut *mut c_void) {
+        if module.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        let logs = Logs::from_options(num_options, options, option_values)?;
+        let m = load(image_bytes(image)?, None, logs)?;
+        crate::out(module, m as Handle)
+    }
+
+    fn cuModuleUnload(hmod: Handle) {
+        state::with(|d| {
+            d.current()?;
+            d.unload(hmod as u64).map(|_| ()).ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("{hmod:?} is not a module")))
+        })
+    }
+
+    fn cuModuleGetFunction(hfunc: *mut Handle, hmod: Handle, name: *const c_char) {
+        if hfunc.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        let f = function(hmod as u64, crate::c_string(name)?)?;
+        crate::out(hfunc, f as Handle)
+    }
+
+    fn cuModuleGetGlobal_v2(dptr: *mut CUdeviceptr, bytes: *mut usize, hmod: Handle, name: *const c_char) {
+        let (addr, size) = global(hmod as u64, crate::c_string(name)?)?;
+        if !dptr.is_null() {
+            crate::out(dptr, addr)?;
+        }
+        if !bytes.is_null() {
+            crate::out(bytes, size as usize)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,90 @@
+//! `cuGetProcAddress`, through which cuda-python and NVIDIA's runtime find every
+//! driver function: by base name (`cuMemAlloc`) and the CUDA version the caller was
+//! written for, the newest variant of the function no newer than that version
+//! (`cuMemAlloc_v2` since 3.2). The table (`procs.rs`) is generated from `cuda.h`'s
+//! versioned typedefs by `driver/gen_procs.py`. And `cuGetExportTable`, which ptxvm
+//! answers with `CUDA_ERROR_NOT_SUPPORTED`.
+
+use crate::error;
+use crate::types::CUresult;
+use std::ffi::{c_char, c_void};
+use std::sync::Once;
+
+include!("procs.rs");
+
+/// `CUdriverProcAddressQueryResult`.
+const SYMBOL_SUCCESS: i32 = 0;
+const SYMBOL_NOT_FOUND: i32 = 1;
+const VERSION_NOT_SUFFICIENT: i32 = 2;
+
+/// The newest variant of `name` at `version`, or why there is none.
+pub fn lookup(name: &str, version: i32) -> Result<usize, i32> {
+    let variants: Vec<&(&str, i32, usize)> = TABLE.iter().filter(|t| t.0 == name).collect();
+    if variants.is_empty() {
+        return Err(SYMBOL_NOT_FOUND);
+    }
+    variants.iter().filter(|t| t.1 <= version).max_by_key(|t| t.1).map(|t| t.2).ok_or(VERSION_NOT_SUFFICIENT)
+}
+
+fn get(symbol: *const c_char, pfn: *mut *mut c_void, version: i32, status: *mut i32) -> Result<(), CUresult> {
+    let name = crate::c_string(symbol)?;
+    if pfn.is_null() {
+        return Err(error::INVALID_VALUE);
+    }
+    let found = lookup(name, version);
+    if !status.is_null() {
+        crate::out(status, found.err().unwrap_or(SYMBOL_SUCCESS))?;
+    }
+    match found {
+        Ok(f) => crate::out(pfn, f as *mut c_void),
+        Err(_) => {
+            crate::out(pfn, std::ptr::null_mut())?;
+            Err(error::NOT_FOUND)
+        }
+    }
+}
+
+crate::api! {
+    fn cuGetProcAddress(symbol: *const c_char, pfn: *mut *mut c_void, cuda_version: i32, flags: u64) {
+        // Per-thread default streams are the legacy stream in ptxvm: work runs as it
+        // is enqueued, in one order, whichever stream it names.
+        let _ = flags;
+        get(symbol, pfn, cuda_version, std::ptr::null_mut())
+    }
+
+    fn cuGetProcAddress_v2(symbol: *const c_char, pfn: *mut *mut c_void, cuda_version: i32, flags: u64, symbol_status: *mut i32) {
+        let _ = flags;
+        get(symbol, pfn, cuda_version, symbol_status)
+    }
+
+    fn cuGetExportTable(pp_export_table: *mut *const c_void, p_export_table_id: *const c_void) {
+        let _ = (pp_export_table, p_export_table_id);
+        static SAID: Once = Once::new();
+        SAID.call_once(|| {
+            eprintln!(
+                "ptxvm: this program runs NVIDIA's CUDA runtime (linked statically by nvcc's default \
+                 `-cudart static`, or inside cuda.bindings.runtime), which needs private driver tables \
+                 ptxvm does not have. Rebuild it with `nvcc -cudart shared` so that it loads \
+                 libcudart.so, which ptxvm provides."
+            );
+        });
+        Err(error::NOT_SUPPORTED)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_name_resolves_to_its_newest_variant_at_a_version() {
+        let v2 = crate::memory::cuMemAlloc_v2 as *const () as usize;
+        assert_eq!(lookup("cuMemAlloc", 12000), Ok(v2));
+        assert_eq!(lookup("cuMemAlloc", 3020), Ok(v2));
+        // Only the 2.0 variant (32-bit sizes) existed before 3.2; ptxvm has not it.
+        assert_eq!(lookup("cuMemAlloc", 3000), Err(VERSION_NOT_SUFFICIENT));
+        assert_eq!(lookup("cuCtxCreate", 13000), Ok(crate::context::cuCtxCreate_v4 as *const () as usize));
+        assert_eq!(lookup("cuCtxCreate", 12000), Ok(crate::context::cuCtxCreate_v3 as *const () as usize));
+        assert_eq!(lookup("cuNoSuchFunction", 13000), Err(SYMBOL_NOT_FOUND));
+    }
+}

@@ -1,0 +1,195 @@
+//! The driver's C programs (tests/programs/*.c), built against NVIDIA's own `cuda.h`
+//! (pip's nvidia-cuda-runtime) and linked with ptxvm's libcuda.so.1. Each checks its
+//! own results and exits 0; this test also checks what they print.
+//!
+//! Without `cuda.h` the test says so and passes, unless `PTXVM_REQUIRE_CUDA_H=1`
+//! (CI sets it, after installing the header).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Where `cuda.h` is: `$CUDA_INCLUDE`, or pip's nvidia-cuda-runtime.
+fn cuda_include() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("CUDA_INCLUDE") {
+        return Some(dir.into());
+    }
+    let probe = "import nvidia, os; print(os.path.join(list(nvidia.__path__)[0], 'cu13', 'include'))";
+    let out = Command::new("python3").args(["-c", probe]).output().ok()?;
+    let dir = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+    dir.join("cuda.h").exists().then_some(dir)
+}
+
+/// The directory with libcuda.so.1 (a link to the built libcuda.so) for the loader,
+/// made once for all the tests.
+fn library_dir() -> PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(make_library_dir).clone()
+}
+
+fn make_library_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let target = exe.parent().unwrap().parent().unwrap();
+    let lib = target.join("libcuda.so");
+    assert!(lib.exists(), "{} is not built", lib.display());
+    let dir = target.join("driver-test-lib");
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["libcuda.so", "libcuda.so.1"] {
+        let link = dir.join(name);
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&lib, &link).unwrap();
+    }
+    dir
+}
+
+fn programs() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs")
+}
+
+/// Builds and runs program `name`; `None` when `cuda.h` is missing.
+fn run(name: &str, env: &[(&str, &str)]) -> Option<Output> {
+    let Some(include) = cuda_include() else {
+        assert!(
+            std::env::var("PTXVM_REQUIRE_CUDA_H").is_err(),
+            "cuda.h not found (pip install nvidia-cuda-runtime, or set CUDA_INCLUDE)"
+        );
+        eprintln!("skipped {name}: cuda.h not found (pip install nvidia-cuda-runtime, or set CUDA_INCLUDE)");
+        return None;
+    };
+    let lib = library_dir();
+    let exe = lib.join(name);
+    let src = programs().join(format!("{name}.c"));
+    let built = Command::new("gcc")
+        .args(["-O1", "-Wall", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .arg("-I")
+        .arg(&include)
+        .arg("-L")
+        .arg(&lib)
+        .arg("-lcuda")
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "gcc {name}.c:\n{}", String::from_utf8_lossy(&built.stderr));
+    let mut cmd = Command::new(&exe);
+    cmd.arg(programs()).env("LD_LIBRARY_PATH", &lib);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    Some(cmd.output().unwrap())
+}
+
+/// Runs `name`, which must succeed; returns its stdout and stderr.
+fn passes(name: &str) -> Option<(String, String)> {
+    let out = run(name, &[])?;
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    assert!(out.status.success(), "{name} failed:\n{stdout}\n{stderr}");
+    Some((stdout, stderr))
+}
+
+#[test]
+fn basics_device_modules_launch_forms_and_bad_input() {
+    let Some((out, err)) = passes("basics") else { return };
+    assert!(out.contains("basics: ok"));
+    // Each refused call says why on stderr.
+    assert!(err.contains("cuInit has not been called"), "{err}");
+    assert!(err.contains("the packed buffer has 12"), "{err}");
+    assert!(err.contains("no kernel named `no_such_kernel`"), "{err}");
+    assert!(err.contains("clusters of [2, 1, 1] CTAs"), "{err}");
+}
+
+#[test]
+fn memory_copies_fills_managed_and_mapped() {
+    let Some((out, _)) = passes("memory") else { return };
+    assert!(out.contains("memory: ok"));
+}
+
+#[test]
+fn streams_events_and_callbacks_in_order() {
+    let Some((out, _)) = passes("streams") else { return };
+    assert!(out.contains("streams: ok"));
+}
+
+#[test]
+fn a_fault_is_reported_and_sticky() {
+    let Some((out, err)) = passes("fault") else { return };
+    assert!(out.contains("fault: ok"));
+    // The report names the kernel, the thread, the instruction, its source line and
+    // the allocation.
+    let report = err.lines().find(|l| l.contains(": fault: ")).unwrap_or_else(|| panic!("{err}"));
+    assert!(report.contains("kernel `out_of_bounds`, ctaid=(0,0,0) tid=(0,0,0)"), "{report}");
+    assert!(report.contains("st.global.u32"), "{report}");
+    assert!(report.contains("cuMemAlloc allocation (256 bytes"), "{report}");
+    assert!(err.contains("kernels.cu:"), "{err}");
+}
+
+#[test]
+fn device_printf_and_assert() {
+    let Some((out, err)) = passes("printf") else { return };
+    assert_eq!(
+        out, "before\nhello from thread 0, x=7\nhello from thread 1, x=7\nafter\nprintf: ok\n",
+        "{err}"
+    );
+    assert!(err.contains("assertion `x == 0` failed"), "{err}");
+}
+
+#[test]
+fn cubins_and_invalid_ptx_are_refused_with_their_reasons() {
+    let Some((out, err)) = passes("images") else { return };
+    assert!(out.contains("images: ok"));
+    assert!(err.contains("the image is a cubin") && err.contains("-arch=sm_90"), "{err}");
+    assert!(err.contains("setp.lt.b32"), "{err}");
+}
+
+#[test]
+fn api_log_names_each_call_and_its_result() {
+    let Some(out) = run("streams", &[("PTXVM_LOG", "api")]) else { return };
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("ptxvm api: cuInit(flags=0) = CUDA_SUCCESS"), "{err}");
+    assert!(err.contains("ptxvm api: cuEventElapsedTime_v2("), "{err}");
+    assert!(err.contains("= CUDA_ERROR_INVALID_HANDLE"), "{err}");
+}
+
+/// `target/release/ptxvm`, which `cargo test` builds beside the library.
+fn ptxvm() -> Option<PathBuf> {
+    let exe = std::env::current_exe().unwrap();
+    let bin = exe.parent()?.parent()?.join("ptxvm");
+    bin.exists().then_some(bin)
+}
+
+#[test]
+fn exec_with_racecheck_fails_a_racy_program_and_passes_a_correct_one() {
+    // Built (and linked with -lcuda) by `run`; exec then puts ptxvm's library first.
+    if run("racy", &[]).is_none() {
+        return;
+    }
+    let Some(ptxvm) = ptxvm() else {
+        eprintln!("skipped: target/release/ptxvm is not built (cargo test builds it with the workspace)");
+        return;
+    };
+    let racy = library_dir().join("racy");
+    let exec = |sync: &str| {
+        Command::new(&ptxvm)
+            .args(["exec", "--sanitize", "racecheck", "--"])
+            .arg(&racy)
+            .arg(programs())
+            .arg(sync)
+            .env_remove("LD_LIBRARY_PATH")
+            .output()
+            .unwrap()
+    };
+    let bad = exec("0");
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2), "{err}");
+    assert!(err.contains("sanitize: read-after-write hazard: kernel `racy`"), "{err}");
+    // The write after another thread's read, and the read after another's write.
+    assert!(err.contains("ptxvm exec: racecheck: 2 hazards found"), "{err}");
+    let good = exec("1");
+    let err = String::from_utf8_lossy(&good.stderr);
+    assert_eq!(good.status.code(), Some(0), "{err}");
+    assert!(err.contains("racecheck: no hazards found"), "{err}");
+    assert!(String::from_utf8_lossy(&good.stdout).contains("racy: done"));
+}

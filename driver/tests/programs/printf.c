@@ -1,0 +1,29 @@
+/* Device printf reaches stdout in order with the host's; a failed assert gives
+   CUDA_ERROR_ASSERT with its message on stderr. */
+#include "check.h"
+
+int main(int argc, char **argv) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/kernels.ptx", argc > 1 ? argv[1] : ".");
+    start();
+    CUmodule mod;
+    CHECK(cuModuleLoad(&mod, path));
+    CUfunction hello, must_be_zero;
+    CHECK(cuModuleGetFunction(&hello, mod, "hello"));
+    CHECK(cuModuleGetFunction(&must_be_zero, mod, "must_be_zero"));
+    printf("before\n");
+    int x = 7;
+    void *args[] = {&x};
+    CHECK(cuLaunchKernel(hello, 1, 1, 1, 2, 1, 1, 0, NULL, args, NULL));
+    CHECK(cuCtxSynchronize());
+    printf("after\n");
+    int zero = 0;
+    void *ok[] = {&zero};
+    CHECK(cuLaunchKernel(must_be_zero, 1, 1, 1, 1, 1, 1, 0, NULL, ok, NULL));
+    CHECK(cuCtxSynchronize());
+    void *bad[] = {&x};
+    CHECK(cuLaunchKernel(must_be_zero, 1, 1, 1, 1, 1, 1, 0, NULL, bad, NULL));
+    EXPECT_ERR(cuCtxSynchronize(), CUDA_ERROR_ASSERT);
+    printf("printf: ok\n");
+    return 0;
+}
