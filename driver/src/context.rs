@@ -238,6 +238,17 @@ crate::api! {
         crate::out(pvalue, v as usize)
     }
 
+    fn cuCtxGetStreamPriorityRange(least_priority: *mut i32, greatest_priority: *mut i32) {
+        state::with(|d| d.current().map(|_| ()))?;
+        if !least_priority.is_null() {
+            crate::out(least_priority, 0)?;
+        }
+        if !greatest_priority.is_null() {
+            crate::out(greatest_priority, -5)?;
+        }
+        Ok(())
+    }
+
     fn cuCtxGetCacheConfig(config: *mut u32) {
         state::with(|d| d.current().map(|_| ()))?;
         crate::out(config, 0)

@@ -18,7 +18,12 @@ const PITCH_ALIGN: usize = 512;
 const HOST_ALLOC_DEVICEMAP: u32 = 0x02;
 
 /// Allocates `bytes` of `kind` in the current context.
-fn alloc(d: &mut Driver, bytes: usize, kind: MemKind, label: &str) -> Result<CUdeviceptr, CUresult> {
+pub(crate) fn alloc(
+    d: &mut Driver,
+    bytes: usize,
+    kind: MemKind,
+    label: &str,
+) -> Result<CUdeviceptr, CUresult> {
     let c = d.ctx()?;
     let available = crate::device::available_memory();
     if bytes as u64 > available {
@@ -30,7 +35,7 @@ fn alloc(d: &mut Driver, bytes: usize, kind: MemKind, label: &str) -> Result<CUd
         .alloc(bytes as u64)
         .map_err(|e| crate::fail(error::OUT_OF_MEMORY, format!("{bytes} bytes: {e}")))?;
     d.device.label(addr, format!("a {label} allocation"));
-    d.allocs.insert(addr, Alloc { ctx: c, kind, bytes: bytes as u64 });
+    d.allocs.insert(addr, Alloc { ctx: c, kind, bytes: bytes as u64, pool: 0 });
     Ok(addr)
 }
 
@@ -232,7 +237,7 @@ fn copy_2d(p: *const Memcpy2D) -> Result<(), CUresult> {
     Ok(())
 }
 
-fn check_stream(stream: crate::types::Handle) -> Result<(), CUresult> {
+pub(crate) fn check_stream(stream: crate::types::Handle) -> Result<(), CUresult> {
     state::with(|d| d.check_stream(stream as u64))
 }
 
@@ -329,7 +334,7 @@ crate::api! {
             let base = unsafe { d.device.lend(p as u64, bytesize as u64) }
                 .map_err(|e| crate::fail(error::HOST_MEMORY_ALREADY_REGISTERED, e))?;
             d.device.label(base, "registered host memory");
-            d.allocs.insert(base, Alloc { ctx: c, kind: MemKind::Registered(flags), bytes: bytesize as u64 });
+            d.allocs.insert(base, Alloc { ctx: c, kind: MemKind::Registered(flags), bytes: bytesize as u64, pool: 0 });
             Ok(())
         })
     }

@@ -107,8 +107,9 @@ fn not_ptx(image: &[u8]) -> Option<(CUresult, String)> {
     None
 }
 
-/// Loads PTX `text` into the current context; `file` names it in reports.
-pub fn load(text: &[u8], file: Option<String>, logs: Logs) -> Result<u64, CUresult> {
+/// Loads PTX `text` into the current context, or (a library) into none when there
+/// is no current context; `file` names it in reports.
+pub fn load(text: &[u8], file: Option<String>, logs: Logs, library: bool) -> Result<u64, CUresult> {
     if let Some((code, why)) = not_ptx(text) {
         logs.write(&why);
         return Err(crate::fail(code, why));
@@ -121,7 +122,7 @@ pub fn load(text: &[u8], file: Option<String>, logs: Logs) -> Result<u64, CUresu
         return Err(crate::fail(error::INVALID_IMAGE, why));
     };
     state::with(|d| {
-        let c = d.ctx()?;
+        let c = if library { d.sticky()?.unwrap_or(0) } else { d.ctx()? };
         d.loaded += 1;
         let file = file.unwrap_or_else(|| format!("module-{}.ptx", d.loaded));
         let module = match Module::load(src) {
@@ -147,7 +148,7 @@ pub fn load(text: &[u8], file: Option<String>, logs: Logs) -> Result<u64, CUresu
 }
 
 /// The NUL-terminated image at `image`.
-fn image_bytes<'a>(image: *const c_void) -> Result<&'a [u8], CUresult> {
+pub(crate) fn image_bytes<'a>(image: *const c_void) -> Result<&'a [u8], CUresult> {
     if image.is_null() {
         return Err(error::INVALID_VALUE);
     }
@@ -167,7 +168,7 @@ fn image_bytes<'a>(image: *const c_void) -> Result<&'a [u8], CUresult> {
 /// Function `name` of module `m`: the same handle each time.
 pub fn function(m: u64, name: &str) -> Result<u64, CUresult> {
     state::with(|d| {
-        d.ctx()?;
+        d.sticky()?;
         let entry = d
             .modules
             .get(&m)
@@ -201,7 +202,7 @@ pub fn function(m: u64, name: &str) -> Result<u64, CUresult> {
 /// The address and size of variable `name` of module `m`.
 pub fn global(m: u64, name: &str) -> Result<(u64, u64), CUresult> {
     state::with(|d| {
-        d.ctx()?;
+        d.sticky()?;
         let entry = d
             .modules
             .get(&m)
@@ -222,7 +223,7 @@ crate::api! {
         }
         let path = crate::c_string(fname)?;
         let bytes = std::fs::read(path).map_err(|e| crate::fail(error::FILE_NOT_FOUND, format!("{path}: {e}")))?;
-        let m = load(&bytes, Some(path.to_string()), Logs::default())?;
+        let m = load(&bytes, Some(path.to_string()), Logs::default(), false)?;
         crate::out(module, m as Handle)
     }
 
@@ -230,7 +231,7 @@ crate::api! {
         if module.is_null() {
             return Err(error::INVALID_VALUE);
         }
-        let m = load(image_bytes(image)?, None, Logs::default())?;
+        let m = load(image_bytes(image)?, None, Logs::default(), false)?;
         crate::out(module, m as Handle)
     }
 
@@ -239,7 +240,7 @@ crate::api! {
             return Err(error::INVALID_VALUE);
         }
         let logs = Logs::from_options(num_options, options, option_values)?;
-        let m = load(image_bytes(image)?, None, logs)?;
+        let m = load(image_bytes(image)?, None, logs, false)?;
         crate::out(module, m as Handle)
     }
 

@@ -32,6 +32,9 @@ fn get(symbol: *const c_char, pfn: *mut *mut c_void, version: i32, status: *mut 
         return Err(error::INVALID_VALUE);
     }
     let found = lookup(name, version);
+    if found.is_err() && crate::config::get().log_api {
+        eprintln!("ptxvm api: {name} (CUDA {version}) is not a function ptxvm has");
+    }
     if !status.is_null() {
         crate::out(status, found.err().unwrap_or(SYMBOL_SUCCESS))?;
     }
@@ -62,10 +65,10 @@ crate::api! {
         static SAID: Once = Once::new();
         SAID.call_once(|| {
             eprintln!(
-                "ptxvm: this program runs NVIDIA's CUDA runtime (linked statically by nvcc's default \
-                 `-cudart static`, or inside cuda.bindings.runtime), which needs private driver tables \
-                 ptxvm does not have. Rebuild it with `nvcc -cudart shared` so that it loads \
-                 libcudart.so, which ptxvm provides."
+                "ptxvm: NVIDIA's CUDA runtime asked for the driver's private tables (cuGetExportTable), \
+                 which ptxvm does not have: its runtime API calls will fail. The driver API works. A \
+                 program built by nvcc links that runtime statically by default; `nvcc -cudart shared` \
+                 makes it load libcudart.so instead, which ptxvm does not provide yet."
             );
         });
         Err(error::NOT_SUPPORTED)

@@ -41,6 +41,20 @@ pub struct Alloc {
     pub ctx: u64,
     pub kind: MemKind,
     pub bytes: u64,
+    /// The memory pool it came from (`cuMemAllocAsync`), or 0.
+    pub pool: u64,
+}
+
+/// A memory pool (`cuMemPoolCreate`, or the device's default): its attributes and
+/// what its allocations hold now and at most.
+#[derive(Default)]
+pub struct Pool {
+    /// `CU_MEMPOOL_ATTR_REUSE_*`, by attribute number (1 to 3).
+    pub reuse: [i32; 3],
+    pub release_threshold: u64,
+    pub used: u64,
+    pub used_high: u64,
+    pub max_size: u64,
 }
 
 pub struct ModuleEntry {
@@ -90,6 +104,12 @@ pub struct Driver {
     pub events: HashMap<u64, EventEntry>,
     /// Modules loaded from data so far, to name them in reports.
     pub loaded: u64,
+    /// Each library's module.
+    pub libraries: HashMap<u64, u64>,
+    pub pools: HashMap<u64, Pool>,
+    /// The device's default pool (made on first use) and its current pool.
+    pub default_pool: u64,
+    pub current_pool: u64,
 }
 
 static DRIVER: Mutex<Option<Driver>> = Mutex::new(None);
@@ -120,6 +140,10 @@ pub fn init() {
             streams: HashMap::new(),
             events: HashMap::new(),
             loaded: 0,
+            libraries: HashMap::new(),
+            pools: HashMap::new(),
+            default_pool: 0,
+            current_pool: 0,
         });
     }
 }
@@ -196,6 +220,19 @@ impl Driver {
         }
     }
 
+    /// The current context if there is one, for a call that may run without one
+    /// (libraries are context-independent): its sticky error ends the call.
+    ///
+    /// # Errors
+    /// The current context's sticky error.
+    pub fn sticky(&self) -> Result<Option<u64>, CUresult> {
+        match top().and_then(|c| self.contexts.get(&c).map(|x| (c, x.sticky))) {
+            Some((_, Some(code))) => Err(code),
+            Some((c, None)) => Ok(Some(c)),
+            None => Ok(None),
+        }
+    }
+
     /// Destroys context `c` and everything made in it.
     pub fn destroy_context(&mut self, c: u64) {
         self.contexts.remove(&c);
@@ -219,6 +256,9 @@ impl Driver {
     /// Frees the allocation at `addr` (any kind), forgetting it.
     pub fn free(&mut self, addr: u64) -> Option<Alloc> {
         let a = self.allocs.remove(&addr)?;
+        if let Some(p) = self.pools.get_mut(&a.pool) {
+            p.used -= a.bytes;
+        }
         let _ = match a.kind {
             MemKind::Registered(_) => self.device.take_back(addr),
             _ => self.device.free(addr),

@@ -81,6 +81,28 @@ crate::api! {
         crate::out(flags, f)
     }
 
+    fn cuStreamIsCapturing(h_stream: Handle, capture_status: *mut u32) {
+        stream_op(h_stream)?;
+        // CU_STREAM_CAPTURE_STATUS_NONE: ptxvm does not capture streams yet.
+        crate::out(capture_status, 0)
+    }
+
+    fn cuStreamGetCtx(h_stream: Handle, pctx: *mut Handle) {
+        let c = state::with(|d| {
+            d.check_stream(h_stream as u64)?;
+            match d.streams.get(&(h_stream as u64)) {
+                Some(s) => Ok(s.ctx),
+                None => d.current(),
+            }
+        })?;
+        crate::out(pctx, c as Handle)
+    }
+
+    fn cuStreamGetId(h_stream: Handle, stream_id: *mut u64) {
+        state::with(|d| d.check_stream(h_stream as u64))?;
+        crate::out(stream_id, h_stream as u64)
+    }
+
     fn cuStreamWaitEvent(h_stream: Handle, h_event: Handle, flags: u32) {
         let _ = flags;
         state::with(|d| {

@@ -64,17 +64,16 @@ pub struct HostArray<'py> {
     _array: Bound<'py, PyUntypedArray>,
     ptr: *mut u8,
     len: usize,
-    /// The parameter's byte offset in the parameter buffer.
-    offset: usize,
-    /// The argument's index, which fault reports name it by (`args[2]`).
+    /// The argument's index: the parameter that takes its address, and the name
+    /// fault reports give it (`args[2]`).
     arg: usize,
 }
 
-/// The parameter buffer (with zeros where array addresses go until [`Packed::place`]),
+/// Each parameter's bytes (zeros where array addresses go until [`Packed::place`]),
 /// the arrays, and once placed, each group of overlapping arrays as its host start,
-/// length and device address.
+/// length and device address. [`Packed::params`] packs them by the kernel's list.
 pub struct Packed<'py> {
-    pub params: Vec<u8>,
+    values: Vec<Vec<u8>>,
     arrays: Vec<HostArray<'py>>,
     regions: Vec<(*mut u8, usize, u64)>,
 }
@@ -118,10 +117,9 @@ pub fn pack<'py>(kernel: &Kernel, args: &Bound<'py, PyAny>) -> PyResult<Packed<'
         let msg = format!("kernel `{name}` takes {} arguments, {} given", kernel.params.len(), items.len());
         return Err(PyTypeError::new_err(msg));
     }
-    let mut params = vec![0u8; kernel.param_bytes as usize];
+    let mut values = Vec::with_capacity(items.len());
     let mut arrays = Vec::new();
-    for (k, (item, &(ty, offset, size))) in items.iter().zip(&kernel.params).enumerate() {
-        let slot = offset as usize..(offset + size) as usize;
+    for (k, (item, &(ty, _, size))) in items.iter().zip(&kernel.params).enumerate() {
         let declared = param_type(ty, size);
         let plural = if size == 1 { "" } else { "s" };
         let param = format!("parameter {k} of type {declared} ({size} byte{plural})");
@@ -137,22 +135,17 @@ pub fn pack<'py>(kernel: &Kernel, args: &Bound<'py, PyAny>) -> PyResult<Packed<'
                 return Err(mismatch("an array (a 64-bit device address)".to_string()));
             }
             let prefix = format!("kernel `{name}`, argument {k}");
-            arrays.push(host_array(array.clone(), &prefix, slot.start, k)?);
+            arrays.push(host_array(array.clone(), &prefix, k)?);
+            values.push(vec![0; 8]);
             continue;
         }
-        let bytes = scalar_bytes(item, ty, size, &mismatch, &overflow)?;
-        params[slot].copy_from_slice(&bytes);
+        values.push(scalar_bytes(item, ty, size, &mismatch, &overflow)?);
     }
-    Ok(Packed { params, arrays, regions: Vec::new() })
+    Ok(Packed { values, arrays, regions: Vec::new() })
 }
 
 /// A contiguous, writeable array's memory.
-fn host_array<'py>(
-    array: Bound<'py, PyUntypedArray>,
-    prefix: &str,
-    offset: usize,
-    arg: usize,
-) -> PyResult<HostArray<'py>> {
+fn host_array<'py>(array: Bound<'py, PyUntypedArray>, prefix: &str, arg: usize) -> PyResult<HostArray<'py>> {
     if !array.is_contiguous() {
         let msg = format!(
             "{prefix}: the array is not contiguous; a device buffer is one block of memory \
@@ -191,7 +184,7 @@ fn host_array<'py>(
         return Err(PyTypeError::new_err(msg));
     }
     let len = array.len() * dtype.itemsize();
-    Ok(HostArray { _array: array, ptr: data.cast::<u8>(), len, offset, arg })
+    Ok(HostArray { _array: array, ptr: data.cast::<u8>(), len, arg })
 }
 
 /// The bytes of a scalar argument for a parameter of type `ty` and `size` bytes.
@@ -266,14 +259,23 @@ fn scalar_bytes(
 }
 
 impl Packed<'_> {
+    /// The parameter buffer, packed by the library's one packing path.
+    ///
+    /// # Errors
+    /// `TypeError` when a value does not fit its parameter (checked before, so not
+    /// expected).
+    pub fn params(&self, kernel: &Kernel) -> PyResult<Vec<u8>> {
+        kernel.pack(self.values.iter().map(Vec::as_slice)).map_err(|e| PyTypeError::new_err(e.to_string()))
+    }
+
     /// Allocates and fills device memory for the arrays, each group of overlapping
     /// arrays in one allocation, and writes their addresses into the parameters.
     ///
     /// # Errors
     /// `MemoryError` when the device cannot allocate an array.
     pub fn place(&mut self, device: &mut Device) -> PyResult<()> {
-        let mut order: Vec<(usize, usize, usize, usize)> =
-            self.arrays.iter().map(|a| (a.ptr as usize, a.len, a.offset, a.arg)).collect();
+        let mut order: Vec<(usize, usize, usize)> =
+            self.arrays.iter().map(|a| (a.ptr as usize, a.len, a.arg)).collect();
         order.sort_unstable();
         let mut k = 0;
         while k < order.len() {
@@ -296,12 +298,12 @@ impl Packed<'_> {
                 let host = unsafe { std::slice::from_raw_parts(start as *const u8, len) };
                 device.copy_to_device(addr, host).map_err(too_large)?;
             }
-            let mut args: Vec<String> = order[k..members].iter().map(|m| format!("args[{}]", m.3)).collect();
+            let mut args: Vec<String> = order[k..members].iter().map(|m| format!("args[{}]", m.2)).collect();
             args.dedup();
             device.label(addr, args.join(" and "));
-            for &(ptr, _, offset, _) in &order[k..members] {
+            for &(ptr, _, arg) in &order[k..members] {
                 let at = addr + (ptr - start) as u64;
-                self.params[offset..offset + 8].copy_from_slice(&at.to_le_bytes());
+                self.values[arg] = at.to_le_bytes().to_vec();
             }
             self.regions.push((start as *mut u8, len, addr));
             k = members;

@@ -182,12 +182,13 @@ impl Function {
         }
         let mut device = Device::default();
         packed.place(&mut device)?;
+        let params = packed.params(&self.kernel)?;
         let (result, interrupted) = launch_watched(
             py,
             &mut device,
             &self.kernel,
             (grid, block, shared_mem as u32),
-            &packed.params,
+            &params,
             &limits,
             &cancel,
         )?;

@@ -220,15 +220,14 @@ impl Device {
                 return Err(LaunchError::Args(msg));
             }
         }
-        let mut params = vec![0u8; kernel.param_bytes as usize];
+        let mut values: Vec<Vec<u8>> = Vec::with_capacity(items.len());
         let mut made = Vec::new();
         let mut placed = Ok(());
-        for (k, (item, &(_, offset, size))) in items.iter().zip(&kernel.params).enumerate() {
-            let at = offset as usize..(offset + size) as usize;
+        for (k, (item, &(_, _, size))) in items.iter().zip(&kernel.params).enumerate() {
             let bits = match item {
                 Item::Scalar { bits, .. } => *bits,
                 Item::Bytes(b) => {
-                    params[at].copy_from_slice(b);
+                    values.push(b.clone());
                     continue;
                 }
                 Item::Ptr(addr) => *addr,
@@ -244,10 +243,13 @@ impl Device {
                     }
                 },
             };
-            params[at].copy_from_slice(&bits.to_le_bytes()[..size as usize]);
+            values.push(bits.to_le_bytes()[..size as usize].to_vec());
         }
-        let result = match placed {
-            Ok(()) => self
+        let packed = placed.map_err(LaunchError::from).and_then(|()| {
+            kernel.pack(values.iter().map(Vec::as_slice)).map_err(|e| LaunchError::Args(e.to_string()))
+        });
+        let result = match packed {
+            Ok(params) => self
                 .launch_with(
                     kernel,
                     grid.into(),
@@ -257,7 +259,7 @@ impl Device {
                     &Limits::new(super::DEFAULT_MAX_STEPS),
                 )
                 .map_err(LaunchError::from),
-            Err(e) => Err(LaunchError::from(e)),
+            Err(e) => Err(e),
         };
         // The buffers made, in order, belong to the `Buffer` items in order.
         let buffers = items.iter_mut().filter_map(|i| match i {

@@ -502,10 +502,9 @@ impl Device {
             return Err(BindError::Spec(msg));
         }
         let mut warnings = Vec::new();
-        let mut params = vec![0u8; kernel.param_bytes as usize];
+        let mut values: Vec<Vec<u8>> = Vec::with_capacity(spec.args.len());
         let mut buffers = Vec::new();
-        for (k, (arg, &(ty, offset, size))) in spec.args.iter().zip(&kernel.params).enumerate() {
-            let place = offset as usize..(offset + size) as usize;
+        for (k, (arg, &(ty, _, size))) in spec.args.iter().zip(&kernel.params).enumerate() {
             let bits = match arg {
                 Arg::Bytes(bytes) => {
                     if bytes.len() != size as usize {
@@ -516,7 +515,7 @@ impl Device {
                         );
                         return Err(BindError::Spec(msg));
                     }
-                    params[place].copy_from_slice(bytes);
+                    values.push(bytes.clone());
                     continue;
                 }
                 Arg::Scalar { ty: t, bits } => {
@@ -571,8 +570,10 @@ impl Device {
                     addr
                 }
             };
-            params[place].copy_from_slice(&bits.to_le_bytes()[..size as usize]);
+            values.push(bits.to_le_bytes()[..size as usize].to_vec());
         }
+        let params =
+            kernel.pack(values.iter().map(Vec::as_slice)).map_err(|e| BindError::Spec(e.to_string()))?;
         Ok(Bound { kernel, params, buffers, warnings })
     }
 

@@ -1,0 +1,195 @@
+//! Stream-ordered allocation and memory pools. Work runs when it is enqueued, so an
+//! allocation "on a stream" is ready when the call returns and a free on a stream
+//! frees at once; a pool keeps its attributes and counts what its allocations hold
+//! (`USED_MEM_CURRENT`, `_HIGH`), and reserves no more than that.
+
+use crate::error;
+use crate::memory;
+use crate::state::{self, Driver, MemKind, Pool};
+use crate::types::{CUdevice, CUdeviceptr, CUresult, Handle};
+use std::ffi::c_void;
+
+/// The device's default pool, made on first use.
+fn default_pool(d: &mut Driver) -> u64 {
+    if d.default_pool == 0 {
+        let p = d.handle();
+        d.pools.insert(p, Pool::default());
+        d.default_pool = p;
+    }
+    if d.current_pool == 0 {
+        d.current_pool = d.default_pool;
+    }
+    d.default_pool
+}
+
+fn pool(d: &mut Driver, p: Handle) -> Result<&mut Pool, CUresult> {
+    d.pools
+        .get_mut(&(p as u64))
+        .ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("{p:?} is not a memory pool")))
+}
+
+/// Allocates `bytes` from pool `p` on `stream`.
+fn alloc_from(dptr: *mut CUdeviceptr, bytes: usize, p: u64, stream: Handle) -> Result<(), CUresult> {
+    if dptr.is_null() || bytes == 0 {
+        return Err(error::INVALID_VALUE);
+    }
+    memory::check_stream(stream)?;
+    let addr = state::with(|d| {
+        let max = pool(d, p as Handle)?.max_size;
+        let used = d.pools[&p].used;
+        if max != 0 && used + bytes as u64 > max {
+            return Err(crate::fail(
+                error::OUT_OF_MEMORY,
+                format!("the pool holds {used} of its {max} bytes"),
+            ));
+        }
+        let addr = memory::alloc(d, bytes, MemKind::Device, "cuMemAllocAsync")?;
+        if let Some(a) = d.allocs.get_mut(&addr) {
+            a.pool = p;
+        }
+        let pl = pool(d, p as Handle)?;
+        pl.used += bytes as u64;
+        pl.used_high = pl.used_high.max(pl.used);
+        Ok(addr)
+    })?;
+    crate::out(dptr, addr)
+}
+
+/// Writes attribute `attr` of pool `p` to `value` (an int or a cuuint64_t).
+fn get(p: &Pool, attr: u32, value: *mut c_void) -> Result<(), CUresult> {
+    let int = |v: i32| crate::out(value.cast::<i32>(), v);
+    let u64_ = |v: u64| crate::out(value.cast::<u64>(), v);
+    match attr {
+        1..=3 => int(p.reuse[attr as usize - 1]),
+        4 => u64_(p.release_threshold),
+        5 | 7 => u64_(p.used),
+        6 | 8 => u64_(p.used_high),
+        9 => int(1),  // CU_MEM_ALLOCATION_TYPE_PINNED
+        10 => int(0), // no shareable handle types
+        11 => int(0), // device 0
+        12 => int(1), // CU_MEM_LOCATION_TYPE_DEVICE
+        13 => u64_(p.max_size),
+        _ => Err(crate::fail(error::INVALID_VALUE, format!("unknown memory pool attribute {attr}"))),
+    }
+}
+
+fn set(p: &mut Pool, attr: u32, value: *mut c_void) -> Result<(), CUresult> {
+    if value.is_null() {
+        return Err(error::INVALID_VALUE);
+    }
+    // SAFETY: `value` points at the attribute's type: an int for 1 to 3, a
+    // cuuint64_t for 4, 6 and 8 (cuda.h).
+    unsafe {
+        match attr {
+            1..=3 => p.reuse[attr as usize - 1] = *value.cast::<i32>(),
+            4 => p.release_threshold = *value.cast::<u64>(),
+            // Only 0 may be set: it resets the high-water mark to the current use.
+            6 | 8 if *value.cast::<u64>() == 0 => p.used_high = p.used,
+            _ => {
+                return Err(crate::fail(
+                    error::INVALID_VALUE,
+                    format!("memory pool attribute {attr} cannot be set so"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+crate::api! {
+    fn cuDeviceGetDefaultMemPool(pool_out: *mut Handle, dev: CUdevice) {
+        crate::device::check(dev)?;
+        let p = state::with(|d| Ok(default_pool(d)))?;
+        crate::out(pool_out, p as Handle)
+    }
+
+    fn cuDeviceGetMemPool(pool_out: *mut Handle, dev: CUdevice) {
+        crate::device::check(dev)?;
+        let p = state::with(|d| {
+            default_pool(d);
+            Ok(d.current_pool)
+        })?;
+        crate::out(pool_out, p as Handle)
+    }
+
+    fn cuDeviceSetMemPool(dev: CUdevice, mem_pool: Handle) {
+        crate::device::check(dev)?;
+        state::with(|d| {
+            pool(d, mem_pool)?;
+            d.current_pool = mem_pool as u64;
+            Ok(())
+        })
+    }
+
+    fn cuMemPoolCreate(pool_out: *mut Handle, pool_props: *const c_void) {
+        if pool_out.is_null() || pool_props.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        // CUmemPoolProps: allocType (int), handleTypes (int), location (two ints),
+        // win32SecurityAttributes (pointer), maxSize (size_t) at byte 24.
+        // SAFETY: a non-NULL `CUmemPoolProps*` the caller filled.
+        let max_size = unsafe { *pool_props.cast::<u8>().add(24).cast::<usize>() } as u64;
+        let p = state::with(|d| {
+            let p = d.handle();
+            d.pools.insert(p, Pool { max_size, ..Pool::default() });
+            Ok(p)
+        })?;
+        crate::out(pool_out, p as Handle)
+    }
+
+    fn cuMemPoolDestroy(mem_pool: Handle) {
+        state::with(|d| {
+            let p = mem_pool as u64;
+            pool(d, mem_pool)?;
+            if p == d.default_pool {
+                return Err(crate::fail(error::INVALID_VALUE, "the default memory pool cannot be destroyed"));
+            }
+            // Its allocations stay valid until freed, as in CUDA.
+            d.pools.remove(&p);
+            if d.current_pool == p {
+                d.current_pool = d.default_pool;
+            }
+            Ok(())
+        })
+    }
+
+    fn cuMemPoolSetAttribute(mem_pool: Handle, attr: u32, value: *mut c_void) {
+        state::with(|d| set(pool(d, mem_pool)?, attr, value))
+    }
+
+    fn cuMemPoolGetAttribute(mem_pool: Handle, attr: u32, value: *mut c_void) {
+        state::with(|d| get(pool(d, mem_pool)?, attr, value))
+    }
+
+    fn cuMemPoolTrimTo(mem_pool: Handle, min_bytes_to_keep: usize) {
+        // A pool reserves only what its allocations hold: nothing to give back.
+        let _ = min_bytes_to_keep;
+        state::with(|d| pool(d, mem_pool).map(|_| ()))
+    }
+
+    fn cuMemAllocAsync(dptr: *mut CUdeviceptr, bytesize: usize, h_stream: Handle) {
+        let p = state::with(|d| {
+            default_pool(d);
+            Ok(d.current_pool)
+        })?;
+        alloc_from(dptr, bytesize, p, h_stream)
+    }
+
+    fn cuMemAllocFromPoolAsync(dptr: *mut CUdeviceptr, bytesize: usize, mem_pool: Handle, h_stream: Handle) {
+        alloc_from(dptr, bytesize, mem_pool as u64, h_stream)
+    }
+
+    fn cuMemFreeAsync(dptr: CUdeviceptr, h_stream: Handle) {
+        memory::check_stream(h_stream)?;
+        state::with(|d| {
+            d.ctx()?;
+            match d.allocs.get(&dptr).map(|a| a.kind) {
+                Some(MemKind::Device | MemKind::Managed) => {
+                    d.free(dptr);
+                    Ok(())
+                }
+                _ => Err(crate::fail(error::INVALID_VALUE, format!("0x{dptr:x} is not the start of a device allocation"))),
+            }
+        })
+    }
+}
