@@ -24,6 +24,7 @@ pub mod device;
 pub mod error;
 pub mod launch;
 pub mod library;
+pub mod link;
 pub mod memory;
 pub mod module;
 pub mod pointer;

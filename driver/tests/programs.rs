@@ -26,11 +26,18 @@ fn library_dir() -> PathBuf {
     DIR.get_or_init(make_library_dir).clone()
 }
 
-fn make_library_dir() -> PathBuf {
+/// The library this test run built: `cargo test` leaves it in `deps/` (only `cargo
+/// build` copies it up beside ptxvm).
+fn built_library() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    let target = exe.parent().unwrap().parent().unwrap();
-    let lib = target.join("libcuda.so");
+    let lib = exe.parent().unwrap().join("libcuda.so");
     assert!(lib.exists(), "{} is not built", lib.display());
+    lib
+}
+
+fn make_library_dir() -> PathBuf {
+    let lib = built_library();
+    let target = lib.parent().unwrap().parent().unwrap();
     let dir = target.join("driver-test-lib");
     std::fs::create_dir_all(&dir).unwrap();
     for name in ["libcuda.so", "libcuda.so.1"] {
@@ -136,11 +143,13 @@ fn device_printf_and_assert() {
 }
 
 #[test]
-fn cubins_and_invalid_ptx_are_refused_with_their_reasons() {
+fn cubins_and_invalid_ptx_are_refused_and_two_ptx_inputs_link() {
     let Some((out, err)) = passes("images") else { return };
     assert!(out.contains("images: ok"));
     assert!(err.contains("the image is a cubin") && err.contains("-arch=sm_90"), "{err}");
     assert!(err.contains("setp.lt.b32"), "{err}");
+    // The linked module resolves `twice`; linked_a.ptx alone does not.
+    assert!(err.contains("`twice` is not defined in this module"), "{err}");
 }
 
 #[test]
@@ -178,6 +187,7 @@ fn exec_with_racecheck_fails_a_racy_program_and_passes_a_correct_one() {
             .arg(programs())
             .arg(sync)
             .env_remove("LD_LIBRARY_PATH")
+            .env("PTXVM_LIB_DIR", built_library().parent().unwrap())
             .output()
             .unwrap()
     };

@@ -3,10 +3,12 @@
 //! the buffers back. The command line uses only this.
 
 mod args;
+mod link;
 mod unified;
 
 pub use crate::exec::memory::Kind as MemoryKind;
 pub use args::{Args, Element, LaunchError};
+pub use link::link;
 pub use unified::{ParamError, PlaceError, Range};
 
 use crate::check::types::Ty;

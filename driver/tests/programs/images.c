@@ -25,6 +25,41 @@ int main(int argc, char **argv) {
     EXPECT_ERR(cuModuleLoadDataEx(&mod, bad, 2, opts, vals), CUDA_ERROR_INVALID_PTX);
     EXPECT(strstr(log, ":6:7: error: setp.lt.b32: ordering comparison on a bit-size type") != NULL);
     EXPECT((uintptr_t)vals[1] == strlen(log));
+
+    /* A link of two PTX inputs: linked_a.ptx calls `twice`, which linked_b.ptx
+       defines; one input from a file, one from memory (without its NUL). */
+    CUlinkState link;
+    CHECK(cuLinkCreate(0, NULL, NULL, &link));
+    snprintf(path, sizeof path, "%s/linked_a.ptx", dir);
+    CHECK(cuLinkAddFile(link, CU_JIT_INPUT_PTX, path, 0, NULL, NULL));
+    snprintf(path, sizeof path, "%s/linked_b.ptx", dir);
+    char *b = read_file(path);
+    CHECK(cuLinkAddData(link, CU_JIT_INPUT_PTX, b, strlen(b), "linked_b.ptx", 0, NULL, NULL));
+    EXPECT_ERR(cuLinkAddData(link, CU_JIT_INPUT_CUBIN, cubin, n, "kernels.cubin", 0, NULL, NULL),
+               CUDA_ERROR_NO_BINARY_FOR_GPU);
+    void *image = NULL;
+    size_t image_size = 0;
+    CHECK(cuLinkComplete(link, &image, &image_size));
+    EXPECT(image != NULL && image_size > 0);
+    CUmodule linked;
+    CHECK(cuModuleLoadData(&linked, image));
+    CHECK(cuLinkDestroy(link));
+    CUfunction doubled;
+    CHECK(cuModuleGetFunction(&doubled, linked, "doubled"));
+    CUdeviceptr out;
+    CHECK(cuMemAlloc(&out, 4));
+    unsigned v = 21;
+    void *args[] = {&out, &v};
+    CHECK(cuLaunchKernel(doubled, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+    unsigned got = 0;
+    CHECK(cuMemcpyDtoH(&got, out, 4));
+    EXPECT(got == 42);
+
+    /* Alone, linked_a.ptx loads, but its kernel calls a function no input defines. */
+    snprintf(path, sizeof path, "%s/linked_a.ptx", dir);
+    CUmodule alone;
+    CHECK(cuModuleLoad(&alone, path));
+    EXPECT(cuModuleGetFunction(&doubled, alone, "doubled") != CUDA_SUCCESS);
     printf("images: ok\n");
     return 0;
 }
