@@ -1,0 +1,54 @@
+"""cuda-python on ptxvm's libcuda.so.1, through `ptxvm exec`: each script in driver/
+runs in a process of its own (the loader reads the library path when a process
+starts) and checks its own results.
+
+Needs target/release/ptxvm and libcuda.so (`cargo build --release`), and cuda-python
+with NVIDIA's NVRTC (`pip install cuda-python nvidia-cuda-nvrtc`); without them the
+tests skip, unless PTXVM_REQUIRE_CUDA_PYTHON=1 (CI sets it).
+"""
+import importlib.util
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PTXVM = ROOT / "target" / "release" / "ptxvm"
+HERE = pathlib.Path(__file__).resolve().parent / "driver"
+
+
+def _missing():
+    if not (PTXVM.exists() and (PTXVM.parent / "libcuda.so").exists()):
+        return "target/release/ptxvm and libcuda.so are not built (cargo build --release)"
+    for module in ("cuda.core", "cuda.bindings"):
+        if importlib.util.find_spec(module.split(".")[0]) is None or importlib.util.find_spec(module) is None:
+            return f"{module} is not installed (pip install cuda-python)"
+    return None
+
+
+def _exec(script):
+    why = _missing()
+    if why:
+        if os.environ.get("PTXVM_REQUIRE_CUDA_PYTHON") == "1":
+            pytest.fail(why)
+        pytest.skip(why)
+    return subprocess.run(
+        [str(PTXVM), "exec", "--", sys.executable, str(HERE / script)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_cuda_core_compiles_with_nvrtc_and_launches():
+    out = _exec("core_launch.py")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "cuda.core: ok" in out.stdout
+
+
+def test_cuda_bindings_lists_the_device_and_its_attributes():
+    out = _exec("bindings_device.py")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "cuda.bindings: ok" in out.stdout
