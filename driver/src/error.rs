@@ -138,6 +138,7 @@ pub const UNSUPPORTED_LIMIT: CUresult = 215;
 pub const INVALID_PTX: CUresult = 218;
 pub const FILE_NOT_FOUND: CUresult = 301;
 pub const INVALID_HANDLE: CUresult = 400;
+pub const ILLEGAL_STATE: CUresult = 401;
 pub const NOT_FOUND: CUresult = 500;
 pub const NOT_READY: CUresult = 600;
 pub const ILLEGAL_ADDRESS: CUresult = 700;
@@ -152,6 +153,7 @@ pub const MISALIGNED_ADDRESS: CUresult = 716;
 pub const LAUNCH_FAILED: CUresult = 719;
 pub const COOPERATIVE_LAUNCH_TOO_LARGE: CUresult = 720;
 pub const NOT_SUPPORTED: CUresult = 801;
+pub const STREAM_CAPTURE_UNSUPPORTED: CUresult = 900;
 pub const INVALID_CLUSTER_SIZE: CUresult = 912;
 pub const UNKNOWN: CUresult = 999;
 

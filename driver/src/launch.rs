@@ -36,6 +36,7 @@ pub enum Params {
 }
 
 /// A launch's shape and options.
+#[derive(Clone, Copy, Debug)]
 pub struct Launch {
     pub grid: [u32; 3],
     pub block: [u32; 3],
@@ -107,10 +108,14 @@ fn print(text: &[u8]) {
     }
 }
 
-/// Runs function `f` as `l` says with the packed parameter buffer.
-fn run(d: &mut Driver, f: u64, l: &Launch, params: &[u8]) -> Result<(), CUresult> {
+/// Runs function `f` as `l` says with the packed parameter buffer (checked by
+/// [`prepare`] when the launch or graph node was made).
+pub(crate) fn run(d: &mut Driver, f: u64, l: &Launch, params: &[u8]) -> Result<(), CUresult> {
+    d.ctx()?;
     let cfg = config::get();
-    let fe = &d.functions[&f];
+    let fe = d.functions.get(&f).ok_or_else(|| {
+        crate::fail(error::INVALID_HANDLE, format!("0x{f:x} is not a function (its module was unloaded?)"))
+    })?;
     let me = &d.modules[&fe.module];
     let (module, file, kernel) = (me.module.clone(), me.file.clone(), fe.kernel.clone());
     let mut limits = Limits::new(cfg.max_steps).checks(cfg.checks);
@@ -147,91 +152,99 @@ fn run(d: &mut Driver, f: u64, l: &Launch, params: &[u8]) -> Result<(), CUresult
     Ok(())
 }
 
-/// Reads `kernelParams` or `extra` for function `f` and launches it.
+/// Checks launch `l` of function `f` and packs its arguments from `kernelParams` or
+/// `extra`: what a launch and a kernel node of a graph both do when they are made.
+pub(crate) fn prepare(d: &mut Driver, f: u64, l: &Launch, params: Params) -> Result<Vec<u8>, CUresult> {
+    let fe = d
+        .functions
+        .get(&f)
+        .ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("0x{f:x} is not a function")))?;
+    let static_shared = fe.kernel.static_shared_bytes();
+    check_shape(l, static_shared, fe.max_dynamic_shared)?;
+    if l.cooperative {
+        let per_sm = blocks_per_sm(l.block.iter().product(), static_shared + l.shared);
+        let ctas = l.grid.iter().map(|&x| u64::from(x)).product::<u64>();
+        let most = u64::from(per_sm) * SM_COUNT as u64;
+        if ctas > most {
+            let why = format!(
+                "a cooperative grid of {ctas} CTAs is more than the {most} that can be resident ({per_sm} per SM on {SM_COUNT} SMs)"
+            );
+            return Err(crate::fail(error::COOPERATIVE_LAUNCH_TOO_LARGE, why));
+        }
+    }
+    let kernel = &fe.kernel;
+    match params {
+        Params::Pointers(p) => {
+            if p.is_null() && !kernel.params.is_empty() {
+                let why = format!(
+                    "kernel `{}` takes {} parameters; kernelParams is NULL",
+                    kernel.name,
+                    kernel.params.len()
+                );
+                return Err(crate::fail(error::INVALID_VALUE, why));
+            }
+            let values: Vec<&[u8]> = kernel
+                .params
+                .iter()
+                .enumerate()
+                .map(|(k, &(_, _, size))| {
+                    // SAFETY: kernelParams holds one pointer per parameter of the
+                    // kernel, each to a value of the parameter's size (cuda.h).
+                    let v = unsafe { *p.add(k) };
+                    // SAFETY: as above; a NULL one is refused by the size check.
+                    if v.is_null() {
+                        &[][..]
+                    } else {
+                        unsafe { std::slice::from_raw_parts(v.cast::<u8>(), size as usize) }
+                    }
+                })
+                .collect();
+            kernel.pack(values.into_iter()).map_err(|e| crate::fail(error::INVALID_VALUE, e))
+        }
+        Params::Extra(extra) => {
+            let (mut buffer, mut size) = (std::ptr::null::<u8>(), None);
+            let mut k = 0;
+            loop {
+                // SAFETY: `extra` is a list of (key, value) pointers ended by
+                // CU_LAUNCH_PARAM_END (cuda.h).
+                let key = unsafe { *extra.add(k) } as usize;
+                match key {
+                    PARAM_END => break,
+                    // SAFETY: the key's value follows it in the list.
+                    PARAM_BUFFER_POINTER => buffer = unsafe { *extra.add(k + 1) }.cast::<u8>(),
+                    // SAFETY: the value of BUFFER_SIZE points at a size_t.
+                    PARAM_BUFFER_SIZE => size = Some(unsafe { *(*extra.add(k + 1)).cast::<usize>() }),
+                    _ => {
+                        return Err(crate::fail(
+                            error::INVALID_VALUE,
+                            format!("unknown `extra` key {key:#x}"),
+                        ));
+                    }
+                }
+                k += 2;
+            }
+            let Some(size) = size.filter(|_| !buffer.is_null()) else {
+                return Err(crate::fail(
+                    error::INVALID_VALUE,
+                    "`extra` needs CU_LAUNCH_PARAM_BUFFER_POINTER and _SIZE",
+                ));
+            };
+            // SAFETY: the buffer holds `size` bytes (the caller's BUFFER_SIZE).
+            let bytes = unsafe { std::slice::from_raw_parts(buffer, size) };
+            kernel.packed(bytes).map_err(|e| crate::fail(error::INVALID_VALUE, e))
+        }
+    }
+}
+
+/// Reads `kernelParams` or `extra` for function `f` and launches it, or records the
+/// launch in the graph its stream is capturing.
 pub fn launch(f: Handle, l: Launch, params: Params) -> Result<(), CUresult> {
-    state::with(|d| {
+    let (f, packed) = state::with(|d| {
         d.ctx()?;
         d.check_stream(l.stream)?;
-        let f = f as u64;
-        let fe = d
-            .functions
-            .get(&f)
-            .ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("0x{f:x} is not a function")))?;
-        let static_shared = fe.kernel.static_shared_bytes();
-        check_shape(&l, static_shared, fe.max_dynamic_shared)?;
-        if l.cooperative {
-            let per_sm = blocks_per_sm(l.block.iter().product(), static_shared + l.shared);
-            let ctas = l.grid.iter().map(|&x| u64::from(x)).product::<u64>();
-            let most = u64::from(per_sm) * SM_COUNT as u64;
-            if ctas > most {
-                let why = format!(
-                    "a cooperative grid of {ctas} CTAs is more than the {most} that can be resident ({per_sm} per SM on {SM_COUNT} SMs)"
-                );
-                return Err(crate::fail(error::COOPERATIVE_LAUNCH_TOO_LARGE, why));
-            }
-        }
-        let kernel = &fe.kernel;
-        let packed = match params {
-            Params::Pointers(p) => {
-                if p.is_null() && !kernel.params.is_empty() {
-                    let why = format!(
-                        "kernel `{}` takes {} parameters; kernelParams is NULL",
-                        kernel.name,
-                        kernel.params.len()
-                    );
-                    return Err(crate::fail(error::INVALID_VALUE, why));
-                }
-                let values: Vec<&[u8]> = kernel
-                    .params
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &(_, _, size))| {
-                        // SAFETY: kernelParams holds one pointer per parameter of the
-                        // kernel, each to a value of the parameter's size (cuda.h).
-                        let v = unsafe { *p.add(k) };
-                        if v.is_null() {
-                            &[][..]
-                        } else {
-                            unsafe { std::slice::from_raw_parts(v.cast::<u8>(), size as usize) }
-                        }
-                    })
-                    .collect();
-                kernel.pack(values.into_iter()).map_err(|e| crate::fail(error::INVALID_VALUE, e))?
-            }
-            Params::Extra(extra) => {
-                let (mut buffer, mut size) = (std::ptr::null::<u8>(), None);
-                let mut k = 0;
-                loop {
-                    // SAFETY: `extra` is a list of (key, value) pointers ended by
-                    // CU_LAUNCH_PARAM_END (cuda.h).
-                    let key = unsafe { *extra.add(k) } as usize;
-                    match key {
-                        PARAM_END => break,
-                        PARAM_BUFFER_POINTER => buffer = unsafe { *extra.add(k + 1) }.cast::<u8>(),
-                        // SAFETY: the value of BUFFER_SIZE points at a size_t.
-                        PARAM_BUFFER_SIZE => size = Some(unsafe { *(*extra.add(k + 1)).cast::<usize>() }),
-                        _ => {
-                            return Err(crate::fail(
-                                error::INVALID_VALUE,
-                                format!("unknown `extra` key {key:#x}"),
-                            ));
-                        }
-                    }
-                    k += 2;
-                }
-                let Some(size) = size.filter(|_| !buffer.is_null()) else {
-                    return Err(crate::fail(
-                        error::INVALID_VALUE,
-                        "`extra` needs CU_LAUNCH_PARAM_BUFFER_POINTER and _SIZE",
-                    ));
-                };
-                // SAFETY: the buffer holds `size` bytes (the caller's BUFFER_SIZE).
-                let bytes = unsafe { std::slice::from_raw_parts(buffer, size) };
-                kernel.packed(bytes).map_err(|e| crate::fail(error::INVALID_VALUE, e))?
-            }
-        };
-        run(d, f, &l, &packed)
-    })
+        Ok((f as u64, prepare(d, f as u64, &l, params)?))
+    })?;
+    crate::graph::submit(l.stream, crate::graph::Work::Kernel { f, launch: l, params: packed })
 }
 
 /// `CUfunction_attribute` values of function `f`.

@@ -22,6 +22,7 @@ pub mod config;
 pub mod context;
 pub mod device;
 pub mod error;
+pub mod graph;
 pub mod launch;
 pub mod library;
 pub mod link;

@@ -5,6 +5,7 @@
 //! allocations and registered ranges (a fault names the allocation).
 
 use crate::error;
+use crate::graph::Work;
 use crate::state::{self, Alloc, Driver, MemKind};
 use crate::types::{
     CUdeviceptr, CUresult, MEMORYTYPE_ARRAY, MEMORYTYPE_DEVICE, MEMORYTYPE_HOST, MEMORYTYPE_UNIFIED, Memcpy2D,
@@ -123,7 +124,7 @@ fn dtod(dst: CUdeviceptr, src: CUdeviceptr, n: usize) -> Result<(), CUresult> {
 }
 
 /// `cuMemcpy`: the direction from the addresses (unified addressing).
-fn any(dst: u64, src: u64, n: usize) -> Result<(), CUresult> {
+pub(crate) fn any(dst: u64, src: u64, n: usize) -> Result<(), CUresult> {
     let (on_dst, on_src) = state::with(|d| {
         d.ctx()?;
         let on = |a: u64| d.device.range(a).is_some_and(|r| a + n as u64 <= r.base + r.bytes.max(1));
@@ -158,7 +159,7 @@ fn fill(dst: CUdeviceptr, pattern: &[u8], count: usize) -> Result<(), CUresult> 
 }
 
 /// A 2D fill: `height` rows of `width` values, `pitch` bytes apart.
-fn fill_2d(
+pub(crate) fn fill_2d(
     dst: CUdeviceptr,
     pitch: usize,
     pattern: &[u8],
@@ -197,12 +198,16 @@ fn side(
     }
 }
 
-fn copy_2d(p: *const Memcpy2D) -> Result<(), CUresult> {
+/// The caller's `CUDA_MEMCPY2D`.
+fn memcpy2d(p: *const Memcpy2D) -> Result<Memcpy2D, CUresult> {
     if p.is_null() {
         return Err(error::INVALID_VALUE);
     }
     // SAFETY: a non-NULL `CUDA_MEMCPY2D*`, which the caller fills.
-    let m = unsafe { *p };
+    Ok(unsafe { *p })
+}
+
+pub(crate) fn copy_2d(m: &Memcpy2D) -> Result<(), CUresult> {
     if m.height > 1
         && (m.src_pitch < m.width_in_bytes && m.src_memory_type != MEMORYTYPE_ARRAY
             || m.dst_pitch < m.width_in_bytes && m.dst_memory_type != MEMORYTYPE_ARRAY)
@@ -239,6 +244,18 @@ fn copy_2d(p: *const Memcpy2D) -> Result<(), CUresult> {
 
 pub(crate) fn check_stream(stream: crate::types::Handle) -> Result<(), CUresult> {
     state::with(|d| d.check_stream(stream as u64))
+}
+
+/// Whether `stream` is capturing into a graph (its work is then recorded).
+fn capturing(stream: crate::types::Handle) -> Result<bool, CUresult> {
+    state::with(|d| {
+        d.check_stream(stream as u64)?;
+        Ok(d.streams.get(&(stream as u64)).is_some_and(|s| s.capture.is_some()))
+    })
+}
+
+fn submit(stream: crate::types::Handle, work: Work) -> Result<(), CUresult> {
+    crate::graph::submit(stream as u64, work)
 }
 
 crate::api! {
@@ -387,8 +404,7 @@ crate::api! {
     }
 
     fn cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize, stream: crate::types::Handle) {
-        check_stream(stream)?;
-        any(dst, src, byte_count)
+        submit(stream, Work::Copy { dst, src, bytes: byte_count })
     }
 
     fn cuMemcpyHtoD_v2(dst: CUdeviceptr, src: *const c_void, byte_count: usize) {
@@ -404,31 +420,36 @@ crate::api! {
     }
 
     fn cuMemcpyHtoDAsync_v2(dst: CUdeviceptr, src: *const c_void, byte_count: usize, stream: crate::types::Handle) {
-        check_stream(stream)?;
+        if capturing(stream)? {
+            return submit(stream, Work::Copy { dst, src: src as u64, bytes: byte_count });
+        }
         htod(dst, src, byte_count)
     }
 
     fn cuMemcpyDtoHAsync_v2(dst: *mut c_void, src: CUdeviceptr, byte_count: usize, stream: crate::types::Handle) {
-        check_stream(stream)?;
+        if capturing(stream)? {
+            return submit(stream, Work::Copy { dst: dst as u64, src, bytes: byte_count });
+        }
         dtoh(dst, src, byte_count)
     }
 
     fn cuMemcpyDtoDAsync_v2(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize, stream: crate::types::Handle) {
-        check_stream(stream)?;
+        if capturing(stream)? {
+            return submit(stream, Work::Copy { dst, src, bytes: byte_count });
+        }
         dtod(dst, src, byte_count)
     }
 
     fn cuMemcpy2D_v2(copy: *const Memcpy2D) {
-        copy_2d(copy)
+        copy_2d(&memcpy2d(copy)?)
     }
 
     fn cuMemcpy2DUnaligned_v2(copy: *const Memcpy2D) {
-        copy_2d(copy)
+        copy_2d(&memcpy2d(copy)?)
     }
 
     fn cuMemcpy2DAsync_v2(copy: *const Memcpy2D, stream: crate::types::Handle) {
-        check_stream(stream)?;
-        copy_2d(copy)
+        submit(stream, Work::Copy2D(memcpy2d(copy)?))
     }
 
     fn cuMemsetD8_v2(dst: CUdeviceptr, uc: u8, n: usize) {
@@ -444,18 +465,15 @@ crate::api! {
     }
 
     fn cuMemsetD8Async(dst: CUdeviceptr, uc: u8, n: usize, stream: crate::types::Handle) {
-        check_stream(stream)?;
-        fill(dst, &[uc], n)
+        submit(stream, Work::Fill { dst, pitch: 0, pattern: vec![uc], width: n, height: 1 })
     }
 
     fn cuMemsetD16Async(dst: CUdeviceptr, us: u16, n: usize, stream: crate::types::Handle) {
-        check_stream(stream)?;
-        fill(dst, &us.to_le_bytes(), n)
+        submit(stream, Work::Fill { dst, pitch: 0, pattern: us.to_le_bytes().to_vec(), width: n, height: 1 })
     }
 
     fn cuMemsetD32Async(dst: CUdeviceptr, ui: u32, n: usize, stream: crate::types::Handle) {
-        check_stream(stream)?;
-        fill(dst, &ui.to_le_bytes(), n)
+        submit(stream, Work::Fill { dst, pitch: 0, pattern: ui.to_le_bytes().to_vec(), width: n, height: 1 })
     }
 
     fn cuMemsetD2D8_v2(dst: CUdeviceptr, pitch: usize, uc: u8, width: usize, height: usize) {
@@ -471,17 +489,14 @@ crate::api! {
     }
 
     fn cuMemsetD2D8Async(dst: CUdeviceptr, pitch: usize, uc: u8, width: usize, height: usize, stream: crate::types::Handle) {
-        check_stream(stream)?;
-        fill_2d(dst, pitch, &[uc], width, height)
+        submit(stream, Work::Fill { dst, pitch, pattern: vec![uc], width, height })
     }
 
     fn cuMemsetD2D16Async(dst: CUdeviceptr, pitch: usize, us: u16, width: usize, height: usize, stream: crate::types::Handle) {
-        check_stream(stream)?;
-        fill_2d(dst, pitch, &us.to_le_bytes(), width, height)
+        submit(stream, Work::Fill { dst, pitch, pattern: us.to_le_bytes().to_vec(), width, height })
     }
 
     fn cuMemsetD2D32Async(dst: CUdeviceptr, pitch: usize, ui: u32, width: usize, height: usize, stream: crate::types::Handle) {
-        check_stream(stream)?;
-        fill_2d(dst, pitch, &ui.to_le_bytes(), width, height)
+        submit(stream, Work::Fill { dst, pitch, pattern: ui.to_le_bytes().to_vec(), width, height })
     }
 }

@@ -80,6 +80,8 @@ pub struct StreamEntry {
     pub ctx: u64,
     pub flags: u32,
     pub priority: i32,
+    /// The graph the stream records into while it captures.
+    pub capture: Option<u64>,
 }
 
 pub struct EventEntry {
@@ -110,6 +112,9 @@ pub struct Driver {
     /// The device's default pool (made on first use) and its current pool.
     pub default_pool: u64,
     pub current_pool: u64,
+    pub graphs: HashMap<u64, crate::graph::Graph>,
+    /// Instantiated graphs.
+    pub execs: HashMap<u64, crate::graph::Graph>,
 }
 
 static DRIVER: Mutex<Option<Driver>> = Mutex::new(None);
@@ -144,6 +149,8 @@ pub fn init() {
             pools: HashMap::new(),
             default_pool: 0,
             current_pool: 0,
+            graphs: HashMap::new(),
+            execs: HashMap::new(),
         });
     }
 }

@@ -22,7 +22,7 @@ fn create(ph: *mut Handle, flags: u32, priority: i32) -> Result<(), CUresult> {
         let c = d.ctx()?;
         let s = d.handle();
         // Priorities run from 0 (lowest) to -5 (greatest), as on an H100.
-        d.streams.insert(s, StreamEntry { ctx: c, flags, priority: priority.clamp(-5, 0) });
+        d.streams.insert(s, StreamEntry { ctx: c, flags, priority: priority.clamp(-5, 0), capture: None });
         Ok(s)
     })?;
     crate::out(ph, s as Handle)
@@ -82,9 +82,12 @@ crate::api! {
     }
 
     fn cuStreamIsCapturing(h_stream: Handle, capture_status: *mut u32) {
-        stream_op(h_stream)?;
-        // CU_STREAM_CAPTURE_STATUS_NONE: ptxvm does not capture streams yet.
-        crate::out(capture_status, 0)
+        let capturing = state::with(|d| {
+            d.check_stream(h_stream as u64)?;
+            Ok(d.streams.get(&(h_stream as u64)).is_some_and(|s| s.capture.is_some()))
+        })?;
+        // CU_STREAM_CAPTURE_STATUS_ACTIVE or _NONE.
+        crate::out(capture_status, u32::from(capturing))
     }
 
     fn cuStreamGetCtx(h_stream: Handle, pctx: *mut Handle) {
@@ -127,10 +130,7 @@ crate::api! {
     fn cuLaunchHostFunc(h_stream: Handle, func: CUhostFn, user_data: *mut c_void) {
         let Some(f) = func else { return Err(error::INVALID_VALUE) };
         stream_op(h_stream)?;
-        // SAFETY: the program's host function, called as cuda.h declares it, without
-        // the driver's lock held.
-        unsafe { f(user_data) };
-        Ok(())
+        crate::graph::submit(h_stream as u64, crate::graph::Work::Host { func: f, data: user_data as usize })
     }
 
     fn cuEventCreate(ph_event: *mut Handle, flags: u32) {

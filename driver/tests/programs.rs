@@ -203,3 +203,9 @@ fn exec_with_racecheck_fails_a_racy_program_and_passes_a_correct_one() {
     assert!(err.contains("racecheck: no hazards found"), "{err}");
     assert!(String::from_utf8_lossy(&good.stdout).contains("racy: done"));
 }
+
+#[test]
+fn graphs_explicit_and_captured_run_when_launched() {
+    let Some((out, _)) = passes("graphs") else { return };
+    assert!(out.contains("graphs: ok"));
+}
