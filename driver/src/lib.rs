@@ -34,6 +34,7 @@ pub mod proc;
 pub mod state;
 pub mod stream;
 pub mod types;
+pub mod vmm;
 
 use std::cell::Cell;
 use types::CUresult;

@@ -161,5 +161,14 @@ static TABLE: std::sync::LazyLock<Vec<(&str, i32, usize)>> = std::sync::LazyLock
     ("cuEventElapsedTime", 12080, crate::stream::cuEventElapsedTime_v2 as *const () as usize),
     ("cuEventElapsedTime", 2000, crate::stream::cuEventElapsedTime as *const () as usize),
     ("cuEventDestroy", 4000, crate::stream::cuEventDestroy_v2 as *const () as usize),
+    ("cuMemGetAllocationGranularity", 10020, crate::vmm::cuMemGetAllocationGranularity as *const () as usize),
+    ("cuMemAddressReserve", 10020, crate::vmm::cuMemAddressReserve as *const () as usize),
+    ("cuMemAddressFree", 10020, crate::vmm::cuMemAddressFree as *const () as usize),
+    ("cuMemCreate", 10020, crate::vmm::cuMemCreate as *const () as usize),
+    ("cuMemRelease", 10020, crate::vmm::cuMemRelease as *const () as usize),
+    ("cuMemMap", 10020, crate::vmm::cuMemMap as *const () as usize),
+    ("cuMemUnmap", 10020, crate::vmm::cuMemUnmap as *const () as usize),
+    ("cuMemSetAccess", 10020, crate::vmm::cuMemSetAccess as *const () as usize),
+    ("cuMemGetAccess", 10020, crate::vmm::cuMemGetAccess as *const () as usize),
     ]
 });

@@ -115,6 +115,8 @@ pub struct Driver {
     pub graphs: HashMap<u64, crate::graph::Graph>,
     /// Instantiated graphs.
     pub execs: HashMap<u64, crate::graph::Graph>,
+    /// Virtual memory management: reserved ranges, physical allocations, mappings.
+    pub vmm: crate::vmm::Vmm,
 }
 
 static DRIVER: Mutex<Option<Driver>> = Mutex::new(None);
@@ -151,6 +153,7 @@ pub fn init() {
             current_pool: 0,
             graphs: HashMap::new(),
             execs: HashMap::new(),
+            vmm: crate::vmm::Vmm::default(),
         });
     }
 }

@@ -209,3 +209,9 @@ fn graphs_explicit_and_captured_run_when_launched() {
     let Some((out, _)) = passes("graphs") else { return };
     assert!(out.contains("graphs: ok"));
 }
+
+#[test]
+fn virtual_memory_reserve_map_access_and_remap() {
+    let Some((out, _)) = passes("vmm") else { return };
+    assert!(out.contains("vmm: ok"));
+}
