@@ -123,7 +123,11 @@ pub(crate) fn run(d: &mut Driver, f: u64, l: &Launch, params: &[u8]) -> Result<(
         limits = limits.timeout(std::time::Duration::from_secs_f64(cfg.timeout));
     }
     let dim = |v: [u32; 3]| Dim3 { x: v[0], y: v[1], z: v[2] };
-    let result = d.device.launch_with(&kernel, dim(l.grid), dim(l.block), l.shared, params, &limits);
+    let result = if l.cooperative {
+        d.device.launch_cooperative(&kernel, (dim(l.grid), dim(l.block), l.shared), params, &limits)
+    } else {
+        d.device.launch_with(&kernel, dim(l.grid), dim(l.block), l.shared, params, &limits)
+    };
     let (printed, dropped) = d.device.take_printed();
     print(&printed);
     if dropped {

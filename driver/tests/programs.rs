@@ -215,3 +215,33 @@ fn virtual_memory_reserve_map_access_and_remap() {
     let Some((out, _)) = passes("vmm") else { return };
     assert!(out.contains("vmm: ok"));
 }
+
+#[test]
+fn ctas_that_wait_on_other_ctas_complete_on_one_core_and_on_all() {
+    for threads in ["1", "0"] {
+        // RAYON_NUM_THREADS=1: one host thread for every CTA (0: one per core).
+        let Some(out) = run("coop", &[("RAYON_NUM_THREADS", threads)]) else { return };
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success() && stdout.contains("coop: ok"),
+            "{threads} threads:\n{stdout}\n{stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_wait_that_never_ends_stops_at_the_budget_and_says_where_ctas_waited() {
+    let Some(exe) = run("coop", &[]).map(|_| library_dir().join("coop")) else { return };
+    let out = Command::new(exe)
+        .arg(programs())
+        .arg("forever")
+        .env("LD_LIBRARY_PATH", library_dir())
+        .env("PTXVM_MAX_STEPS", "3000000")
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && stdout.contains("forever: ok"), "{stdout}\n{stderr}");
+    assert!(stderr.contains("instruction budget exhausted"), "{stderr}");
+    assert!(stderr.contains("was waiting here"), "{stderr}");
+}

@@ -22,7 +22,6 @@ use crate::launch::Dim3;
 use crate::lower::program::{IMAGE_STRIDE, IMAGE_WINDOW, LowerError, Op, Program, lower_module};
 use crate::syntax::Span;
 use crate::syntax::ast::{FuncKind, Item};
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
@@ -736,16 +735,48 @@ impl Device {
         params: &[u8],
         limits: &Limits,
     ) -> Result<(), Fault> {
+        self.launch_grid(kernel, (grid, block, dynamic_shared), params, limits, 0)
+    }
+
+    /// [`Device::launch_with`] as a cooperative launch (`cuLaunchCooperativeKernel`):
+    /// cooperative groups' `this_grid()` is valid, and `grid.sync()` waits for every
+    /// CTA of the grid, all of which run until they reach it.
+    ///
+    /// # Errors
+    /// As [`Device::launch`], and a fault of the launch when its grid-sync workspace
+    /// cannot be placed.
+    pub fn launch_cooperative(
+        &mut self,
+        kernel: &Kernel,
+        (grid, block, dynamic_shared): (Dim3, Dim3, u32),
+        params: &[u8],
+        limits: &Limits,
+    ) -> Result<(), Fault> {
+        let workspace = self
+            .memory
+            .alloc(8)
+            .map_err(|e| Fault::of_launch(format!("cannot place the grid-sync workspace: {e}")))?;
+        self.memory.label(workspace, "the grid-sync workspace of a cooperative launch");
+        let result = self.launch_grid(kernel, (grid, block, dynamic_shared), params, limits, workspace);
+        let _ = self.memory.free(workspace);
+        result
+    }
+
+    fn launch_grid(
+        &mut self,
+        kernel: &Kernel,
+        (grid, block, dynamic_shared): (Dim3, Dim3, u32),
+        params: &[u8],
+        limits: &Limits,
+        grid_workspace: u64,
+    ) -> Result<(), Fault> {
         let program = &*kernel.program;
         self.place_memory(program)?;
         let shape = Shape { grid, block };
         let found = std::sync::Mutex::new(Vec::new());
-        let cta = self.cta(kernel, shape, (dynamic_shared, params), limits.checked(), &found);
-        let first = (0..grid.count())
-            .into_par_iter()
-            .map_init(Scratch::default, |scratch, n| cta.run(n, limits, scratch).err().map(|f| (n, f)))
-            .flatten()
-            .min_by_key(|(n, _)| *n);
+        let mut cta = self.cta(kernel, shape, (dynamic_shared, params), limits.checked(), &found);
+        cta.grid_workspace = grid_workspace;
+        let first = crate::exec::grid::run(&cta, grid.count(), limits);
         let span = |pc: u32| program.insts.get(pc as usize).map_or_else(Span::default, |i| i.span);
         // One report for each kind and pair of instructions (merged as CTAs ended),
         // with its first CTA's details, in launch order.
@@ -793,6 +824,7 @@ impl Device {
             printed: &self.printed,
             heap: &self.heap,
             hazards,
+            grid_workspace: 0,
         }
     }
 

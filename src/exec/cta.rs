@@ -34,16 +34,35 @@ struct Bar {
 }
 
 /// What a CTA keeps between runs on one host thread: warps, frames and shared
-/// memory are reused, so a launch allocates per resident CTA, not per CTA.
+/// memory are reused, so a launch allocates per resident CTA, not per CTA. It is also
+/// the whole state of a CTA that let others run ([`Cta::resume`]): its warps, shared
+/// memory and barriers.
 #[derive(Default)]
 pub struct Scratch {
     warps: Vec<Warp>,
     shared: Vec<u8>,
     /// The shadow of shared memory (`--sanitize`), kept for the next CTA.
     shadow: Option<Rc<RefCell<Shadow>>>,
+    bars: [Bar; 16],
+    /// What waited at try_wait when a time limit last passed (see mbarrier.rs).
+    timed_out: Option<u64>,
 }
 
+/// A started CTA that let other CTAs run, with its whole state, to be resumed on any
+/// host thread.
+pub struct Suspended(pub Box<Scratch>);
+
+// SAFETY: the only non-Send parts of a `Scratch` are the `Rc`s of its shared-memory
+// shadow, held by the scratch and its own warps and by nothing else; a `Suspended`
+// moves all of them together, and they are used by one thread at a time.
+unsafe impl Send for Suspended {}
+
 impl Scratch {
+    /// Where the first waiting group of the CTA is, for reports.
+    pub fn first_pc(&self) -> Option<u32> {
+        self.warps.iter().find_map(|w| w.groups.leaves().next().map(|(_, node)| node.pc))
+    }
+
     /// The last CTA's warps' traces (`Checks::trace`), warp by warp, and each warp's
     /// lanes that hold threads.
     pub fn take_traces(&mut self, shape: &super::threads::Shape) -> Vec<(u32, Vec<super::warp::TraceStep>)> {
@@ -64,9 +83,28 @@ impl Cta<'_> {
     /// # Errors
     /// The first [`Fault`] met.
     pub fn run(&self, n: u64, limits: &Limits, scratch: &mut Scratch) -> Result<(), Fault> {
+        self.start(n, scratch);
+        self.resume(n, limits, scratch, None).map(|_| ())
+    }
+
+    /// Runs started CTA `n` on: to its end (true), or, given `yield_after`, until it
+    /// has run that many warp instructions and may go on later (false).
+    ///
+    /// # Errors
+    /// The first [`Fault`] met.
+    pub fn resume(
+        &self,
+        n: u64,
+        limits: &Limits,
+        scratch: &mut Scratch,
+        yield_after: Option<u64>,
+    ) -> Result<bool, Fault> {
         let mut steps = Steps::new(limits);
-        let result = self.run_cta(n, &mut steps, scratch);
+        let result = self.go(n, &mut steps, scratch, yield_after);
         steps.flush();
+        if result == Ok(false) {
+            return result;
+        }
         // The shadow's hazards, also those met before a fault.
         if let Some(shadow) = &scratch.shadow {
             let found = shadow.borrow_mut().take_hazards();
@@ -80,7 +118,9 @@ impl Cta<'_> {
         result
     }
 
-    fn run_cta(&self, n: u64, budget: &mut Steps<'_>, scratch: &mut Scratch) -> Result<(), Fault> {
+    /// Sets CTA `n` up in `scratch`: its warps at their entry, shared memory zeroed,
+    /// barriers clear.
+    pub fn start(&self, n: u64, scratch: &mut Scratch) {
         let count = self.shape.warps_per_cta() as usize;
         scratch.warps.resize_with(count, Warp::default);
         for (w, warp) in scratch.warps.iter_mut().enumerate() {
@@ -98,16 +138,29 @@ impl Cta<'_> {
                 warp.synced = Some(Box::new([[0; 32]; 32]));
             }
         }
-        let (warps, shared) = (&mut scratch.warps[..count], &mut scratch.shared[..]);
         if self.checks.trace {
-            for warp in warps.iter_mut() {
+            for warp in &mut scratch.warps[..count] {
                 warp.trace = Some(Vec::new());
             }
         }
-        let mut bars = [Bar::default(); 16];
-        // What waited at try_wait when a time limit last passed (see mbarrier.rs).
-        let mut timed_out: Option<u64> = None;
+        scratch.bars = [Bar::default(); 16];
+        scratch.timed_out = None;
+    }
+
+    fn go(
+        &self,
+        n: u64,
+        budget: &mut Steps<'_>,
+        scratch: &mut Scratch,
+        yield_after: Option<u64>,
+    ) -> Result<bool, Fault> {
+        let count = self.shape.warps_per_cta() as usize;
+        let (warps, shared) = (&mut scratch.warps[..count], &mut scratch.shared[..]);
+        let (bars, timed_out) = (&mut scratch.bars, &mut scratch.timed_out);
         loop {
+            if yield_after.is_some_and(|limit| budget.used() >= limit) {
+                return Ok(false);
+            }
             let mut moved = false;
             for warp in warps.iter_mut() {
                 if warp.groups.pick().is_some() {
@@ -122,15 +175,15 @@ impl Cta<'_> {
                 if self.program.mbarrier_waits {
                     moved |= self.wake_mbarriers(&mut warps[w], shared);
                 }
-                let arrived = self.arrive(n, &mut warps[w], &mut bars)?;
+                let arrived = self.arrive(n, &mut warps[w], bars)?;
                 moved |= arrived != 0;
                 for b in lanes(u32::from(arrived)) {
-                    self.complete(warps, &mut bars, b as usize);
+                    self.complete(warps, bars, b as usize);
                 }
             }
             // Exits can complete a barrier that waits for every thread.
             for b in 0..bars.len() {
-                moved |= self.complete(warps, &mut bars, b);
+                moved |= self.complete(warps, bars, b);
             }
             if moved {
                 continue;
@@ -150,8 +203,8 @@ impl Cta<'_> {
                 // wait as they did when it last passed: then nothing will change.
                 let seen =
                     warps.iter().fold(0xcbf2_9ce4_8422_2325, |h, w| Self::try_wait_signature(w, shared, h));
-                if timed_out != Some(seen) {
-                    timed_out = Some(seen);
+                if *timed_out != Some(seen) {
+                    *timed_out = Some(seen);
                     for warp in warps.iter_mut() {
                         moved |= self.time_out_try_waits(warp);
                     }
@@ -159,9 +212,9 @@ impl Cta<'_> {
             }
             if !moved {
                 if warps.iter().all(|w| w.groups.is_empty()) {
-                    return Ok(());
+                    return Ok(true);
                 }
-                return Err(self.deadlock(n, warps, &bars, shared));
+                return Err(self.deadlock(n, warps, bars, shared));
             }
         }
     }

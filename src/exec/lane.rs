@@ -55,7 +55,7 @@ impl Cta<'_> {
                     }
                 }
             }
-            Op::Ld { mem, dsts, n, addr, offset, size, signed } => {
+            Op::Ld { mem, dsts, n, addr, offset, size, signed, .. } => {
                 let a = address(w, *addr, *offset, l);
                 vector_aligned(a, *n, *size)?;
                 for (k, dst) in dsts.iter().take(*n as usize).enumerate() {
@@ -623,6 +623,9 @@ impl Cta<'_> {
             Special::DynamicSmemSize => u64::from(self.dynamic_shared),
             Special::TotalSmemSize => u64::from(self.program.dynamic_shared_at + self.dynamic_shared),
             Special::Fixed(v) => u64::from(v),
+            Special::Envreg(1) => self.grid_workspace >> 32,
+            Special::Envreg(2) => self.grid_workspace & 0xffff_ffff,
+            Special::Envreg(_) => 0,
         }
     }
 

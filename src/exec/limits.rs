@@ -156,11 +156,18 @@ pub(super) struct Steps<'b> {
     limits: &'b Limits,
     local: u64,
     lanes: u64,
+    /// Steps taken from the launch's budget so far.
+    taken: u64,
 }
 
 impl<'b> Steps<'b> {
     pub fn new(limits: &'b Limits) -> Self {
-        Steps { limits, local: 0, lanes: 0 }
+        Steps { limits, local: 0, lanes: 0, taken: 0 }
+    }
+
+    /// Warp instructions run so far through this view.
+    pub fn used(&self) -> u64 {
+        self.taken - self.local
     }
 
     /// Uses one step for an instruction of `lanes` lanes.
@@ -178,6 +185,7 @@ impl<'b> Steps<'b> {
     fn refill(&mut self) -> Result<(), Stop> {
         self.flush();
         self.local = self.limits.take(CHUNK)?;
+        self.taken += self.local;
         Ok(())
     }
 

@@ -8,6 +8,7 @@
 mod builtin;
 pub mod cta;
 mod fast;
+pub mod grid;
 mod lane;
 pub mod limits;
 mod matrix;

@@ -296,6 +296,9 @@ pub struct Cta<'a> {
     pub heap: &'a super::builtin::Heap,
     /// Where the CTAs' shared-memory hazards go (`--sanitize`).
     pub hazards: &'a std::sync::Mutex<Vec<Hazard>>,
+    /// The grid-sync workspace of a cooperative launch (0 otherwise): 8 zeroed bytes
+    /// whose address `%envreg1:%envreg2` hold.
+    pub grid_workspace: u64,
 }
 
 /// The lanes of `mask`, lowest first.

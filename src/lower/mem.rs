@@ -38,7 +38,8 @@ impl<'m> Decoder<'m> {
                 }
                 let p = self.place(a, space)?;
                 let (dsts, n) = self.dsts(&ops[0])?;
-                Ok(Op::Ld { mem: p.mem, dsts, n, addr: p.addr, offset: p.offset, size, signed })
+                let spin = has(W::Volatile) || has(W::Relaxed) || has(W::Acquire);
+                Ok(Op::Ld { mem: p.mem, dsts, n, addr: p.addr, offset: p.offset, size, signed, spin })
             }
             (O::St, Some(ty)) => {
                 let Operand::Addr(a) = &ops[0] else { return self.unsupported(i) };
@@ -347,14 +348,13 @@ impl<'m> Decoder<'m> {
                     "%cluster_ctaid" | "%cluster_ctarank" => Special::Fixed(0),
                     "%cluster_nctaid" | "%cluster_nctarank" => Special::Fixed(1),
                     // Driver-defined registers: cooperative groups read the grid-sync
-                    // workspace from `%envreg1`/`%envreg2`, which is null outside a
-                    // cooperative launch (ptxvm has none), so `grid.is_valid()` is false.
+                    // workspace from `%envreg1`/`%envreg2`.
                     s if s
                         .strip_prefix("%envreg")
                         .and_then(|n| n.parse::<u8>().ok())
                         .is_some_and(|n| n < 32) =>
                     {
-                        Special::Fixed(0)
+                        Special::Envreg(s["%envreg".len()..].parse().unwrap_or(0))
                     }
                     _ => return self.unsupported(i),
                 };

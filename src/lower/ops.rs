@@ -186,10 +186,15 @@ pub enum Special {
     Globaltimer,
     DynamicSmemSize,
     TotalSmemSize,
-    /// A register whose value is fixed for a launch of one CTA per cluster and no
-    /// cooperative launch: `%envreg<N>` (0), `%cluster_ctarank` and `%cluster_ctaid`
-    /// (0), `%cluster_nctarank` and `%cluster_nctaid` (1).
+    /// A register whose value is fixed for a launch of one CTA per cluster:
+    /// `%cluster_ctarank` and `%cluster_ctaid` (0), `%cluster_nctarank` and
+    /// `%cluster_nctaid` (1).
     Fixed(u32),
+    /// `%envreg<N>`, which the driver sets: in a cooperative launch `%envreg1` and
+    /// `%envreg2` hold the high and low halves of the grid-sync workspace's address
+    /// (cooperative groups' `this_grid()`); every other one, and outside a
+    /// cooperative launch these too, reads 0.
+    Envreg(u8),
 }
 
 /// A predicate operand: its mask row and whether it is negated.
@@ -452,6 +457,9 @@ pub enum Op {
         offset: i64,
         size: u8,
         signed: bool,
+        /// `.volatile`, `.relaxed` or `.acquire`: a load another thread's store is
+        /// meant to change, as in a loop that waits for it.
+        spin: bool,
     },
     /// `st` (scalar or vector): `n` elements of `size` bytes.
     St {
@@ -1105,6 +1113,10 @@ pub struct Program {
     /// Whether any instruction calls `malloc` (or its aligned form): only then does
     /// a launch place the device heap.
     pub calls_malloc: bool,
+    /// Whether a thread may wait on another CTA: some instruction is a `nanosleep`,
+    /// an atomic, or a `.volatile`, `.relaxed` or `.acquire` load. Only then does a
+    /// long-running CTA let others run (DESIGN.md, "forward progress").
+    pub may_spin: bool,
     /// The addresses of the `.const` variables, `[start, end)` each (`isspacep.const`).
     pub consts: Vec<(u64, u64)>,
 }

@@ -181,7 +181,11 @@ pub fn lower_module(
         matches!(&i.op, Op::Call(c)
             if matches!(c.callee, Callee::Builtin(Builtin::Malloc | Builtin::AlignedMalloc)))
     });
+    let may_spin = insts.iter().any(|i| {
+        matches!(&i.op, Op::Nanosleep | Op::Atom { .. } | Op::AtomVec(_) | Op::Ld { spin: true, .. })
+    });
     Ok(Program {
+        may_spin,
         sm,
         fast,
         insts,
