@@ -101,7 +101,6 @@ fn main() {
     let mut device = ptxvm::api::Device::default();
     let addr = device.alloc(128).unwrap();
     let params = addr.to_le_bytes();
-    let limits = ptxvm::exec::limits::Limits::new(ptxvm::api::DEFAULT_MAX_STEPS);
     let one = ptxvm::launch::Dim3 { x: 1, y: 1, z: 1 };
     let block = ptxvm::launch::Dim3 { x: 32, y: 1, z: 1 };
     let library_launch = median(
@@ -109,6 +108,8 @@ fn main() {
             .map(|_| {
                 let t = Instant::now();
                 for _ in 0..launches {
+                    // A budget per launch, as the driver gives each launch.
+                    let limits = ptxvm::exec::limits::Limits::new(ptxvm::api::DEFAULT_MAX_STEPS);
                     device.launch_with(&kernel, one, block, 0, &params, &limits).unwrap();
                 }
                 t.elapsed().as_secs_f64() / launches as f64

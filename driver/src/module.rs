@@ -1,7 +1,8 @@
 //! Modules: PTX text from memory or a file, checked as `ptxas` checks it. Invalid PTX
 //! is `CUDA_ERROR_INVALID_PTX` with ptxvm's diagnostics in the JIT error log and on
-//! stderr; a cubin or a fatbin is refused with how to keep PTX in a build. A module's
-//! `.global` and `.const` variables are placed in device memory when it loads.
+//! stderr; a cubin or a fatbin is refused with how to keep PTX in a build. A module
+//! is decoded for execution, and its `.global` and `.const` variables placed in device
+//! memory, when a function, a variable or a launch first needs them.
 
 use crate::error;
 use crate::state::{self, FunctionEntry, ModuleEntry};
@@ -134,11 +135,9 @@ pub fn load(text: &[u8], file: Option<String>, logs: Logs, library: bool) -> Res
                 return Err(crate::fail(error::INVALID_PTX, format!("{file}: {} errors", diags.len())));
             }
         };
-        if let Err(e) = d.device.place_module(&module) {
-            let why = format!("{file}: {e}");
-            logs.write(&why);
-            return Err(crate::fail(error::INVALID_IMAGE, why));
-        }
+        // Decoding for execution, and placing the variables, wait for the first
+        // function, variable or launch that needs them: a framework may load a large
+        // module for one kernel.
         logs.write("");
         let m = d.handle();
         let entry = ModuleEntry { ctx: c, module: Arc::new(module), file, functions: HashMap::new() };
@@ -207,6 +206,9 @@ pub fn global(m: u64, name: &str) -> Result<(u64, u64), CUresult> {
             .modules
             .get(&m)
             .ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("0x{m:x} is not a module")))?;
+        if let Err(e) = d.device.place_module(&entry.module) {
+            return Err(crate::fail(error::INVALID_IMAGE, format!("{}: {e}", entry.file)));
+        }
         d.device.global(&entry.module, name).ok_or_else(|| {
             crate::fail(
                 error::NOT_FOUND,
