@@ -54,6 +54,12 @@ fn programs() -> PathBuf {
 
 /// Builds and runs program `name`; `None` when `cuda.h` is missing.
 fn run(name: &str, env: &[(&str, &str)]) -> Option<Output> {
+    run_linked(name, env, &[])
+}
+
+/// [`run`], linking `libs` too (`-L` folders and `-l` names) and putting their
+/// folders on the program's library path.
+fn run_linked(name: &str, env: &[(&str, &str)], libs: &[(PathBuf, &str)]) -> Option<Output> {
     let Some(include) = cuda_include() else {
         assert!(
             std::env::var("PTXVM_REQUIRE_CUDA_H").is_err(),
@@ -74,11 +80,17 @@ fn run(name: &str, env: &[(&str, &str)]) -> Option<Output> {
         .arg("-L")
         .arg(&lib)
         .arg("-lcuda")
+        .args(libs.iter().flat_map(|(dir, lib)| [format!("-L{}", dir.display()), format!("-l{lib}")]))
         .output()
         .unwrap();
     assert!(built.status.success(), "gcc {name}.c:\n{}", String::from_utf8_lossy(&built.stderr));
     let mut cmd = Command::new(&exe);
-    cmd.arg(programs()).env("LD_LIBRARY_PATH", &lib);
+    let mut path = std::ffi::OsString::from(&lib);
+    for (dir, _) in libs {
+        path.push(":");
+        path.push(dir);
+    }
+    cmd.arg(programs()).env("LD_LIBRARY_PATH", path);
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -244,4 +256,22 @@ fn a_wait_that_never_ends_stops_at_the_budget_and_says_where_ctas_waited() {
     assert!(out.status.success() && stdout.contains("forever: ok"), "{stdout}\n{stderr}");
     assert!(stderr.contains("instruction budget exhausted"), "{stderr}");
     assert!(stderr.contains("was waiting here"), "{stderr}");
+}
+
+#[test]
+fn nvrtc_compiles_cuda_cpp_that_the_driver_then_runs() {
+    // NVRTC sits beside cuda.h in pip's layout (site-packages/nvidia/cu13/lib).
+    let Some(nvrtc) = cuda_include().map(|inc| inc.with_file_name("lib")) else { return };
+    if !nvrtc.join("libnvrtc.so.13").exists() {
+        assert!(
+            std::env::var("PTXVM_REQUIRE_CUDA_H").is_err(),
+            "{} has no libnvrtc.so.13 (pip install nvidia-cuda-nvrtc)",
+            nvrtc.display()
+        );
+        eprintln!("skipped: no libnvrtc.so.13 in {} (pip install nvidia-cuda-nvrtc)", nvrtc.display());
+        return;
+    }
+    let out = run_linked("nvrtc", &[], &[(nvrtc, ":libnvrtc.so.13")]).unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && stdout.contains("nvrtc: ok"), "{stdout}\n{stderr}");
 }
