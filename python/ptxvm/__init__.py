@@ -5,6 +5,21 @@ After cupy's RawModule: ``Module(code=...)`` or ``Module(path=...)``, then
 are defined in the Rust extension ``ptxvm._ptxvm`` (python/src/).
 """
 
+import os as _os
+
 from ptxvm._ptxvm import Function, KernelFault, Module, PtxError, SanitizerError, __version__
 
-__all__ = ["Function", "KernelFault", "Module", "PtxError", "SanitizerError", "__version__"]
+__all__ = ["Function", "KernelFault", "Module", "PtxError", "SanitizerError", "__version__", "driver_library"]
+
+
+def driver_library():
+    """The path of ptxvm's ``libcuda.so.1`` shipped in this package (``ptxvm/lib``):
+    put its folder first on a program's ``LD_LIBRARY_PATH``, or use
+    ``python -m ptxvm exec -- PROGRAM``.
+
+    Raises ``FileNotFoundError`` when the package was built without it.
+    """
+    path = _os.path.join(_os.path.dirname(__file__), "lib", "libcuda.so.1")
+    if not _os.path.exists(path):
+        raise FileNotFoundError(f"{path} is missing: build the package with `pip install .` (release)")
+    return path

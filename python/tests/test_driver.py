@@ -52,3 +52,24 @@ def test_cuda_bindings_lists_the_device_and_its_attributes():
     out = _exec("bindings_device.py")
     assert out.returncode == 0, out.stdout + out.stderr
     assert "cuda.bindings: ok" in out.stdout
+
+
+def test_python_m_ptxvm_exec_runs_a_program_on_the_shipped_driver():
+    try:
+        import ptxvm
+
+        ptxvm.driver_library()
+    except (ImportError, FileNotFoundError) as e:
+        if os.environ.get("PTXVM_REQUIRE_CUDA_PYTHON") == "1":
+            pytest.fail(str(e))
+        pytest.skip(str(e))
+    if importlib.util.find_spec("cuda") is None or importlib.util.find_spec("cuda.bindings") is None:
+        pytest.skip("cuda.bindings is not installed (pip install cuda-python)")
+    out = subprocess.run(
+        [sys.executable, "-m", "ptxvm", "exec", "--", sys.executable, str(HERE / "bindings_device.py")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "cuda.bindings: ok" in out.stdout
