@@ -146,7 +146,18 @@ pub(crate) fn run(d: &mut Driver, f: u64, l: &Launch, params: &[u8]) -> Result<(
         }
     }
     if let Err(fault) = result {
-        eprintln!("{}", fault.report(&module, &name, &file));
+        // The command line's option is a variable here.
+        let report = fault.report(&module, &name, &file);
+        let report = report
+            .replace(
+                "(raise it with --max-steps)",
+                "(raise it with PTXVM_MAX_STEPS, or ptxvm exec --max-steps)",
+            )
+            .replace(
+                "(raise it with --timeout; 0 means none)",
+                "(raise it with PTXVM_TIMEOUT; 0 means none)",
+            );
+        eprintln!("{report}");
         let code = error::of_fault(&fault.cause);
         let c = state::top().unwrap_or(0);
         if let Some(ctx) = d.contexts.get_mut(&c) {

@@ -255,6 +255,7 @@ fn a_wait_that_never_ends_stops_at_the_budget_and_says_where_ctas_waited() {
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success() && stdout.contains("forever: ok"), "{stdout}\n{stderr}");
     assert!(stderr.contains("instruction budget exhausted"), "{stderr}");
+    assert!(stderr.contains("raise it with PTXVM_MAX_STEPS"), "{stderr}");
     assert!(stderr.contains("was waiting here"), "{stderr}");
 }
 
