@@ -246,6 +246,27 @@ pub(crate) fn check_stream(stream: crate::types::Handle) -> Result<(), CUresult>
     state::with(|d| d.check_stream(stream as u64))
 }
 
+/// Frees device or managed memory at `dptr` (`cuMemFree`, `cuMemFreeAsync`).
+pub(crate) fn free_device(dptr: CUdeviceptr) -> Result<(), CUresult> {
+    state::with(|d| {
+        d.ctx()?;
+        match d.allocs.get(&dptr).map(|a| a.kind) {
+            Some(MemKind::Device | MemKind::Managed) => {
+                d.free(dptr);
+                Ok(())
+            }
+            Some(_) => Err(crate::fail(
+                error::INVALID_VALUE,
+                format!("0x{dptr:x} is host memory: free it with cuMemFreeHost"),
+            )),
+            None => Err(crate::fail(
+                error::INVALID_VALUE,
+                format!("0x{dptr:x} is not the start of an allocation (freed already, or never allocated)"),
+            )),
+        }
+    })
+}
+
 /// Whether `stream` is capturing into a graph (its work is then recorded).
 fn capturing(stream: crate::types::Handle) -> Result<bool, CUresult> {
     state::with(|d| {
@@ -282,17 +303,7 @@ crate::api! {
         if dptr == 0 {
             return Ok(());
         }
-        state::with(|d| {
-            d.ctx()?;
-            match d.allocs.get(&dptr).map(|a| a.kind) {
-                Some(MemKind::Device | MemKind::Managed) => {
-                    d.free(dptr);
-                    Ok(())
-                }
-                Some(_) => Err(crate::fail(error::INVALID_VALUE, format!("0x{dptr:x} is host memory: free it with cuMemFreeHost"))),
-                None => Err(crate::fail(error::INVALID_VALUE, format!("0x{dptr:x} is not the start of an allocation (freed already, or never allocated)"))),
-            }
-        })
+        free_device(dptr)
     }
 
     fn cuMemAllocHost_v2(pp: *mut *mut c_void, bytesize: usize) {

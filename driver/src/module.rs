@@ -164,14 +164,16 @@ pub(crate) fn image_bytes<'a>(image: *const c_void) -> Result<&'a [u8], CUresult
     Ok(unsafe { std::ffi::CStr::from_ptr(image.cast::<c_char>()) }.to_bytes())
 }
 
+/// Module `m`'s entry.
+fn module_entry(modules: &HashMap<u64, ModuleEntry>, m: u64) -> Result<&ModuleEntry, CUresult> {
+    modules.get(&m).ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("0x{m:x} is not a module")))
+}
+
 /// Function `name` of module `m`: the same handle each time.
 pub fn function(m: u64, name: &str) -> Result<u64, CUresult> {
     state::with(|d| {
         d.sticky()?;
-        let entry = d
-            .modules
-            .get(&m)
-            .ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("0x{m:x} is not a module")))?;
+        let entry = module_entry(&d.modules, m)?;
         if let Some(&f) = entry.functions.get(name) {
             return Ok(f);
         }
@@ -202,10 +204,7 @@ pub fn function(m: u64, name: &str) -> Result<u64, CUresult> {
 pub fn global(m: u64, name: &str) -> Result<(u64, u64), CUresult> {
     state::with(|d| {
         d.sticky()?;
-        let entry = d
-            .modules
-            .get(&m)
-            .ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("0x{m:x} is not a module")))?;
+        let entry = module_entry(&d.modules, m)?;
         if let Err(e) = d.device.place_module(&entry.module) {
             return Err(crate::fail(error::INVALID_IMAGE, format!("{}: {e}", entry.file)));
         }

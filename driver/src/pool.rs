@@ -181,15 +181,6 @@ crate::api! {
 
     fn cuMemFreeAsync(dptr: CUdeviceptr, h_stream: Handle) {
         memory::check_stream(h_stream)?;
-        state::with(|d| {
-            d.ctx()?;
-            match d.allocs.get(&dptr).map(|a| a.kind) {
-                Some(MemKind::Device | MemKind::Managed) => {
-                    d.free(dptr);
-                    Ok(())
-                }
-                _ => Err(crate::fail(error::INVALID_VALUE, format!("0x{dptr:x} is not the start of a device allocation"))),
-            }
-        })
+        memory::free_device(dptr)
     }
 }

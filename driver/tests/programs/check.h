@@ -55,7 +55,7 @@ static char *read_file(const char *path) {
     return text;
 }
 
-/* Makes a context current; argv[1] is the directory of the test's PTX files. */
+/* Makes a context current. */
 static CUcontext start(void) {
     CUdevice dev;
     CUcontext ctx;
@@ -63,4 +63,14 @@ static CUcontext start(void) {
     CHECK(cuDeviceGet(&dev, 0));
     CHECK(cuCtxCreate(&ctx, NULL, 0, dev));
     return ctx;
+}
+
+/* Makes a context current and loads kernels.ptx from the folder argv[1] names. */
+static CUmodule load_kernels(int argc, char **argv) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/kernels.ptx", argc > 1 ? argv[1] : ".");
+    start();
+    CUmodule mod;
+    CHECK(cuModuleLoad(&mod, path));
+    return mod;
 }

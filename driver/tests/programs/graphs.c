@@ -7,11 +7,7 @@ static int host_calls = 0;
 static void CUDA_CB count(void *data) { host_calls += (int)(intptr_t)data; }
 
 int main(int argc, char **argv) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/kernels.ptx", argc > 1 ? argv[1] : ".");
-    start();
-    CUmodule mod;
-    CHECK(cuModuleLoad(&mod, path));
+    CUmodule mod = load_kernels(argc, argv);
     CUfunction add_one, axpy;
     CHECK(cuModuleGetFunction(&add_one, mod, "add_one"));
     CHECK(cuModuleGetFunction(&axpy, mod, "axpy"));

@@ -11,11 +11,7 @@ static void run_add_one(CUdeviceptr p, int n) {
 }
 
 int main(int argc, char **argv) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/kernels.ptx", argc > 1 ? argv[1] : ".");
-    start();
-    CUmodule mod;
-    CHECK(cuModuleLoad(&mod, path));
+    CUmodule mod = load_kernels(argc, argv);
     CHECK(cuModuleGetFunction(&add_one, mod, "add_one"));
 
     /* Fills of 8, 16 and 32 bits, at offsets, and 2D fills with a pitch. */

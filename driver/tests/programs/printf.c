@@ -3,11 +3,7 @@
 #include "check.h"
 
 int main(int argc, char **argv) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/kernels.ptx", argc > 1 ? argv[1] : ".");
-    start();
-    CUmodule mod;
-    CHECK(cuModuleLoad(&mod, path));
+    CUmodule mod = load_kernels(argc, argv);
     CUfunction hello, must_be_zero;
     CHECK(cuModuleGetFunction(&hello, mod, "hello"));
     CHECK(cuModuleGetFunction(&must_be_zero, mod, "must_be_zero"));

@@ -4,12 +4,8 @@
 #include "check.h"
 
 int main(int argc, char **argv) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/kernels.ptx", argc > 1 ? argv[1] : ".");
     int sync = argc > 2 ? atoi(argv[2]) : 1;
-    start();
-    CUmodule mod;
-    CHECK(cuModuleLoad(&mod, path));
+    CUmodule mod = load_kernels(argc, argv);
     CUfunction racy;
     CHECK(cuModuleGetFunction(&racy, mod, "racy"));
     CUdeviceptr out;

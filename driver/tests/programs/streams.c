@@ -12,11 +12,7 @@ static void CUDA_CB callback(CUstream s, CUresult status, void *data) {
 }
 
 int main(int argc, char **argv) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/kernels.ptx", argc > 1 ? argv[1] : ".");
-    start();
-    CUmodule mod;
-    CHECK(cuModuleLoad(&mod, path));
+    CUmodule mod = load_kernels(argc, argv);
     CUfunction add_one;
     CHECK(cuModuleGetFunction(&add_one, mod, "add_one"));
 

@@ -4,11 +4,7 @@
 #include "check.h"
 
 int main(int argc, char **argv) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/kernels.ptx", argc > 1 ? argv[1] : ".");
-    start();
-    CUmodule mod;
-    CHECK(cuModuleLoad(&mod, path));
+    CUmodule mod = load_kernels(argc, argv);
     CUfunction add_one;
     CHECK(cuModuleGetFunction(&add_one, mod, "add_one"));
 
