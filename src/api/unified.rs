@@ -167,7 +167,7 @@ impl super::Kernel {
     }
 
     /// Packs one value per parameter, each given as its bytes in memory order, into
-    /// the parameter buffer as [`Kernel::params`] lays it out: the one place where
+    /// the parameter buffer as [`Kernel::params`](super::Kernel::params) lays it out: the one place where
     /// every door (launch spec, [`super::Args`], Python, the CUDA driver) turns
     /// arguments into a launch's parameters.
     ///
