@@ -196,13 +196,19 @@ fn c_str(s: &'static str) -> *const c_char {
 crate::api! {
     /// The code's name, such as `CUDA_ERROR_INVALID_VALUE`.
     fn cuGetErrorName(error: CUresult, p_str: *mut *const c_char) {
-        let text = name(error).ok_or(INVALID_VALUE)?;
+        let Some(text) = name(error) else {
+            crate::out(p_str, std::ptr::null())?;
+            return Err(INVALID_VALUE);
+        };
         crate::out(p_str, c_str(text))
     }
 
     /// What the code means, in words.
     fn cuGetErrorString(error: CUresult, p_str: *mut *const c_char) {
-        let text = ERRORS.iter().find(|e| e.0 == error).map(|e| e.2).ok_or(INVALID_VALUE)?;
+        let Some(text) = ERRORS.iter().find(|e| e.0 == error).map(|e| e.2) else {
+            crate::out(p_str, std::ptr::null())?;
+            return Err(INVALID_VALUE);
+        };
         crate::out(p_str, c_str(text))
     }
 }

@@ -123,17 +123,25 @@ pub fn run(work: Work) -> Result<(), CUresult> {
         Work::Copy { dst, src, bytes } => memory::any(dst, src, bytes),
         Work::Copy2D(m) => memory::copy_2d(&m),
         Work::Copy3D(m) => {
+            let overflow = || crate::fail(error::INVALID_VALUE, "the copy's extent overflows");
+            // Plane `z` starts at row `(Z + z) * height + Y` of each side.
+            let row = |y: usize, z0: usize, z: usize, h: usize| {
+                z0.checked_add(z)
+                    .and_then(|z| z.checked_mul(h))
+                    .and_then(|r| r.checked_add(y))
+                    .ok_or_else(overflow)
+            };
             for z in 0..m.depth.max(1) {
                 let plane = Memcpy2D {
                     src_x_in_bytes: m.src_x_in_bytes,
-                    src_y: m.src_y + (m.src_z + z) * m.src_height,
+                    src_y: row(m.src_y, m.src_z, z, m.src_height)?,
                     src_memory_type: m.src_memory_type,
                     src_host: m.src_host,
                     src_device: m.src_device,
                     src_array: m.src_array,
                     src_pitch: m.src_pitch,
                     dst_x_in_bytes: m.dst_x_in_bytes,
-                    dst_y: m.dst_y + (m.dst_z + z) * m.dst_height,
+                    dst_y: row(m.dst_y, m.dst_z, z, m.dst_height)?,
                     dst_memory_type: m.dst_memory_type,
                     dst_host: m.dst_host,
                     dst_device: m.dst_device,

@@ -49,7 +49,8 @@ pub struct Launch {
 fn blocks_per_sm(threads: u32, shared: u32) -> u32 {
     let warps = threads.div_ceil(32).max(1);
     let by_threads = MAX_THREADS_PER_SM as u32 / 32 / warps;
-    let by_shared = if shared == 0 { u32::MAX } else { SHARED_PER_SM as u32 / (shared + RESERVED_SHARED) };
+    let by_shared =
+        if shared == 0 { u32::MAX } else { SHARED_PER_SM as u32 / shared.saturating_add(RESERVED_SHARED) };
     by_threads.min(by_shared).min(MAX_BLOCKS_PER_SM as u32)
 }
 
@@ -177,7 +178,7 @@ pub(crate) fn prepare(d: &mut Driver, f: u64, l: &Launch, params: Params) -> Res
     let static_shared = fe.kernel.static_shared_bytes();
     check_shape(l, static_shared, fe.max_dynamic_shared)?;
     if l.cooperative {
-        let per_sm = blocks_per_sm(l.block.iter().product(), static_shared + l.shared);
+        let per_sm = blocks_per_sm(l.block.iter().product(), static_shared.saturating_add(l.shared));
         let ctas = l.grid.iter().map(|&x| u64::from(x)).product::<u64>();
         let most = u64::from(per_sm) * SM_COUNT as u64;
         if ctas > most {
@@ -227,8 +228,18 @@ pub(crate) fn prepare(d: &mut Driver, f: u64, l: &Launch, params: Params) -> Res
                     PARAM_END => break,
                     // SAFETY: the key's value follows it in the list.
                     PARAM_BUFFER_POINTER => buffer = unsafe { *extra.add(k + 1) }.cast::<u8>(),
-                    // SAFETY: the value of BUFFER_SIZE points at a size_t.
-                    PARAM_BUFFER_SIZE => size = Some(unsafe { *(*extra.add(k + 1)).cast::<usize>() }),
+                    PARAM_BUFFER_SIZE => {
+                        // SAFETY: the key's value follows it in the list.
+                        let p = unsafe { *extra.add(k + 1) }.cast::<usize>();
+                        if p.is_null() {
+                            return Err(crate::fail(
+                                error::INVALID_VALUE,
+                                "CU_LAUNCH_PARAM_BUFFER_SIZE is NULL",
+                            ));
+                        }
+                        // SAFETY: a non-NULL value of BUFFER_SIZE points at a size_t.
+                        size = Some(unsafe { *p });
+                    }
                     _ => {
                         return Err(crate::fail(
                             error::INVALID_VALUE,
@@ -401,7 +412,7 @@ crate::api! {
 
     fn cuOccupancyMaxActiveBlocksPerMultiprocessor(num_blocks: *mut i32, func: Handle, block_size: i32, dynamic_smem_size: usize) {
         let n = state::with(|d| {
-            let shared = attribute(d, func as u64, 1)? as u32 + dynamic_smem_size as u32;
+            let shared = (attribute(d, func as u64, 1)? as u32).saturating_add(u32::try_from(dynamic_smem_size).unwrap_or(u32::MAX));
             Ok(blocks_per_sm(block_size.max(1) as u32, shared))
         })?;
         crate::out(num_blocks, n as i32)
@@ -410,7 +421,7 @@ crate::api! {
     fn cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(num_blocks: *mut i32, func: Handle, block_size: i32, dynamic_smem_size: usize, flags: u32) {
         let _ = flags;
         let n = state::with(|d| {
-            let shared = attribute(d, func as u64, 1)? as u32 + dynamic_smem_size as u32;
+            let shared = (attribute(d, func as u64, 1)? as u32).saturating_add(u32::try_from(dynamic_smem_size).unwrap_or(u32::MAX));
             Ok(blocks_per_sm(block_size.max(1) as u32, shared))
         })?;
         crate::out(num_blocks, n as i32)
@@ -424,7 +435,7 @@ crate::api! {
         while size >= 32 {
             // SAFETY: the caller's callback takes a block size and returns bytes.
             let dynamic = match block_size_to_dynamic_smem_size { Some(cb) => unsafe { cb(size) }, None => dynamic_smem_size };
-            let blocks = blocks_per_sm(size as u32, static_shared + dynamic as u32) as i32;
+            let blocks = blocks_per_sm(size as u32, static_shared.saturating_add(u32::try_from(dynamic).unwrap_or(u32::MAX))) as i32;
             if blocks * size > best_blocks * best {
                 (best, best_blocks) = (size, blocks);
             }

@@ -140,9 +140,9 @@ crate::api! {
     }
 
     fn cuKernelGetLibrary(p_lib: *mut Handle, kernel_: Handle) {
-        let f = kernel(kernel_)?;
         let lib = state::with(|d| {
-            let m = d.functions[&f].module;
+            let f = d.functions.get(&(kernel_ as u64)).ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("{kernel_:?} is not a kernel")))?;
+            let m = f.module;
             d.libraries.iter().find(|(_, lm)| **lm == m).map(|(l, _)| *l).ok_or_else(|| crate::fail(error::NOT_FOUND, "the kernel is not from a library"))
         })?;
         crate::out(p_lib, lib as Handle)

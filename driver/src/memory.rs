@@ -55,10 +55,15 @@ pub fn find(d: &Driver, addr: u64) -> Option<(u64, &Alloc)> {
 /// Checks that `len` bytes at `addr` are device-reachable memory (device, managed,
 /// mapped host or a module's variables).
 fn device_range(d: &Driver, addr: u64, len: usize, what: &str) -> Result<(), CUresult> {
-    let r = d.device.range(addr).filter(|r| addr + len as u64 <= r.base + r.bytes.max(1));
+    let end = addr.checked_add(len as u64);
+    let r = d.device.range(addr).filter(|r| end.is_some_and(|e| e <= r.base + r.bytes.max(1)));
     match r {
         Some(_) => Ok(()),
         None if addr == 0 => Err(crate::fail(error::INVALID_VALUE, format!("the {what} is NULL"))),
+        None if d.device.was_freed(addr) => {
+            let why = format!("the {what} 0x{addr:x} is in memory that was freed");
+            Err(crate::fail(error::INVALID_VALUE, why))
+        }
         None => {
             let why = format!(
                 "the {what} 0x{addr:x} ({len} bytes) is not inside an allocation (freed, or never allocated)"
@@ -76,6 +81,9 @@ fn host<'a>(p: *const c_void, len: usize) -> Result<&'a [u8], CUresult> {
     if p.is_null() {
         return Err(crate::fail(error::INVALID_VALUE, "the host pointer is NULL"));
     }
+    if len > isize::MAX as usize {
+        return Err(crate::fail(error::INVALID_VALUE, format!("{len} bytes is more than any memory")));
+    }
     // SAFETY: the caller passes `len` readable bytes at the non-NULL host pointer `p`
     // (the contract of the copy functions; the crate's documentation).
     Ok(unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len) })
@@ -88,6 +96,9 @@ fn host_mut<'a>(p: *mut c_void, len: usize) -> Result<&'a mut [u8], CUresult> {
     }
     if p.is_null() {
         return Err(crate::fail(error::INVALID_VALUE, "the host pointer is NULL"));
+    }
+    if len > isize::MAX as usize {
+        return Err(crate::fail(error::INVALID_VALUE, format!("{len} bytes is more than any memory")));
     }
     // SAFETY: the caller passes `len` writable bytes at the non-NULL host pointer `p`,
     // not aliased by any Rust reference.
@@ -123,11 +134,14 @@ fn dtod(dst: CUdeviceptr, src: CUdeviceptr, n: usize) -> Result<(), CUresult> {
     })
 }
 
-/// `cuMemcpy`: the direction from the addresses (unified addressing).
+/// `cuMemcpy`: the direction from the addresses (unified addressing). An address in
+/// device memory, or in device memory freed lately, is a device address (so a copy
+/// past an allocation's end, or into freed memory, is refused); any other is the
+/// program's own host memory.
 pub(crate) fn any(dst: u64, src: u64, n: usize) -> Result<(), CUresult> {
     let (on_dst, on_src) = state::with(|d| {
         d.ctx()?;
-        let on = |a: u64| d.device.range(a).is_some_and(|r| a + n as u64 <= r.base + r.bytes.max(1));
+        let on = |a: u64| d.device.range(a).is_some() || d.device.was_freed(a);
         Ok((on(dst), on(src)))
     })?;
     match (on_dst, on_src) {
@@ -149,7 +163,10 @@ pub(crate) fn any(dst: u64, src: u64, n: usize) -> Result<(), CUresult> {
 fn fill(dst: CUdeviceptr, pattern: &[u8], count: usize) -> Result<(), CUresult> {
     state::with(|d| {
         d.ctx()?;
-        device_range(d, dst, count * pattern.len(), "destination")?;
+        let bytes = count
+            .checked_mul(pattern.len())
+            .ok_or_else(|| crate::fail(error::INVALID_VALUE, "the size overflows"))?;
+        device_range(d, dst, bytes, "destination")?;
         if !dst.is_multiple_of(pattern.len() as u64) {
             let why = format!("0x{dst:x} is not aligned to the {}-byte value", pattern.len());
             return Err(crate::fail(error::INVALID_VALUE, why));
@@ -166,11 +183,14 @@ pub(crate) fn fill_2d(
     width: usize,
     height: usize,
 ) -> Result<(), CUresult> {
-    if height > 1 && pitch < width * pattern.len() {
+    let overflow = || crate::fail(error::INVALID_VALUE, "the fill's extent overflows");
+    let row_bytes = width.checked_mul(pattern.len()).ok_or_else(overflow)?;
+    if height > 1 && pitch < row_bytes {
         return Err(crate::fail(error::INVALID_VALUE, "the pitch is narrower than a row"));
     }
     for row in 0..height {
-        fill(dst + (row * pitch) as u64, pattern, width)?;
+        let at = row.checked_mul(pitch).and_then(|o| dst.checked_add(o as u64)).ok_or_else(overflow)?;
+        fill(at, pattern, width)?;
     }
     Ok(())
 }
@@ -184,14 +204,19 @@ fn side(
     y: usize,
     pitch: usize,
 ) -> Result<(bool, u64), CUresult> {
-    let at = |base: u64| base + (y * pitch + x) as u64;
+    let at = |base: u64| {
+        let offset = y.checked_mul(pitch).and_then(|o| o.checked_add(x));
+        offset
+            .and_then(|o| base.checked_add(o as u64))
+            .ok_or_else(|| crate::fail(error::INVALID_VALUE, "the copy's extent overflows"))
+    };
     match kind {
-        MEMORYTYPE_HOST => Ok((false, at(host))),
-        MEMORYTYPE_DEVICE => Ok((true, at(device))),
+        MEMORYTYPE_HOST => Ok((false, at(host)?)),
+        MEMORYTYPE_DEVICE => Ok((true, at(device)?)),
         // Unified: the device pointer is the address; its range tells where it lives.
         MEMORYTYPE_UNIFIED => {
-            let a = at(device);
-            Ok((state::with(|d| Ok(d.device.range(a).is_some()))?, a))
+            let a = at(device)?;
+            Ok((state::with(|d| Ok(d.device.range(a).is_some() || d.device.was_freed(a)))?, a))
         }
         MEMORYTYPE_ARRAY => Err(crate::fail(error::NOT_SUPPORTED, "CUDA arrays are not supported yet")),
         _ => Err(crate::fail(error::INVALID_VALUE, format!("memory type {kind} is not one of CUmemorytype"))),
@@ -214,23 +239,14 @@ pub(crate) fn copy_2d(m: &Memcpy2D) -> Result<(), CUresult> {
     {
         return Err(crate::fail(error::INVALID_VALUE, "a pitch is narrower than WidthInBytes"));
     }
+    let overflow = || crate::fail(error::INVALID_VALUE, "the copy's extent overflows");
     for y in 0..m.height {
-        let (s_dev, s) = side(
-            m.src_memory_type,
-            m.src_host as u64,
-            m.src_device,
-            m.src_x_in_bytes,
-            m.src_y + y,
-            m.src_pitch,
-        )?;
-        let (d_dev, t) = side(
-            m.dst_memory_type,
-            m.dst_host as u64,
-            m.dst_device,
-            m.dst_x_in_bytes,
-            m.dst_y + y,
-            m.dst_pitch,
-        )?;
+        let (sy, dy) =
+            (m.src_y.checked_add(y).ok_or_else(overflow)?, m.dst_y.checked_add(y).ok_or_else(overflow)?);
+        let (s_dev, s) =
+            side(m.src_memory_type, m.src_host as u64, m.src_device, m.src_x_in_bytes, sy, m.src_pitch)?;
+        let (d_dev, t) =
+            side(m.dst_memory_type, m.dst_host as u64, m.dst_device, m.dst_x_in_bytes, dy, m.dst_pitch)?;
         let n = m.width_in_bytes;
         match (d_dev, s_dev) {
             (true, true) => dtod(t, s, n)?,

@@ -123,7 +123,14 @@ pub fn load(text: &[u8], file: Option<String>, logs: Logs, library: bool) -> Res
         return Err(crate::fail(error::INVALID_IMAGE, why));
     };
     state::with(|d| {
-        let c = if library { d.sticky()?.unwrap_or(0) } else { d.ctx()? };
+        // A library belongs to no context (CUDA 12's context-independent loading):
+        // destroying or resetting one leaves it loaded.
+        let c = if library {
+            d.sticky()?;
+            0
+        } else {
+            d.ctx()?
+        };
         d.loaded += 1;
         let file = file.unwrap_or_else(|| format!("module-{}.ptx", d.loaded));
         let module = match Module::load(src) {

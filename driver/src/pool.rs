@@ -37,7 +37,7 @@ fn alloc_from(dptr: *mut CUdeviceptr, bytes: usize, p: u64, stream: Handle) -> R
     let addr = state::with(|d| {
         let max = pool(d, p as Handle)?.max_size;
         let used = d.pools[&p].used;
-        if max != 0 && used + bytes as u64 > max {
+        if max != 0 && used.saturating_add(bytes as u64) > max {
             return Err(crate::fail(
                 error::OUT_OF_MEMORY,
                 format!("the pool holds {used} of its {max} bytes"),

@@ -31,6 +31,10 @@ fn get(symbol: *const c_char, pfn: *mut *mut c_void, version: i32, status: *mut 
     if pfn.is_null() {
         return Err(error::INVALID_VALUE);
     }
+    if version > crate::device::DRIVER_VERSION {
+        let why = format!("CUDA {version} is newer than this driver's {}", crate::device::DRIVER_VERSION);
+        return Err(crate::fail(error::INVALID_VALUE, why));
+    }
     let found = lookup(name, version);
     if found.is_err() && crate::config::get().log_api {
         eprintln!("ptxvm api: {name} (CUDA {version}) is not a function ptxvm has");

@@ -89,7 +89,7 @@ fn reserve(d: &mut Driver, size: usize, alignment: usize) -> Result<u64, CUresul
 /// The reservation that holds `addr..addr + size`.
 fn reserved_range(v: &Vmm, addr: u64, size: usize) -> Result<(), CUresult> {
     match v.reserved.range(..=addr).next_back() {
-        Some((&b, &n)) if addr + size as u64 <= b + n as u64 => Ok(()),
+        Some((&b, &n)) if end(addr, size)? <= b + n as u64 => Ok(()),
         _ => Err(bad(format!("0x{addr:x} ({size} bytes) is not inside a reserved range"))),
     }
 }
@@ -101,7 +101,7 @@ fn map(d: &mut Driver, ptr: u64, size: usize, offset: usize, handle: u64) -> Res
     }
     reserved_range(&d.vmm, ptr, size)?;
     let overlaps =
-        d.vmm.mappings.range(..ptr + size as u64).next_back().is_some_and(|(&b, m)| b + m.size as u64 > ptr);
+        d.vmm.mappings.range(..end(ptr, size)?).next_back().is_some_and(|(&b, m)| b + m.size as u64 > ptr);
     if overlaps {
         return Err(bad(format!("0x{ptr:x} ({size} bytes) overlaps a mapping")));
     }
@@ -132,8 +132,14 @@ fn map(d: &mut Driver, ptr: u64, size: usize, offset: usize, handle: u64) -> Res
     Ok(())
 }
 
+/// The end of `ptr..ptr + size`.
+fn end(ptr: u64, size: usize) -> Result<u64, CUresult> {
+    ptr.checked_add(size as u64)
+        .ok_or_else(|| bad(format!("0x{ptr:x} + {size} bytes is past the address space")))
+}
+
 fn unmap(d: &mut Driver, ptr: u64, size: usize) -> Result<(), CUresult> {
-    let inside: Vec<u64> = d.vmm.mappings.range(ptr..ptr + size as u64).map(|(&b, _)| b).collect();
+    let inside: Vec<u64> = d.vmm.mappings.range(ptr..end(ptr, size)?).map(|(&b, _)| b).collect();
     if inside.is_empty() {
         return Err(bad(format!("nothing is mapped at 0x{ptr:x} ({size} bytes)")));
     }
@@ -183,7 +189,7 @@ crate::api! {
             if d.vmm.reserved.get(&ptr) != Some(&size) {
                 return Err(bad(format!("0x{ptr:x} ({size} bytes) is not a reserved range")));
             }
-            if d.vmm.mappings.range(ptr..ptr + size as u64).next().is_some() {
+            if d.vmm.mappings.range(ptr..end(ptr, size)?).next().is_some() {
                 return Err(bad("unmap the range before freeing it"));
             }
             d.vmm.reserved.remove(&ptr);
@@ -236,7 +242,7 @@ crate::api! {
         }
         state::with(|d| {
             let inside: Vec<(u64, usize, bool)> =
-                d.vmm.mappings.range(ptr..ptr + size as u64).map(|(&b, m)| (b, m.size, m.accessible)).collect();
+                d.vmm.mappings.range(ptr..end(ptr, size)?).map(|(&b, m)| (b, m.size, m.accessible)).collect();
             if inside.is_empty() {
                 return Err(bad(format!("nothing is mapped at 0x{ptr:x} ({size} bytes)")));
             }

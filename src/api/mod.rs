@@ -33,7 +33,7 @@ static MODULES: AtomicU64 = AtomicU64::new(0);
 
 /// How many modules may be loaded at once: each holds one of the data-image windows
 /// between `IMAGE_WINDOW` and device allocations.
-pub const MAX_MODULES: usize = 256;
+pub const MAX_MODULES: usize = 1024;
 
 /// Which image windows loaded modules hold, one bit each.
 static WINDOWS: std::sync::Mutex<[u64; MAX_MODULES / 64]> = std::sync::Mutex::new([0; MAX_MODULES / 64]);

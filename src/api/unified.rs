@@ -52,6 +52,13 @@ impl Device {
         self.memory.range(addr).map(|(base, bytes, kind)| Range { base, bytes, kind })
     }
 
+    /// Whether `addr` is in device memory freed lately and in none live (with unified
+    /// addressing, the last 256 allocations freed, up to 64 MiB, keep their addresses
+    /// from reuse so that a stale pointer is known as one).
+    pub fn was_freed(&self, addr: u64) -> bool {
+        self.memory.was_freed(addr)
+    }
+
     /// Bytes held by allocations ([`Device::alloc`]), not counting module images and
     /// loans.
     pub fn allocated_bytes(&self) -> u64 {

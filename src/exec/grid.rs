@@ -43,7 +43,10 @@ enum Job {
 }
 
 /// Runs CTAs `0..count` of `cta`; the fault of the first CTA in launch order that
-/// met one (so the report does not depend on scheduling).
+/// met one. Without waiting CTAs every CTA runs, so the report does not depend on
+/// scheduling; with them, the first fault ends the launch (the others may wait for
+/// the faulted CTA forever), and it is the first in launch order among the faults met
+/// by then.
 pub fn run(cta: &Cta<'_>, count: u64, limits: &Limits) -> Option<(u64, Fault)> {
     if !cta.program.may_spin || cta.checks.trace {
         return (0..count)
@@ -89,8 +92,10 @@ fn work(cta: &Cta<'_>, count: u64, limits: &Limits, board: &Mutex<Board>) {
             }
             turn += 1;
             // New CTAs first (the one a waiting CTA waits for may not have started),
-            // every other turn one that stepped aside.
-            let resume = !b.aside.is_empty() && (b.next >= count || turn.is_multiple_of(2));
+            // every other turn one that stepped aside; only those once the room for
+            // CTAs aside is full.
+            let full = b.aside.len() >= MAX_ASIDE;
+            let resume = !b.aside.is_empty() && (b.next >= count || full || turn.is_multiple_of(2));
             let job = if resume {
                 b.aside.pop_front().map(|(n, s)| Job::Resume(n, s))
             } else if b.next < count {
@@ -112,16 +117,36 @@ fn work(cta: &Cta<'_>, count: u64, limits: &Limits, board: &Mutex<Board>) {
                 }
             }
         };
-        let (n, mut scratch) = match job {
-            Job::Start(n) => {
-                let mut scratch = spare.take().unwrap_or_default();
-                cta.start(n, &mut scratch);
-                (n, scratch)
-            }
-            Job::Resume(n, Suspended(scratch)) => (n, scratch),
+        let (n, mut scratch, resumed) = match job {
+            Job::Start(n) => (n, spare.take().unwrap_or_default(), false),
+            Job::Resume(n, Suspended(scratch)) => (n, scratch, true),
         };
-        let may_yield = lock(board).aside.len() < MAX_ASIDE;
-        let result = cta.resume(n, limits, &mut scratch, may_yield.then_some(SLICE));
+        // A CTA resumed may always step aside again (its place is free); a new one
+        // only while there is room.
+        let may_yield = resumed || lock(board).aside.len() < MAX_ASIDE;
+        // A panic here is a bug of ptxvm's; it must not leave the other workers
+        // waiting for this one forever, so it ends the launch as a fault.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if !resumed {
+                cta.start(n, &mut scratch);
+            }
+            cta.resume(n, limits, &mut scratch, may_yield.then_some(SLICE))
+        }))
+        .unwrap_or_else(|panic| {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned());
+            let origin = crate::launch::Dim3 { x: 0, y: 0, z: 0 };
+            Err(Fault {
+                cause: format!("internal error in ptxvm: {}; please report it", what.unwrap_or_default()),
+                ctaid: cta.shape.ctaid(n),
+                tid: origin,
+                pc: 0,
+                notes: Vec::new(),
+                calls: Vec::new(),
+            })
+        });
         let mut b = lock(board);
         b.running -= 1;
         match result {

@@ -119,7 +119,14 @@ pub struct GlobalMemory {
     /// (the CUDA driver's view); otherwise addresses count up from [`BASE`], the
     /// same in every run (the command line's, for reproducible reports).
     unified: bool,
+    /// With unified addressing, the allocations freed last, still held so that their
+    /// addresses go to nothing else: a stale pointer into one is known as such
+    /// ([`GlobalMemory::was_freed`]), as a sanitizer's quarantine does.
+    quarantine: std::collections::VecDeque<Allocation>,
 }
+
+/// Freed allocations held in quarantine at most, by count and by bytes.
+const QUARANTINE: (usize, u64) = (256, 64 << 20);
 
 /// Words a host copy moves per task.
 const COPY_CHUNK: usize = 1 << 15;
@@ -133,7 +140,14 @@ impl GlobalMemory {
     /// the host address of its bytes, so host code reads and writes them in place
     /// (managed and mapped host memory). Module images keep their fixed windows.
     pub fn unified() -> GlobalMemory {
-        GlobalMemory { allocs: Vec::new(), unified: true }
+        GlobalMemory { allocs: Vec::new(), unified: true, quarantine: Default::default() }
+    }
+
+    /// Whether `addr` is in an allocation freed lately (unified addressing only) and in
+    /// none live.
+    pub fn was_freed(&self, addr: u64) -> bool {
+        self.range(addr).is_none()
+            && self.quarantine.iter().any(|a| (a.base..a.base + a.len.max(1)).contains(&addr))
     }
 
     /// Allocates `len` zeroed bytes; returns the device address.
@@ -319,7 +333,15 @@ impl GlobalMemory {
     pub fn free(&mut self, addr: u64) -> Result<(), MemFault> {
         match self.allocs.iter().position(|a| a.base == addr && a.kind == Kind::Device) {
             Some(k) => {
-                self.allocs.remove(k);
+                let freed = self.allocs.remove(k);
+                if self.unified {
+                    self.quarantine.push_back(freed);
+                    let held =
+                        |q: &std::collections::VecDeque<Allocation>| q.iter().map(|a| a.len).sum::<u64>();
+                    while self.quarantine.len() > QUARANTINE.0 || held(&self.quarantine) > QUARANTINE.1 {
+                        self.quarantine.pop_front();
+                    }
+                }
                 Ok(())
             }
             None => Err(MemFault::OutOfBounds { addr, size: 0 }),

@@ -1153,4 +1153,4 @@ pub const FUNC_WINDOW: u64 = 0x7b00_0000_0000;
 /// Bytes of a function address slot: function `k` is at `FUNC_WINDOW + 16 k`.
 pub const FUNC_STRIDE: u64 = 16;
 /// Bytes reserved for each module's data image.
-pub const IMAGE_STRIDE: u64 = 1 << 32;
+pub const IMAGE_STRIDE: u64 = 1 << 30;

@@ -165,6 +165,7 @@ int main(int argc, char **argv) {
     CHECK(cuGetErrorString(CUDA_ERROR_ILLEGAL_ADDRESS, &estr));
     EXPECT(strcmp(ename, "CUDA_ERROR_ILLEGAL_ADDRESS") == 0 && strlen(estr) > 0);
     EXPECT_ERR(cuGetErrorName((CUresult)12345, &ename), CUDA_ERROR_INVALID_VALUE);
+    EXPECT(ename == NULL);
 
     /* Unloaded, a module's functions are gone. */
     CHECK(cuModuleUnload(from_file));
@@ -173,6 +174,21 @@ int main(int argc, char **argv) {
     CHECK(cuMemFree(dy));
     CHECK(cuMemFree(packed.out));
     CHECK(cuCtxDestroy(ctx));
+
+    /* A library belongs to no context: it outlives a reset of the primary context. */
+    CUcontext primary;
+    CHECK(cuDevicePrimaryCtxRetain(&primary, dev));
+    CHECK(cuCtxSetCurrent(primary));
+    CUlibrary lib;
+    CHECK(cuLibraryLoadData(&lib, text, NULL, NULL, 0, NULL, NULL, 0));
+    CHECK(cuDevicePrimaryCtxReset(dev));
+    CUkernel k;
+    CHECK(cuLibraryGetKernel(&k, lib, "axpy"));
+    CUfunction kf;
+    CHECK(cuKernelGetFunction(&kf, k));
+    CHECK(cuLibraryUnload(lib));
+    EXPECT_ERR(cuLibraryGetKernel(&k, lib, "axpy"), CUDA_ERROR_INVALID_HANDLE);
+    CHECK(cuDevicePrimaryCtxRelease(dev));
     puts("basics: ok");
     return 0;
 }

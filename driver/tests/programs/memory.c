@@ -138,6 +138,16 @@ int main(int argc, char **argv) {
     CHECK(cuPointerGetAttributes(2, attrs, vals, (CUdeviceptr)(uintptr_t)src));
     EXPECT(t == 0 && mm == 0);
 
+    /* cuMemcpy past an allocation's end, or into freed memory, is refused. */
+    static char big[8192];
+    CUdeviceptr small;
+    CHECK(cuMemAlloc(&small, 64));
+    EXPECT_ERR(cuMemcpy(small, (CUdeviceptr)(uintptr_t)big, sizeof big), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_ERR(cuMemcpy((CUdeviceptr)(uintptr_t)big, small + 32, 64), CUDA_ERROR_INVALID_VALUE);
+    CHECK(cuMemFree(small));
+    EXPECT_ERR(cuMemcpy(small, (CUdeviceptr)(uintptr_t)big, 16), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_ERR(cuMemcpyHtoD(small, big, 16), CUDA_ERROR_INVALID_VALUE);
+
     size_t free_b = 0, total_b = 0;
     CHECK(cuMemGetInfo(&free_b, &total_b));
     EXPECT(free_b > 0 && free_b <= total_b);

@@ -40,6 +40,9 @@ int main(int argc, char **argv) {
     CHECK(cuMemcpyDtoH(host, p, sizeof host));
     for (int i = 0; i < n; i++) EXPECT(host[i] == i + 1);
 
+    EXPECT_ERR(cuMemUnmap(va + gran, (size_t)-1), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_ERR(cuMemSetAccess(va + gran, (size_t)-1, &access, 1), CUDA_ERROR_INVALID_VALUE);
+
     /* Unmapped, then mapped at the other half: the bytes come along. */
     CHECK(cuMemUnmap(va + gran, gran));
     EXPECT_ERR(cuMemcpyHtoD(p, host, 4), CUDA_ERROR_INVALID_VALUE);
