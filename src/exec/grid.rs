@@ -137,7 +137,7 @@ fn work(cta: &Cta<'_>, count: u64, limits: &Limits, board: &Mutex<Board>) {
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned());
-            let origin = crate::launch::Dim3 { x: 0, y: 0, z: 0 };
+            let origin = super::threads::Dim3 { x: 0, y: 0, z: 0 };
             Err(Fault {
                 cause: format!("internal error in ptxvm: {}; please report it", what.unwrap_or_default()),
                 ctaid: cta.shape.ctaid(n),
