@@ -9,6 +9,7 @@ pub mod check;
 pub mod demangle;
 pub mod diag;
 pub mod exec;
+pub mod fatbin;
 pub mod isa;
 pub mod launch;
 pub mod lower;

@@ -12,8 +12,9 @@ use std::collections::HashMap;
 use std::ffi::{c_char, c_void};
 use std::sync::Mutex;
 
-/// `CUjitInputType`: only PTX is text ptxvm can link.
+/// `CUjitInputType`: PTX, and fat binaries for the PTX inside them.
 const INPUT_PTX: u32 = 1;
+const INPUT_FATBINARY: u32 = 2;
 
 struct Link {
     inputs: Vec<(String, String)>,
@@ -39,7 +40,15 @@ fn with<R>(state_: Handle, f: impl FnOnce(&mut Link) -> Result<R, CUresult>) -> 
 
 /// Adds input `bytes` named `name` of type `kind`.
 fn add(state_: Handle, kind: u32, bytes: &[u8], name: String) -> Result<(), CUresult> {
-    if kind != INPUT_PTX {
+    let unpacked;
+    let bytes = if kind == INPUT_FATBINARY {
+        unpacked = crate::module::unpack(bytes)
+            .map_err(|(code, why)| crate::fail(code, format!("{name}: {why}")))?;
+        &unpacked[..]
+    } else {
+        bytes
+    };
+    if kind != INPUT_PTX && kind != INPUT_FATBINARY {
         let why = format!(
             "{name}: input type {kind} is machine code or an archive; ptxvm links PTX (CU_JIT_INPUT_PTX): \
              build with `-arch=sm_90` or `nvcc -ptx` to keep PTX"

@@ -1,6 +1,7 @@
 //! Modules: PTX text from memory or a file, checked as `ptxas` checks it. Invalid PTX
 //! is `CUDA_ERROR_INVALID_PTX` with ptxvm's diagnostics in the JIT error log and on
-//! stderr; a cubin or a fatbin is refused with how to keep PTX in a build. A module
+//! stderr. A fat binary gives its PTX ([`ptxvm::fatbin`]); a cubin, or a fat binary
+//! of machine code alone, is refused with how to keep PTX in a build. A module
 //! is decoded for execution, and its `.global` and `.const` variables placed in device
 //! memory, when a function, a variable or a launch first needs them.
 
@@ -98,14 +99,24 @@ fn not_ptx(image: &[u8]) -> Option<(CUresult, String)> {
     if image.starts_with(b"\x7fELF") {
         return Some((error::NO_BINARY_FOR_GPU, format!("the image is a cubin (ELF machine code); {keep}")));
     }
-    let magic = image.get(..4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-    if matches!(magic, Some(0xBA55_ED50 | 0x466_243B1)) {
-        return Some((
-            error::NO_BINARY_FOR_GPU,
-            format!("the image is a fatbin, which the driver does not unpack yet; {keep}"),
-        ));
-    }
     None
+}
+
+/// The PTX of a fat binary (the PTX of the highest `sm_` number ptxvm runs), or the
+/// image itself when it is not one.
+///
+/// # Errors
+/// `CUDA_ERROR_NO_BINARY_FOR_GPU` for a fat binary without PTX, and
+/// `CUDA_ERROR_INVALID_IMAGE` for one that cannot be read, with the reason.
+pub(crate) fn unpack(image: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, (CUresult, String)> {
+    if ptxvm::fatbin::container_size(image).is_none() {
+        return Ok(std::borrow::Cow::Borrowed(image));
+    }
+    match ptxvm::fatbin::pick_ptx(image, 90) {
+        Ok((_, text)) => Ok(std::borrow::Cow::Owned(text.into_bytes())),
+        Err(e @ ptxvm::fatbin::FatbinError::NoPtx(_)) => Err((error::NO_BINARY_FOR_GPU, e.to_string())),
+        Err(e) => Err((error::INVALID_IMAGE, e.to_string())),
+    }
 }
 
 /// Loads PTX `text` into the current context, or (a library) into none when there
@@ -115,6 +126,13 @@ pub fn load(text: &[u8], file: Option<String>, logs: Logs, library: bool) -> Res
         logs.write(&why);
         return Err(crate::fail(code, why));
     }
+    let text = match unpack(text) {
+        Ok(t) => t,
+        Err((code, why)) => {
+            logs.write(&why);
+            return Err(crate::fail(code, why));
+        }
+    };
     // Up to the first NUL: a length-counted image may or may not include one.
     let text = &text[..text.iter().position(|&b| b == 0).unwrap_or(text.len())];
     let Ok(src) = std::str::from_utf8(text) else {
@@ -158,13 +176,26 @@ pub(crate) fn image_bytes<'a>(image: *const c_void) -> Result<&'a [u8], CUresult
     if image.is_null() {
         return Err(error::INVALID_VALUE);
     }
-    // A cubin or fatbin is not NUL-terminated: its header tells it apart first.
-    // SAFETY: an image is at least 4 bytes (a magic number or PTX text and its NUL
-    // would be; shorter text ends in its NUL within them).
+    // A cubin or fat binary is not NUL-terminated: its header tells it apart first.
+    // SAFETY: an image is at least 4 bytes (a magic number, or PTX text that ends in
+    // its NUL within them).
     let head = unsafe { std::slice::from_raw_parts(image.cast::<u8>(), 4) };
-    if head.starts_with(b"\x7fELF")
-        || matches!(u32::from_le_bytes([head[0], head[1], head[2], head[3]]), 0xBA55_ED50 | 0x466_243B1)
-    {
+    let magic = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
+    if magic == ptxvm::fatbin::WRAPPER_MAGIC {
+        // nvcc's wrapper: magic, version, then a pointer to the container.
+        // SAFETY: a wrapper is 24 bytes; its pointer is at byte 8.
+        let data = unsafe { *image.cast::<u8>().add(8).cast::<*const c_void>() };
+        return image_bytes(data);
+    }
+    if magic == ptxvm::fatbin::MAGIC {
+        // SAFETY: a container starts with its 16-byte header, which gives its size.
+        let header = unsafe { std::slice::from_raw_parts(image.cast::<u8>(), 16) };
+        let size = ptxvm::fatbin::container_size(header).ok_or(error::INVALID_IMAGE)?;
+        let size = usize::try_from(size).map_err(|_| error::INVALID_IMAGE)?;
+        // SAFETY: the container holds the size its header gives.
+        return Ok(unsafe { std::slice::from_raw_parts(image.cast::<u8>(), size) });
+    }
+    if head.starts_with(b"\x7fELF") {
         return Ok(head);
     }
     // SAFETY: PTX text handed to cuModuleLoadData is NUL-terminated.

@@ -159,6 +159,7 @@ fn cubins_and_invalid_ptx_are_refused_and_two_ptx_inputs_link() {
     let Some((out, err)) = passes("images") else { return };
     assert!(out.contains("images: ok"));
     assert!(err.contains("the image is a cubin") && err.contains("-arch=sm_90"), "{err}");
+    assert!(err.contains("holds no PTX, only machine code for sm_90"), "{err}");
     assert!(err.contains("setp.lt.b32"), "{err}");
     // The linked module resolves `twice`; linked_a.ptx alone does not.
     assert!(err.contains("`twice` is not defined in this module"), "{err}");

@@ -1,4 +1,5 @@
-/* What is not PTX text: a cubin is refused with NO_BINARY_FOR_GPU, invalid PTX with
+/* What is not PTX text: a fat binary gives its PTX, a cubin (or a fat binary of
+   machine code alone) is refused with NO_BINARY_FOR_GPU, invalid PTX with
    INVALID_PTX and the diagnostics in the JIT error log; a link of two PTX inputs
    resolves an extern function. argv[1] is the directory of the inputs. */
 #include "check.h"
@@ -16,6 +17,37 @@ int main(int argc, char **argv) {
     EXPECT(n > 4);
     CUmodule mod;
     EXPECT_ERR(cuModuleLoadData(&mod, cubin), CUDA_ERROR_NO_BINARY_FOR_GPU);
+
+    /* A fat binary (zstd-compressed, as nvcc 13 makes them) gives its PTX; one of
+       machine code alone is refused. The files are the library's test data. */
+    static char fat[1 << 16];
+    snprintf(path, sizeof path, "%s/../../../tests/data/fatbin/vadd_zstd.fatbin", dir);
+    f = fopen(path, "rb");
+    EXPECT(f);
+    EXPECT(fread(fat, 1, sizeof fat, f) > 16);
+    fclose(f);
+    CHECK(cuModuleLoadData(&mod, fat));
+    CUfunction vadd;
+    CHECK(cuModuleGetFunction(&vadd, mod, "vadd"));
+    float va[64], vb[64], vc[64];
+    for (int i = 0; i < 64; i++) va[i] = (float)i, vb[i] = 0.25f;
+    CUdeviceptr da, db, dc;
+    CHECK(cuMemAlloc(&da, sizeof va));
+    CHECK(cuMemAlloc(&db, sizeof vb));
+    CHECK(cuMemAlloc(&dc, sizeof vc));
+    CHECK(cuMemcpyHtoD(da, va, sizeof va));
+    CHECK(cuMemcpyHtoD(db, vb, sizeof vb));
+    int vn = 64;
+    void *vargs[] = {&da, &db, &dc, &vn};
+    CHECK(cuLaunchKernel(vadd, 1, 1, 1, 64, 1, 1, 0, NULL, vargs, NULL));
+    CHECK(cuMemcpyDtoH(vc, dc, sizeof vc));
+    for (int i = 0; i < 64; i++) EXPECT(vc[i] == (float)i + 0.25f);
+    snprintf(path, sizeof path, "%s/../../../tests/data/fatbin/vadd_sass.fatbin", dir);
+    f = fopen(path, "rb");
+    EXPECT(f);
+    EXPECT(fread(fat, 1, sizeof fat, f) > 16);
+    fclose(f);
+    EXPECT_ERR(cuModuleLoadData(&mod, fat), CUDA_ERROR_NO_BINARY_FOR_GPU);
 
     const char *bad = ".version 8.0\n.target sm_90\n.address_size 64\n"
                       ".visible .entry k()\n{\n  setp.lt.b32 %p1, 1, 2;\n  ret;\n}\n";
