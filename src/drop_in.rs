@@ -40,17 +40,27 @@ fn built_library() -> Result<PathBuf, String> {
     }
 }
 
-/// A folder where `libcuda.so.1` and `libcuda.so` name the built library, as the
-/// loader and `dlopen("libcuda.so.1")` look for it: `ptxvm-lib/` beside the library,
-/// or a folder of this process's own in the temporary directory.
+/// A folder where `libcuda.so.1` and `libcuda.so` name the built driver (and
+/// `libcudart.so.13`, `.12` and `libcudart.so` the runtime), as the loader and
+/// `dlopen("libcuda.so.1")` look for them: `ptxvm-lib/` beside the library, or a
+/// folder of this process's own in the temporary directory.
 fn library_folder(lib: &Path) -> Result<PathBuf, String> {
     let make = |dir: &Path| -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
-        for name in ["libcuda.so.1", "libcuda.so"] {
+        // The runtime beside the driver, when it was built: programs built with
+        // `nvcc -cudart shared` ask for libcudart.so.13 (or .12 from CUDA 12).
+        let runtime = lib.with_file_name("libcudart.so");
+        let mut links = vec![("libcuda.so.1", lib.to_path_buf()), ("libcuda.so", lib.to_path_buf())];
+        if runtime.exists() {
+            for name in ["libcudart.so.13", "libcudart.so.12", "libcudart.so"] {
+                links.push((name, runtime.clone()));
+            }
+        }
+        for (name, target) in links {
             let link = dir.join(name);
-            if std::fs::read_link(&link).ok().as_deref() != Some(lib) {
+            if std::fs::read_link(&link).ok().as_deref() != Some(target.as_path()) {
                 let _ = std::fs::remove_file(&link);
-                std::os::unix::fs::symlink(lib, &link)?;
+                std::os::unix::fs::symlink(&target, &link)?;
             }
         }
         Ok(())

@@ -1,0 +1,342 @@
+//! The runtime API programs call, each a translation to the driver (device,
+//! memory, copies and fills, symbols, launches, streams, events, errors). Work runs
+//! when it is enqueued, as in the driver.
+
+use crate::driver as cu;
+use crate::error::{self, CudaError};
+use crate::register::{self, Dim3, ready};
+use crate::{check, out};
+use std::ffi::{c_char, c_void};
+
+type P = *mut c_void;
+
+/// `cudaMemcpyKind`: host-to-host 0 to default 4 (unified addressing tells the
+/// direction from the addresses, so each kind copies the same way).
+fn kind_ok(kind: u32) -> Result<(), CudaError> {
+    if kind <= 4 { Ok(()) } else { Err(error::INVALID_MEMCPY_DIRECTION) }
+}
+
+fn launch(
+    host: P,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut P,
+    shared: usize,
+    stream: P,
+    cooperative: bool,
+) -> Result<(), CudaError> {
+    ready()?;
+    let f = register::function(host as usize)?;
+    let shared = u32::try_from(shared).map_err(|_| error::INVALID_VALUE)?;
+    let (g, b) = (grid, block);
+    let r = if cooperative {
+        cu::cuLaunchCooperativeKernel(f, g.x, g.y, g.z, b.x, b.y, b.z, shared, stream, args)
+    } else {
+        cu::cuLaunchKernel(f, g.x, g.y, g.z, b.x, b.y, b.z, shared, stream, args, std::ptr::null_mut())
+    };
+    check(r)
+}
+
+fn static_str(s: &'static str) -> *const c_char {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<&'static str, &'static std::ffi::CStr>>> = OnceLock::new();
+    let mut cache = CACHE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    let c = cache
+        .entry(s)
+        .or_insert_with(|| Box::leak(std::ffi::CString::new(s).unwrap_or_default().into_boxed_c_str()));
+    c.as_ptr()
+}
+
+crate::rt! {
+    fn cudaLaunchKernel(func: P, grid_dim: Dim3, block_dim: Dim3, args: *mut P, shared_mem: usize, stream: P) {
+        launch(func, grid_dim, block_dim, args, shared_mem, stream, false)
+    }
+
+    fn __cudaLaunchKernel(kernel: P, grid_dim: Dim3, block_dim: Dim3, args: *mut P, shared_mem: usize, stream: P) {
+        launch(kernel, grid_dim, block_dim, args, shared_mem, stream, false)
+    }
+
+    fn __cudaLaunchKernel_ptsz(kernel: P, grid_dim: Dim3, block_dim: Dim3, args: *mut P, shared_mem: usize, stream: P) {
+        launch(kernel, grid_dim, block_dim, args, shared_mem, stream, false)
+    }
+
+    fn cudaLaunchCooperativeKernel(func: P, grid_dim: Dim3, block_dim: Dim3, args: *mut P, shared_mem: usize, stream: P) {
+        launch(func, grid_dim, block_dim, args, shared_mem, stream, true)
+    }
+
+    fn cudaFuncSetAttribute(func: P, attr: u32, value: i32) {
+        ready()?;
+        // cudaFuncAttribute 8 and 9 are the driver's CU_FUNC_ATTRIBUTE_* of the same
+        // meaning (dynamic shared memory, carveout).
+        check(cu::cuFuncSetAttribute(register::function(func as usize)?, attr, value))
+    }
+
+    fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(num_blocks: *mut i32, func: P, block_size: i32, dynamic_smem: usize) {
+        ready()?;
+        check(cu::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(num_blocks, register::function(func as usize)?, block_size, dynamic_smem, 0))
+    }
+
+    fn cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(num_blocks: *mut i32, func: P, block_size: i32, dynamic_smem: usize, flags: u32) {
+        ready()?;
+        check(cu::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(num_blocks, register::function(func as usize)?, block_size, dynamic_smem, flags))
+    }
+
+    fn cudaGetDeviceCount(count: *mut i32) {
+        ready()?;
+        check(cu::cuDeviceGetCount(count))
+    }
+
+    fn cudaGetDevice(device: *mut i32) {
+        ready()?;
+        out(device, 0)
+    }
+
+    fn cudaSetDevice(device: i32) {
+        ready()?;
+        if device == 0 { Ok(()) } else { Err(error::INVALID_DEVICE) }
+    }
+
+    fn cudaDeviceGetAttribute(value: *mut i32, attr: i32, device: i32) {
+        ready()?;
+        // cudaDeviceAttr numbers are the driver's CUdevice_attribute numbers.
+        check(cu::cuDeviceGetAttribute(value, attr, device))
+    }
+
+    fn cudaDeviceSynchronize() {
+        ready()?;
+        check(cu::cuCtxSynchronize())
+    }
+
+    fn cudaDeviceReset() {
+        ready()?;
+        check(cu::cuDevicePrimaryCtxReset_v2(0))?;
+        register::forget_modules();
+        Ok(())
+    }
+
+    fn cudaDeviceSetLimit(limit: u32, value: usize) {
+        ready()?;
+        check(cu::cuCtxSetLimit(limit, value))
+    }
+
+    fn cudaDeviceGetLimit(value: *mut usize, limit: u32) {
+        ready()?;
+        check(cu::cuCtxGetLimit(value, limit))
+    }
+
+    fn cudaRuntimeGetVersion(version: *mut i32) {
+        out(version, 13050)
+    }
+
+    fn cudaDriverGetVersion(version: *mut i32) {
+        ready()?;
+        check(cu::cuDriverGetVersion(version))
+    }
+
+    fn cudaMalloc(dev_ptr: *mut P, size: usize) {
+        ready()?;
+        if dev_ptr.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        if size == 0 {
+            return out(dev_ptr, std::ptr::null_mut());
+        }
+        let mut p = 0u64;
+        check(cu::cuMemAlloc_v2(&mut p, size))?;
+        out(dev_ptr, p as usize as P)
+    }
+
+    fn cudaMallocManaged(dev_ptr: *mut P, size: usize, flags: u32) {
+        ready()?;
+        let mut p = 0u64;
+        check(cu::cuMemAllocManaged(&mut p, size, flags))?;
+        out(dev_ptr, p as usize as P)
+    }
+
+    fn cudaMallocHost(ptr: *mut P, size: usize) {
+        ready()?;
+        check(cu::cuMemAllocHost_v2(ptr, size))
+    }
+
+    fn cudaHostAlloc(ptr: *mut P, size: usize, flags: u32) {
+        ready()?;
+        check(cu::cuMemHostAlloc(ptr, size, flags))
+    }
+
+    fn cudaFreeHost(ptr: P) {
+        ready()?;
+        check(cu::cuMemFreeHost(ptr))
+    }
+
+    fn cudaFree(dev_ptr: P) {
+        ready()?;
+        check(cu::cuMemFree_v2(dev_ptr as u64))
+    }
+
+    fn cudaMemGetInfo(free: *mut usize, total: *mut usize) {
+        ready()?;
+        check(cu::cuMemGetInfo_v2(free, total))
+    }
+
+    fn cudaMemcpy(dst: P, src: *const c_void, count: usize, kind: u32) {
+        ready()?;
+        kind_ok(kind)?;
+        check(cu::cuMemcpy(dst as u64, src as u64, count))
+    }
+
+    fn cudaMemcpyAsync(dst: P, src: *const c_void, count: usize, kind: u32, stream: P) {
+        ready()?;
+        kind_ok(kind)?;
+        check(cu::cuMemcpyAsync(dst as u64, src as u64, count, stream))
+    }
+
+    fn cudaMemset(dev_ptr: P, value: i32, count: usize) {
+        ready()?;
+        check(cu::cuMemsetD8_v2(dev_ptr as u64, value as u8, count))
+    }
+
+    fn cudaMemsetAsync(dev_ptr: P, value: i32, count: usize, stream: P) {
+        ready()?;
+        check(cu::cuMemsetD8Async(dev_ptr as u64, value as u8, count, stream))
+    }
+
+    fn cudaMemcpyToSymbol(symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: u32) {
+        ready()?;
+        kind_ok(kind)?;
+        let (addr, size) = register::variable(symbol as usize)?;
+        if offset.checked_add(count).is_none_or(|end| end > size) {
+            return Err(error::INVALID_VALUE);
+        }
+        check(cu::cuMemcpy(addr + offset as u64, src as u64, count))
+    }
+
+    fn cudaMemcpyFromSymbol(dst: P, symbol: *const c_void, count: usize, offset: usize, kind: u32) {
+        ready()?;
+        kind_ok(kind)?;
+        let (addr, size) = register::variable(symbol as usize)?;
+        if offset.checked_add(count).is_none_or(|end| end > size) {
+            return Err(error::INVALID_VALUE);
+        }
+        check(cu::cuMemcpy(dst as u64, addr + offset as u64, count))
+    }
+
+    fn cudaGetSymbolAddress(dev_ptr: *mut P, symbol: *const c_void) {
+        ready()?;
+        let (addr, _) = register::variable(symbol as usize)?;
+        out(dev_ptr, addr as usize as P)
+    }
+
+    fn cudaGetSymbolSize(size: *mut usize, symbol: *const c_void) {
+        ready()?;
+        let (_, bytes) = register::variable(symbol as usize)?;
+        out(size, bytes)
+    }
+
+    fn cudaStreamCreate(stream: *mut P) {
+        ready()?;
+        check(cu::cuStreamCreate(stream, 0))
+    }
+
+    fn cudaStreamCreateWithFlags(stream: *mut P, flags: u32) {
+        ready()?;
+        check(cu::cuStreamCreate(stream, flags))
+    }
+
+    fn cudaStreamCreateWithPriority(stream: *mut P, flags: u32, priority: i32) {
+        ready()?;
+        check(cu::cuStreamCreateWithPriority(stream, flags, priority))
+    }
+
+    fn cudaStreamDestroy(stream: P) {
+        ready()?;
+        check(cu::cuStreamDestroy_v2(stream))
+    }
+
+    fn cudaStreamSynchronize(stream: P) {
+        ready()?;
+        check(cu::cuStreamSynchronize(stream))
+    }
+
+    fn cudaStreamQuery(stream: P) {
+        ready()?;
+        check(cu::cuStreamQuery(stream))
+    }
+
+    fn cudaStreamWaitEvent(stream: P, event: P, flags: u32) {
+        ready()?;
+        check(cu::cuStreamWaitEvent(stream, event, flags))
+    }
+
+    fn cudaLaunchHostFunc(stream: P, func: Option<unsafe extern "C" fn(P)>, user_data: P) {
+        ready()?;
+        check(cu::cuLaunchHostFunc(stream, func, user_data))
+    }
+
+    fn cudaEventCreate(event: *mut P) {
+        ready()?;
+        check(cu::cuEventCreate(event, 0))
+    }
+
+    fn cudaEventCreateWithFlags(event: *mut P, flags: u32) {
+        ready()?;
+        check(cu::cuEventCreate(event, flags))
+    }
+
+    fn cudaEventRecord(event: P, stream: P) {
+        ready()?;
+        check(cu::cuEventRecord(event, stream))
+    }
+
+    fn cudaEventSynchronize(event: P) {
+        ready()?;
+        check(cu::cuEventSynchronize(event))
+    }
+
+    fn cudaEventQuery(event: P) {
+        ready()?;
+        check(cu::cuEventQuery(event))
+    }
+
+    fn cudaEventElapsedTime(ms: *mut f32, start: P, end: P) {
+        ready()?;
+        check(cu::cuEventElapsedTime_v2(ms, start, end))
+    }
+
+    fn cudaEventDestroy(event: P) {
+        ready()?;
+        check(cu::cuEventDestroy_v2(event))
+    }
+
+    fn cudaProfilerStart() {
+        Ok(())
+    }
+
+    fn cudaProfilerStop() {
+        Ok(())
+    }
+}
+
+/// `cudaGetLastError`: the last error of this thread, cleared.
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaGetLastError() -> CudaError {
+    crate::last_error(true)
+}
+
+/// `cudaPeekAtLastError`: the last error of this thread, kept.
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaPeekAtLastError() -> CudaError {
+    crate::last_error(false)
+}
+
+/// `cudaGetErrorString`.
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaGetErrorString(error: CudaError) -> *const c_char {
+    static_str(error::description(error).unwrap_or("unrecognized error code"))
+}
+
+/// `cudaGetErrorName`.
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaGetErrorName(error: CudaError) -> *const c_char {
+    static_str(error::name(error).unwrap_or("cudaErrorUnknown"))
+}

@@ -1,0 +1,121 @@
+//! The driver, found as NVIDIA's runtime finds it: `dlopen("libcuda.so.1")` (ptxvm's,
+//! first on the library path) and its functions by name. A program that calls both
+//! APIs then sees one driver, with one set of contexts, modules and allocations.
+
+use std::ffi::{CStr, c_void};
+use std::sync::OnceLock;
+
+/// A driver function's address, by its exported name.
+pub struct Driver {
+    handle: *mut c_void,
+}
+
+// SAFETY: `handle` is a dlopen handle, usable from any thread.
+unsafe impl Send for Driver {}
+// SAFETY: as above; dlsym is thread-safe.
+unsafe impl Sync for Driver {}
+
+static DRIVER: OnceLock<Result<Driver, String>> = OnceLock::new();
+
+/// The driver, loaded on first use.
+///
+/// # Errors
+/// Why `libcuda.so.1` could not be loaded.
+pub fn get() -> Result<&'static Driver, &'static str> {
+    DRIVER
+        .get_or_init(|| {
+            // SAFETY: a NUL-terminated name; the handle is kept for the process.
+            let handle =
+                unsafe { libc::dlopen(c"libcuda.so.1".as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
+            if handle.is_null() {
+                // SAFETY: dlerror returns a NUL-terminated message or NULL.
+                let why = unsafe { libc::dlerror() };
+                let why = if why.is_null() {
+                    "unknown".into()
+                } else {
+                    unsafe { CStr::from_ptr(why) }.to_string_lossy().into_owned()
+                };
+                return Err(format!("cannot load libcuda.so.1 ({why}); run the program with `ptxvm exec`"));
+            }
+            Ok(Driver { handle })
+        })
+        .as_ref()
+        .map_err(String::as_str)
+}
+
+impl Driver {
+    /// The address of exported function `name` (NUL-terminated).
+    pub fn symbol(&self, name: &CStr) -> Option<*mut c_void> {
+        // SAFETY: a live dlopen handle and a NUL-terminated name.
+        let p = unsafe { libc::dlsym(self.handle, name.as_ptr()) };
+        (!p.is_null()).then_some(p)
+    }
+}
+
+/// Declares typed wrappers of driver functions: each looks its function up once and
+/// calls it, answering `CUDA_ERROR_NOT_FOUND` (500) when the driver lacks it.
+macro_rules! driver_functions {
+    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub(crate) fn $name($($arg: $ty),*) -> u32 {
+            static ADDRESS: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+            let address = ADDRESS.get_or_init(|| {
+                let name = std::ffi::CString::new(stringify!($name)).ok()?;
+                get().ok()?.symbol(&name).map(|p| p as usize)
+            });
+            let Some(address) = *address else { return 500 };
+            // SAFETY: the driver's exported function of this name has this C
+            // signature (cuda.h); its arguments are passed on as the caller gave them.
+            unsafe {
+                let f: unsafe extern "C" fn($($ty),*) -> u32 = std::mem::transmute(address);
+                f($($arg),*)
+            }
+        }
+    )*};
+}
+
+type P = *mut c_void;
+
+driver_functions! {
+    cuInit(flags: u32);
+    cuDriverGetVersion(v: *mut i32);
+    cuDeviceGetCount(n: *mut i32);
+    cuDeviceGetAttribute(v: *mut i32, attr: i32, dev: i32);
+    cuDevicePrimaryCtxRetain(ctx: *mut P, dev: i32);
+    cuDevicePrimaryCtxReset_v2(dev: i32);
+    cuCtxSetCurrent(ctx: P);
+    cuCtxSynchronize();
+    cuCtxSetLimit(limit: u32, value: usize);
+    cuCtxGetLimit(value: *mut usize, limit: u32);
+    cuModuleLoadData(module: *mut P, image: *const c_void);
+    cuModuleGetFunction(f: *mut P, module: P, name: *const i8);
+    cuModuleGetGlobal_v2(ptr: *mut u64, bytes: *mut usize, module: P, name: *const i8);
+    cuMemAlloc_v2(ptr: *mut u64, bytes: usize);
+    cuMemAllocManaged(ptr: *mut u64, bytes: usize, flags: u32);
+    cuMemAllocHost_v2(ptr: *mut P, bytes: usize);
+    cuMemHostAlloc(ptr: *mut P, bytes: usize, flags: u32);
+    cuMemFreeHost(ptr: P);
+    cuMemFree_v2(ptr: u64);
+    cuMemGetInfo_v2(free: *mut usize, total: *mut usize);
+    cuMemcpy(dst: u64, src: u64, n: usize);
+    cuMemcpyAsync(dst: u64, src: u64, n: usize, stream: P);
+    cuMemsetD8_v2(dst: u64, v: u8, n: usize);
+    cuMemsetD8Async(dst: u64, v: u8, n: usize, stream: P);
+    cuLaunchKernel(f: P, gx: u32, gy: u32, gz: u32, bx: u32, by: u32, bz: u32, shared: u32, stream: P, params: *mut P, extra: *mut P);
+    cuLaunchCooperativeKernel(f: P, gx: u32, gy: u32, gz: u32, bx: u32, by: u32, bz: u32, shared: u32, stream: P, params: *mut P);
+    cuFuncSetAttribute(f: P, attr: u32, v: i32);
+    cuStreamCreate(s: *mut P, flags: u32);
+    cuStreamCreateWithPriority(s: *mut P, flags: u32, priority: i32);
+    cuStreamDestroy_v2(s: P);
+    cuStreamSynchronize(s: P);
+    cuStreamQuery(s: P);
+    cuStreamWaitEvent(s: P, e: P, flags: u32);
+    cuLaunchHostFunc(s: P, f: Option<unsafe extern "C" fn(P)>, data: P);
+    cuEventCreate(e: *mut P, flags: u32);
+    cuEventRecord(e: P, s: P);
+    cuEventSynchronize(e: P);
+    cuEventQuery(e: P);
+    cuEventElapsedTime_v2(ms: *mut f32, a: P, b: P);
+    cuEventDestroy_v2(e: P);
+    cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n: *mut i32, f: P, block: i32, shared: usize, flags: u32);
+}

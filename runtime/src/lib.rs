@@ -1,0 +1,94 @@
+//! `libcudart.so.13` for machines without a GPU: the CUDA runtime API, and the
+//! registration ABI that nvcc's host stubs call, over ptxvm's `libcuda.so.1`
+//! ([`driver`]). Programs built with `nvcc -cudart shared` run unmodified under
+//! `ptxvm exec`: their fat binaries give PTX ([`ptxvm::fatbin`]), loaded when a
+//! kernel of them is first launched; `<<<>>>` launches go to the driver.
+//!
+//! Every exported function is `unsafe extern "C"` with the contract
+//! `cuda_runtime_api.h` documents; pointers are checked for NULL, handles by the
+//! driver. A failing call is remembered for `cudaGetLastError`, as CUDA does.
+//! No panic crosses the boundary.
+
+#![allow(clippy::missing_safety_doc)]
+
+pub mod api;
+pub mod driver;
+pub mod error;
+pub mod register;
+
+use error::CudaError;
+use std::cell::Cell;
+
+thread_local! {
+    /// The last error of a runtime call on this thread (`cudaGetLastError`).
+    static LAST: Cell<CudaError> = const { Cell::new(0) };
+}
+
+/// Declares exported runtime functions; each body returns `Result<(), CudaError>`.
+#[macro_export]
+macro_rules! rt {
+    ($($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $body:block)*) => {$(
+        $(#[$doc])*
+        #[unsafe(no_mangle)]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn $name($($arg: $ty),*) -> $crate::error::CudaError {
+            $crate::entry(
+                stringify!($name),
+                || {
+                    let parts: Vec<String> = vec![$(format!("{}={:?}", stringify!($arg), $arg)),*];
+                    parts.join(", ")
+                },
+                move || -> Result<(), $crate::error::CudaError> { $body },
+            )
+        }
+    )*};
+}
+
+/// Runs a runtime function's body: catches panics, remembers a failure for
+/// `cudaGetLastError`, and with `PTXVM_LOG=api` writes the call and its result.
+pub fn entry(
+    name: &'static str,
+    args: impl FnOnce() -> String,
+    body: impl FnOnce() -> Result<(), CudaError>,
+) -> CudaError {
+    let log = std::env::var("PTXVM_LOG").is_ok_and(|v| v.split(',').any(|w| w.trim() == "api"));
+    let shown = log.then(args);
+    let code = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
+        Ok(Ok(())) => error::SUCCESS,
+        Ok(Err(code)) => code,
+        Err(_) => {
+            eprintln!("ptxvm: internal error in {name}; please report it");
+            999
+        }
+    };
+    if code != error::SUCCESS {
+        LAST.with(|l| l.set(code));
+    }
+    if let Some(args) = shown {
+        eprintln!("ptxvm api: {name}({args}) = {}", error::name(code).unwrap_or("?"));
+    }
+    code
+}
+
+/// The runtime's error for a driver call's result.
+pub fn check(code: u32) -> Result<(), CudaError> {
+    if code == 0 { Ok(()) } else { Err(error::of_driver(code)) }
+}
+
+/// Writes `value` through out-pointer `p`.
+///
+/// # Errors
+/// `cudaErrorInvalidValue` when `p` is NULL.
+pub(crate) fn out<T>(p: *mut T, value: T) -> Result<(), CudaError> {
+    if p.is_null() {
+        return Err(error::INVALID_VALUE);
+    }
+    // SAFETY: a non-NULL out-pointer of the declared type, writable (cuda_runtime_api.h).
+    unsafe { p.write(value) };
+    Ok(())
+}
+
+/// The last error, cleared (`cudaGetLastError`) or kept (`cudaPeekAtLastError`).
+pub(crate) fn last_error(clear: bool) -> CudaError {
+    LAST.with(|l| if clear { l.replace(0) } else { l.get() })
+}

@@ -1,0 +1,121 @@
+//! CUDA programs of our own (tests/programs/*.cu), built by NVIDIA's nvcc with
+//! `-cudart shared` against this crate's libcudart.so, and run unmodified under
+//! `ptxvm exec`. Each judges itself; this test also checks what they print.
+//!
+//! nvcc comes from `$NVCC` or pip's nvidia-cuda-nvcc; without it the tests say so
+//! and pass, unless `PTXVM_REQUIRE_NVCC=1` (CI sets it).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn nvcc() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("NVCC") {
+        return Some(p.into());
+    }
+    let probe = "import nvidia, os; print(os.path.join(list(nvidia.__path__)[0], 'cu13', 'bin', 'nvcc'))";
+    let out = Command::new("python3").args(["-c", probe]).output().ok()?;
+    let p = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+    p.exists().then_some(p)
+}
+
+/// The folder where cargo test built libcudart.so and libcuda.so (`deps/`).
+fn libs() -> PathBuf {
+    std::env::current_exe().unwrap().parent().unwrap().to_path_buf()
+}
+
+/// Builds `name.cu` with `flags`; `None` when nvcc is missing.
+fn build(name: &str, flags: &[&str]) -> Option<PathBuf> {
+    let Some(nvcc) = nvcc() else {
+        assert!(
+            std::env::var("PTXVM_REQUIRE_NVCC").is_err(),
+            "nvcc not found (pip install nvidia-cuda-nvcc, or set NVCC)"
+        );
+        eprintln!("skipped {name}: nvcc not found (pip install nvidia-cuda-nvcc, or set NVCC)");
+        return None;
+    };
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/programs/{name}.cu"));
+    let exe = libs().join(format!("rt-{name}-{}", flags.join("").replace(['=', ',', '-'], "")));
+    let built = Command::new(&nvcc)
+        .args(["-cudart", "shared", "-lineinfo"])
+        .args(flags)
+        .arg(&src)
+        .arg("-L")
+        .arg(libs())
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "nvcc {name}.cu:\n{}", String::from_utf8_lossy(&built.stderr));
+    Some(exe)
+}
+
+/// Runs `exe` with `args` under `ptxvm exec`; `None` without the ptxvm binary.
+fn exec(exe: &Path, args: &[&str]) -> Option<Output> {
+    let ptxvm = libs().parent()?.join("ptxvm");
+    if !ptxvm.exists() || !libs().join("libcuda.so").exists() {
+        assert!(
+            std::env::var("PTXVM_REQUIRE_NVCC").is_err(),
+            "ptxvm and libcuda.so are not built beside the runtime"
+        );
+        eprintln!("skipped: ptxvm and libcuda.so are not built (cargo test builds them with the workspace)");
+        return None;
+    }
+    Some(
+        Command::new(ptxvm)
+            .arg("exec")
+            .arg("--")
+            .arg(exe)
+            .args(args)
+            .env("PTXVM_LIB_DIR", libs())
+            .env_remove("LD_LIBRARY_PATH")
+            .output()
+            .unwrap(),
+    )
+}
+
+fn text(out: &Output) -> (String, String) {
+    (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn a_program_built_by_nvcc_runs_unmodified() {
+    for arch in ["-arch=sm_90", "-arch=sm_80"] {
+        let Some(exe) = build("basics", &[arch]) else { return };
+        let Some(out) = exec(&exe, &[]) else { return };
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success() && stdout.contains("basics: ok"), "{arch}:\n{stdout}\n{stderr}");
+        // The launch error the program provokes is named on stderr.
+        assert!(stderr.contains("block dimension 0 is 2048, past the limit 1024"), "{stderr}");
+    }
+}
+
+#[test]
+fn faults_printf_and_assert_reach_the_program_as_cuda_reports_them() {
+    let Some(exe) = build("fault", &["-arch=sm_90"]) else { return };
+    let Some(out) = exec(&exe, &[]) else { return };
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert_eq!(
+        stdout,
+        "hello 7 from 0\nhello 7 from 1\nfault: cudaErrorIllegalAddress, then cudaErrorIllegalAddress\n"
+    );
+    assert!(stderr.contains("fault: kernel `_Z10write_pastPi (write_past(int*))`"), "{stderr}");
+    assert!(stderr.contains("fault.cu:9:"), "the report names the .cu line:\n{stderr}");
+    let Some(out) = exec(&exe, &["assert"]) else { return };
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success() && stdout.ends_with("assert: cudaErrorAssert\n"), "{stdout}\n{stderr}");
+    assert!(stderr.contains("assertion `x == 0` failed"), "{stderr}");
+}
+
+#[test]
+fn a_build_without_ptx_stops_with_the_fix() {
+    let Some(exe) = build("basics", &["-gencode", "arch=compute_90,code=sm_90"]) else { return };
+    let Some(out) = exec(&exe, &[]) else { return };
+    let (stdout, stderr) = text(&out);
+    assert!(!out.status.success(), "{stdout}\n{stderr}");
+    assert!(stderr.contains("cudaErrorNoKernelImageForDevice"), "{stderr}");
+    assert!(
+        stderr.contains("holds no PTX, only machine code for sm_90") && stderr.contains("-arch=sm_90"),
+        "{stderr}"
+    );
+}

@@ -1,0 +1,111 @@
+// A program as nvcc builds them (-cudart shared): <<<>>> launches, managed and
+// device memory, a __constant__ table set with cudaMemcpyToSymbol and a __device__
+// global read back with cudaMemcpyFromSymbol, streams, events and a host function,
+// launch errors from cudaGetLastError. It judges itself and prints "basics: ok".
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+#define CHECK(call)                                                                         \
+    do {                                                                                    \
+        cudaError_t e_ = (call);                                                            \
+        if (e_ != cudaSuccess) {                                                            \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(e_)); \
+            exit(1);                                                                        \
+        }                                                                                   \
+    } while (0)
+#define EXPECT(cond)                                                                        \
+    do {                                                                                    \
+        if (!(cond)) {                                                                      \
+            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);             \
+            exit(1);                                                                        \
+        }                                                                                   \
+    } while (0)
+
+__constant__ float table[4];
+__device__ int total;
+
+__global__ void vadd(const float *a, const float *b, float *c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+
+__global__ void lookup(const int *idx, float *out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        out[i] = table[idx[i] & 3];
+        atomicAdd(&total, 1);
+    }
+}
+
+static int calls = 0;
+static void CUDART_CB host_fn(void *data) { calls += *(int *)data; }
+
+int main() {
+    int count = 0;
+    CHECK(cudaGetDeviceCount(&count));
+    EXPECT(count == 1);
+    int major = 0, version = 0;
+    CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
+    CHECK(cudaRuntimeGetVersion(&version));
+    EXPECT(major == 9 && version >= 13000);
+
+    // Managed memory, written and read by the host in place.
+    const int n = 100000;
+    float *a, *b, *c;
+    CHECK(cudaMallocManaged(&a, n * sizeof(float)));
+    CHECK(cudaMallocManaged(&b, n * sizeof(float)));
+    CHECK(cudaMallocManaged(&c, n * sizeof(float)));
+    for (int i = 0; i < n; i++) a[i] = i, b[i] = 0.5f * i;
+    vadd<<<(n + 255) / 256, 256>>>(a, b, c, n);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < n; i++) EXPECT(c[i] == 1.5f * i);
+
+    // Device memory, symbols, a stream with events and a host function.
+    float host_table[4] = {10, 20, 30, 40};
+    CHECK(cudaMemcpyToSymbol(table, host_table, sizeof host_table));
+    int zero = 0;
+    CHECK(cudaMemcpyToSymbol(total, &zero, sizeof zero));
+    int *idx;
+    float *out;
+    CHECK(cudaMalloc(&idx, n * sizeof(int)));
+    CHECK(cudaMalloc(&out, n * sizeof(float)));
+    int *hidx = (int *)malloc(n * sizeof(int));
+    float *hout = (float *)malloc(n * sizeof(float));
+    for (int i = 0; i < n; i++) hidx[i] = i * 7;
+    cudaStream_t s;
+    cudaEvent_t start, stop;
+    CHECK(cudaStreamCreate(&s));
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    int add = 5;
+    CHECK(cudaEventRecord(start, s));
+    CHECK(cudaMemcpyAsync(idx, hidx, n * sizeof(int), cudaMemcpyHostToDevice, s));
+    lookup<<<(n + 127) / 128, 128, 0, s>>>(idx, out, n);
+    CHECK(cudaMemcpyAsync(hout, out, n * sizeof(float), cudaMemcpyDeviceToHost, s));
+    CHECK(cudaLaunchHostFunc(s, host_fn, &add));
+    CHECK(cudaEventRecord(stop, s));
+    CHECK(cudaStreamSynchronize(s));
+    float ms = -1;
+    CHECK(cudaEventElapsedTime(&ms, start, stop));
+    EXPECT(ms >= 0 && calls == 5);
+    for (int i = 0; i < n; i++) EXPECT(hout[i] == host_table[(i * 7) & 3]);
+    int counted = 0;
+    CHECK(cudaMemcpyFromSymbol(&counted, total, sizeof counted));
+    EXPECT(counted == n);
+
+    // A launch error: too many threads, reported by cudaGetLastError and cleared.
+    vadd<<<1, 2048>>>(a, b, c, n);
+    EXPECT(cudaPeekAtLastError() == cudaErrorInvalidValue);
+    EXPECT(cudaGetLastError() == cudaErrorInvalidValue);
+    EXPECT(cudaGetLastError() == cudaSuccess);
+    EXPECT(cudaMemcpyToSymbol(table, host_table, 64) == cudaErrorInvalidValue);
+
+    CHECK(cudaFree(idx));
+    CHECK(cudaFree(out));
+    CHECK(cudaFree(a));
+    CHECK(cudaStreamDestroy(s));
+    printf("basics: ok\n");
+    return 0;
+}
