@@ -81,6 +81,7 @@ driver_functions! {
     cuDriverGetVersion(v: *mut i32);
     cuDeviceGetCount(n: *mut i32);
     cuDeviceGetAttribute(v: *mut i32, attr: i32, dev: i32);
+    cuDeviceTotalMem_v2(bytes: *mut usize, dev: i32);
     cuDevicePrimaryCtxRetain(ctx: *mut P, dev: i32);
     cuDevicePrimaryCtxReset_v2(dev: i32);
     cuCtxSetCurrent(ctx: P);

@@ -14,6 +14,7 @@
 pub mod api;
 pub mod driver;
 pub mod error;
+pub mod props;
 pub mod register;
 
 use error::CudaError;

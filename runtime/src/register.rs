@@ -73,6 +73,14 @@ pub fn ready() -> Result<(), CudaError> {
     Ok(())
 }
 
+/// The device's total memory (`cuDeviceTotalMem`).
+pub fn total_memory() -> Result<usize, CudaError> {
+    ready()?;
+    let mut bytes = 0usize;
+    crate::check(driver::cuDeviceTotalMem_v2(&mut bytes, 0))?;
+    Ok(bytes)
+}
+
 /// The module of binary `b`, loaded on first use.
 fn module(b: usize) -> Result<usize, CudaError> {
     ready()?;

@@ -4,6 +4,7 @@
 // launch errors from cudaGetLastError. It judges itself and prints "basics: ok".
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <cuda_runtime.h>
 
 #define CHECK(call)                                                                         \
@@ -49,6 +50,15 @@ int main() {
     CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
     CHECK(cudaRuntimeGetVersion(&version));
     EXPECT(major == 9 && version >= 13000);
+    cudaDeviceProp prop;
+    CHECK(cudaGetDeviceProperties(&prop, 0));
+    EXPECT(strcmp(prop.name, "ptxvm (sm_90)") == 0 && prop.major == 9 && prop.minor == 0);
+    EXPECT(prop.multiProcessorCount == 132 && prop.warpSize == 32 && prop.maxThreadsPerBlock == 1024);
+    EXPECT(prop.sharedMemPerBlockOptin == 232448 && prop.maxThreadsPerMultiProcessor == 2048);
+    EXPECT(prop.managedMemory == 1 && prop.memoryPoolsSupported == 1 && prop.clusterLaunch == 0);
+    EXPECT(prop.totalGlobalMem > (1ull << 30) && prop.hostNumaId == -1);
+    EXPECT(cudaGetDeviceProperties(&prop, 1) == cudaErrorInvalidDevice);
+    cudaGetLastError();
 
     // Managed memory, written and read by the host in place.
     const int n = 100000;
