@@ -37,6 +37,29 @@ fn launch(
     check(r)
 }
 
+/// A 2D copy between any two places: with unified addressing each side's address
+/// tells the driver where it is (`CU_MEMORYTYPE_UNIFIED`).
+fn copy_2d(
+    dst: P,
+    dpitch: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+) -> cu::Memcpy2D {
+    cu::Memcpy2D {
+        src_memory_type: 4,
+        src_device: src as u64,
+        src_pitch: spitch,
+        dst_memory_type: 4,
+        dst_device: dst as u64,
+        dst_pitch: dpitch,
+        width_in_bytes: width,
+        height,
+        ..Default::default()
+    }
+}
+
 fn static_str(s: &'static str) -> *const c_char {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
@@ -199,6 +222,66 @@ crate::rt! {
     fn cudaMemsetAsync(dev_ptr: P, value: i32, count: usize, stream: P) {
         ready()?;
         check(cu::cuMemsetD8Async(dev_ptr as u64, value as u8, count, stream))
+    }
+
+    fn cudaMallocPitch(dev_ptr: *mut P, pitch: *mut usize, width: usize, height: usize) {
+        ready()?;
+        let mut p = 0u64;
+        // The element size only bounds what the driver accepts; 4 fits every width.
+        check(cu::cuMemAllocPitch_v2(&mut p, pitch, width, height, 4))?;
+        out(dev_ptr, p as usize as P)
+    }
+
+    fn cudaMemcpy2D(dst: P, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: u32) {
+        ready()?;
+        kind_ok(kind)?;
+        check(cu::cuMemcpy2DUnaligned_v2(&copy_2d(dst, dpitch, src, spitch, width, height)))
+    }
+
+    fn cudaMemcpy2DAsync(dst: P, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: u32, stream: P) {
+        ready()?;
+        kind_ok(kind)?;
+        check(cu::cuMemcpy2DAsync_v2(&copy_2d(dst, dpitch, src, spitch, width, height), stream))
+    }
+
+    fn cudaMemset2D(dev_ptr: P, pitch: usize, value: i32, width: usize, height: usize) {
+        ready()?;
+        check(cu::cuMemsetD2D8_v2(dev_ptr as u64, pitch, value as u8, width, height))
+    }
+
+    fn cudaStreamBeginCapture(stream: P, mode: u32) {
+        ready()?;
+        check(cu::cuStreamBeginCapture_v2(stream, mode))
+    }
+
+    fn cudaStreamEndCapture(stream: P, graph: *mut P) {
+        ready()?;
+        check(cu::cuStreamEndCapture(stream, graph))
+    }
+
+    fn cudaGraphInstantiate(exec: *mut P, graph: P, flags: u64) {
+        ready()?;
+        check(cu::cuGraphInstantiateWithFlags(exec, graph, flags))
+    }
+
+    fn cudaGraphInstantiateWithFlags(exec: *mut P, graph: P, flags: u64) {
+        ready()?;
+        check(cu::cuGraphInstantiateWithFlags(exec, graph, flags))
+    }
+
+    fn cudaGraphLaunch(exec: P, stream: P) {
+        ready()?;
+        check(cu::cuGraphLaunch(exec, stream))
+    }
+
+    fn cudaGraphDestroy(graph: P) {
+        ready()?;
+        check(cu::cuGraphDestroy(graph))
+    }
+
+    fn cudaGraphExecDestroy(exec: P) {
+        ready()?;
+        check(cu::cuGraphExecDestroy(exec))
     }
 
     fn cudaMemcpyToSymbol(symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: u32) {

@@ -76,6 +76,28 @@ macro_rules! driver_functions {
 
 type P = *mut c_void;
 
+/// `CUDA_MEMCPY2D`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Memcpy2D {
+    pub src_x_in_bytes: usize,
+    pub src_y: usize,
+    pub src_memory_type: u32,
+    pub src_host: usize,
+    pub src_device: u64,
+    pub src_array: usize,
+    pub src_pitch: usize,
+    pub dst_x_in_bytes: usize,
+    pub dst_y: usize,
+    pub dst_memory_type: u32,
+    pub dst_host: usize,
+    pub dst_device: u64,
+    pub dst_array: usize,
+    pub dst_pitch: usize,
+    pub width_in_bytes: usize,
+    pub height: usize,
+}
+
 driver_functions! {
     cuInit(flags: u32);
     cuDriverGetVersion(v: *mut i32);
@@ -101,6 +123,16 @@ driver_functions! {
     cuMemcpy(dst: u64, src: u64, n: usize);
     cuMemcpyAsync(dst: u64, src: u64, n: usize, stream: P);
     cuMemsetD8_v2(dst: u64, v: u8, n: usize);
+    cuMemsetD2D8_v2(dst: u64, pitch: usize, v: u8, width: usize, height: usize);
+    cuMemAllocPitch_v2(ptr: *mut u64, pitch: *mut usize, width: usize, height: usize, element: u32);
+    cuMemcpy2DUnaligned_v2(copy: *const Memcpy2D);
+    cuMemcpy2DAsync_v2(copy: *const Memcpy2D, stream: P);
+    cuStreamBeginCapture_v2(s: P, mode: u32);
+    cuStreamEndCapture(s: P, graph: *mut P);
+    cuGraphInstantiateWithFlags(exec: *mut P, graph: P, flags: u64);
+    cuGraphLaunch(exec: P, s: P);
+    cuGraphDestroy(graph: P);
+    cuGraphExecDestroy(exec: P);
     cuMemsetD8Async(dst: u64, v: u8, n: usize, stream: P);
     cuLaunchKernel(f: P, gx: u32, gy: u32, gz: u32, bx: u32, by: u32, bz: u32, shared: u32, stream: P, params: *mut P, extra: *mut P);
     cuLaunchCooperativeKernel(f: P, gx: u32, gy: u32, gz: u32, bx: u32, by: u32, bz: u32, shared: u32, stream: P, params: *mut P);

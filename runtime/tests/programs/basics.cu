@@ -112,6 +112,33 @@ int main() {
     EXPECT(cudaGetLastError() == cudaSuccess);
     EXPECT(cudaMemcpyToSymbol(table, host_table, 64) == cudaErrorInvalidValue);
 
+    // A pitched 2D copy: a 5x3 block out of a 16-float-wide host array and back.
+    float grid[3 * 16], back[15];
+    for (int i = 0; i < 48; i++) grid[i] = (float)i;
+    float *pitched;
+    size_t pitch = 0;
+    CHECK(cudaMallocPitch(&pitched, &pitch, 5 * sizeof(float), 3));
+    EXPECT(pitch >= 5 * sizeof(float));
+    CHECK(cudaMemset2D(pitched, pitch, 0, 5 * sizeof(float), 3));
+    CHECK(cudaMemcpy2D(pitched, pitch, grid + 2, 16 * sizeof(float), 5 * sizeof(float), 3, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy2D(back, 5 * sizeof(float), pitched, pitch, 5 * sizeof(float), 3, cudaMemcpyDeviceToHost));
+    for (int r = 0; r < 3; r++)
+        for (int k = 0; k < 5; k++) EXPECT(back[r * 5 + k] == grid[r * 16 + 2 + k]);
+
+    // A captured graph, replayed three times: each replay adds a[i] + b[i] into c.
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    vadd<<<(n + 255) / 256, 256, 0, s>>>(a, c, c, n);
+    CHECK(cudaStreamEndCapture(s, &graph));
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int k = 0; k < 3; k++) CHECK(cudaGraphLaunch(exec, s));
+    CHECK(cudaStreamSynchronize(s));
+    for (int i = 0; i < n; i++) EXPECT(c[i] == 1.5f * i + 3.0f * i);
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(graph));
+
+    CHECK(cudaFree(pitched));
     CHECK(cudaFree(idx));
     CHECK(cudaFree(out));
     CHECK(cudaFree(a));
