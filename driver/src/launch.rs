@@ -286,7 +286,10 @@ fn attribute(d: &Driver, f: u64, attrib: u32) -> Result<i32, CUresult> {
         2 => 0, // const bytes: module-wide in ptxvm, not per function
         3 => k.local_bytes() as i32,
         4 => k.registers().min(255) as i32,
-        5 | 6 => k.target() as i32,
+        // PTX_VERSION: the PTX's target; BINARY_VERSION: the device's, which the
+        // PTX is compiled for when it loads (as a GPU's driver JIT-compiles it).
+        5 => k.target() as i32,
+        6 => 90,
         7 => 0,
         8 => fe.max_dynamic_shared as i32,
         9 => fe.attributes.get(&9).copied().unwrap_or(-1),

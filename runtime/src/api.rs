@@ -37,6 +37,23 @@ fn launch(
     check(r)
 }
 
+/// `struct cudaFuncAttributes` (144 bytes in the 13.x headers): three sizes, the
+/// ints CUB's dispatch reads, then cluster fields and reserved space, all 0 here.
+#[repr(C)]
+pub struct FuncAttributes {
+    pub shared_size_bytes: usize,
+    pub const_size_bytes: usize,
+    pub local_size_bytes: usize,
+    pub max_threads_per_block: i32,
+    pub num_regs: i32,
+    pub ptx_version: i32,
+    pub binary_version: i32,
+    pub cache_mode_ca: i32,
+    pub max_dynamic_shared_size_bytes: i32,
+    pub preferred_shmem_carveout: i32,
+    pub rest: [i32; 23],
+}
+
 /// A 2D copy between any two places: with unified addressing each side's address
 /// tells the driver where it is (`CU_MEMORYTYPE_UNIFIED`).
 fn copy_2d(
@@ -93,6 +110,32 @@ crate::rt! {
         // cudaFuncAttribute 8 and 9 are the driver's CU_FUNC_ATTRIBUTE_* of the same
         // meaning (dynamic shared memory, carveout).
         check(cu::cuFuncSetAttribute(register::function(func as usize)?, attr, value))
+    }
+
+    fn cudaFuncGetAttributes(attr: *mut FuncAttributes, func: *const c_void) {
+        ready()?;
+        if attr.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        let f = register::function(func as usize)?;
+        let get = |a: u32| {
+            let mut v = 0;
+            check(cu::cuFuncGetAttribute(&mut v, a, f)).map(|()| v)
+        };
+        let a = FuncAttributes {
+            shared_size_bytes: get(1)? as usize,
+            const_size_bytes: get(2)? as usize,
+            local_size_bytes: get(3)? as usize,
+            max_threads_per_block: get(0)?,
+            num_regs: get(4)?,
+            ptx_version: get(5)?,
+            binary_version: get(6)?,
+            cache_mode_ca: get(7)?,
+            max_dynamic_shared_size_bytes: get(8)?,
+            preferred_shmem_carveout: get(9)?,
+            rest: [0; 23],
+        };
+        out(attr, a)
     }
 
     fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(num_blocks: *mut i32, func: P, block_size: i32, dynamic_smem: usize) {
@@ -422,4 +465,15 @@ pub extern "C" fn cudaGetErrorString(error: CudaError) -> *const c_char {
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaGetErrorName(error: CudaError) -> *const c_char {
     static_str(error::name(error).unwrap_or("cudaErrorUnknown"))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn func_attributes_are_laid_out_as_driver_types_h_13() {
+        // Measured with offsetof against pip's nvidia-cuda-runtime 13.5 headers.
+        assert_eq!(std::mem::size_of::<super::FuncAttributes>(), 144);
+        assert_eq!(std::mem::offset_of!(super::FuncAttributes, ptx_version), 32);
+        assert_eq!(std::mem::offset_of!(super::FuncAttributes, max_dynamic_shared_size_bytes), 44);
+    }
 }

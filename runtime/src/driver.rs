@@ -137,6 +137,7 @@ driver_functions! {
     cuLaunchKernel(f: P, gx: u32, gy: u32, gz: u32, bx: u32, by: u32, bz: u32, shared: u32, stream: P, params: *mut P, extra: *mut P);
     cuLaunchCooperativeKernel(f: P, gx: u32, gy: u32, gz: u32, bx: u32, by: u32, bz: u32, shared: u32, stream: P, params: *mut P);
     cuFuncSetAttribute(f: P, attr: u32, v: i32);
+    cuFuncGetAttribute(v: *mut i32, attr: u32, f: P);
     cuStreamCreate(s: *mut P, flags: u32);
     cuStreamCreateWithPriority(s: *mut P, flags: u32, priority: i32);
     cuStreamDestroy_v2(s: P);

@@ -105,6 +105,12 @@ int main() {
     CHECK(cudaMemcpyFromSymbol(&counted, total, sizeof counted));
     EXPECT(counted == n);
 
+    cudaFuncAttributes fa;
+    CHECK(cudaFuncGetAttributes(&fa, lookup));
+    // The PTX's target (nvcc's -arch), and the device's: PTX is compiled for it.
+    EXPECT(fa.ptxVersion * 10 == __CUDA_ARCH_LIST__ && fa.binaryVersion == 90 && fa.maxThreadsPerBlock == 1024);
+    EXPECT(fa.maxDynamicSharedSizeBytes == 48 * 1024);
+
     // A launch error: too many threads, reported by cudaGetLastError and cleared.
     vadd<<<1, 2048>>>(a, b, c, n);
     EXPECT(cudaPeekAtLastError() == cudaErrorInvalidValue);
