@@ -54,6 +54,17 @@ pub struct FuncAttributes {
     pub rest: [i32; 23],
 }
 
+/// `cudaLaunchConfig_t`.
+#[repr(C)]
+pub struct RtLaunchConfig {
+    pub grid: Dim3,
+    pub block: Dim3,
+    pub dynamic_smem_bytes: usize,
+    pub stream: P,
+    pub attrs: P,
+    pub num_attrs: u32,
+}
+
 /// A 2D copy between any two places: with unified addressing each side's address
 /// tells the driver where it is (`CU_MEMORYTYPE_UNIFIED`).
 fn copy_2d(
@@ -99,6 +110,27 @@ crate::rt! {
 
     fn __cudaLaunchKernel_ptsz(kernel: P, grid_dim: Dim3, block_dim: Dim3, args: *mut P, shared_mem: usize, stream: P) {
         launch(kernel, grid_dim, block_dim, args, shared_mem, stream, false)
+    }
+
+    fn cudaLaunchKernelExC(config: *const RtLaunchConfig, func: *const c_void, args: *mut P) {
+        ready()?;
+        if config.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        // SAFETY: a non-NULL `cudaLaunchConfig_t*` the caller filled.
+        let c = unsafe { &*config };
+        let f = register::function(func as usize)?;
+        let shared = u32::try_from(c.dynamic_smem_bytes).map_err(|_| error::INVALID_VALUE)?;
+        // cudaLaunchAttribute and CUlaunchAttribute share their layout and ids.
+        let dc = cu::LaunchConfig {
+            grid: [c.grid.x, c.grid.y, c.grid.z],
+            block: [c.block.x, c.block.y, c.block.z],
+            shared_mem_bytes: shared,
+            stream: c.stream,
+            attrs: c.attrs,
+            num_attrs: c.num_attrs,
+        };
+        check(cu::cuLaunchKernelEx(&dc, f, args, std::ptr::null_mut()))
     }
 
     fn cudaLaunchCooperativeKernel(func: P, grid_dim: Dim3, block_dim: Dim3, args: *mut P, shared_mem: usize, stream: P) {
@@ -475,5 +507,6 @@ mod tests {
         assert_eq!(std::mem::size_of::<super::FuncAttributes>(), 144);
         assert_eq!(std::mem::offset_of!(super::FuncAttributes, ptx_version), 32);
         assert_eq!(std::mem::offset_of!(super::FuncAttributes, max_dynamic_shared_size_bytes), 44);
+        assert_eq!(std::mem::size_of::<super::RtLaunchConfig>(), 56);
     }
 }

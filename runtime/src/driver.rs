@@ -76,6 +76,18 @@ macro_rules! driver_functions {
 
 type P = *mut c_void;
 
+/// `CUlaunchConfig`.
+#[repr(C)]
+pub struct LaunchConfig {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub shared_mem_bytes: u32,
+    pub stream: P,
+    /// `CUlaunchAttribute`s, laid out as `cudaLaunchAttribute`s are.
+    pub attrs: P,
+    pub num_attrs: u32,
+}
+
 /// `CUDA_MEMCPY2D`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
@@ -135,6 +147,7 @@ driver_functions! {
     cuGraphExecDestroy(exec: P);
     cuMemsetD8Async(dst: u64, v: u8, n: usize, stream: P);
     cuLaunchKernel(f: P, gx: u32, gy: u32, gz: u32, bx: u32, by: u32, bz: u32, shared: u32, stream: P, params: *mut P, extra: *mut P);
+    cuLaunchKernelEx(config: *const LaunchConfig, f: P, params: *mut P, extra: *mut P);
     cuLaunchCooperativeKernel(f: P, gx: u32, gy: u32, gz: u32, bx: u32, by: u32, bz: u32, shared: u32, stream: P, params: *mut P);
     cuFuncSetAttribute(f: P, attr: u32, v: i32);
     cuFuncGetAttribute(v: *mut i32, attr: u32, f: P);

@@ -119,3 +119,11 @@ fn a_build_without_ptx_stops_with_the_fix() {
         "{stderr}"
     );
 }
+
+#[test]
+fn thrust_sorts_reduces_scans_and_transforms_a_million_elements() {
+    let Some(exe) = build("thrust", &["-arch=sm_90", "-O2"]) else { return };
+    let Some(out) = exec(&exe, &[]) else { return };
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success() && stdout.contains("thrust: ok"), "{stdout}\n{stderr}");
+}
