@@ -54,6 +54,24 @@ pub struct FuncAttributes {
     pub rest: [i32; 23],
 }
 
+/// `struct cudaMemLocation`: a type and an id (8 bytes), passed by value.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct MemLocation {
+    pub kind: i32,
+    pub id: i32,
+}
+
+/// `struct cudaPointerAttributes` (88 bytes in the 13.x headers).
+#[repr(C)]
+pub struct PointerAttributes {
+    pub kind: u32,
+    pub device: i32,
+    pub device_pointer: P,
+    pub host_pointer: P,
+    pub reserved: [i64; 8],
+}
+
 /// `cudaLaunchConfig_t`.
 #[repr(C)]
 pub struct RtLaunchConfig {
@@ -199,6 +217,32 @@ crate::rt! {
         ready()?;
         // cudaDeviceAttr numbers are the driver's CUdevice_attribute numbers.
         check(cu::cuDeviceGetAttribute(value, attr, device))
+    }
+
+    fn cudaSetDeviceFlags(flags: u32) {
+        // Scheduling flags (spin, yield, blocking sync) and host mapping, which is
+        // always on with unified addressing.
+        ready()?;
+        if flags & !0x1f != 0 { Err(error::INVALID_VALUE) } else { Ok(()) }
+    }
+
+    fn cudaGetDeviceFlags(flags: *mut u32) {
+        ready()?;
+        // cudaDeviceMapHost.
+        out(flags, 0x08)
+    }
+
+    fn cudaChooseDevice(device: *mut i32, prop: *const c_void) {
+        ready()?;
+        let _ = prop;
+        out(device, 0)
+    }
+
+    fn cudaFuncSetCacheConfig(func: *const c_void, config: u32) {
+        // A preference for the split of L1 and shared memory, which ptxvm has not.
+        let _ = config;
+        ready()?;
+        register::function(func as usize).map(|_| ())
     }
 
     fn cudaDeviceSynchronize() {
@@ -359,6 +403,66 @@ crate::rt! {
         check(cu::cuGraphExecDestroy(exec))
     }
 
+    fn cudaMallocAsync(dev_ptr: *mut P, size: usize, stream: P) {
+        ready()?;
+        let mut p = 0u64;
+        check(cu::cuMemAllocAsync(&mut p, size, stream))?;
+        out(dev_ptr, p as usize as P)
+    }
+
+    fn cudaFreeAsync(dev_ptr: P, stream: P) {
+        ready()?;
+        check(cu::cuMemFreeAsync(dev_ptr as u64, stream))
+    }
+
+    fn cudaHostRegister(ptr: P, size: usize, flags: u32) {
+        ready()?;
+        check(cu::cuMemHostRegister_v2(ptr, size, flags))
+    }
+
+    fn cudaHostUnregister(ptr: P) {
+        ready()?;
+        check(cu::cuMemHostUnregister(ptr))
+    }
+
+    fn cudaHostGetDevicePointer(p_device: *mut P, p_host: P, flags: u32) {
+        ready()?;
+        let mut d = 0u64;
+        check(cu::cuMemHostGetDevicePointer_v2(&mut d, p_host, flags))?;
+        out(p_device, d as usize as P)
+    }
+
+    fn cudaPointerGetAttributes(attributes: *mut PointerAttributes, ptr: *const c_void) {
+        ready()?;
+        let (mut kind, mut managed) = (0u32, 0u32);
+        let known = cu::cuPointerGetAttribute((&raw mut kind).cast(), 2, ptr as u64) == 0;
+        if known {
+            check(cu::cuPointerGetAttribute((&raw mut managed).cast(), 8, ptr as u64))?;
+        }
+        let p = ptr as usize as P;
+        // cudaMemoryType: unregistered 0, host 1, device 2, managed 3.
+        let (kind, device, dev, host) = match (known, kind, managed) {
+            (false, ..) => (0, -2, std::ptr::null_mut(), p),
+            (true, _, 1) => (3, 0, p, p),
+            (true, 1, _) => (1, 0, p, p),
+            (true, ..) => (2, 0, p, std::ptr::null_mut()),
+        };
+        out(attributes, PointerAttributes { kind, device, device_pointer: dev, host_pointer: host, reserved: [0; 8] })
+    }
+
+    fn cudaMemPrefetchAsync(dev_ptr: *const c_void, count: usize, location: MemLocation, flags: u32, stream: P) {
+        // Memory is where kernels and the host both reach it: nothing to move.
+        let _ = (dev_ptr, count, location, flags);
+        ready()?;
+        check(cu::cuStreamQuery(stream))
+    }
+
+    fn cudaMemAdvise(dev_ptr: *const c_void, count: usize, advice: u32, location: MemLocation) {
+        // Advice shapes a GPU's page migration, which ptxvm has not.
+        let _ = (dev_ptr, count, advice, location);
+        ready()
+    }
+
     fn cudaMemcpyToSymbol(symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: u32) {
         ready()?;
         kind_ok(kind)?;
@@ -424,6 +528,11 @@ crate::rt! {
     fn cudaStreamWaitEvent(stream: P, event: P, flags: u32) {
         ready()?;
         check(cu::cuStreamWaitEvent(stream, event, flags))
+    }
+
+    fn cudaStreamAddCallback(stream: P, callback: Option<unsafe extern "C" fn(P, u32, P)>, user_data: P, flags: u32) {
+        ready()?;
+        check(cu::cuStreamAddCallback(stream, callback, user_data, flags))
     }
 
     fn cudaLaunchHostFunc(stream: P, func: Option<unsafe extern "C" fn(P)>, user_data: P) {
@@ -508,5 +617,6 @@ mod tests {
         assert_eq!(std::mem::offset_of!(super::FuncAttributes, ptx_version), 32);
         assert_eq!(std::mem::offset_of!(super::FuncAttributes, max_dynamic_shared_size_bytes), 44);
         assert_eq!(std::mem::size_of::<super::RtLaunchConfig>(), 56);
+        assert_eq!(std::mem::size_of::<super::PointerAttributes>(), 88);
     }
 }

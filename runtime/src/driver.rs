@@ -131,6 +131,13 @@ driver_functions! {
     cuMemHostAlloc(ptr: *mut P, bytes: usize, flags: u32);
     cuMemFreeHost(ptr: P);
     cuMemFree_v2(ptr: u64);
+    cuMemAllocAsync(ptr: *mut u64, bytes: usize, stream: P);
+    cuMemFreeAsync(ptr: u64, stream: P);
+    cuMemHostRegister_v2(ptr: P, bytes: usize, flags: u32);
+    cuMemHostUnregister(ptr: P);
+    cuMemHostGetDevicePointer_v2(dptr: *mut u64, ptr: P, flags: u32);
+    cuPointerGetAttribute(data: P, attr: u32, ptr: u64);
+    cuStreamAddCallback(s: P, cb: Option<unsafe extern "C" fn(P, u32, P)>, data: P, flags: u32);
     cuMemGetInfo_v2(free: *mut usize, total: *mut usize);
     cuMemcpy(dst: u64, src: u64, n: usize);
     cuMemcpyAsync(dst: u64, src: u64, n: usize, stream: P);

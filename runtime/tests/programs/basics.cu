@@ -144,6 +144,28 @@ int main() {
     CHECK(cudaGraphExecDestroy(exec));
     CHECK(cudaGraphDestroy(graph));
 
+    // Pointer attributes, stream-ordered allocation, registered host memory, advice.
+    cudaPointerAttributes pa;
+    CHECK(cudaPointerGetAttributes(&pa, a));
+    EXPECT(pa.type == cudaMemoryTypeManaged && pa.devicePointer == a && pa.hostPointer == a);
+    CHECK(cudaPointerGetAttributes(&pa, idx));
+    EXPECT(pa.type == cudaMemoryTypeDevice && pa.hostPointer == NULL);
+    CHECK(cudaPointerGetAttributes(&pa, hidx));
+    EXPECT(pa.type == cudaMemoryTypeUnregistered);
+    int *async;
+    CHECK(cudaMallocAsync(&async, 4096, s));
+    CHECK(cudaMemsetAsync(async, 0, 4096, s));
+    CHECK(cudaFreeAsync(async, s));
+    CHECK(cudaHostRegister(hidx, n * sizeof(int), cudaHostRegisterMapped));
+    int *mapped;
+    CHECK(cudaHostGetDevicePointer((void **)&mapped, hidx, 0));
+    CHECK(cudaMemset(mapped, 0, sizeof(int)));
+    EXPECT(hidx[0] == 0 && hidx[1] == 7);
+    CHECK(cudaHostUnregister(hidx));
+    cudaMemLocation here = {cudaMemLocationTypeDevice, 0};
+    CHECK(cudaMemPrefetchAsync(a, n * sizeof(float), here, 0, s));
+    CHECK(cudaMemAdvise(a, n * sizeof(float), cudaMemAdviseSetReadMostly, here));
+
     CHECK(cudaFree(pitched));
     CHECK(cudaFree(idx));
     CHECK(cudaFree(out));
