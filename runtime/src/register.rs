@@ -109,9 +109,14 @@ fn module(b: usize) -> Result<usize, CudaError> {
 /// Forgets every loaded module and function (`cudaDeviceReset` unloaded them): the
 /// next use loads them again.
 pub fn forget_modules() {
-    let mut r = registry();
-    r.loaded.clear();
-    for &b in &r.binaries {
+    // The registry's lock is not held while a binary's is taken (`module` takes
+    // them the other way round).
+    let binaries = {
+        let mut r = registry();
+        r.loaded.clear();
+        r.binaries.clone()
+    };
+    for &b in &binaries {
         // SAFETY: as in `module`.
         let binary = unsafe { &*(b as *const Binary) };
         *binary.module.lock().unwrap_or_else(|e| e.into_inner()) = None;
