@@ -19,9 +19,9 @@ const LIMITS: &[(u32, &str, u64)] = &[
 ];
 const LIMIT_MALLOC_HEAP: u32 = 2;
 
-fn new_context(d: &mut Driver, flags: u32, primary: bool) -> u64 {
+fn new_context(d: &mut Driver, flags: u32) -> u64 {
     let c = d.handle();
-    d.contexts.insert(c, Context { flags, primary, sticky: None, limits: HashMap::new() });
+    d.contexts.insert(c, Context { flags, sticky: None, limits: HashMap::new() });
     c
 }
 
@@ -30,7 +30,7 @@ fn create(pctx: *mut Handle, flags: u32, dev: CUdevice) -> Result<(), CUresult> 
     if pctx.is_null() {
         return Err(error::INVALID_VALUE);
     }
-    let c = state::with(|d| Ok(new_context(d, flags, false)))?;
+    let c = state::with(|d| Ok(new_context(d, flags)))?;
     state::push(c);
     crate::out(pctx, c as Handle)
 }
@@ -44,7 +44,7 @@ fn retain_primary(d: &mut Driver) -> u64 {
         }
         None => {
             let flags = d.primary_flags;
-            let c = new_context(d, flags, true);
+            let c = new_context(d, flags);
             d.primary = Some((c, 1));
             c
         }
@@ -130,8 +130,9 @@ crate::api! {
     fn cuCtxDestroy_v2(ctx: Handle) {
         state::with(|d| {
             let c = ctx as u64;
+            let primary = d.primary.is_some_and(|(p, _)| p == c);
             match d.contexts.get(&c) {
-                Some(x) if x.primary => {
+                Some(_) if primary => {
                     Err(crate::fail(error::INVALID_CONTEXT, "the primary context is released, not destroyed"))
                 }
                 Some(_) => {

@@ -159,7 +159,7 @@ pub(crate) fn run(d: &mut Driver, f: u64, l: &Launch, params: &[u8]) -> Result<(
                 "(raise it with PTXVM_TIMEOUT; 0 means none)",
             );
         eprintln!("{report}");
-        let code = error::of_fault(&fault.cause);
+        let code = error::of_fault(fault.kind());
         let c = state::top().unwrap_or(0);
         if let Some(ctx) = d.contexts.get_mut(&c) {
             ctx.sticky = Some(code);
@@ -327,6 +327,16 @@ fn set_attribute(d: &mut Driver, f: u64, attrib: u32, value: i32) -> Result<(), 
     Ok(())
 }
 
+/// CTAs of `func` with `block_size` threads and `dynamic` bytes of dynamic shared
+/// memory one SM holds at once.
+fn occupancy(func: Handle, block_size: i32, dynamic: usize) -> Result<i32, CUresult> {
+    state::with(|d| {
+        let shared =
+            (attribute(d, func as u64, 1)? as u32).saturating_add(u32::try_from(dynamic).unwrap_or(u32::MAX));
+        Ok(blocks_per_sm(block_size.max(1) as u32, shared) as i32)
+    })
+}
+
 /// Reads `CUlaunchConfig`'s attributes: cooperative, and a cluster of one CTA.
 fn config_of(config: *const LaunchConfig) -> Result<(Launch, Handle), CUresult> {
     if config.is_null() {
@@ -414,20 +424,13 @@ crate::api! {
     }
 
     fn cuOccupancyMaxActiveBlocksPerMultiprocessor(num_blocks: *mut i32, func: Handle, block_size: i32, dynamic_smem_size: usize) {
-        let n = state::with(|d| {
-            let shared = (attribute(d, func as u64, 1)? as u32).saturating_add(u32::try_from(dynamic_smem_size).unwrap_or(u32::MAX));
-            Ok(blocks_per_sm(block_size.max(1) as u32, shared))
-        })?;
-        crate::out(num_blocks, n as i32)
+        crate::out(num_blocks, occupancy(func, block_size, dynamic_smem_size)?)
     }
 
     fn cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(num_blocks: *mut i32, func: Handle, block_size: i32, dynamic_smem_size: usize, flags: u32) {
+        // The flag only turns off caching's effect on occupancy, which ptxvm has not.
         let _ = flags;
-        let n = state::with(|d| {
-            let shared = (attribute(d, func as u64, 1)? as u32).saturating_add(u32::try_from(dynamic_smem_size).unwrap_or(u32::MAX));
-            Ok(blocks_per_sm(block_size.max(1) as u32, shared))
-        })?;
-        crate::out(num_blocks, n as i32)
+        crate::out(num_blocks, occupancy(func, block_size, dynamic_smem_size)?)
     }
 
     fn cuOccupancyMaxPotentialBlockSize(min_grid_size: *mut i32, block_size: *mut i32, func: Handle, block_size_to_dynamic_smem_size: Option<unsafe extern "C" fn(i32) -> usize>, dynamic_smem_size: usize, block_size_limit: i32) {

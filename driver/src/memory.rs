@@ -40,16 +40,12 @@ pub(crate) fn alloc(
     Ok(addr)
 }
 
-/// The allocation (or registered range) holding `addr`: its start as the program
-/// sees it, and what it is.
+/// The allocation (or registered range) holding `addr`: its base and what it is.
+/// Every entry is filed under the base of its device range (a registered range's
+/// is the word that holds its first byte); a module's variables have none.
 pub fn find(d: &Driver, addr: u64) -> Option<(u64, &Alloc)> {
-    let r = d.device.range(addr)?;
-    match d.allocs.get(&r.base) {
-        Some(a) => Some((r.base, a)),
-        // A registered range starts where the program's pointer does, not at the
-        // word below it where the device range begins.
-        None => d.allocs.iter().find(|(k, _)| *k & !7 == r.base).map(|(k, a)| (*k, a)),
-    }
+    let base = d.device.range(addr)?.base;
+    d.allocs.get(&base).map(|a| (base, a))
 }
 
 /// Checks that `len` bytes at `addr` are device-reachable memory (device, managed,

@@ -18,8 +18,6 @@ use std::time::Instant;
 /// A context: what CUDA keeps per context that a program can observe.
 pub struct Context {
     pub flags: u32,
-    /// The device's primary context (`cuDevicePrimaryCtxRetain`).
-    pub primary: bool,
     /// The error a kernel fault left: every later call that uses the context gets it.
     pub sticky: Option<CUresult>,
     /// `cuCtxSetLimit` values by `CUlimit`.

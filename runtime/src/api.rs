@@ -37,6 +37,25 @@ fn launch(
     check(r)
 }
 
+/// Resident CTAs of `func` per SM (`cudaOccupancyMaxActiveBlocksPerMultiprocessor`).
+fn occupancy(
+    num_blocks: *mut i32,
+    func: P,
+    block_size: i32,
+    dynamic_smem: usize,
+    flags: u32,
+) -> Result<(), CudaError> {
+    ready()?;
+    let f = register::function(func as usize)?;
+    check(cu::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+        num_blocks,
+        f,
+        block_size,
+        dynamic_smem,
+        flags,
+    ))
+}
+
 /// `struct cudaFuncAttributes` (144 bytes in the 13.x headers): three sizes, the
 /// ints CUB's dispatch reads, then cluster fields and reserved space, all 0 here.
 #[repr(C)]
@@ -189,13 +208,11 @@ crate::rt! {
     }
 
     fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(num_blocks: *mut i32, func: P, block_size: i32, dynamic_smem: usize) {
-        ready()?;
-        check(cu::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(num_blocks, register::function(func as usize)?, block_size, dynamic_smem, 0))
+        occupancy(num_blocks, func, block_size, dynamic_smem, 0)
     }
 
     fn cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(num_blocks: *mut i32, func: P, block_size: i32, dynamic_smem: usize, flags: u32) {
-        ready()?;
-        check(cu::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(num_blocks, register::function(func as usize)?, block_size, dynamic_smem, flags))
+        occupancy(num_blocks, func, block_size, dynamic_smem, flags)
     }
 
     fn cudaGetDeviceCount(count: *mut i32) {
@@ -384,8 +401,11 @@ crate::rt! {
     }
 
     fn cudaGraphInstantiateWithFlags(exec: *mut P, graph: P, flags: u64) {
-        ready()?;
-        check(cu::cuGraphInstantiateWithFlags(exec, graph, flags))
+        // SAFETY: the same arguments, passed on.
+        match unsafe { cudaGraphInstantiate(exec, graph, flags) } {
+            0 => Ok(()),
+            e => Err(e),
+        }
     }
 
     fn cudaGraphLaunch(exec: P, stream: P) {

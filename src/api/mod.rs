@@ -6,7 +6,6 @@ mod args;
 mod link;
 mod unified;
 
-pub use crate::exec::memory::Kind as MemoryKind;
 pub use args::{Args, Element, LaunchError};
 pub use link::link;
 pub use unified::{ParamError, PlaceError, Range};
@@ -287,6 +286,43 @@ impl std::fmt::Display for Fault {
 }
 
 impl std::error::Error for Fault {}
+
+/// What a fault was, as a GPU's driver tells faults apart (`CUDA_ERROR_ILLEGAL_ADDRESS`,
+/// `_MISALIGNED_ADDRESS`, `_ASSERT`, `_LAUNCH_TIMEOUT`, and `_LAUNCH_FAILED` for the
+/// rest: `trap`, deadlocks, undefined behaviour ptxvm reports).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultKind {
+    OutOfBounds,
+    Misaligned,
+    Assert,
+    /// The step budget, the time limit or Ctrl-C stopped the launch.
+    Limit,
+    Other,
+}
+
+impl Fault {
+    /// What kind of fault this is. The executor names each cause in words; the words
+    /// a kind starts with are those of [`crate::exec::memory::MemFault`], of a failed
+    /// `assert` (`exec/builtin.rs`) and of [`crate::exec::limits::Stop`], which the
+    /// tests below make happen.
+    pub fn kind(&self) -> FaultKind {
+        let c = self.cause.as_str();
+        if c.starts_with("out of bounds") {
+            FaultKind::OutOfBounds
+        } else if c.starts_with("address 0x") && c.contains("is not aligned to the") {
+            FaultKind::Misaligned
+        } else if c.starts_with("assertion `") {
+            FaultKind::Assert
+        } else if c.starts_with("instruction budget exhausted")
+            || c.starts_with("time limit of")
+            || c.starts_with("interrupted")
+        {
+            FaultKind::Limit
+        } else {
+            FaultKind::Other
+        }
+    }
+}
 
 impl Fault {
     /// The report `ptxvm run` prints, one line each: the fault as
@@ -928,6 +964,44 @@ fn shared_byte(program: &Program, offset: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_kind_of_fault_is_told_apart_from_a_real_launch() {
+        let src = ".version 8.0\n.target sm_90\n.address_size 64\n\
+            .extern .func __assertfail(.param .b64 m, .param .b64 f, .param .b32 l, .param .b64 fn, .param .b64 c);\n\
+            .global .align 1 .b8 text[2] = {120, 0};\n\
+            .visible .entry k(.param .u64 p, .param .u32 what)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n.reg .pred %q<5>;\n\
+            ld.param.u64 %rd1, [p];\nld.param.u32 %r1, [what];\n\
+            setp.eq.u32 %q1, %r1, 0;\n@%q1 st.global.u32 [%rd1+4096], %r1;\n\
+            setp.eq.u32 %q2, %r1, 1;\n@%q2 st.global.u32 [%rd1+2], %r1;\n\
+            setp.eq.u32 %q3, %r1, 2;\n@%q3 bra ASSERT;\n\
+            setp.eq.u32 %q4, %r1, 3;\n@%q4 trap;\n\
+            LOOP: bra LOOP;\n\
+            ASSERT: mov.u64 %rd2, text;\n\
+            { .param .b64 a; .param .b64 b; .param .b32 c; .param .b64 d; .param .b64 e;\n\
+            st.param.b64 [a], %rd2; st.param.b64 [b], %rd2; st.param.b32 [c], 7; st.param.b64 [d], %rd2; st.param.b64 [e], 1;\n\
+            call.uni __assertfail, (a, b, c, d, e); }\n\
+            ret;\n}\n";
+        let module = Module::load(src).unwrap();
+        let kernel = module.kernel("k").unwrap();
+        let mut device = Device::default();
+        let buf = device.alloc(64).unwrap();
+        let one = Dim3 { x: 1, y: 1, z: 1 };
+        let mut kind = |what: u32| {
+            let mut params = buf.to_le_bytes().to_vec();
+            params.extend_from_slice(&what.to_le_bytes());
+            params.extend_from_slice(&[0; 4]);
+            device
+                .launch(&kernel, one, one, 0, &params[..kernel.param_bytes as usize], 10_000)
+                .unwrap_err()
+                .kind()
+        };
+        assert_eq!(kind(0), FaultKind::OutOfBounds);
+        assert_eq!(kind(1), FaultKind::Misaligned);
+        assert_eq!(kind(2), FaultKind::Assert);
+        assert_eq!(kind(3), FaultKind::Other);
+        assert_eq!(kind(4), FaultKind::Limit);
+    }
 
     #[test]
     fn an_instruction_takes_the_last_loc_before_it_in_its_function() {

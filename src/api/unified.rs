@@ -4,7 +4,7 @@
 //! places, the allocation that holds an address, and a module's variables.
 
 use super::{Device, Fault, Module};
-use crate::exec::memory::{GlobalMemory, Kind, MemFault};
+use crate::exec::memory::{GlobalMemory, MemFault};
 use crate::lower::program::LowerError;
 
 /// What holds an address ([`Device::range`]).
@@ -12,7 +12,6 @@ use crate::lower::program::LowerError;
 pub struct Range {
     pub base: u64,
     pub bytes: u64,
-    pub kind: Kind,
 }
 
 impl Device {
@@ -49,7 +48,7 @@ impl Device {
 
     /// The allocation, module image or loan holding `addr`.
     pub fn range(&self, addr: u64) -> Option<Range> {
-        self.memory.range(addr).map(|(base, bytes, kind)| Range { base, bytes, kind })
+        self.memory.range(addr).map(|(base, bytes)| Range { base, bytes })
     }
 
     /// Whether `addr` is in device memory freed lately and in none live (with unified
@@ -57,12 +56,6 @@ impl Device {
     /// from reuse so that a stale pointer is known as one).
     pub fn was_freed(&self, addr: u64) -> bool {
         self.memory.was_freed(addr)
-    }
-
-    /// Bytes held by allocations ([`Device::alloc`]), not counting module images and
-    /// loans.
-    pub fn allocated_bytes(&self) -> u64 {
-        self.memory.bytes_of(Kind::Device)
     }
 
     /// Copies `len` bytes of device memory from `src` to `dst`.
@@ -119,11 +112,6 @@ impl Device {
         }
         self.heap.bytes = bytes;
         Ok(())
-    }
-
-    /// The bytes of CUDA's device heap.
-    pub fn heap_bytes(&self) -> u64 {
-        if self.heap.base == 0 && self.heap.bytes == 0 { crate::exec::Heap::BYTES } else { self.heap.bytes }
     }
 }
 

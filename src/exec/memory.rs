@@ -226,15 +226,10 @@ impl GlobalMemory {
         }
     }
 
-    /// The allocation holding `addr`: its base, length and kind.
-    pub fn range(&self, addr: u64) -> Option<(u64, u64, Kind)> {
+    /// The allocation holding `addr`: its base and length.
+    pub fn range(&self, addr: u64) -> Option<(u64, u64)> {
         let a = self.find(addr)?;
-        (addr < a.base + a.len.max(1)).then_some((a.base, a.len, a.kind))
-    }
-
-    /// Bytes held by allocations of `kind`.
-    pub fn bytes_of(&self, kind: Kind) -> u64 {
-        self.allocs.iter().filter(|a| a.kind == kind).map(|a| a.len).sum()
+        (addr < a.base + a.len.max(1)).then_some((a.base, a.len))
     }
 
     /// Copies `len` bytes from `src` to `dst`, each inside one allocation (device to
