@@ -30,7 +30,8 @@ fn built_library() -> Result<PathBuf, String> {
     };
     let lib = dir.join("libcuda.so");
     if lib.exists() {
-        Ok(lib)
+        // Absolute: the links made to it must hold from any working directory.
+        Ok(std::path::absolute(&lib).unwrap_or(lib))
     } else {
         Err(format!(
             "{} not found: build the driver with `cargo build --release` (it builds ptxvm and libcuda.so together), \

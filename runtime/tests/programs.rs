@@ -87,6 +87,21 @@ fn a_program_built_by_nvcc_runs_unmodified() {
         // The launch error the program provokes is named on stderr.
         assert!(stderr.contains("block dimension 0 is 2048, past the limit 1024"), "{stderr}");
     }
+    // PTXVM_LIB_DIR may be relative to where exec starts.
+    let Some(exe) = build("basics", &["-arch=sm_90"]) else { return };
+    let out = Command::new(libs().parent().unwrap().join("ptxvm"))
+        .args(["exec", "--"])
+        .arg(&exe)
+        .current_dir(libs().parent().unwrap())
+        .env("PTXVM_LIB_DIR", "deps")
+        .env_remove("LD_LIBRARY_PATH")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(
+        out.status.success() && stdout.contains("basics: ok"),
+        "relative PTXVM_LIB_DIR:\n{stdout}\n{stderr}"
+    );
 }
 
 #[test]

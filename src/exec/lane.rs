@@ -58,8 +58,18 @@ impl Cta<'_> {
             Op::Ld { mem, dsts, n, addr, offset, size, signed, .. } => {
                 let a = address(w, *addr, *offset, l);
                 vector_aligned(a, *n, *size)?;
+                // A global vector is one access (GlobalMemory::load_vec).
+                let whole = match self.target(w, *mem, a) {
+                    Target::Global(g) if *n > 1 => {
+                        Some(self.memory.load_vec(g, *n, *size).map_err(|e| self.memory.explain(e))?)
+                    }
+                    _ => None,
+                };
                 for (k, dst) in dsts.iter().take(*n as usize).enumerate() {
-                    let v = self.load(w, shared, *mem, a + (k as u64) * u64::from(*size), *size, l)?;
+                    let v = match whole {
+                        Some(v) => v[k],
+                        None => self.load(w, shared, *mem, a + (k as u64) * u64::from(*size), *size, l)?,
+                    };
                     if let Some(dst) = dst {
                         write(w, *dst, l, extend(v, *size as usize, *signed));
                     }
@@ -68,6 +78,15 @@ impl Cta<'_> {
             Op::St { mem, srcs, n, addr, offset, size } => {
                 let a = address(w, *addr, *offset, l);
                 vector_aligned(a, *n, *size)?;
+                if let Target::Global(g) = self.target(w, *mem, a)
+                    && *n > 1
+                {
+                    let mut v = [0u64; 4];
+                    for (k, src) in srcs.iter().take(*n as usize).enumerate() {
+                        v[k] = read(w, *src, l);
+                    }
+                    return self.memory.store_vec(g, *n, *size, &v).map_err(|e| self.memory.explain(e));
+                }
                 for (k, src) in srcs.iter().take(*n as usize).enumerate() {
                     let v = read(w, *src, l);
                     self.store(w, shared, *mem, a + (k as u64) * u64::from(*size), *size, v, l)?;

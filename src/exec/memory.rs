@@ -110,6 +110,37 @@ impl Allocation {
     }
 }
 
+/// Locks that make a 16-byte vector access (two words) single-copy atomic against
+/// every other 16-byte vector access: one of 1,024 spin locks, by address. They are
+/// held for two word moves and never nested.
+struct VectorLock(&'static std::sync::atomic::AtomicBool);
+
+static VECTOR_LOCKS: [std::sync::atomic::AtomicBool; 1024] =
+    [const { std::sync::atomic::AtomicBool::new(false) }; 1024];
+
+impl VectorLock {
+    fn take(addr: u64) -> VectorLock {
+        use std::sync::atomic::Ordering::{Acquire, Relaxed};
+        let l = &VECTOR_LOCKS[((addr >> 4) % 1024) as usize];
+        let mut spins = 0u32;
+        while l.compare_exchange_weak(false, true, Acquire, Relaxed).is_err() {
+            spins += 1;
+            if spins.is_multiple_of(64) {
+                std::thread::yield_now();
+            } else {
+                std::hint::spin_loop();
+            }
+        }
+        VectorLock(l)
+    }
+}
+
+impl Drop for VectorLock {
+    fn drop(&mut self) {
+        self.0.store(false, std::sync::atomic::Ordering::Release);
+    }
+}
+
 /// The device's global memory.
 #[derive(Default)]
 pub struct GlobalMemory {
@@ -451,6 +482,77 @@ impl GlobalMemory {
     pub fn store(&self, addr: u64, size: u64, bits: u64) -> Result<(), MemFault> {
         let (a, off) = self.locate(addr, size)?;
         a.store(off, size, bits);
+        Ok(())
+    }
+
+    /// Loads the `n` elements of `size` bytes of an `ld.v2`/`ld.v4` at `addr` as one
+    /// access: single-copy atomic, as an H100 performs a naturally aligned vector of
+    /// up to 16 bytes and as CUB's decoupled look-back relies on (a tile's status
+    /// and value stored together by one `st.relaxed.v2.u32`). The ISA lets the
+    /// elements go in any order (PTX ISA 8.2.4); all at once is one of those orders.
+    /// A vector of 8 bytes or fewer is one word; a 16-byte one is two words under
+    /// a lock that every 16-byte vector access at that address takes.
+    ///
+    /// # Errors
+    /// [`MemFault`] for an access outside an allocation or not aligned to the
+    /// whole vector.
+    pub fn load_vec(&self, addr: u64, n: u8, size: u8) -> Result<[u64; 4], MemFault> {
+        let (n, size) = (usize::from(n), u64::from(size));
+        let whole = n as u64 * size;
+        let (a, off) = self.locate(addr, whole)?;
+        let mut out = [0u64; 4];
+        let mut split = |bits: u64, from: usize| {
+            for (k, v) in out.iter_mut().enumerate().skip(from).take(8 / size as usize) {
+                *v = (bits >> ((k - from) as u64 * size * 8)) & field(size, 0);
+            }
+        };
+        if whole <= 8 {
+            split(a.load(off, whole), 0);
+        } else if whole > 16 {
+            for (k, v) in out.iter_mut().enumerate().take(n) {
+                *v = a.load(off + k as u64 * size, size);
+            }
+        } else {
+            let w = (off / 8) as usize;
+            let (lo, hi) = {
+                let _held = VectorLock::take(addr);
+                (a.word(w), a.word(w + 1))
+            };
+            split(lo, 0);
+            split(hi, n / 2);
+        }
+        Ok(out)
+    }
+
+    /// Stores the `n` elements of `size` bytes of an `st.v2`/`st.v4` at `addr` as
+    /// one access, as [`GlobalMemory::load_vec`] loads them.
+    ///
+    /// # Errors
+    /// [`MemFault`] for an access outside an allocation or not aligned to the
+    /// whole vector.
+    pub fn store_vec(&self, addr: u64, n: u8, size: u8, vals: &[u64; 4]) -> Result<(), MemFault> {
+        let (n, size) = (usize::from(n), u64::from(size));
+        let whole = n as u64 * size;
+        let (a, off) = self.locate(addr, whole)?;
+        let join = |from: usize, count: usize| {
+            vals[from..from + count]
+                .iter()
+                .enumerate()
+                .fold(0u64, |acc, (k, v)| acc | ((v & field(size, 0)) << (k as u64 * size * 8)))
+        };
+        if whole <= 8 {
+            a.store(off, whole, join(0, n));
+        } else if whole > 16 {
+            for (k, v) in vals.iter().enumerate().take(n) {
+                a.store(off + k as u64 * size, size, *v);
+            }
+        } else {
+            let w = (off / 8) as usize;
+            let (lo, hi) = (join(0, n / 2), join(n / 2, n / 2));
+            let _held = VectorLock::take(addr);
+            a.words[w].store(lo, Relaxed);
+            a.words[w + 1].store(hi, Relaxed);
+        }
         Ok(())
     }
 
@@ -806,6 +908,36 @@ mod tests {
             });
         });
         assert_eq!(m.load(a, 8), Ok(start + 2000));
+    }
+
+    /// A status and a value stored together by one vector store are seen together,
+    /// for 8-byte (`v2.u32`) and 16-byte (`v2.u64`, `v4.u32`) vectors.
+    #[test]
+    fn a_vector_load_never_sees_a_vector_store_half_done() {
+        for (n, size) in [(2u8, 4u8), (2, 8), (4, 4), (4, 2)] {
+            let mut m = GlobalMemory::default();
+            let a = m.alloc(16).unwrap();
+            let (m, rounds) = (&m, 3000u64);
+            let mask = field(u64::from(size), 0);
+            std::thread::scope(|s| {
+                s.spawn(move || {
+                    for i in 1..=rounds {
+                        let v = [i & mask; 4];
+                        m.store_vec(a, n, size, &v).unwrap();
+                    }
+                });
+                s.spawn(move || {
+                    for _ in 0..30_000 {
+                        let v = m.load_vec(a, n, size).unwrap();
+                        let first = v[0];
+                        assert!(v[..usize::from(n)].iter().all(|&e| e == first), "torn vector {v:x?}");
+                    }
+                });
+            });
+            let last = m.load_vec(a, n, size).unwrap();
+            assert_eq!(last[usize::from(n) - 1], rounds & mask);
+            assert_eq!(m.load_vec(a + 4, 2, 4), Err(MemFault::Misaligned { addr: a + 4, size: 8 }));
+        }
     }
 
     #[test]
