@@ -142,3 +142,86 @@ fn thrust_sorts_reduces_scans_and_transforms_a_million_elements() {
     let (stdout, stderr) = text(&out);
     assert!(out.status.success() && stdout.contains("thrust: ok"), "{stdout}\n{stderr}");
 }
+
+/// A library made with the C compiler: `cc -shared` of `src` with `map`, named
+/// `soname`, in `dir`.
+fn c_library(dir: &Path, soname: &str, src: &str, map: &str) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("lib.c"), src).unwrap();
+    std::fs::write(dir.join("lib.map"), map).unwrap();
+    let lib = dir.join(soname);
+    let built = Command::new("cc")
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(&lib)
+        .arg(dir.join("lib.c"))
+        .arg(format!("-Wl,-soname,{soname},--version-script={}", dir.join("lib.map").display()))
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "cc {soname}:\n{}", String::from_utf8_lossy(&built.stderr));
+    lib
+}
+
+/// Programs are usually linked against NVIDIA's own libcudart, whose functions
+/// carry the version node `libcudart.so.13` (CUDA 13) or `libcudart.so.12`
+/// (CUDA 12). Under exec they get ours, which defines both nodes: the loader
+/// neither refuses the program nor warns "no version information available".
+#[test]
+fn programs_linked_against_nvidias_runtime_get_ours() {
+    let Some(nvcc) = nvcc() else { return };
+    // CUDA 13: basics.cu linked against pip's NVIDIA libcudart.so.13.
+    let nvidia = nvcc.parent().unwrap().join("../lib/libcudart.so.13");
+    assert!(nvidia.exists(), "NVIDIA's runtime is not beside nvcc: {}", nvidia.display());
+    let dir = libs().join("rt-nvidia");
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join("libcudart.so");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&nvidia, &link).unwrap();
+    let exe = dir.join("basics");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/basics.cu");
+    let built = Command::new(&nvcc)
+        .args(["-cudart", "shared", "-arch=sm_90"])
+        .arg(&src)
+        .arg("-L")
+        .arg(&dir)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "nvcc basics.cu:\n{}", String::from_utf8_lossy(&built.stderr));
+    let Some(out) = exec(&exe, &[]) else { return };
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success() && stdout.contains("basics: ok"), "{stdout}\n{stderr}");
+    assert!(!stderr.contains("version information"), "{stderr}");
+
+    // CUDA 12: a program linked against a stand-in libcudart.so.12 with NVIDIA's
+    // version node (pip has no CUDA 12 runtime here). Ours answers.
+    let dir = libs().join("rt-cuda12");
+    c_library(
+        &dir,
+        "libcudart.so.12",
+        "int cudaRuntimeGetVersion(int *v) { *v = 12000; return 0; }\n\
+         int cudaGetDeviceCount(int *n) { *n = 0; return 100; }\n",
+        "libcudart.so.12 { global: *; };\n",
+    );
+    std::fs::write(
+        dir.join("main.c"),
+        "#include <stdio.h>\n\
+         int cudaRuntimeGetVersion(int *); int cudaGetDeviceCount(int *);\n\
+         int main(void) { int v = 0, n = 0; int e = cudaGetDeviceCount(&n); cudaRuntimeGetVersion(&v);\n\
+         printf(\"runtime %d, %d device(s), error %d\\n\", v, n, e); return 0; }\n",
+    )
+    .unwrap();
+    let exe = dir.join("main");
+    let built = Command::new("cc")
+        .arg(dir.join("main.c"))
+        .arg("-o")
+        .arg(&exe)
+        .arg(dir.join("libcudart.so.12"))
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "cc main.c:\n{}", String::from_utf8_lossy(&built.stderr));
+    let Some(out) = exec(&exe, &[]) else { return };
+    let (stdout, stderr) = text(&out);
+    assert!(!stderr.contains("version information"), "{stderr}");
+    assert_eq!(stdout, "runtime 13050, 1 device(s), error 0\n", "{stderr}");
+}
