@@ -8,7 +8,8 @@ use crate::error;
 use crate::graph::Work;
 use crate::state::{self, Alloc, Driver, MemKind};
 use crate::types::{
-    CUdeviceptr, CUresult, MEMORYTYPE_ARRAY, MEMORYTYPE_DEVICE, MEMORYTYPE_HOST, MEMORYTYPE_UNIFIED, Memcpy2D,
+    CUdeviceptr, CUresult, MEMORYTYPE_ARRAY, MEMORYTYPE_DEVICE, MEMORYTYPE_HOST, MEMORYTYPE_UNIFIED,
+    Memcpy2D, Memcpy3D,
 };
 use std::ffi::c_void;
 
@@ -226,6 +227,25 @@ fn memcpy2d(p: *const Memcpy2D) -> Result<Memcpy2D, CUresult> {
     }
     // SAFETY: a non-NULL `CUDA_MEMCPY2D*`, which the caller fills.
     Ok(unsafe { *p })
+}
+
+/// The caller's `CUDA_MEMCPY3D`, as its slices.
+fn memcpy3d(p: *const Memcpy3D) -> Result<Vec<Memcpy2D>, CUresult> {
+    if p.is_null() {
+        return Err(error::INVALID_VALUE);
+    }
+    // SAFETY: a non-NULL `CUDA_MEMCPY3D*`, which the caller fills.
+    let m = unsafe { *p };
+    if m.src_lod != 0 || m.dst_lod != 0 {
+        return Err(crate::fail(error::INVALID_VALUE, "srcLOD and dstLOD must be 0"));
+    }
+    if m.depth > 1
+        && (m.src_height < m.height && m.src_memory_type != MEMORYTYPE_ARRAY
+            || m.dst_height < m.height && m.dst_memory_type != MEMORYTYPE_ARRAY)
+    {
+        return Err(crate::fail(error::INVALID_VALUE, "a srcHeight or dstHeight is less than Height"));
+    }
+    m.slices().ok_or_else(|| crate::fail(error::INVALID_VALUE, "the copy's extent overflows"))
 }
 
 pub(crate) fn copy_2d(m: &Memcpy2D) -> Result<(), CUresult> {
@@ -473,6 +493,15 @@ crate::api! {
 
     fn cuMemcpy2DAsync_v2(copy: *const Memcpy2D, stream: crate::types::Handle) {
         submit(stream, Work::Copy2D(memcpy2d(copy)?))
+    }
+
+    fn cuMemcpy3D_v2(copy: *const Memcpy3D) {
+        memcpy3d(copy)?.iter().try_for_each(copy_2d)
+    }
+
+    fn cuMemcpy3DAsync_v2(copy: *const Memcpy3D, stream: crate::types::Handle) {
+        check_stream(stream)?;
+        memcpy3d(copy)?.into_iter().try_for_each(|slice| submit(stream, Work::Copy2D(slice)))
     }
 
     fn cuMemsetD8_v2(dst: CUdeviceptr, uc: u8, n: usize) {

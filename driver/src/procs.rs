@@ -106,6 +106,8 @@ static TABLE: std::sync::LazyLock<Vec<(&str, i32, usize)>> = std::sync::LazyLock
     ("cuMemcpy2D", 3020, crate::memory::cuMemcpy2D_v2 as *const () as usize),
     ("cuMemcpy2DUnaligned", 3020, crate::memory::cuMemcpy2DUnaligned_v2 as *const () as usize),
     ("cuMemcpy2DAsync", 3020, crate::memory::cuMemcpy2DAsync_v2 as *const () as usize),
+    ("cuMemcpy3D", 3020, crate::memory::cuMemcpy3D_v2 as *const () as usize),
+    ("cuMemcpy3DAsync", 3020, crate::memory::cuMemcpy3DAsync_v2 as *const () as usize),
     ("cuMemsetD8", 3020, crate::memory::cuMemsetD8_v2 as *const () as usize),
     ("cuMemsetD16", 3020, crate::memory::cuMemsetD16_v2 as *const () as usize),
     ("cuMemsetD32", 3020, crate::memory::cuMemsetD32_v2 as *const () as usize),

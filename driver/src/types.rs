@@ -47,6 +47,70 @@ pub struct Memcpy2D {
     pub height: usize,
 }
 
+/// `CUDA_MEMCPY3D`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct Memcpy3D {
+    pub src_x_in_bytes: usize,
+    pub src_y: usize,
+    pub src_z: usize,
+    pub src_lod: usize,
+    pub src_memory_type: u32,
+    pub src_host: *const c_void,
+    pub src_device: CUdeviceptr,
+    pub src_array: Handle,
+    pub reserved0: *mut c_void,
+    pub src_pitch: usize,
+    pub src_height: usize,
+    pub dst_x_in_bytes: usize,
+    pub dst_y: usize,
+    pub dst_z: usize,
+    pub dst_lod: usize,
+    pub dst_memory_type: u32,
+    pub dst_host: *mut c_void,
+    pub dst_device: CUdeviceptr,
+    pub dst_array: Handle,
+    pub reserved1: *mut c_void,
+    pub dst_pitch: usize,
+    pub dst_height: usize,
+    pub width_in_bytes: usize,
+    pub height: usize,
+    pub depth: usize,
+}
+
+impl Memcpy3D {
+    /// The copy as `Depth` 2D copies, one per slice: slice `z` of a pitched side
+    /// starts `z * pitch * height` bytes further, which is `z * height` rows.
+    pub fn slices(&self) -> Option<Vec<Memcpy2D>> {
+        (0..self.depth)
+            .map(|z| {
+                let src_y =
+                    self.src_z.checked_add(z)?.checked_mul(self.src_height)?.checked_add(self.src_y)?;
+                let dst_y =
+                    self.dst_z.checked_add(z)?.checked_mul(self.dst_height)?.checked_add(self.dst_y)?;
+                Some(Memcpy2D {
+                    src_x_in_bytes: self.src_x_in_bytes,
+                    src_y,
+                    src_memory_type: self.src_memory_type,
+                    src_host: self.src_host,
+                    src_device: self.src_device,
+                    src_array: self.src_array,
+                    src_pitch: self.src_pitch,
+                    dst_x_in_bytes: self.dst_x_in_bytes,
+                    dst_y,
+                    dst_memory_type: self.dst_memory_type,
+                    dst_host: self.dst_host,
+                    dst_device: self.dst_device,
+                    dst_array: self.dst_array,
+                    dst_pitch: self.dst_pitch,
+                    width_in_bytes: self.width_in_bytes,
+                    height: self.height,
+                })
+            })
+            .collect()
+    }
+}
+
 /// `CUmemorytype`.
 pub const MEMORYTYPE_HOST: u32 = 1;
 pub const MEMORYTYPE_DEVICE: u32 = 2;

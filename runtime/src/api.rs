@@ -102,6 +102,103 @@ pub struct RtLaunchConfig {
     pub num_attrs: u32,
 }
 
+/// `struct cudaPitchedPtr`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct PitchedPtr {
+    pub ptr: P,
+    pub pitch: usize,
+    pub xsize: usize,
+    pub ysize: usize,
+}
+
+/// `struct cudaExtent`: a width (in bytes, for linear memory), height and depth.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct Extent {
+    pub width: usize,
+    pub height: usize,
+    pub depth: usize,
+}
+
+/// `struct cudaPos`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct Pos {
+    pub x: usize,
+    pub y: usize,
+    pub z: usize,
+}
+
+/// `struct cudaMemcpy3DParms`.
+#[repr(C)]
+pub struct Memcpy3DParms {
+    pub src_array: P,
+    pub src_pos: Pos,
+    pub src_ptr: PitchedPtr,
+    pub dst_array: P,
+    pub dst_pos: Pos,
+    pub dst_ptr: PitchedPtr,
+    pub extent: Extent,
+    pub kind: u32,
+}
+
+/// The driver's `CUDA_MEMCPY3D` for the caller's `cudaMemcpy3DParms`, between
+/// pitched memory anywhere (`CU_MEMORYTYPE_UNIFIED`, as [`copy_2d`]).
+fn copy_3d(p: *const Memcpy3DParms) -> Result<cu::Memcpy3D, CudaError> {
+    if p.is_null() {
+        return Err(error::INVALID_VALUE);
+    }
+    // SAFETY: a non-NULL `cudaMemcpy3DParms*`, which the caller fills.
+    let p = unsafe { &*p };
+    kind_ok(p.kind)?;
+    if !p.src_array.is_null() || !p.dst_array.is_null() {
+        return Err(crate::fail(error::NOT_SUPPORTED, "cudaMemcpy3D: CUDA arrays are not supported yet"));
+    }
+    Ok(cu::Memcpy3D {
+        src_x_in_bytes: p.src_pos.x,
+        src_y: p.src_pos.y,
+        src_z: p.src_pos.z,
+        src_memory_type: 4,
+        src_device: p.src_ptr.ptr as u64,
+        src_pitch: p.src_ptr.pitch,
+        src_height: p.src_ptr.ysize,
+        dst_x_in_bytes: p.dst_pos.x,
+        dst_y: p.dst_pos.y,
+        dst_z: p.dst_pos.z,
+        dst_memory_type: 4,
+        dst_device: p.dst_ptr.ptr as u64,
+        dst_pitch: p.dst_ptr.pitch,
+        dst_height: p.dst_ptr.ysize,
+        width_in_bytes: p.extent.width,
+        height: p.extent.height,
+        depth: p.extent.depth,
+        ..Default::default()
+    })
+}
+
+/// `cudaMemset3D`: `value` into each of `extent.depth` slices of `pitched`, on
+/// `stream` when there is one.
+fn set_3d(pitched: PitchedPtr, value: i32, extent: Extent, stream: Option<P>) -> Result<(), CudaError> {
+    ready()?;
+    if extent.width > pitched.pitch || (extent.depth > 1 && extent.height > pitched.ysize) {
+        return Err(crate::fail(
+            error::INVALID_VALUE,
+            "cudaMemset3D: the extent is larger than the pitched allocation",
+        ));
+    }
+    let slice = pitched.pitch.checked_mul(pitched.ysize).ok_or(error::INVALID_VALUE)?;
+    for z in 0..extent.depth {
+        let at = (pitched.ptr as u64).wrapping_add((z as u64).wrapping_mul(slice as u64));
+        let (w, h, v) = (extent.width, extent.height, value as u8);
+        check(match stream {
+            Some(s) => cu::cuMemsetD2D8Async(at, pitched.pitch, v, w, h, s),
+            None => cu::cuMemsetD2D8_v2(at, pitched.pitch, v, w, h),
+        })?;
+    }
+    Ok(())
+}
+
 /// A 2D copy between any two places: with unified addressing each side's address
 /// tells the driver where it is (`CU_MEMORYTYPE_UNIFIED`).
 fn copy_2d(
@@ -383,6 +480,43 @@ crate::rt! {
     fn cudaMemset2D(dev_ptr: P, pitch: usize, value: i32, width: usize, height: usize) {
         ready()?;
         check(cu::cuMemsetD2D8_v2(dev_ptr as u64, pitch, value as u8, width, height))
+    }
+
+    fn cudaMemset2DAsync(dev_ptr: P, pitch: usize, value: i32, width: usize, height: usize, stream: P) {
+        ready()?;
+        check(cu::cuMemsetD2D8Async(dev_ptr as u64, pitch, value as u8, width, height, stream))
+    }
+
+    fn cudaMalloc3D(pitched: *mut PitchedPtr, extent: Extent) {
+        ready()?;
+        if pitched.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        let rows = extent.height.checked_mul(extent.depth.max(1)).ok_or(error::MEMORY_ALLOCATION)?;
+        let (mut p, mut pitch) = (0u64, 0usize);
+        if extent.width != 0 && rows != 0 {
+            check(cu::cuMemAllocPitch_v2(&mut p, &mut pitch, extent.width, rows, 4))?;
+        }
+        let ptr = PitchedPtr { ptr: p as usize as P, pitch, xsize: extent.width, ysize: extent.height };
+        out(pitched, ptr)
+    }
+
+    fn cudaMemcpy3D(p: *const Memcpy3DParms) {
+        ready()?;
+        check(cu::cuMemcpy3D_v2(&copy_3d(p)?))
+    }
+
+    fn cudaMemcpy3DAsync(p: *const Memcpy3DParms, stream: P) {
+        ready()?;
+        check(cu::cuMemcpy3DAsync_v2(&copy_3d(p)?, stream))
+    }
+
+    fn cudaMemset3D(pitched: PitchedPtr, value: i32, extent: Extent) {
+        set_3d(pitched, value, extent, None)
+    }
+
+    fn cudaMemset3DAsync(pitched: PitchedPtr, value: i32, extent: Extent, stream: P) {
+        set_3d(pitched, value, extent, Some(stream))
     }
 
     fn cudaStreamBeginCapture(stream: P, mode: u32) {

@@ -110,6 +110,37 @@ pub struct Memcpy2D {
     pub height: usize,
 }
 
+/// `CUDA_MEMCPY3D`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Memcpy3D {
+    pub src_x_in_bytes: usize,
+    pub src_y: usize,
+    pub src_z: usize,
+    pub src_lod: usize,
+    pub src_memory_type: u32,
+    pub src_host: usize,
+    pub src_device: u64,
+    pub src_array: usize,
+    pub reserved0: usize,
+    pub src_pitch: usize,
+    pub src_height: usize,
+    pub dst_x_in_bytes: usize,
+    pub dst_y: usize,
+    pub dst_z: usize,
+    pub dst_lod: usize,
+    pub dst_memory_type: u32,
+    pub dst_host: usize,
+    pub dst_device: u64,
+    pub dst_array: usize,
+    pub reserved1: usize,
+    pub dst_pitch: usize,
+    pub dst_height: usize,
+    pub width_in_bytes: usize,
+    pub height: usize,
+    pub depth: usize,
+}
+
 driver_functions! {
     cuInit(flags: u32);
     cuDriverGetVersion(v: *mut i32);
@@ -146,6 +177,9 @@ driver_functions! {
     cuMemAllocPitch_v2(ptr: *mut u64, pitch: *mut usize, width: usize, height: usize, element: u32);
     cuMemcpy2DUnaligned_v2(copy: *const Memcpy2D);
     cuMemcpy2DAsync_v2(copy: *const Memcpy2D, stream: P);
+    cuMemcpy3D_v2(copy: *const Memcpy3D);
+    cuMemcpy3DAsync_v2(copy: *const Memcpy3D, stream: P);
+    cuMemsetD2D8Async(dst: u64, pitch: usize, v: u8, width: usize, height: usize, stream: P);
     cuStreamBeginCapture_v2(s: P, mode: u32);
     cuStreamEndCapture(s: P, graph: *mut P);
     cuGraphInstantiateWithFlags(exec: *mut P, graph: P, flags: u64);

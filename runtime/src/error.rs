@@ -7,6 +7,7 @@ pub type CudaError = u32;
 
 pub const SUCCESS: CudaError = 0;
 pub const INVALID_VALUE: CudaError = 1;
+pub const MEMORY_ALLOCATION: CudaError = 2;
 pub const INITIALIZATION_ERROR: CudaError = 3;
 pub const INVALID_SYMBOL: CudaError = 13;
 pub const INVALID_MEMCPY_DIRECTION: CudaError = 21;

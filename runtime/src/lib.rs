@@ -71,6 +71,12 @@ pub fn entry(
     code
 }
 
+/// `code`, with why on stderr: `ptxvm: why`.
+pub(crate) fn fail(code: CudaError, why: impl std::fmt::Display) -> CudaError {
+    eprintln!("ptxvm: {why}");
+    code
+}
+
 /// The runtime's error for a driver call's result.
 pub fn check(code: u32) -> Result<(), CudaError> {
     if code == 0 { Ok(()) } else { Err(error::of_driver(code)) }

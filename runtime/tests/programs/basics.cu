@@ -131,6 +131,49 @@ int main() {
     for (int r = 0; r < 3; r++)
         for (int k = 0; k < 5; k++) EXPECT(back[r * 5 + k] == grid[r * 16 + 2 + k]);
 
+    // A 3D box: cudaMalloc3D, cudaMemset3D, then a 4x3x2 box copied in from a host
+    // volume 6 wide and 5 high at (1, 1, 1), and copied back.
+    {
+        const int W = 6, H = 5, D = 3, w = 4, h = 3, d = 2;
+        float vol[D][H][W], box[d][h][w];
+        for (int z = 0; z < D; z++)
+            for (int y = 0; y < H; y++)
+                for (int x = 0; x < W; x++) vol[z][y][x] = (float)(100 * z + 10 * y + x);
+        cudaExtent ext = make_cudaExtent(w * sizeof(float), h, d);
+        cudaPitchedPtr dev;
+        CHECK(cudaMalloc3D(&dev, ext));
+        EXPECT(dev.pitch >= w * sizeof(float) && dev.xsize == w * sizeof(float) && dev.ysize == h);
+        CHECK(cudaMemset3D(dev, 0xff, ext));
+        cudaMemcpy3DParms in = {0};
+        in.srcPtr = make_cudaPitchedPtr(vol, W * sizeof(float), W, H);
+        in.srcPos = make_cudaPos(1 * sizeof(float), 1, 1);
+        in.dstPtr = dev;
+        in.extent = ext;
+        in.kind = cudaMemcpyHostToDevice;
+        CHECK(cudaMemcpy3D(&in));
+        cudaMemcpy3DParms out3 = {0};
+        out3.srcPtr = dev;
+        out3.dstPtr = make_cudaPitchedPtr(box, w * sizeof(float), w, h);
+        out3.extent = ext;
+        out3.kind = cudaMemcpyDeviceToHost;
+        CHECK(cudaMemcpy3DAsync(&out3, 0));
+        CHECK(cudaDeviceSynchronize());
+        for (int z = 0; z < d; z++)
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) EXPECT(box[z][y][x] == vol[z + 1][y + 1][x + 1]);
+        // A memset reaches every row of every slice.
+        CHECK(cudaMemset3D(dev, 0, ext));
+        CHECK(cudaMemcpy3D(&out3));
+        for (int z = 0; z < d; z++)
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) EXPECT(box[z][y][x] == 0.0f);
+        cudaMemcpy3DParms bad = out3;
+        bad.kind = (cudaMemcpyKind)7;
+        EXPECT(cudaMemcpy3D(&bad) == cudaErrorInvalidMemcpyDirection);
+        EXPECT(cudaGetLastError() == cudaErrorInvalidMemcpyDirection);
+        CHECK(cudaFree(dev.ptr));
+    }
+
     // A captured graph, replayed three times: each replay adds a[i] + b[i] into c.
     cudaGraph_t graph;
     cudaGraphExec_t exec;
