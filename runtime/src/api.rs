@@ -234,19 +234,15 @@ fn static_str(s: &'static str) -> *const c_char {
 }
 
 crate::rt! {
-    fn cudaLaunchKernel(func: P, grid_dim: Dim3, block_dim: Dim3, args: *mut P, shared_mem: usize, stream: P) {
+    fn cudaLaunchKernel(func: P, grid_dim: Dim3, block_dim: Dim3, args: *mut P, shared_mem: usize, stream: P) also cudaLaunchKernel_ptsz {
         launch(func, grid_dim, block_dim, args, shared_mem, stream, false)
     }
 
-    fn __cudaLaunchKernel(kernel: P, grid_dim: Dim3, block_dim: Dim3, args: *mut P, shared_mem: usize, stream: P) {
+    fn __cudaLaunchKernel(kernel: P, grid_dim: Dim3, block_dim: Dim3, args: *mut P, shared_mem: usize, stream: P) also __cudaLaunchKernel_ptsz {
         launch(kernel, grid_dim, block_dim, args, shared_mem, stream, false)
     }
 
-    fn __cudaLaunchKernel_ptsz(kernel: P, grid_dim: Dim3, block_dim: Dim3, args: *mut P, shared_mem: usize, stream: P) {
-        launch(kernel, grid_dim, block_dim, args, shared_mem, stream, false)
-    }
-
-    fn cudaLaunchKernelExC(config: *const RtLaunchConfig, func: *const c_void, args: *mut P) {
+    fn cudaLaunchKernelExC(config: *const RtLaunchConfig, func: *const c_void, args: *mut P) also cudaLaunchKernelExC_ptsz {
         ready()?;
         if config.is_null() {
             return Err(error::INVALID_VALUE);
@@ -267,7 +263,7 @@ crate::rt! {
         check(cu::cuLaunchKernelEx(&dc, f, args, std::ptr::null_mut()))
     }
 
-    fn cudaLaunchCooperativeKernel(func: P, grid_dim: Dim3, block_dim: Dim3, args: *mut P, shared_mem: usize, stream: P) {
+    fn cudaLaunchCooperativeKernel(func: P, grid_dim: Dim3, block_dim: Dim3, args: *mut P, shared_mem: usize, stream: P) also cudaLaunchCooperativeKernel_ptsz {
         launch(func, grid_dim, block_dim, args, shared_mem, stream, true)
     }
 
@@ -435,24 +431,24 @@ crate::rt! {
         check(cu::cuMemGetInfo_v2(free, total))
     }
 
-    fn cudaMemcpy(dst: P, src: *const c_void, count: usize, kind: u32) {
+    fn cudaMemcpy(dst: P, src: *const c_void, count: usize, kind: u32) also cudaMemcpy_ptds {
         ready()?;
         kind_ok(kind)?;
         check(cu::cuMemcpy(dst as u64, src as u64, count))
     }
 
-    fn cudaMemcpyAsync(dst: P, src: *const c_void, count: usize, kind: u32, stream: P) {
+    fn cudaMemcpyAsync(dst: P, src: *const c_void, count: usize, kind: u32, stream: P) also cudaMemcpyAsync_ptsz {
         ready()?;
         kind_ok(kind)?;
         check(cu::cuMemcpyAsync(dst as u64, src as u64, count, stream))
     }
 
-    fn cudaMemset(dev_ptr: P, value: i32, count: usize) {
+    fn cudaMemset(dev_ptr: P, value: i32, count: usize) also cudaMemset_ptds {
         ready()?;
         check(cu::cuMemsetD8_v2(dev_ptr as u64, value as u8, count))
     }
 
-    fn cudaMemsetAsync(dev_ptr: P, value: i32, count: usize, stream: P) {
+    fn cudaMemsetAsync(dev_ptr: P, value: i32, count: usize, stream: P) also cudaMemsetAsync_ptsz {
         ready()?;
         check(cu::cuMemsetD8Async(dev_ptr as u64, value as u8, count, stream))
     }
@@ -465,24 +461,24 @@ crate::rt! {
         out(dev_ptr, p as usize as P)
     }
 
-    fn cudaMemcpy2D(dst: P, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: u32) {
+    fn cudaMemcpy2D(dst: P, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: u32) also cudaMemcpy2D_ptds {
         ready()?;
         kind_ok(kind)?;
         check(cu::cuMemcpy2DUnaligned_v2(&copy_2d(dst, dpitch, src, spitch, width, height)))
     }
 
-    fn cudaMemcpy2DAsync(dst: P, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: u32, stream: P) {
+    fn cudaMemcpy2DAsync(dst: P, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: u32, stream: P) also cudaMemcpy2DAsync_ptsz {
         ready()?;
         kind_ok(kind)?;
         check(cu::cuMemcpy2DAsync_v2(&copy_2d(dst, dpitch, src, spitch, width, height), stream))
     }
 
-    fn cudaMemset2D(dev_ptr: P, pitch: usize, value: i32, width: usize, height: usize) {
+    fn cudaMemset2D(dev_ptr: P, pitch: usize, value: i32, width: usize, height: usize) also cudaMemset2D_ptds {
         ready()?;
         check(cu::cuMemsetD2D8_v2(dev_ptr as u64, pitch, value as u8, width, height))
     }
 
-    fn cudaMemset2DAsync(dev_ptr: P, pitch: usize, value: i32, width: usize, height: usize, stream: P) {
+    fn cudaMemset2DAsync(dev_ptr: P, pitch: usize, value: i32, width: usize, height: usize, stream: P) also cudaMemset2DAsync_ptsz {
         ready()?;
         check(cu::cuMemsetD2D8Async(dev_ptr as u64, pitch, value as u8, width, height, stream))
     }
@@ -501,30 +497,30 @@ crate::rt! {
         out(pitched, ptr)
     }
 
-    fn cudaMemcpy3D(p: *const Memcpy3DParms) {
+    fn cudaMemcpy3D(p: *const Memcpy3DParms) also cudaMemcpy3D_ptds {
         ready()?;
         check(cu::cuMemcpy3D_v2(&copy_3d(p)?))
     }
 
-    fn cudaMemcpy3DAsync(p: *const Memcpy3DParms, stream: P) {
+    fn cudaMemcpy3DAsync(p: *const Memcpy3DParms, stream: P) also cudaMemcpy3DAsync_ptsz {
         ready()?;
         check(cu::cuMemcpy3DAsync_v2(&copy_3d(p)?, stream))
     }
 
-    fn cudaMemset3D(pitched: PitchedPtr, value: i32, extent: Extent) {
+    fn cudaMemset3D(pitched: PitchedPtr, value: i32, extent: Extent) also cudaMemset3D_ptds {
         set_3d(pitched, value, extent, None)
     }
 
-    fn cudaMemset3DAsync(pitched: PitchedPtr, value: i32, extent: Extent, stream: P) {
+    fn cudaMemset3DAsync(pitched: PitchedPtr, value: i32, extent: Extent, stream: P) also cudaMemset3DAsync_ptsz {
         set_3d(pitched, value, extent, Some(stream))
     }
 
-    fn cudaStreamBeginCapture(stream: P, mode: u32) {
+    fn cudaStreamBeginCapture(stream: P, mode: u32) also cudaStreamBeginCapture_ptsz {
         ready()?;
         check(cu::cuStreamBeginCapture_v2(stream, mode))
     }
 
-    fn cudaStreamEndCapture(stream: P, graph: *mut P) {
+    fn cudaStreamEndCapture(stream: P, graph: *mut P) also cudaStreamEndCapture_ptsz {
         ready()?;
         check(cu::cuStreamEndCapture(stream, graph))
     }
@@ -542,7 +538,7 @@ crate::rt! {
         }
     }
 
-    fn cudaGraphLaunch(exec: P, stream: P) {
+    fn cudaGraphLaunch(exec: P, stream: P) also cudaGraphLaunch_ptsz {
         ready()?;
         check(cu::cuGraphLaunch(exec, stream))
     }
@@ -557,14 +553,14 @@ crate::rt! {
         check(cu::cuGraphExecDestroy(exec))
     }
 
-    fn cudaMallocAsync(dev_ptr: *mut P, size: usize, stream: P) {
+    fn cudaMallocAsync(dev_ptr: *mut P, size: usize, stream: P) also cudaMallocAsync_ptsz {
         ready()?;
         let mut p = 0u64;
         check(cu::cuMemAllocAsync(&mut p, size, stream))?;
         out(dev_ptr, p as usize as P)
     }
 
-    fn cudaFreeAsync(dev_ptr: P, stream: P) {
+    fn cudaFreeAsync(dev_ptr: P, stream: P) also cudaFreeAsync_ptsz {
         ready()?;
         check(cu::cuMemFreeAsync(dev_ptr as u64, stream))
     }
@@ -604,7 +600,7 @@ crate::rt! {
         out(attributes, PointerAttributes { kind, device, device_pointer: dev, host_pointer: host, reserved: [0; 8] })
     }
 
-    fn cudaMemPrefetchAsync(dev_ptr: *const c_void, count: usize, location: MemLocation, flags: u32, stream: P) {
+    fn cudaMemPrefetchAsync(dev_ptr: *const c_void, count: usize, location: MemLocation, flags: u32, stream: P) also cudaMemPrefetchAsync_ptsz {
         // Memory is where kernels and the host both reach it: nothing to move.
         let _ = (dev_ptr, count, location, flags);
         ready()?;
@@ -617,7 +613,7 @@ crate::rt! {
         ready()
     }
 
-    fn cudaMemcpyToSymbol(symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: u32) {
+    fn cudaMemcpyToSymbol(symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: u32) also cudaMemcpyToSymbol_ptds {
         ready()?;
         kind_ok(kind)?;
         let (addr, size) = register::variable(symbol as usize)?;
@@ -627,7 +623,7 @@ crate::rt! {
         check(cu::cuMemcpy(addr + offset as u64, src as u64, count))
     }
 
-    fn cudaMemcpyFromSymbol(dst: P, symbol: *const c_void, count: usize, offset: usize, kind: u32) {
+    fn cudaMemcpyFromSymbol(dst: P, symbol: *const c_void, count: usize, offset: usize, kind: u32) also cudaMemcpyFromSymbol_ptds {
         ready()?;
         kind_ok(kind)?;
         let (addr, size) = register::variable(symbol as usize)?;
@@ -669,27 +665,27 @@ crate::rt! {
         check(cu::cuStreamDestroy_v2(stream))
     }
 
-    fn cudaStreamSynchronize(stream: P) {
+    fn cudaStreamSynchronize(stream: P) also cudaStreamSynchronize_ptsz {
         ready()?;
         check(cu::cuStreamSynchronize(stream))
     }
 
-    fn cudaStreamQuery(stream: P) {
+    fn cudaStreamQuery(stream: P) also cudaStreamQuery_ptsz {
         ready()?;
         check(cu::cuStreamQuery(stream))
     }
 
-    fn cudaStreamWaitEvent(stream: P, event: P, flags: u32) {
+    fn cudaStreamWaitEvent(stream: P, event: P, flags: u32) also cudaStreamWaitEvent_ptsz {
         ready()?;
         check(cu::cuStreamWaitEvent(stream, event, flags))
     }
 
-    fn cudaStreamAddCallback(stream: P, callback: Option<unsafe extern "C" fn(P, u32, P)>, user_data: P, flags: u32) {
+    fn cudaStreamAddCallback(stream: P, callback: Option<unsafe extern "C" fn(P, u32, P)>, user_data: P, flags: u32) also cudaStreamAddCallback_ptsz {
         ready()?;
         check(cu::cuStreamAddCallback(stream, callback, user_data, flags))
     }
 
-    fn cudaLaunchHostFunc(stream: P, func: Option<unsafe extern "C" fn(P)>, user_data: P) {
+    fn cudaLaunchHostFunc(stream: P, func: Option<unsafe extern "C" fn(P)>, user_data: P) also cudaLaunchHostFunc_ptsz {
         ready()?;
         check(cu::cuLaunchHostFunc(stream, func, user_data))
     }
@@ -704,7 +700,7 @@ crate::rt! {
         check(cu::cuEventCreate(event, flags))
     }
 
-    fn cudaEventRecord(event: P, stream: P) {
+    fn cudaEventRecord(event: P, stream: P) also cudaEventRecord_ptsz {
         ready()?;
         check(cu::cuEventRecord(event, stream))
     }

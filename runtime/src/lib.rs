@@ -16,6 +16,7 @@ pub mod driver;
 pub mod error;
 pub mod props;
 pub mod register;
+pub mod unsupported;
 
 use error::CudaError;
 use std::cell::Cell;
@@ -26,10 +27,16 @@ thread_local! {
 }
 
 /// Declares exported runtime functions; each body returns `Result<(), CudaError>`.
+/// `also NAME` exports the same function under a second name: the `_ptds` and
+/// `_ptsz` forms that `--default-stream per-thread` builds call. Work runs when it
+/// is enqueued, so the per-thread default stream orders work as the legacy one.
 #[macro_export]
 macro_rules! rt {
-    ($($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $body:block)*) => {$(
-        $(#[$doc])*
+    ($($(#[$doc:meta])* fn $name:ident $params:tt $(also $alias:ident)? $body:block)*) => {$(
+        $crate::rt!(@one [$(#[$doc])*] $name $params [$($alias)?] $body);
+    )*};
+    (@one [$($doc:tt)*] $name:ident ($($arg:ident: $ty:ty),* $(,)?) [$($alias:ident)?] $body:block) => {
+        $($doc)*
         #[unsafe(no_mangle)]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn $name($($arg: $ty),*) -> $crate::error::CudaError {
@@ -42,7 +49,47 @@ macro_rules! rt {
                 move || -> Result<(), $crate::error::CudaError> { $body },
             )
         }
+        $crate::rt!(@alias $name ($($arg: $ty),*) $($alias)?);
+    };
+    (@alias $name:ident ($($arg:ident: $ty:ty),*)) => {};
+    (@alias $name:ident ($($arg:ident: $ty:ty),*) $alias:ident) => {
+        #[doc = concat!("`", stringify!($name), "`, under the name `", stringify!($alias), "`.")]
+        #[unsafe(no_mangle)]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn $alias($($arg: $ty),*) -> $crate::error::CudaError {
+            // SAFETY: the same function, with the caller's arguments.
+            unsafe { $name($($arg),*) }
+        }
+    };
+}
+
+/// Exports runtime functions that ptxvm does not implement: each answers
+/// `cudaErrorNotSupported` (remembered for `cudaGetLastError`), says so on stderr
+/// the first time, and is named by `PTXVM_LOG=api` each time. Their arguments
+/// are never read (the C calling convention lets a callee ignore them).
+#[macro_export]
+macro_rules! unsupported {
+    ($($name:ident)*) => {$(
+        #[doc = concat!("`", stringify!($name), "`: not implemented.")]
+        #[unsafe(no_mangle)]
+        #[allow(non_snake_case)]
+        pub extern "C" fn $name() -> $crate::error::CudaError {
+            $crate::entry(stringify!($name), || String::from("..."), || Err($crate::not_supported(stringify!($name))))
+        }
     )*};
+}
+
+/// `cudaErrorNotSupported` for a function ptxvm does not implement, said on
+/// stderr once per function.
+pub fn not_supported(name: &'static str) -> CudaError {
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    static SAID: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+    let first = SAID.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(HashSet::new).insert(name);
+    if first {
+        eprintln!("ptxvm: {name} is not implemented: it returns cudaErrorNotSupported");
+    }
+    error::NOT_SUPPORTED
 }
 
 /// Runs a runtime function's body: catches panics, remembers a failure for

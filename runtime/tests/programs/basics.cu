@@ -209,6 +209,11 @@ int main() {
     CHECK(cudaMemPrefetchAsync(a, n * sizeof(float), here, 0, s));
     CHECK(cudaMemAdvise(a, n * sizeof(float), cudaMemAdviseSetReadMostly, here));
 
+    // A function ptxvm does not implement answers cudaErrorNotSupported.
+    cudaIpcMemHandle_t ipc;
+    EXPECT(cudaIpcGetMemHandle(&ipc, idx) == cudaErrorNotSupported);
+    EXPECT(cudaGetLastError() == cudaErrorNotSupported);
+
     CHECK(cudaFree(pitched));
     CHECK(cudaFree(idx));
     CHECK(cudaFree(out));
