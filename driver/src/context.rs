@@ -78,6 +78,7 @@ crate::api! {
     }
 
     fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) {
+        crate::printf::flush();
         crate::device::check(dev)?;
         state::with(|d| {
             if let Some((c, _)) = d.primary {
@@ -128,6 +129,7 @@ crate::api! {
     }
 
     fn cuCtxDestroy_v2(ctx: Handle) {
+        crate::printf::flush();
         state::with(|d| {
             let c = ctx as u64;
             let primary = d.primary.is_some_and(|(p, _)| p == c);
@@ -194,6 +196,7 @@ crate::api! {
     }
 
     fn cuCtxSynchronize() {
+        crate::printf::flush();
         // Work runs when it is enqueued: all of it is done; a fault's error stays.
         state::with(|d| d.ctx().map(|_| ()))
     }

@@ -167,6 +167,7 @@ crate::api! {
             return Err(crate::fail(error::INVALID_VALUE, "flags must be 0"));
         }
         state::init();
+        crate::printf::flush_at_exit_once();
         Ok(())
     }
 

@@ -158,6 +158,7 @@ pub fn run(work: Work) -> Result<(), CUresult> {
             memory::fill_2d(dst, pitch, &pattern, width, height)
         }
         Work::Host { func, data } => {
+            crate::printf::flush();
             // SAFETY: the program's host function with its data, called as cuda.h
             // declares it, without the driver's lock held.
             unsafe { func(data as *mut c_void) };

@@ -87,32 +87,11 @@ fn check_shape(l: &Launch, static_shared: u32, max_dynamic: u32) -> Result<(), C
     Ok(())
 }
 
-/// Writes device `printf` output where the program's own `printf` goes: C's
-/// `stdout`, so that the two interleave as on a GPU.
-fn print(text: &[u8]) {
-    unsafe extern "C" {
-        static mut stdout: *mut c_void;
-        fn fwrite(ptr: *const c_void, size: usize, n: usize, stream: *mut c_void) -> usize;
-    }
-    if text.is_empty() {
-        return;
-    }
-    // SAFETY: `stdout` is C's standard output stream, set up before `main`; reading
-    // the pointer copies it. `fwrite` reads `text.len()` bytes of `text`.
-    unsafe {
-        let out = stdout;
-        if out.is_null() {
-            let _ = std::io::stdout().write_all(text);
-        } else {
-            fwrite(text.as_ptr().cast(), 1, text.len(), out);
-        }
-    }
-}
-
 /// Runs function `f` as `l` says with the packed parameter buffer (checked by
 /// [`prepare`] when the launch or graph node was made).
 pub(crate) fn run(d: &mut Driver, f: u64, l: &Launch, params: &[u8]) -> Result<(), CUresult> {
     d.ctx()?;
+    crate::printf::flush();
     let cfg = config::get();
     let fe = d.functions.get(&f).ok_or_else(|| {
         crate::fail(error::INVALID_HANDLE, format!("0x{f:x} is not a function (its module was unloaded?)"))
@@ -130,7 +109,7 @@ pub(crate) fn run(d: &mut Driver, f: u64, l: &Launch, params: &[u8]) -> Result<(
         d.device.launch_with(&kernel, dim(l.grid), dim(l.block), l.shared, params, &limits)
     };
     let (printed, dropped) = d.device.take_printed();
-    print(&printed);
+    crate::printf::hold(&printed);
     if dropped {
         eprintln!(
             "ptxvm: device printf output past 1 MiB was dropped (CUDA's printf FIFO keeps its first part too)"

@@ -30,6 +30,7 @@ pub mod memory;
 pub mod module;
 pub mod pointer;
 pub mod pool;
+pub mod printf;
 pub mod proc;
 pub mod state;
 pub mod stream;

@@ -59,6 +59,7 @@ fn result(code: CUresult) -> Result<(), CUresult> {
 
 crate::api! {
     fn cuLibraryLoadData(library: *mut Handle, code: *const c_void, jit_options: *const u32, jit_option_values: *mut *mut c_void, num_jit_options: u32, library_options: *const u32, library_option_values: *mut *mut c_void, num_library_options: u32) {
+        crate::printf::flush();
         // Library options (binary preservation, managed-variable handling) do not
         // change what runs.
         let _ = (library_options, library_option_values, num_library_options);
@@ -71,6 +72,7 @@ crate::api! {
     }
 
     fn cuLibraryLoadFromFile(library: *mut Handle, file_name: *const c_char, jit_options: *const u32, jit_option_values: *mut *mut c_void, num_jit_options: u32, library_options: *const u32, library_option_values: *mut *mut c_void, num_library_options: u32) {
+        crate::printf::flush();
         let _ = (library_options, library_option_values, num_library_options);
         if library.is_null() {
             return Err(error::INVALID_VALUE);
@@ -83,6 +85,7 @@ crate::api! {
     }
 
     fn cuLibraryUnload(library: Handle) {
+        crate::printf::flush();
         state::with(|d| {
             let m = d.libraries.remove(&(library as u64)).ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("{library:?} is not a library")))?;
             d.unload(m);

@@ -443,6 +443,7 @@ crate::api! {
     }
 
     fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize) {
+        crate::printf::flush();
         any(dst, src, byte_count)
     }
 
@@ -451,14 +452,17 @@ crate::api! {
     }
 
     fn cuMemcpyHtoD_v2(dst: CUdeviceptr, src: *const c_void, byte_count: usize) {
+        crate::printf::flush();
         htod(dst, src, byte_count)
     }
 
     fn cuMemcpyDtoH_v2(dst: *mut c_void, src: CUdeviceptr, byte_count: usize) {
+        crate::printf::flush();
         dtoh(dst, src, byte_count)
     }
 
     fn cuMemcpyDtoD_v2(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize) {
+        crate::printf::flush();
         dtod(dst, src, byte_count)
     }
 
@@ -484,10 +488,12 @@ crate::api! {
     }
 
     fn cuMemcpy2D_v2(copy: *const Memcpy2D) {
+        crate::printf::flush();
         copy_2d(&memcpy2d(copy)?)
     }
 
     fn cuMemcpy2DUnaligned_v2(copy: *const Memcpy2D) {
+        crate::printf::flush();
         copy_2d(&memcpy2d(copy)?)
     }
 
@@ -496,6 +502,7 @@ crate::api! {
     }
 
     fn cuMemcpy3D_v2(copy: *const Memcpy3D) {
+        crate::printf::flush();
         memcpy3d(copy)?.iter().try_for_each(copy_2d)
     }
 

@@ -257,6 +257,7 @@ pub fn global(m: u64, name: &str) -> Result<(u64, u64), CUresult> {
 
 crate::api! {
     fn cuModuleLoad(module: *mut Handle, fname: *const c_char) {
+        crate::printf::flush();
         if module.is_null() {
             return Err(error::INVALID_VALUE);
         }
@@ -267,6 +268,7 @@ crate::api! {
     }
 
     fn cuModuleLoadData(module: *mut Handle, image: *const c_void) {
+        crate::printf::flush();
         if module.is_null() {
             return Err(error::INVALID_VALUE);
         }
@@ -275,6 +277,7 @@ crate::api! {
     }
 
     fn cuModuleLoadDataEx(module: *mut Handle, image: *const c_void, num_options: u32, options: *const u32, option_values: *mut *mut c_void) {
+        crate::printf::flush();
         if module.is_null() {
             return Err(error::INVALID_VALUE);
         }
@@ -284,6 +287,7 @@ crate::api! {
     }
 
     fn cuModuleUnload(hmod: Handle) {
+        crate::printf::flush();
         state::with(|d| {
             d.current()?;
             d.unload(hmod as u64).map(|_| ()).ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("{hmod:?} is not a module")))

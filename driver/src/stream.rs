@@ -58,6 +58,7 @@ crate::api! {
     }
 
     fn cuStreamSynchronize(h_stream: Handle) {
+        crate::printf::flush();
         stream_op(h_stream)
     }
 
@@ -121,6 +122,7 @@ crate::api! {
             return Err(error::INVALID_VALUE);
         }
         stream_op(h_stream)?;
+        crate::printf::flush();
         // SAFETY: the program's callback, called as cuda.h declares it, without the
         // driver's lock held.
         unsafe { cb(h_stream, error::SUCCESS, user_data) };
@@ -175,6 +177,7 @@ crate::api! {
     }
 
     fn cuEventSynchronize(h_event: Handle) {
+        crate::printf::flush();
         state::with(|d| {
             d.ctx()?;
             event(d, h_event).map(|_| ())

@@ -148,10 +148,14 @@ fn a_fault_is_reported_and_sticky() {
 fn device_printf_and_assert() {
     let Some((out, err)) = passes("printf") else { return };
     assert_eq!(
-        out, "before\nhello from thread 0, x=7\nhello from thread 1, x=7\nafter\nprintf: ok\n",
+        out, "before\nlaunched\nhello from thread 0, x=7\nhello from thread 1, x=7\nafter\nprintf: ok\n",
         "{err}"
     );
     assert!(err.contains("assertion `x == 0` failed"), "{err}");
+    let Some(out) = run("printf", &[("NEVER_SYNC", "1")]) else { return };
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.ends_with("after\nexit\nhello from thread 0, x=9\n"), "{text}");
 }
 
 #[test]

@@ -125,11 +125,14 @@ fn faults_printf_and_assert_reach_the_program_as_cuda_reports_them() {
         "hello 7 from 0\nhello 7 from 1\nfault: cudaErrorIllegalAddress, then cudaErrorIllegalAddress\n"
     );
     assert!(stderr.contains("fault: kernel `_Z10write_pastPi (write_past(int*))`"), "{stderr}");
-    assert!(stderr.contains("fault.cu:9:"), "the report names the .cu line:\n{stderr}");
+    assert!(stderr.contains("fault.cu:10:"), "the report names the .cu line:\n{stderr}");
     let Some(out) = exec(&exe, &["assert"]) else { return };
     let (stdout, stderr) = text(&out);
     assert!(out.status.success() && stdout.ends_with("assert: cudaErrorAssert\n"), "{stdout}\n{stderr}");
     assert!(stderr.contains("assertion `x == 0` failed"), "{stderr}");
+    let Some(out) = exec(&exe, &["nosync"]) else { return };
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success() && stdout == "exit\nhello 9 from 0\n", "{stdout}\n{stderr}");
 }
 
 #[test]

@@ -1,4 +1,5 @@
-/* Device printf reaches stdout in order with the host's; a failed assert gives
+/* Device printf reaches stdout in order with the host's, where CUDA flushes it
+   (synchronizing calls, and here also exit); a failed assert gives
    CUDA_ERROR_ASSERT with its message on stderr. */
 #include "check.h"
 
@@ -11,8 +12,17 @@ int main(int argc, char **argv) {
     int x = 7;
     void *args[] = {&x};
     CHECK(cuLaunchKernel(hello, 1, 1, 1, 2, 1, 1, 0, NULL, args, NULL));
+    /* Host text before the next synchronizing call comes first, as on a GPU. */
+    printf("launched\n");
     CHECK(cuCtxSynchronize());
     printf("after\n");
+    if (getenv("NEVER_SYNC")) {
+        /* Never synchronized: the output still comes, at exit. */
+        x = 9;
+        CHECK(cuLaunchKernel(hello, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+        printf("exit\n");
+        return 0;
+    }
     int zero = 0;
     void *ok[] = {&zero};
     CHECK(cuLaunchKernel(must_be_zero, 1, 1, 1, 1, 1, 1, 0, NULL, ok, NULL));

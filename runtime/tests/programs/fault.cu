@@ -1,6 +1,7 @@
 // A kernel that writes out of bounds, device printf, and a failing assert: the
 // next synchronizing call gives cudaErrorIllegalAddress, the report names the .cu
-// line, and later calls keep the error. Run with argv[1] == "assert" for the assert.
+// line, and later calls keep the error. Run with argv[1] == "assert" for the assert,
+// "nosync" for output that only exit flushes.
 #include <cassert>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +14,12 @@ __global__ void hello(int x) { printf("hello %d from %d\n", x, threadIdx.x); }
 __global__ void must_be_zero(int x) { assert(x == 0); }
 
 int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "nosync") == 0) {
+        // Never synchronized: the output comes after the host's, at exit.
+        hello<<<1, 1>>>(9);
+        printf("exit\n");
+        return 0;
+    }
     hello<<<1, 2>>>(7);
     if (cudaDeviceSynchronize() != cudaSuccess) return 1;
     if (argc > 1 && strcmp(argv[1], "assert") == 0) {
