@@ -257,3 +257,45 @@ fn the_unsupported_list_is_current() {
         "runtime/src/unsupported.rs is stale: python3 runtime/gen_unsupported.py $CUDA_INCLUDE > runtime/src/unsupported.rs"
     );
 }
+
+#[test]
+fn a_tiled_matmul_a_shuffle_reduction_and_a_cooperative_grid_sync() {
+    let Some(exe) = build("compute", &["-arch=sm_90", "-O2"]) else { return };
+    let Some(out) = exec(&exe, &[]) else { return };
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success() && stdout == "compute: ok\n", "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains("a cooperative grid of 2113 CTAs is more than the 2112 that can be resident"),
+        "{stderr}"
+    );
+}
+
+/// `ptxvm exec --sanitize racecheck,initcheck` on a program with a missing
+/// `__syncthreads()`: the hazard is reported and exec exits 2; with the barrier,
+/// nothing is reported and exec exits 0.
+#[test]
+fn exec_sanitize_reports_a_missing_syncthreads() {
+    let Some(exe) = build("racy", &["-arch=sm_90"]) else { return };
+    let Some(_) = exec(&exe, &[]) else { return };
+    let sanitized = |mode: &str| {
+        let out = Command::new(libs().parent().unwrap().join("ptxvm"))
+            .args(["exec", "--sanitize", "racecheck,initcheck", "--"])
+            .arg(&exe)
+            .arg(mode)
+            .env("PTXVM_LIB_DIR", libs())
+            .env_remove("LD_LIBRARY_PATH")
+            .output()
+            .unwrap();
+        let (stdout, stderr) = text(&out);
+        (out.status.code(), stdout, stderr)
+    };
+    let (code, _, stderr) = sanitized("racy");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("hazard: kernel `_Z5shiftPKiPib (shift(int const*, int*, bool))`"), "{stderr}");
+    assert!(stderr.contains("racy.cu:12"), "the report names the .cu line of the read:\n{stderr}");
+    assert!(stderr.contains("read of uninitialized shared memory"), "initcheck:\n{stderr}");
+    assert!(stderr.contains("racecheck, initcheck: 3 hazards found"), "{stderr}");
+    let (code, stdout, stderr) = sanitized("synced");
+    assert_eq!((code, stdout.as_str()), (Some(0), "0 wrong\n"), "{stderr}");
+    assert!(stderr.contains("racecheck, initcheck: no hazards found"), "{stderr}");
+}
