@@ -13,6 +13,7 @@ pub const INVALID_SYMBOL: CudaError = 13;
 pub const INVALID_MEMCPY_DIRECTION: CudaError = 21;
 pub const INVALID_DEVICE_FUNCTION: CudaError = 98;
 pub const INVALID_DEVICE: CudaError = 101;
+pub const INVALID_KERNEL_IMAGE: CudaError = 200;
 pub const NOT_SUPPORTED: CudaError = 801;
 
 /// Every code: value, name, description.

@@ -25,6 +25,11 @@ fn libs() -> PathBuf {
 
 /// Builds `name.cu` with `flags`; `None` when nvcc is missing.
 fn build(name: &str, flags: &[&str]) -> Option<PathBuf> {
+    build_units(name, &[name], flags)
+}
+
+/// Builds program `name` from `units` (`tests/programs/UNIT.cu` each) with `flags`.
+fn build_units(name: &str, units: &[&str], flags: &[&str]) -> Option<PathBuf> {
     let Some(nvcc) = nvcc() else {
         assert!(
             std::env::var("PTXVM_REQUIRE_NVCC").is_err(),
@@ -33,12 +38,12 @@ fn build(name: &str, flags: &[&str]) -> Option<PathBuf> {
         eprintln!("skipped {name}: nvcc not found (pip install nvidia-cuda-nvcc, or set NVCC)");
         return None;
     };
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/programs/{name}.cu"));
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
     let exe = libs().join(format!("rt-{name}-{}", flags.join("").replace(['=', ',', '-'], "")));
     let built = Command::new(&nvcc)
         .args(["-cudart", "shared", "-lineinfo"])
         .args(flags)
-        .arg(&src)
+        .args(units.iter().map(|u| dir.join(format!("{u}.cu"))))
         .arg("-L")
         .arg(libs())
         .arg("-o")
@@ -298,4 +303,18 @@ fn exec_sanitize_reports_a_missing_syncthreads() {
     let (code, stdout, stderr) = sanitized("synced");
     assert_eq!((code, stdout.as_str()), (Some(0), "0 wrong\n"), "{stderr}");
     assert!(stderr.contains("racecheck, initcheck: no hazards found"), "{stderr}");
+}
+
+/// An `-rdc=true` program of two translation units: calls and a variable across
+/// them, and dynamic parallelism (children, grandchildren, a tail launch, and a
+/// bad launch's error in device code). NVIDIA's device runtime library, linked
+/// in by nvcc, is left out: ptxvm provides it.
+#[test]
+fn an_rdc_program_of_two_units_with_dynamic_parallelism() {
+    let Some(exe) = build_units("rdc", &["rdc_main", "rdc_lib"], &["-rdc=true", "-arch=sm_90"]) else {
+        return;
+    };
+    let Some(out) = exec(&exe, &[]) else { return };
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success() && stdout == "rdc: ok\n", "{stdout}\n{stderr}");
 }

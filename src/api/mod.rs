@@ -178,6 +178,21 @@ impl Module {
     }
 }
 
+impl Kernel {
+    /// Kernel `func` of the same module (a grid launched from device code).
+    fn sibling(&self, func: u32) -> Kernel {
+        let f = &self.program.funcs[func as usize];
+        Kernel {
+            name: f.name.clone(),
+            params: f.params.clone(),
+            param_bytes: f.param_bytes,
+            program: self.program.clone(),
+            func,
+            _window: self._window.clone(),
+        }
+    }
+}
+
 /// A place in the source the PTX was compiled from, as the module's `.loc` and
 /// `.file` directives give it (nvcc `-lineinfo` or `-G`, clang `-g`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -273,6 +288,9 @@ pub struct Fault {
     pub notes: Vec<(Span, String)>,
     /// The `call` instructions the thread is inside, innermost first.
     pub calls: Vec<Span>,
+    /// The kernel of the grid that faulted when device code launched it (dynamic
+    /// parallelism); `None` when it is the kernel the host launched.
+    pub child: Option<Box<str>>,
 }
 
 impl std::fmt::Display for Fault {
@@ -333,7 +351,11 @@ impl Fault {
     pub fn report(&self, module: &Module, kernel: &str, file: &str) -> String {
         let place = |span: Span| module.place(span, file);
         let (c, t) = (self.ctaid, self.tid);
-        let who = format!("kernel `{kernel}`, ctaid=({},{},{}) tid=({},{},{})", c.x, c.y, c.z, t.x, t.y, t.z);
+        let grid = match &self.child {
+            Some(child) => format!("kernel `{child}` (a grid launched from device code under `{kernel}`)"),
+            None => format!("kernel `{kernel}`"),
+        };
+        let who = format!("{grid}, ctaid=({},{},{}) tid=({},{},{})", c.x, c.y, c.z, t.x, t.y, t.z);
         let mut out = match place(self.span) {
             Some((at, text)) => format!("{at}: fault: {who}, `{text}`: {}", self.cause),
             None => format!("{file}: fault: {who}: {}", self.cause),
@@ -644,9 +666,15 @@ impl Device {
         }
         let found = std::sync::Mutex::new(Vec::new());
         let checks = crate::exec::limits::Checks { trace: true, ..limits.checked() };
-        let run = self.cta(kernel, shape, (dynamic_shared, params), checks, &found);
+        // Grids the CTA launches are not run: a trace follows one CTA.
+        let children = crate::exec::children::Children::default();
+        let run = self.cta(kernel, shape, (dynamic_shared, params), checks, (&found, &children));
         let mut scratch = Scratch::default();
         let fault = run.run(cta, limits, &mut scratch).err();
+        let (launched, unused) = children.take();
+        for b in unused.into_iter().chain(launched.iter().map(|c| c.buffer)) {
+            let _ = self.heap.give_back(b);
+        }
         let span = |pc: u32| program.insts.get(pc as usize).map_or_else(Span::default, |i| i.span);
         for (lanes, steps) in scratch.take_traces(&shape) {
             let steps = steps
@@ -771,7 +799,7 @@ impl Device {
         params: &[u8],
         limits: &Limits,
     ) -> Result<(), Fault> {
-        self.launch_grid(kernel, (grid, block, dynamic_shared), params, limits, 0)
+        self.launch_tree(kernel, (grid, block, dynamic_shared), params, limits, 0)
     }
 
     /// [`Device::launch_with`] as a cooperative launch (`cuLaunchCooperativeKernel`):
@@ -793,8 +821,62 @@ impl Device {
             .alloc(8)
             .map_err(|e| Fault::of_launch(format!("cannot place the grid-sync workspace: {e}")))?;
         self.memory.label(workspace, "the grid-sync workspace of a cooperative launch");
-        let result = self.launch_grid(kernel, (grid, block, dynamic_shared), params, limits, workspace);
+        let result = self.launch_tree(kernel, (grid, block, dynamic_shared), params, limits, workspace);
         let _ = self.memory.free(workspace);
+        result
+    }
+
+    /// Runs a grid, then the grids its threads launched (dynamic parallelism,
+    /// `exec::children`), each with its own, depth first. Hazards of them all are
+    /// kept; the first fault ends the launch.
+    fn launch_tree(
+        &mut self,
+        kernel: &Kernel,
+        shape: (Dim3, Dim3, u32),
+        params: &[u8],
+        limits: &Limits,
+        grid_workspace: u64,
+    ) -> Result<(), Fault> {
+        let mut hazards = Vec::new();
+        let mut result = Ok(());
+        // Grids to run: the kernel, its shape, its parameters, its depth.
+        let mut todo = vec![(kernel.func, shape, params.to_vec(), 0u32)];
+        while let Some((func, shape, params, depth)) = todo.pop() {
+            let k = kernel.sibling(func);
+            let children = crate::exec::children::Children::at_depth(depth);
+            // A cooperative launch's children are ordinary grids.
+            let workspace = if depth == 0 { grid_workspace } else { 0 };
+            let ran = self.launch_grid(&k, shape, &params, limits, (workspace, &children));
+            hazards.append(&mut self.hazards);
+            let (launched, unused) = children.take();
+            // Depth first, in launch order: the stack takes them last to first. A
+            // child's parameters are as its parent left them at the launch.
+            for child in launched.into_iter().rev() {
+                let bytes = kernel.program.funcs[child.func as usize].param_bytes as usize;
+                let read = self.memory.read_to_vec(child.buffer, bytes);
+                let _ = self.heap.give_back(child.buffer);
+                match read {
+                    Ok(p) if ran.is_ok() => {
+                        todo.push((child.func, (child.grid, child.block, child.shared), p, depth + 1))
+                    }
+                    Ok(_) => {}
+                    Err(e) => result = Err(Fault::of_launch(format!("a child grid's parameters: {e}"))),
+                }
+            }
+            for b in unused {
+                let _ = self.heap.give_back(b);
+            }
+            if let Err(mut f) = ran {
+                if depth > 0 {
+                    f.child = Some(crate::demangle::shown(&k.name).into());
+                }
+                result = Err(f);
+            }
+            if result.is_err() {
+                break;
+            }
+        }
+        self.hazards = hazards;
         result
     }
 
@@ -804,13 +886,16 @@ impl Device {
         (grid, block, dynamic_shared): (Dim3, Dim3, u32),
         params: &[u8],
         limits: &Limits,
-        grid_workspace: u64,
+        (grid_workspace, children): (u64, &crate::exec::children::Children),
     ) -> Result<(), Fault> {
         let program = &*kernel.program;
+        if let Some(e) = program.reachable_error(kernel.func) {
+            return Err(Fault::of_launch(format!("`{}` cannot run: {}", kernel.name, e.message)));
+        }
         self.place_memory(program)?;
         let shape = Shape { grid, block };
         let found = std::sync::Mutex::new(Vec::new());
-        let mut cta = self.cta(kernel, shape, (dynamic_shared, params), limits.checked(), &found);
+        let mut cta = self.cta(kernel, shape, (dynamic_shared, params), limits.checked(), (&found, children));
         cta.grid_workspace = grid_workspace;
         let first = crate::exec::grid::run(&cta, grid.count(), limits);
         let span = |pc: u32| program.insts.get(pc as usize).map_or_else(Span::default, |i| i.span);
@@ -847,7 +932,10 @@ impl Device {
         shape: Shape,
         (dynamic_shared, params): (u32, &'a [u8]),
         checks: crate::exec::limits::Checks,
-        hazards: &'a std::sync::Mutex<Vec<crate::exec::sanitize::Hazard>>,
+        (hazards, children): (
+            &'a std::sync::Mutex<Vec<crate::exec::sanitize::Hazard>>,
+            &'a crate::exec::children::Children,
+        ),
     ) -> Cta<'a> {
         Cta {
             program: &kernel.program,
@@ -859,6 +947,7 @@ impl Device {
             checks,
             printed: &self.printed,
             heap: &self.heap,
+            children,
             hazards,
             grid_workspace: 0,
         }
@@ -868,7 +957,7 @@ impl Device {
     /// CUDA's device heap (once) when the program calls `malloc`.
     fn place_memory(&mut self, program: &Program) -> Result<(), Fault> {
         self.place_image(program)?;
-        if self.heap.base == 0 && program.calls_malloc {
+        if self.heap.base == 0 && program.uses_heap {
             if self.heap.bytes == 0 {
                 self.heap.bytes = crate::exec::Heap::BYTES;
             }
@@ -899,6 +988,7 @@ impl Fault {
             span: Span::default(),
             notes: Vec::new(),
             calls: Vec::new(),
+            child: None,
         }
     }
 
@@ -907,7 +997,7 @@ impl Fault {
         let span = |pc: u32| program.insts.get(pc as usize).map_or_else(Span::default, |i| i.span);
         let notes = f.notes.iter().map(|(pc, what)| (span(*pc), what.clone())).collect();
         let calls = f.calls.iter().map(|&pc| span(pc)).collect();
-        Fault { cause: f.cause, ctaid: f.ctaid, tid: f.tid, span: span(f.pc), notes, calls }
+        Fault { cause: f.cause, ctaid: f.ctaid, tid: f.tid, span: span(f.pc), notes, calls, child: None }
     }
 }
 

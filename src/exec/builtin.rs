@@ -1,12 +1,15 @@
 //! The CUDA runtime's device functions that nvcc-generated PTX calls and ptxvm
-//! provides: `vprintf` (device `printf`), `__assertfail` (a failing `assert`), and
-//! the device heap's `malloc`, `free` and `__cuda_syscall_aligned_malloc`.
+//! provides: `vprintf` (device `printf`), `__assertfail` (a failing `assert`), the
+//! device heap's `malloc`, `free` and `__cuda_syscall_aligned_malloc`, and the
+//! device runtime's launches (`exec::children`) and `cudaGetLastError`.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::children::Child;
+use super::threads::Dim3;
 use super::warp::{Cta, Fault, Warp, frame_value, lanes, set_frame_value};
-use crate::lower::program::{Builtin, Call, CallValue, Inst, Mem, Src};
+use crate::lower::program::{Builtin, Call, CallValue, FUNC_STRIDE, FUNC_WINDOW, Inst, Mem, Src};
 use crate::sem::printf;
 
 /// What a launch printed, kept per CTA and given back in CTA order, so the output
@@ -106,7 +109,7 @@ impl Heap {
     }
 
     /// `free(p)`: the block goes back to the heap; null does nothing.
-    fn give_back(&self, p: u64) -> Result<(), String> {
+    pub(crate) fn give_back(&self, p: u64) -> Result<(), String> {
         if p == 0 {
             return Ok(());
         }
@@ -118,6 +121,9 @@ impl Heap {
         Ok(())
     }
 }
+
+/// Shared memory a CTA may have on an H100 (`sharedMemPerBlockOptin`).
+const SHARED_OPTIN: u32 = 232_448;
 
 /// The longest string `%s` or a format reads (a guard against a missing NUL).
 const MAX_STRING: usize = 64 * 1024;
@@ -221,6 +227,56 @@ impl Cta<'_> {
                     }
                 }
                 Builtin::Free => self.heap.give_back(arg(warp, 0, l)).map_err(fault)?,
+                Builtin::ParameterBuffer => {
+                    // func, grid (a dim3 by value), block (the same), shared bytes.
+                    let func = arg(warp, 0, l);
+                    let kernel = func
+                        .checked_sub(FUNC_WINDOW)
+                        .filter(|k| k % FUNC_STRIDE == 0)
+                        .map(|k| k / FUNC_STRIDE)
+                        .and_then(|k| Some((u32::try_from(k).ok()?, self.program.funcs.get(k as usize)?)))
+                        .filter(|(_, f)| f.kernel);
+                    let Some((k, f)) = kernel else {
+                        return Err(fault(format!(
+                            "cudaGetParameterBufferV2: {func:#x} is not the address of a kernel of this module"
+                        )));
+                    };
+                    let dim = |k: usize| match call.args.get(k) {
+                        Some(&CallValue::Frame { offset, size: 12.. }) => {
+                            let at =
+                                |i: u32| frame_value(&warp.local[l], warp.base + offset + 4 * i, 4) as u32;
+                            Some(Dim3 { x: at(0), y: at(1), z: at(2) })
+                        }
+                        _ => None,
+                    };
+                    let (Some(grid), Some(block)) = (dim(1), dim(2)) else {
+                        return Err(fault(
+                            "cudaGetParameterBufferV2: the grid and block are not dim3 values".into(),
+                        ));
+                    };
+                    let shared = arg(warp, 3, l) as u32;
+                    // A buffer as CUDA's are: 64-byte aligned. None left: NULL.
+                    let buffer = self.heap.take(u64::from(f.param_bytes), 64);
+                    if buffer != 0 {
+                        let max_shared = SHARED_OPTIN.saturating_sub(self.program.dynamic_shared_at);
+                        self.children.hand_out(Child { func: k, grid, block, shared, max_shared, buffer });
+                    }
+                    if let Some(&ret) = call.rets.first() {
+                        Self::store_return(warp, ret, l, buffer);
+                    }
+                }
+                Builtin::LaunchDevice => {
+                    let e = self.children.launch(n, (warp.index, lane), arg(warp, 0, l), arg(warp, 1, l));
+                    if let Some(&ret) = call.rets.first() {
+                        Self::store_return(warp, ret, l, e);
+                    }
+                }
+                Builtin::GetLastError | Builtin::PeekAtLastError => {
+                    let e = self.children.last_error(n, (warp.index, lane), b == Builtin::GetLastError);
+                    if let Some(&ret) = call.rets.first() {
+                        Self::store_return(warp, ret, l, e);
+                    }
+                }
                 Builtin::AssertFail => {
                     // Arguments: message, file, line, function, and the size of a
                     // character (1 from nvcc; the strings are read as bytes).

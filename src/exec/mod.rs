@@ -6,6 +6,7 @@
 //! the device's global memory with bounds. Faults name the kernel, the thread and the instruction.
 
 mod builtin;
+pub mod children;
 pub mod cta;
 mod fast;
 pub mod grid;

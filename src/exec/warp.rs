@@ -294,6 +294,8 @@ pub struct Cta<'a> {
     /// Where device `printf` writes.
     pub printed: &'a super::builtin::Printed,
     pub heap: &'a super::builtin::Heap,
+    /// The grids this grid's threads launch (dynamic parallelism).
+    pub children: &'a super::children::Children,
     /// Where the CTAs' shared-memory hazards go (`--sanitize`).
     pub hazards: &'a std::sync::Mutex<Vec<Hazard>>,
     /// The grid-sync workspace of a cooperative launch (0 otherwise): 8 zeroed bytes

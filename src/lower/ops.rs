@@ -1012,6 +1012,17 @@ pub enum Builtin {
     AlignedMalloc,
     /// `free(ptr)`.
     Free,
+    /// `__cudaCDP2GetParameterBufferV2(func, grid, block, shared)` (CUDA 12's
+    /// `cudaGetParameterBufferV2`): the parameter buffer of a launch from device
+    /// code, from the device heap (`exec::children`).
+    ParameterBuffer,
+    /// `__cudaCDP2LaunchDeviceV2(buffer, stream)` (`cudaLaunchDeviceV2`): launches
+    /// the child grid whose buffer the thread filled.
+    LaunchDevice,
+    /// `cudaGetLastError` in device code: the thread's last launch error, cleared.
+    GetLastError,
+    /// `cudaPeekAtLastError` in device code: the same, kept.
+    PeekAtLastError,
 }
 
 impl Builtin {
@@ -1023,6 +1034,10 @@ impl Builtin {
             "malloc" => Some(Builtin::Malloc),
             "__cuda_syscall_aligned_malloc" => Some(Builtin::AlignedMalloc),
             "free" => Some(Builtin::Free),
+            "__cudaCDP2GetParameterBufferV2" | "cudaGetParameterBufferV2" => Some(Builtin::ParameterBuffer),
+            "__cudaCDP2LaunchDeviceV2" | "cudaLaunchDeviceV2" => Some(Builtin::LaunchDevice),
+            "__cudaCDP2GetLastError" | "cudaGetLastError" => Some(Builtin::GetLastError),
+            "__cudaCDP2PeekAtLastError" | "cudaPeekAtLastError" => Some(Builtin::PeekAtLastError),
             _ => None,
         }
     }
@@ -1110,9 +1125,9 @@ pub struct Program {
     /// Whether any instruction waits for an mbarrier phase (`test_wait`,
     /// `try_wait`): only then does a CTA look for lanes to wake.
     pub mbarrier_waits: bool,
-    /// Whether any instruction calls `malloc` (or its aligned form): only then does
-    /// a launch place the device heap.
-    pub calls_malloc: bool,
+    /// Whether any instruction calls `malloc` (or its aligned form) or launches a
+    /// grid from device code: only then does a launch place the device heap.
+    pub uses_heap: bool,
     /// Whether a thread may wait on another CTA: some instruction is a `nanosleep`,
     /// an atomic, or a `.volatile`, `.relaxed` or `.acquire` load. Only then does a
     /// long-running CTA let others run (DESIGN.md, "forward progress").

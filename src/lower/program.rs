@@ -177,9 +177,11 @@ pub fn lower_module(
     let fast = insts.iter().map(super::fast::FastInst::of).collect();
     let mbarrier_waits =
         insts.iter().any(|i| matches!(&i.op, Op::Mbarrier(m) if matches!(m.op, MbarOp::Wait { .. })));
-    let calls_malloc = insts.iter().any(|i| {
+    // The device heap holds malloc's blocks and the parameter buffers of launches
+    // from device code.
+    let uses_heap = insts.iter().any(|i| {
         matches!(&i.op, Op::Call(c)
-            if matches!(c.callee, Callee::Builtin(Builtin::Malloc | Builtin::AlignedMalloc)))
+            if matches!(c.callee, Callee::Builtin(Builtin::Malloc | Builtin::AlignedMalloc | Builtin::ParameterBuffer)))
     });
     let may_spin = insts.iter().any(|i| {
         matches!(&i.op, Op::Nanosleep | Op::Atom { .. } | Op::AtomVec(_) | Op::Ld { spin: true, .. })
@@ -198,7 +200,7 @@ pub fn lower_module(
         serial: 0,
         globals,
         mbarrier_waits,
-        calls_malloc,
+        uses_heap,
         consts,
     })
 }
