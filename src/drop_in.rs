@@ -57,6 +57,10 @@ fn library_folder(lib: &Path) -> Result<PathBuf, String> {
                 links.push((name, runtime.clone()));
             }
         }
+        let nvrtc = lib.with_file_name("libptxvm_nvrtc.so");
+        if nvrtc.exists() {
+            links.push(("libptxvm_nvrtc.so", nvrtc));
+        }
         for (name, target) in links {
             let link = dir.join(name);
             if std::fs::read_link(&link).ok().as_deref() != Some(target.as_path()) {
@@ -95,6 +99,18 @@ pub fn exec(program: &[OsString], options: &Options) -> ExitCode {
     }
     let mut cmd = std::process::Command::new(name);
     cmd.args(args).env("LD_LIBRARY_PATH", path);
+    // The NVRTC interposer, when it was built beside the driver: a cubin asked of
+    // NVRTC comes back as PTX (nvrtc/src/lib.rs). It does nothing in a program that
+    // does not use NVRTC.
+    let nvrtc = folder.join("libptxvm_nvrtc.so");
+    if nvrtc.exists() {
+        let mut preload = OsString::from(&nvrtc);
+        if let Some(old) = std::env::var_os("LD_PRELOAD").filter(|p| !p.is_empty()) {
+            preload.push(":");
+            preload.push(old);
+        }
+        cmd.env("LD_PRELOAD", preload);
+    }
     if let Some(n) = options.max_steps {
         cmd.env("PTXVM_MAX_STEPS", n.to_string());
     }

@@ -277,7 +277,25 @@ fn nvrtc_compiles_cuda_cpp_that_the_driver_then_runs() {
         eprintln!("skipped: no libnvrtc.so.13 in {} (pip install nvidia-cuda-nvrtc)", nvrtc.display());
         return;
     }
-    let out = run_linked("nvrtc", &[], &[(nvrtc, ":libnvrtc.so.13")]).unwrap();
+    let out = run_linked("nvrtc", &[], &[(nvrtc.clone(), ":libnvrtc.so.13")]).unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && stdout.contains("nvrtc: ok"), "{stdout}\n{stderr}");
+
+    // Asked for an sm_90 cubin, NVRTC gives machine code, which the driver refuses...
+    let out = run_linked("nvrtc", &[("NVRTC_ARCH", "sm_90")], &[(nvrtc.clone(), ":libnvrtc.so.13")]).unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("CUDA_ERROR_NO_BINARY_FOR_GPU"), "{stderr}");
+    // ... and under exec, the interposer gives PTX for compute_90 in its place.
+    let Some(ptxvm) = ptxvm() else { return };
+    let out = Command::new(&ptxvm)
+        .args(["exec", "--"])
+        .arg(library_dir().join("nvrtc"))
+        .arg(programs())
+        .env("NVRTC_ARCH", "sm_90")
+        .env("LD_LIBRARY_PATH", &nvrtc)
+        .env("PTXVM_LIB_DIR", built_library().parent().unwrap())
+        .output()
+        .unwrap();
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success() && stdout.contains("nvrtc: ok"), "{stdout}\n{stderr}");
 }

@@ -1,5 +1,7 @@
 /* NVIDIA's NVRTC (pip's nvidia-cuda-nvrtc) compiles CUDA C++ to PTX in the program,
-   and ptxvm's driver loads and launches it: what JIT-compiling frameworks do. */
+   and ptxvm's driver loads and launches it: what JIT-compiling frameworks do. With
+   NVRTC_ARCH=sm_90 it asks NVRTC for a cubin and loads that, as many programs do:
+   under ptxvm exec the interposer answers with PTX. */
 #include "check.h"
 #include <nvrtc.h>
 
@@ -22,7 +24,11 @@ static const char *source =
 int main(void) {
     nvrtcProgram prog;
     NVRTC(nvrtcCreateProgram(&prog, source, "squares.cu", 0, NULL, NULL));
-    const char *opts[] = {"--gpu-architecture=compute_90"};
+    const char *arch = getenv("NVRTC_ARCH");
+    int cubin = arch && strncmp(arch, "sm_", 3) == 0;
+    char option[64];
+    snprintf(option, sizeof option, "--gpu-architecture=%s", arch ? arch : "compute_90");
+    const char *opts[] = {option};
     nvrtcResult compiled = nvrtcCompileProgram(prog, 1, opts);
     if (compiled != NVRTC_SUCCESS) {
         size_t n;
@@ -33,9 +39,16 @@ int main(void) {
         return 1;
     }
     size_t size;
-    NVRTC(nvrtcGetPTXSize(prog, &size));
-    char *ptx = malloc(size);
-    NVRTC(nvrtcGetPTX(prog, ptx));
+    char *ptx;
+    if (cubin) {
+        NVRTC(nvrtcGetCUBINSize(prog, &size));
+        ptx = malloc(size);
+        NVRTC(nvrtcGetCUBIN(prog, ptx));
+    } else {
+        NVRTC(nvrtcGetPTXSize(prog, &size));
+        ptx = malloc(size);
+        NVRTC(nvrtcGetPTX(prog, ptx));
+    }
     NVRTC(nvrtcDestroyProgram(&prog));
 
     start();
