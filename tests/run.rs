@@ -1271,3 +1271,47 @@ fn wmma_matrices_start_at_a_multiple_of_the_fragment_size() {
     let (out, _) = run("tests/data/run/wmma_base.ptx", &spec("good"), &[]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// Static shared memory is laid out per kernel (src/lower/shared.rs): six kernels
+/// with a 40 KiB tile each and a small array they all reach through a helper make
+/// 240 KiB in the module, past the 227 KiB a CTA may have, but 40.1 KiB per kernel.
+/// Each kernel runs, and neither its tile nor the shared array clobbers the other:
+/// thread t of the k-th kernel reads back tile[t] = t + 7 + 2k and common[t] =
+/// t + 100 (k + 1), as the PTX's header says.
+#[test]
+fn shared_memory_is_laid_out_per_kernel_so_a_module_may_hold_more_than_a_cta() {
+    let ptx = "tests/data/run/shared_layout.ptx";
+    for (k, name) in ["a", "b", "c", "d", "e", "f"].into_iter().enumerate() {
+        let spec = format!(
+            r#"{{"kernel": "{name}", "grid": 2, "block": 32, "args": [{{"buffer": "u32", "len": 64}}]}}"#
+        );
+        let (out, json) = run(ptx, &spec, &[]);
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let got = u64s(&json["buffers"][0]["data"]);
+        let stamp = [100, 200, 300, 400, 500, 600][k];
+        for t in 0..32u64 {
+            assert_eq!(got[2 * t as usize], t + 7 + 2 * k as u64, "{name}: tile[{t}]");
+            assert_eq!(got[2 * t as usize + 1], t + stamp, "{name}: common[{t}]");
+        }
+    }
+}
+
+/// ptxas refuses a kernel with more than 48 KiB of static shared memory ("uses too
+/// much shared data (0x1e080 bytes, 0xc000 max)"); so does `run`.
+#[test]
+fn a_kernel_with_more_than_48_kib_of_static_shared_memory_is_refused() {
+    let dir = std::env::temp_dir().join(format!("ptxvm-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ptx = dir.join("big_tile.ptx");
+    std::fs::write(
+        &ptx,
+        ".version 8.0\n.target sm_90\n.address_size 64\n.shared .align 4 .b8 tile[49156];\n\
+         .visible .entry k(.param .u64 out)\n{\n\t.reg .b32 %r<2>;\n\tst.shared.u32 [tile], %r1;\n\tret;\n}\n",
+    )
+    .unwrap();
+    let spec = r#"{"kernel": "k", "grid": 1, "block": 32, "args": [{"buffer": "u32", "len": 1}]}"#;
+    let (out, _) = run(ptx.to_str().unwrap(), spec, &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("more than 48 KiB (0xc000 bytes) of static shared memory"), "{err}");
+}

@@ -13,9 +13,9 @@ __all__ = ["Function", "KernelFault", "Module", "PtxError", "SanitizerError", "_
 
 
 def driver_library():
-    """The path of ptxvm's ``libcuda.so.1`` shipped in this package (``ptxvm/lib``):
-    put its folder first on a program's ``LD_LIBRARY_PATH``, or use
-    ``python -m ptxvm exec -- PROGRAM``.
+    """The path of ptxvm's ``libcuda.so.1`` shipped in this package (``ptxvm/lib``,
+    beside the runtime ``libcudart.so.13``): put its folder first on a program's
+    ``LD_LIBRARY_PATH``, or use ``python -m ptxvm exec -- PROGRAM``.
 
     Raises ``FileNotFoundError`` when the package was built without it.
     """

@@ -1,7 +1,9 @@
 """``python -m ptxvm exec [OPTIONS] -- PROGRAM [ARGS]``: runs PROGRAM with the
-package's ``libcuda.so.1`` (ptxvm's CUDA driver, ``ptxvm/lib/``) first on its library
-path, as the ``ptxvm exec`` command does: driver-API programs and frameworks that load
-``libcuda.so.1`` (cuda-python's ``cuda.core``) run their kernels on the CPU. The
+package's ``libcuda.so.1`` and ``libcudart.so.13`` (ptxvm's CUDA driver and runtime,
+``ptxvm/lib/``) first on its library path and its NVRTC interposer preloaded, as the
+``ptxvm exec`` command does: driver-API programs, programs built with
+``nvcc -cudart shared``, and frameworks that load ``libcuda.so.1`` (cuda-python's
+``cuda.core``) run their kernels on the CPU. The
 options become the ``PTXVM_*`` variables the library reads; with ``--sanitize``, a
 hazard makes exec exit 2 after the program ends (when the program itself exited 0).
 """
@@ -32,6 +34,9 @@ def main(argv=None):
     lib = driver_library()
     env = dict(os.environ)
     env["LD_LIBRARY_PATH"] = os.pathsep.join(p for p in (os.path.dirname(lib), env.get("LD_LIBRARY_PATH")) if p)
+    nvrtc = os.path.join(os.path.dirname(lib), "libptxvm_nvrtc.so")
+    if os.path.exists(nvrtc):
+        env["LD_PRELOAD"] = os.pathsep.join(p for p in (nvrtc, env.get("LD_PRELOAD")) if p)
     for name, value in (
         ("PTXVM_MAX_STEPS", args.max_steps),
         ("PTXVM_TIMEOUT", args.timeout),

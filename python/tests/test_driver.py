@@ -73,3 +73,39 @@ def test_python_m_ptxvm_exec_runs_a_program_on_the_shipped_driver():
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "cuda.bindings: ok" in out.stdout
+
+
+def test_python_m_ptxvm_exec_runs_an_nvcc_program_on_the_shipped_runtime(tmp_path):
+    """A program built by nvcc with -cudart shared, linked against NVIDIA's own
+    libcudart.so.13 as users build them, runs on the package's runtime and driver."""
+    try:
+        import ptxvm
+
+        ptxvm.driver_library()
+    except (ImportError, FileNotFoundError) as e:
+        if os.environ.get("PTXVM_REQUIRE_CUDA_PYTHON") == "1":
+            pytest.fail(str(e))
+        pytest.skip(str(e))
+    nvcc = os.environ.get("NVCC")
+    if not nvcc or not os.path.exists(nvcc):
+        if os.environ.get("PTXVM_REQUIRE_NVCC") == "1":
+            pytest.fail("NVCC is not set to pip's nvcc")
+        pytest.skip("NVCC is not set (pip install nvidia-cuda-nvcc nvidia-cuda-runtime)")
+    nvidia = pathlib.Path(nvcc).resolve().parent.parent / "lib" / "libcudart.so.13"
+    (tmp_path / "libcudart.so").symlink_to(nvidia)
+    exe = tmp_path / "basics"
+    source = ROOT / "runtime" / "tests" / "programs" / "basics.cu"
+    built = subprocess.run(
+        [nvcc, "-cudart", "shared", "-arch=sm_90", str(source), "-L", str(tmp_path), "-o", str(exe)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert built.returncode == 0, built.stderr
+    env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+    out = subprocess.run(
+        [sys.executable, "-m", "ptxvm", "exec", "--", str(exe)], capture_output=True, text=True, timeout=300, env=env
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "basics: ok" in out.stdout
+    assert "version information" not in out.stderr

@@ -22,6 +22,7 @@ mod mem;
 pub mod ops;
 pub mod program;
 pub mod regs;
+mod shared;
 mod video;
 mod warp;
 mod wmma;

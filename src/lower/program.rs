@@ -68,7 +68,8 @@ pub fn lower_module(
     for (k, f) in bodies.iter().enumerate() {
         symbols.insert(f.name.text(src), Symbol::Func(k as u32));
     }
-    let mut shared = SharedLayout::default();
+    let reach = super::shared::Reach::of(module, src, &bodies);
+    let mut shared = super::shared::SharedLayout::default();
     let mut dynamic = Vec::new();
     let mut image = Image { bytes: Vec::new(), base: image_base, pending: Vec::new() };
     let mut consts = Vec::new();
@@ -78,7 +79,7 @@ pub fn lower_module(
         match v.space {
             Space::Shared => {
                 for d in &v.vars {
-                    match shared.place(src, v, d)? {
+                    match shared.place(src, v, d, &reach, false)? {
                         Some(off) => {
                             symbols.insert(d.name.text(src), Symbol::Shared(off));
                         }
@@ -103,7 +104,7 @@ pub fn lower_module(
     let mut body_shared = HashMap::default();
     for f in &bodies {
         if let Some(b) = &f.body {
-            shared.walk_bodies(module, src, b, &mut body_shared)?;
+            shared.walk_bodies(module, src, b, &reach, &mut body_shared)?;
         }
     }
     image.initialise(src, &symbols)?;
@@ -244,56 +245,6 @@ pub(super) fn var_size(v: &VarDecl, d: &Declarator, src: &str) -> Option<(u64, u
     let elems = d.array.iter().try_fold(1u64, |n, x| x.map(|x| n.saturating_mul(x)))?;
     let align = u64::from(v.align.unwrap_or(elem as u32).max(1));
     Some((elems.saturating_mul(elem), align))
-}
-
-/// Static shared memory of the CTA: module-level and body-level declarations.
-#[derive(Default)]
-struct SharedLayout {
-    end: u64,
-    /// Every static variable placed: offset and bytes.
-    vars: HashMap<u32, u32>,
-    /// The same with names, in placing order.
-    named: Vec<(u32, u32, String)>,
-}
-
-impl SharedLayout {
-    /// Places one declarator; `None` for an unsized `.extern` array (dynamic shared
-    /// memory, which starts after every static variable).
-    fn place(&mut self, src: &str, v: &VarDecl, d: &Declarator) -> Result<Option<u32>, LowerError> {
-        let Some((size, align)) = var_size(v, d, src) else { return Ok(None) };
-        let offset = self.end.div_ceil(align) * align;
-        let end = offset.saturating_add(size);
-        if end > crate::launch::MAX_DYNAMIC_SHARED {
-            return fail(d.name.span, "static shared memory beyond 227 KiB per block");
-        }
-        self.end = end;
-        self.vars.insert(offset as u32, size as u32);
-        self.named.push((offset as u32, size as u32, d.name.text(src).to_string()));
-        Ok(Some(offset as u32))
-    }
-
-    fn walk_bodies(
-        &mut self,
-        module: &Module,
-        src: &str,
-        b: &Block,
-        out: &mut HashMap<u32, u32>,
-    ) -> Result<(), LowerError> {
-        for s in module.pool.stmts(b) {
-            match s {
-                Stmt::Var(v) if v.space == Space::Shared => {
-                    for d in &v.vars {
-                        if let Some(off) = self.place(src, v, d)? {
-                            out.insert(d.name.span.start, off);
-                        }
-                    }
-                }
-                Stmt::Block(inner) => self.walk_bodies(module, src, inner, out)?,
-                _ => {}
-            }
-        }
-        Ok(())
-    }
 }
 
 /// The static shared memory kernel `k` may touch, as sorted byte ranges: the
