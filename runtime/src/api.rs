@@ -34,7 +34,24 @@ fn launch(
     } else {
         cu::cuLaunchKernel(f, g.x, g.y, g.z, b.x, b.y, b.z, shared, stream, args, std::ptr::null_mut())
     };
-    check(r)
+    launch_result(r, g, b)
+}
+
+/// A launch's error as the runtime gives it: a shape past the device's limits is
+/// `cudaErrorInvalidConfiguration` ("invalid configuration argument"), where the
+/// driver says `CUDA_ERROR_INVALID_VALUE` (and why, on stderr).
+fn launch_result(r: u32, grid: Dim3, block: Dim3) -> Result<(), CudaError> {
+    let fits = |d: Dim3, max: [u32; 3]| {
+        d.x >= 1 && d.y >= 1 && d.z >= 1 && d.x <= max[0] && d.y <= max[1] && d.z <= max[2]
+    };
+    let threads = u64::from(block.x) * u64::from(block.y) * u64::from(block.z);
+    let shape =
+        fits(block, [1024, 1024, 64]) && threads <= 1024 && fits(grid, [i32::MAX as u32, 65_535, 65_535]);
+    match r {
+        0 => Ok(()),
+        _ if !shape => Err(error::INVALID_CONFIGURATION),
+        _ => check(r),
+    }
 }
 
 /// Resident CTAs of `func` per SM (`cudaOccupancyMaxActiveBlocksPerMultiprocessor`).
@@ -260,7 +277,7 @@ crate::rt! {
             attrs: c.attrs,
             num_attrs: c.num_attrs,
         };
-        check(cu::cuLaunchKernelEx(&dc, f, args, std::ptr::null_mut()))
+        launch_result(cu::cuLaunchKernelEx(&dc, f, args, std::ptr::null_mut()), c.grid, c.block)
     }
 
     fn cudaLaunchCooperativeKernel(func: P, grid_dim: Dim3, block_dim: Dim3, args: *mut P, shared_mem: usize, stream: P) also cudaLaunchCooperativeKernel_ptsz {

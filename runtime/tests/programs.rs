@@ -56,6 +56,11 @@ fn build_units(name: &str, units: &[&str], flags: &[&str]) -> Option<PathBuf> {
 
 /// Runs `exe` with `args` under `ptxvm exec`; `None` without the ptxvm binary.
 fn exec(exe: &Path, args: &[&str]) -> Option<Output> {
+    exec_env(exe, args, &[])
+}
+
+/// [`exec`] with environment variables `env` set too.
+fn exec_env(exe: &Path, args: &[&str], env: &[(&str, &str)]) -> Option<Output> {
     let ptxvm = libs().parent()?.join("ptxvm");
     if !ptxvm.exists() || !libs().join("libcuda.so").exists() {
         assert!(
@@ -73,6 +78,7 @@ fn exec(exe: &Path, args: &[&str]) -> Option<Output> {
             .args(args)
             .env("PTXVM_LIB_DIR", libs())
             .env_remove("LD_LIBRARY_PATH")
+            .envs(env.iter().copied())
             .output()
             .unwrap(),
     )
@@ -317,4 +323,30 @@ fn an_rdc_program_of_two_units_with_dynamic_parallelism() {
     let Some(out) = exec(&exe, &[]) else { return };
     let (stdout, stderr) = text(&out);
     assert!(out.status.success() && stdout == "rdc: ok\n", "{stdout}\n{stderr}");
+}
+
+/// Bad arguments return CUDA's error codes, the process goes on, and a kernel runs
+/// afterwards (bad.cu judges the codes); `PTXVM_LOG=api` names each call with its
+/// arguments and result on stderr, and without it there is no such line.
+#[test]
+fn bad_arguments_give_cudas_error_codes_and_the_log_names_them() {
+    let Some(exe) = build("bad", &["-arch=sm_90"]) else { return };
+    let Some(out) = exec_env(&exe, &[], &[("PTXVM_LOG", "api")]) else { return };
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success() && stdout == "bad: ok\n", "{stdout}\n{stderr}");
+    for line in [
+        "ptxvm api: cudaMalloc(dev_ptr=0x0, size=16) = cudaErrorInvalidValue",
+        "ptxvm api: cudaSetDevice(device=5) = cudaErrorInvalidDevice",
+        "ptxvm api: cudaStreamDestroy(stream=0x1234) = cudaErrorInvalidResourceHandle",
+        "kind=9) = cudaErrorInvalidMemcpyDirection",
+        "block_dim=Dim3 { x: 2048, y: 1, z: 1 }, args=",
+        ") = cudaErrorInvalidConfiguration",
+        "ptxvm api: cudaDeviceSynchronize() = cudaSuccess",
+    ] {
+        assert!(stderr.contains(line), "no `{line}` in:\n{stderr}");
+    }
+    let Some(out) = exec(&exe, &[]) else { return };
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success() && stdout == "bad: ok\n", "{stdout}\n{stderr}");
+    assert!(!stderr.contains("ptxvm api:"), "{stderr}");
 }

@@ -113,8 +113,8 @@ int main() {
 
     // A launch error: too many threads, reported by cudaGetLastError and cleared.
     vadd<<<1, 2048>>>(a, b, c, n);
-    EXPECT(cudaPeekAtLastError() == cudaErrorInvalidValue);
-    EXPECT(cudaGetLastError() == cudaErrorInvalidValue);
+    EXPECT(cudaPeekAtLastError() == cudaErrorInvalidConfiguration);
+    EXPECT(cudaGetLastError() == cudaErrorInvalidConfiguration);
     EXPECT(cudaGetLastError() == cudaSuccess);
     EXPECT(cudaMemcpyToSymbol(table, host_table, 64) == cudaErrorInvalidValue);
 
