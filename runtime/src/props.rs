@@ -1,6 +1,8 @@
-//! `cudaGetDeviceProperties`: `struct cudaDeviceProp` laid out as the 12.x and 13.x
-//! headers lay it out (1,008 bytes; the test pins the size and offsets measured
-//! against `driver_types.h` 13.5), filled from the driver's device attributes.
+//! `cudaGetDeviceProperties`: `struct cudaDeviceProp` laid out as the 13.x headers
+//! lay it out (1,008 bytes; the test pins the size and offsets measured against
+//! `driver_types.h` 13.5), filled from the driver's device attributes; and
+//! `cudaGetDeviceProperties_v2`, which the 12.x headers name instead, with 12.x's
+//! layout (1,032 bytes, with eight fields 13.x dropped).
 
 use crate::driver as cu;
 use crate::error::{self, CudaError};
@@ -213,6 +215,56 @@ pub fn fill(p: &mut DeviceProp) -> Result<(), CudaError> {
     Ok(())
 }
 
+/// Where 13.x's fields sit in 12.x's `cudaDeviceProp`: runs of (offset in 12.x,
+/// offset in 13.x, bytes), measured with `offsetof` against `driver_types.h` of
+/// pip's nvidia-cuda-runtime-cu12 12.9 and nvidia-cuda-runtime 13.5.
+const RUNS_12: [(usize, usize, usize); 11] = [
+    (0, 0, 284),
+    (288, 288, 60),
+    (352, 352, 32),
+    (388, 384, 4),
+    (396, 388, 8),
+    (408, 396, 8),
+    (420, 404, 188),
+    (612, 592, 28),
+    (640, 624, 28),
+    (672, 652, 20),
+    (696, 672, 84),
+];
+
+/// 12.x's fields that 13.x dropped: offset, and the device attribute each is.
+const ONLY_12: [(usize, i32); 8] = [
+    (348, 13), // clockRate
+    (384, 15), // deviceOverlap
+    (392, 17), // kernelExecTimeoutEnabled
+    (404, 20), // computeMode
+    (416, 69), // maxTexture1DLinear
+    (608, 36), // memoryClockRate
+    (668, 87), // singleToDoublePrecisionPerfRatio
+    (692, 96), // cooperativeMultiDeviceLaunch
+];
+
+/// Bytes of 12.x's `cudaDeviceProp`.
+pub const SIZE_12: usize = 1032;
+
+/// The properties of device 0 in 12.x's layout.
+fn fill_12(out: &mut [u8; SIZE_12]) -> Result<(), CudaError> {
+    // SAFETY: `DeviceProp` is plain integers and arrays of them: all zeros is valid.
+    let mut p: DeviceProp = unsafe { std::mem::zeroed() };
+    fill(&mut p)?;
+    // SAFETY: `p` is a plain `repr(C)` struct, read as its bytes.
+    let bytes =
+        unsafe { std::slice::from_raw_parts((&raw const p).cast::<u8>(), std::mem::size_of::<DeviceProp>()) };
+    out.fill(0);
+    for (at12, at13, n) in RUNS_12 {
+        out[at12..at12 + n].copy_from_slice(&bytes[at13..at13 + n]);
+    }
+    for (at, a) in ONLY_12 {
+        out[at..at + 4].copy_from_slice(&attr(a)?.to_le_bytes());
+    }
+    Ok(())
+}
+
 crate::rt! {
     fn cudaGetDeviceProperties(prop: *mut DeviceProp, device: i32) {
         crate::register::ready()?;
@@ -226,10 +278,17 @@ crate::rt! {
         fill(unsafe { &mut *prop })
     }
 
-    fn cudaGetDeviceProperties_v2(prop: *mut DeviceProp, device: i32) {
-        // SAFETY: the same arguments, passed on.
-        let r = unsafe { cudaGetDeviceProperties(prop, device) };
-        if r == 0 { Ok(()) } else { Err(r) }
+    /// What 12.x's headers call `cudaGetDeviceProperties`: 12.x's layout.
+    fn cudaGetDeviceProperties_v2(prop: *mut [u8; SIZE_12], device: i32) {
+        crate::register::ready()?;
+        if device != 0 {
+            return Err(error::INVALID_DEVICE);
+        }
+        if prop.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        // SAFETY: a non-NULL `cudaDeviceProp*` (12.x's, 1,032 bytes) the caller owns.
+        fill_12(unsafe { &mut *prop })
     }
 }
 
@@ -237,6 +296,22 @@ crate::rt! {
 mod tests {
     use super::DeviceProp;
     use std::mem::{offset_of, size_of};
+
+    /// The runs cover 12.x's struct but for its eight own fields, its padding and
+    /// its `reserved` tail, in order and without overlap.
+    #[test]
+    fn the_12_layout_is_every_byte_accounted_for() {
+        let mut spans: Vec<(usize, usize)> = super::RUNS_12.iter().map(|&(a, _, n)| (a, a + n)).collect();
+        spans.extend(super::ONLY_12.iter().map(|&(a, _)| (a, a + 4)));
+        spans.sort_unstable();
+        for w in spans.windows(2) {
+            assert!(w[0].1 <= w[1].0, "{w:?} overlap");
+        }
+        // 4 bytes of padding after luidDeviceNodeMask, then 252 of reserved[63].
+        let covered: usize = spans.iter().map(|s| s.1 - s.0).sum();
+        assert_eq!(covered + 4 + 252, super::SIZE_12);
+        assert_eq!(spans.last().unwrap().1, super::SIZE_12 - 252);
+    }
 
     #[test]
     fn the_layout_is_driver_types_h_13() {

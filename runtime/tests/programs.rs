@@ -224,15 +224,26 @@ fn programs_linked_against_nvidias_runtime_get_ours() {
         &dir,
         "libcudart.so.12",
         "int cudaRuntimeGetVersion(int *v) { *v = 12000; return 0; }\n\
-         int cudaGetDeviceCount(int *n) { *n = 0; return 100; }\n",
+         int cudaGetDeviceCount(int *n) { *n = 0; return 100; }\n\
+         int cudaGetDeviceProperties_v2(void *p, int d) { return 100; }\n",
         "libcudart.so.12 { global: *; };\n",
     );
     std::fs::write(
         dir.join("main.c"),
         "#include <stdio.h>\n\
+         #include <string.h>\n\
          int cudaRuntimeGetVersion(int *); int cudaGetDeviceCount(int *);\n\
+         int cudaGetDeviceProperties_v2(void *, int);\n\
+         static int at(const unsigned char *p, int o) { int v; memcpy(&v, p + o, 4); return v; }\n\
          int main(void) { int v = 0, n = 0; int e = cudaGetDeviceCount(&n); cudaRuntimeGetVersion(&v);\n\
-         printf(\"runtime %d, %d device(s), error %d\\n\", v, n, e); return 0; }\n",
+         printf(\"runtime %d, %d device(s), error %d\\n\", v, n, e);\n\
+         unsigned char p[1032 + 64]; memset(p, 0xab, sizeof p);\n\
+         e = cudaGetDeviceProperties_v2(p, 0); int guard = 1;\n\
+         for (int i = 1032; i < 1032 + 64; i++) guard &= p[i] == 0xab;\n\
+         printf(\"%d %s sm_%d%d, %d SMs, warp %d, %d kHz, mode %d, %d threads/SM, optin %d, coop %d, guard %d\\n\",\n\
+                e, (char *)p, at(p, 360), at(p, 364), at(p, 388), at(p, 308), at(p, 348), at(p, 404),\n\
+                at(p, 624), at(p, 696), at(p, 688), guard);\n\
+         return 0; }\n",
     )
     .unwrap();
     let exe = dir.join("main");
@@ -247,7 +258,16 @@ fn programs_linked_against_nvidias_runtime_get_ours() {
     let Some(out) = exec(&exe, &[]) else { return };
     let (stdout, stderr) = text(&out);
     assert!(!stderr.contains("version information"), "{stderr}");
-    assert_eq!(stdout, "runtime 13050, 1 device(s), error 0\n", "{stderr}");
+    // cudaDeviceProp at 12.x's offsets (offsetof against 12.9's driver_types.h):
+    // name 0, warpSize 308, clockRate 348, major 360, minor 364, multiProcessorCount
+    // 388, computeMode 404, maxThreadsPerMultiProcessor 624, cooperativeLaunch 688,
+    // sharedMemPerBlockOptin 696; 1,032 bytes, and nothing written past them.
+    assert_eq!(
+        stdout,
+        "runtime 13050, 1 device(s), error 0\n\
+         0 ptxvm (sm_90) sm_90, 132 SMs, warp 32, 1980000 kHz, mode 0, 2048 threads/SM, optin 232448, coop 1, guard 1\n",
+        "{stderr}"
+    );
 }
 
 /// runtime/src/unsupported.rs lists every cudaError_t function of
