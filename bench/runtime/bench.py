@@ -131,8 +131,9 @@ def startup(nkern, label):
 
 
 def main():
-    if not os.path.exists(PTXVM):
-        print("target/release/ptxvm is not built: cargo build --release")
+    release = os.path.dirname(PTXVM)
+    if not all(os.path.exists(os.path.join(release, f)) for f in ("ptxvm", "libcuda.so", "libcudart.so")):
+        print("target/release/ptxvm, libcuda.so and libcudart.so are not built: cargo build --release")
         return 1
     em, rm = vector_add()
     startup(16, "NKERN=16")

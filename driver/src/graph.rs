@@ -10,39 +10,8 @@ use crate::error;
 use crate::launch::{self, Launch, Params};
 use crate::memory;
 use crate::state::{self, Driver};
-use crate::types::{CUresult, Handle, Memcpy2D};
+use crate::types::{CUresult, Handle, Memcpy2D, Memcpy3D};
 use std::ffi::c_void;
-
-/// `CUDA_MEMCPY3D`.
-#[repr(C)]
-#[derive(Debug, Clone, Copy)]
-pub struct Memcpy3D {
-    pub src_x_in_bytes: usize,
-    pub src_y: usize,
-    pub src_z: usize,
-    pub src_lod: usize,
-    pub src_memory_type: u32,
-    pub src_host: *const c_void,
-    pub src_device: u64,
-    pub src_array: Handle,
-    pub reserved0: *mut c_void,
-    pub src_pitch: usize,
-    pub src_height: usize,
-    pub dst_x_in_bytes: usize,
-    pub dst_y: usize,
-    pub dst_z: usize,
-    pub dst_lod: usize,
-    pub dst_memory_type: u32,
-    pub dst_host: *mut c_void,
-    pub dst_device: u64,
-    pub dst_array: Handle,
-    pub reserved1: *mut c_void,
-    pub dst_pitch: usize,
-    pub dst_height: usize,
-    pub width_in_bytes: usize,
-    pub height: usize,
-    pub depth: usize,
-}
 
 /// `CUDA_KERNEL_NODE_PARAMS` (v2).
 #[repr(C)]
@@ -122,38 +91,7 @@ pub fn run(work: Work) -> Result<(), CUresult> {
         Work::Kernel { f, launch, params } => state::with(|d| launch::run(d, f, &launch, &params)),
         Work::Copy { dst, src, bytes } => memory::any(dst, src, bytes),
         Work::Copy2D(m) => memory::copy_2d(&m),
-        Work::Copy3D(m) => {
-            let overflow = || crate::fail(error::INVALID_VALUE, "the copy's extent overflows");
-            // Plane `z` starts at row `(Z + z) * height + Y` of each side.
-            let row = |y: usize, z0: usize, z: usize, h: usize| {
-                z0.checked_add(z)
-                    .and_then(|z| z.checked_mul(h))
-                    .and_then(|r| r.checked_add(y))
-                    .ok_or_else(overflow)
-            };
-            for z in 0..m.depth.max(1) {
-                let plane = Memcpy2D {
-                    src_x_in_bytes: m.src_x_in_bytes,
-                    src_y: row(m.src_y, m.src_z, z, m.src_height)?,
-                    src_memory_type: m.src_memory_type,
-                    src_host: m.src_host,
-                    src_device: m.src_device,
-                    src_array: m.src_array,
-                    src_pitch: m.src_pitch,
-                    dst_x_in_bytes: m.dst_x_in_bytes,
-                    dst_y: row(m.dst_y, m.dst_z, z, m.dst_height)?,
-                    dst_memory_type: m.dst_memory_type,
-                    dst_host: m.dst_host,
-                    dst_device: m.dst_device,
-                    dst_array: m.dst_array,
-                    dst_pitch: m.dst_pitch,
-                    width_in_bytes: m.width_in_bytes,
-                    height: m.height.max(1),
-                };
-                memory::copy_2d(&plane)?;
-            }
-            Ok(())
-        }
+        Work::Copy3D(m) => memory::copy_3d(&m),
         Work::Fill { dst, pitch, pattern, width, height } => {
             memory::fill_2d(dst, pitch, &pattern, width, height)
         }

@@ -229,13 +229,17 @@ fn memcpy2d(p: *const Memcpy2D) -> Result<Memcpy2D, CUresult> {
     Ok(unsafe { *p })
 }
 
-/// The caller's `CUDA_MEMCPY3D`, as its slices.
-fn memcpy3d(p: *const Memcpy3D) -> Result<Vec<Memcpy2D>, CUresult> {
+/// The caller's `CUDA_MEMCPY3D`.
+fn memcpy3d(p: *const Memcpy3D) -> Result<Memcpy3D, CUresult> {
     if p.is_null() {
         return Err(error::INVALID_VALUE);
     }
     // SAFETY: a non-NULL `CUDA_MEMCPY3D*`, which the caller fills.
-    let m = unsafe { *p };
+    Ok(unsafe { *p })
+}
+
+/// A 3D copy: a 2D copy per slice.
+pub(crate) fn copy_3d(m: &Memcpy3D) -> Result<(), CUresult> {
     if m.src_lod != 0 || m.dst_lod != 0 {
         return Err(crate::fail(error::INVALID_VALUE, "srcLOD and dstLOD must be 0"));
     }
@@ -245,7 +249,9 @@ fn memcpy3d(p: *const Memcpy3D) -> Result<Vec<Memcpy2D>, CUresult> {
     {
         return Err(crate::fail(error::INVALID_VALUE, "a srcHeight or dstHeight is less than Height"));
     }
-    m.slices().ok_or_else(|| crate::fail(error::INVALID_VALUE, "the copy's extent overflows"))
+    let slices =
+        m.slices().ok_or_else(|| crate::fail(error::INVALID_VALUE, "the copy's extent overflows"))?;
+    slices.iter().try_for_each(copy_2d)
 }
 
 pub(crate) fn copy_2d(m: &Memcpy2D) -> Result<(), CUresult> {
@@ -503,12 +509,11 @@ crate::api! {
 
     fn cuMemcpy3D_v2(copy: *const Memcpy3D) {
         crate::printf::flush();
-        memcpy3d(copy)?.iter().try_for_each(copy_2d)
+        copy_3d(&memcpy3d(copy)?)
     }
 
     fn cuMemcpy3DAsync_v2(copy: *const Memcpy3D, stream: crate::types::Handle) {
-        check_stream(stream)?;
-        memcpy3d(copy)?.into_iter().try_for_each(|slice| submit(stream, Work::Copy2D(slice)))
+        submit(stream, Work::Copy3D(memcpy3d(copy)?))
     }
 
     fn cuMemsetD8_v2(dst: CUdeviceptr, uc: u8, n: usize) {

@@ -79,10 +79,10 @@ pub struct Memcpy3D {
 }
 
 impl Memcpy3D {
-    /// The copy as `Depth` 2D copies, one per slice: slice `z` of a pitched side
-    /// starts `z * pitch * height` bytes further, which is `z * height` rows.
+    /// The copy as `Depth` 2D copies of `Height` rows (at least one of each), one
+    /// per slice: slice `z` of a pitched side starts `(Z + z) * height + Y` rows in.
     pub fn slices(&self) -> Option<Vec<Memcpy2D>> {
-        (0..self.depth)
+        (0..self.depth.max(1))
             .map(|z| {
                 let src_y =
                     self.src_z.checked_add(z)?.checked_mul(self.src_height)?.checked_add(self.src_y)?;
@@ -104,7 +104,7 @@ impl Memcpy3D {
                     dst_array: self.dst_array,
                     dst_pitch: self.dst_pitch,
                     width_in_bytes: self.width_in_bytes,
-                    height: self.height,
+                    height: self.height.max(1),
                 })
             })
             .collect()

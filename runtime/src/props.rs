@@ -265,28 +265,28 @@ fn fill_12(out: &mut [u8; SIZE_12]) -> Result<(), CudaError> {
     Ok(())
 }
 
+/// The checks both forms make: the driver started, device 0, a place to write.
+fn ready_for<T>(prop: *mut T, device: i32) -> Result<(), CudaError> {
+    crate::register::ready()?;
+    if device != 0 {
+        return Err(error::INVALID_DEVICE);
+    }
+    if prop.is_null() {
+        return Err(error::INVALID_VALUE);
+    }
+    Ok(())
+}
+
 crate::rt! {
     fn cudaGetDeviceProperties(prop: *mut DeviceProp, device: i32) {
-        crate::register::ready()?;
-        if device != 0 {
-            return Err(error::INVALID_DEVICE);
-        }
-        if prop.is_null() {
-            return Err(error::INVALID_VALUE);
-        }
+        ready_for(prop, device)?;
         // SAFETY: a non-NULL `cudaDeviceProp*` the caller owns.
         fill(unsafe { &mut *prop })
     }
 
     /// What 12.x's headers call `cudaGetDeviceProperties`: 12.x's layout.
     fn cudaGetDeviceProperties_v2(prop: *mut [u8; SIZE_12], device: i32) {
-        crate::register::ready()?;
-        if device != 0 {
-            return Err(error::INVALID_DEVICE);
-        }
-        if prop.is_null() {
-            return Err(error::INVALID_VALUE);
-        }
+        ready_for(prop, device)?;
         // SAFETY: a non-NULL `cudaDeviceProp*` (12.x's, 1,032 bytes) the caller owns.
         fill_12(unsafe { &mut *prop })
     }

@@ -6,22 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <cuda_runtime.h>
-
-#define CHECK(call)                                                                         \
-    do {                                                                                    \
-        cudaError_t e_ = (call);                                                            \
-        if (e_ != cudaSuccess) {                                                            \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(e_)); \
-            exit(1);                                                                        \
-        }                                                                                   \
-    } while (0)
-#define EXPECT(cond)                                                                        \
-    do {                                                                                    \
-        if (!(cond)) {                                                                      \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);             \
-            exit(1);                                                                        \
-        }                                                                                   \
-    } while (0)
+#include "check.cuh"
 
 __constant__ float table[4];
 __device__ int total;

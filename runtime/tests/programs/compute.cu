@@ -5,23 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
+#include "check.cuh"
 namespace cg = cooperative_groups;
-
-#define CHECK(call)                                                                         \
-    do {                                                                                    \
-        cudaError_t e_ = (call);                                                            \
-        if (e_ != cudaSuccess) {                                                            \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(e_)); \
-            exit(1);                                                                        \
-        }                                                                                   \
-    } while (0)
-#define EXPECT(cond)                                                                        \
-    do {                                                                                    \
-        if (!(cond)) {                                                                      \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);             \
-            exit(1);                                                                        \
-        }                                                                                   \
-    } while (0)
 
 const int TILE = 16;
 

@@ -7,18 +7,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
+#include "check.cuh"
 
 extern __device__ int scaled(int x);  // rdc_lib.cu
 extern __device__ int calls;          // rdc_lib.cu
 __global__ void lib_fill(int *out, int n);  // rdc_lib.cu
-
-#define EXPECT(cond)                                                                        \
-    do {                                                                                    \
-        if (!(cond)) {                                                                      \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);             \
-            exit(1);                                                                        \
-        }                                                                                   \
-    } while (0)
 
 __global__ void use_lib(int *out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
