@@ -22,7 +22,7 @@ use crate::lower::program::{IMAGE_STRIDE, IMAGE_WINDOW, LowerError, Op, Program,
 use crate::syntax::Span;
 use crate::syntax::ast::{FuncKind, Item};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex};
 
 /// The default step budget of a launch: dynamic warp instructions.
 pub const DEFAULT_MAX_STEPS: u64 = 1 << 32;
@@ -68,11 +68,39 @@ pub struct Module {
     ast: crate::syntax::ast::Module,
     /// What `check` learned: each instruction's form, for `lower`.
     info: crate::check::ModuleInfo,
-    /// The decoded program, made on first use.
-    program: OnceLock<Result<Arc<Program>, LowerError>>,
+    /// The decoded program, made on first use, for the kernels asked for so far.
+    program: Mutex<Option<Result<Lowered, LowerError>>>,
     window: Arc<Window>,
     serial: u64,
 }
+
+/// The module decoded so far: for some kernels (`None`: all), and how many times
+/// before (0 for the first decode).
+struct Lowered {
+    program: Arc<Program>,
+    kernels: Option<Vec<String>>,
+    decodes: u32,
+}
+
+impl Lowered {
+    fn covers(&self, kernel: &str) -> bool {
+        self.kernels.as_ref().is_none_or(|ks| ks.iter().any(|k| k == kernel))
+    }
+}
+
+/// What [`Module::decoded`] must give.
+#[derive(Clone, Copy)]
+enum Want<'a> {
+    /// The module's variables.
+    Image,
+    Kernel(&'a str),
+    All,
+}
+
+/// Times a module is decoded for only the kernels asked for; the next kernel asked
+/// for decodes it whole: a program that launches many kernels of one module does not decode it
+/// once per kernel.
+const PARTIAL_DECODES: u32 = 4;
 
 /// A kernel of a decoded module, ready to launch.
 #[derive(Clone)]
@@ -102,7 +130,7 @@ impl Module {
             src: src.to_string(),
             ast,
             info,
-            program: OnceLock::new(),
+            program: Mutex::new(None),
             window: Arc::new(window),
             serial: MODULES.fetch_add(1, Ordering::Relaxed),
         })
@@ -139,17 +167,49 @@ impl Module {
         kernel.map(|f| f.params.iter().map(decl).collect()).unwrap_or_default()
     }
 
+    /// The module decoded for execution, at least as far as `want` needs. Each
+    /// kernel asked for decodes the module again for the kernels asked for so far,
+    /// [`PARTIAL_DECODES`] times at most; the next decodes all of it.
+    fn decoded(&self, want: Want<'_>) -> Result<Arc<Program>, LowerError> {
+        let mut slot = self.program.lock().unwrap_or_else(|e| e.into_inner());
+        let kernels = match (slot.as_ref(), want) {
+            (Some(Err(e)), _) => return Err(e.clone()),
+            (Some(Ok(l)), Want::Image) => return Ok(l.program.clone()),
+            (Some(Ok(l)), Want::Kernel(k)) if l.covers(k) => return Ok(l.program.clone()),
+            (Some(Ok(Lowered { kernels: None, program, .. })), Want::All) => return Ok(program.clone()),
+            (None, Want::Image) => Some(Vec::new()),
+            (None, Want::Kernel(k)) => Some(vec![k.to_string()]),
+            (Some(Ok(Lowered { kernels: Some(ks), decodes, .. })), Want::Kernel(k))
+                if *decodes + 1 < PARTIAL_DECODES =>
+            {
+                Some(ks.iter().cloned().chain([k.to_string()]).collect())
+            }
+            _ => None,
+        };
+        let decodes = match slot.as_ref() {
+            Some(Ok(l)) => l.decodes + 1,
+            _ => 0,
+        };
+        let names: Option<Vec<&str>> = kernels.as_ref().map(|ks| ks.iter().map(String::as_str).collect());
+        let lowered = lower_module(&self.ast, &self.info, &self.src, self.window.base(), names.as_deref())
+            .map(|p| Lowered { program: Arc::new(Program { serial: self.serial, ..p }), kernels, decodes });
+        let program = lowered.as_ref().map(|l| l.program.clone()).map_err(Clone::clone);
+        *slot = Some(lowered);
+        program
+    }
+
     /// The whole module decoded for execution.
     ///
     /// # Errors
     /// A [`LowerError`] for the first thing in the module ptxvm cannot run.
     pub fn program(&self) -> Result<Arc<Program>, LowerError> {
-        self.program
-            .get_or_init(|| {
-                let program = lower_module(&self.ast, &self.info, &self.src, self.window.base());
-                program.map(|p| Arc::new(Program { serial: self.serial, ..p }))
-            })
-            .clone()
+        self.decoded(Want::All)
+    }
+
+    /// The module's variables (`.global` and `.const`, for [`Device::place_module`]
+    /// and [`Device::global`]), its kernels perhaps not decoded.
+    fn image(&self) -> Result<Arc<Program>, LowerError> {
+        self.decoded(Want::Image)
     }
 
     /// Kernel `name`, ready to launch.
@@ -158,7 +218,7 @@ impl Module {
     /// A [`LowerError`] when there is no such kernel or the module uses something
     /// ptxvm cannot run.
     pub fn kernel(&self, name: &str) -> Result<Kernel, LowerError> {
-        let program = self.program()?;
+        let program = self.decoded(Want::Kernel(name))?;
         let Some(k) = program.funcs.iter().position(|f| f.kernel && f.name == name) else {
             let span = crate::syntax::Span::default();
             return Err(LowerError { span, message: format!("no kernel named `{name}`") });
@@ -1054,6 +1114,52 @@ fn shared_byte(program: &Program, offset: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A module is decoded for the kernels asked for (and what they reach), the
+    /// rest left alone until asked for; a later decode keeps the variables' values
+    /// on the device, and after [`PARTIAL_DECODES`] the whole module is decoded.
+    #[test]
+    fn kernels_are_decoded_when_asked_for_and_variables_keep_their_values() {
+        let mut src = String::from(
+            ".version 8.0\n.target sm_90\n.address_size 64\n.global .align 4 .u32 box;\n\
+             .func (.param .b32 r) plus_one(.param .b32 x)\n{\n.reg .b32 %v;\n\
+             ld.param.u32 %v, [x];\nadd.u32 %v, %v, 1;\nst.param.u32 [r], %v;\nret;\n}\n\
+             .visible .entry put(.param .u32 v)\n{\n.reg .b32 %a;\nld.param.u32 %a, [v];\nst.global.u32 [box], %a;\nret;\n}\n\
+             .visible .entry get(.param .u64 out)\n{\n.reg .b32 %a<3>;\n.reg .b64 %p;\n\
+             ld.param.u64 %p, [out];\nld.global.u32 %a1, [box];\n\
+             { .param .b32 x; .param .b32 r; st.param.b32 [x], %a1; call (r), plus_one, (x); ld.param.b32 %a2, [r]; }\n\
+             st.global.u32 [%p], %a2;\nret;\n}\n",
+        );
+        for k in 0..6 {
+            src.push_str(&format!(".visible .entry k{k}()\n{{\nret;\n}}\n"));
+        }
+        let module = Module::load(&src).unwrap();
+        let undecoded = |p: &Program, name: &str| {
+            let f = p.funcs.iter().find(|f| f.name == name).unwrap();
+            f.error.as_ref().is_some_and(|e| e.message.starts_with("not decoded"))
+        };
+        let put = module.kernel("put").unwrap();
+        assert!(!undecoded(&put.program, "put"));
+        assert!(undecoded(&put.program, "get") && undecoded(&put.program, "plus_one"));
+        let mut device = Device::default();
+        let one = Dim3 { x: 1, y: 1, z: 1 };
+        device.launch(&put, one, one, 0, &41u32.to_le_bytes(), 1000).unwrap();
+        // `get` and the function it calls are decoded now; `box` kept its 41.
+        let get = module.kernel("get").unwrap();
+        assert!(!undecoded(&get.program, "get") && !undecoded(&get.program, "plus_one"));
+        assert!(undecoded(&get.program, "k0"));
+        let out = device.alloc(4).unwrap();
+        device.launch(&get, one, one, 0, &out.to_le_bytes(), 1000).unwrap();
+        let mut got = [0u8; 4];
+        device.copy_from_device(out, &mut got).unwrap();
+        assert_eq!(u32::from_le_bytes(got), 42);
+        // Two decodes so far; two more kernels are decoded with the rest, then all.
+        for k in 0..3 {
+            let kernel = module.kernel(&format!("k{k}")).unwrap();
+            assert_eq!(undecoded(&kernel.program, "k5"), k < 2, "after k{k}");
+        }
+        assert!(module.program().unwrap().funcs.iter().all(|f| f.error.is_none()));
+    }
 
     #[test]
     fn each_kind_of_fault_is_told_apart_from_a_real_launch() {

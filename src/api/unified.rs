@@ -82,7 +82,7 @@ impl Device {
     /// A [`LowerError`] when the module cannot be decoded, or a [`Fault`] of the
     /// launch as a whole when its image does not fit.
     pub fn place_module(&mut self, module: &Module) -> Result<(), PlaceError> {
-        let program = module.program().map_err(PlaceError::Lower)?;
+        let program = module.image().map_err(PlaceError::Lower)?;
         self.place_memory(&program).map_err(PlaceError::Fault)
     }
 
@@ -95,7 +95,7 @@ impl Device {
     /// The address and bytes of the module's `.global` or `.const` variable `name`,
     /// where [`Device::place_module`] puts it.
     pub fn global(&self, module: &Module, name: &str) -> Option<(u64, u64)> {
-        let program = module.program().ok()?;
+        let program = module.image().ok()?;
         program.globals.iter().find(|g| g.0 == name).map(|g| (g.1, g.2))
     }
 

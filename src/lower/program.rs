@@ -44,9 +44,13 @@ pub(super) struct Layout<'m> {
     pub sigs: Vec<Signature>,
 }
 
-/// Decodes every function of a module that `check` accepted; its data image will
-/// sit at `image_base`. A body ptxvm cannot decode keeps its error in its [`Func`]
-/// (see [`Program::reachable_error`]), so other kernels of the module still run.
+/// Decodes the functions of a module that `check` accepted: every one, or with
+/// `kernels`, those kernels and what they can reach (the rest stay undecoded, an
+/// error only if launched: a program pays for the kernels it runs). Its data image
+/// will sit at `image_base`. A body ptxvm cannot decode keeps its error in its
+/// [`Func`] (see [`Program::reachable_error`]), so other kernels still run.
+/// Function numbers, the shared-memory layout and the image do not depend on
+/// `kernels`.
 ///
 /// # Errors
 /// A [`LowerError`] for a module-level declaration ptxvm cannot lay out.
@@ -55,6 +59,7 @@ pub fn lower_module(
     info: &ModuleInfo,
     src: &str,
     image_base: u64,
+    kernels: Option<&[&str]>,
 ) -> Result<Program, LowerError> {
     let bodies: Vec<&Function> = module
         .items
@@ -68,7 +73,12 @@ pub fn lower_module(
     for (k, f) in bodies.iter().enumerate() {
         symbols.insert(f.name.text(src), Symbol::Func(k as u32));
     }
-    let reach = super::shared::Reach::of(module, src, &bodies);
+    let refs = super::shared::References::of(module, src, &bodies);
+    let reach = super::shared::Reach::of(&refs, &bodies);
+    let decode = match kernels {
+        Some(names) => refs.reached_from(&names.iter().filter_map(|n| refs.body(n)).collect::<Vec<_>>()),
+        None => vec![true; bodies.len()],
+    };
     let mut shared = super::shared::SharedLayout::default();
     let mut dynamic = Vec::new();
     let mut image = Image { bytes: Vec::new(), base: image_base, pending: Vec::new() };
@@ -124,14 +134,19 @@ pub fn lower_module(
         let entry = insts.len() as u32;
         let (params, rets) = layout.sigs[k].clone();
         let kernel = f.kind == FuncKind::Entry;
-        let (rows, frame_bytes, used, error, reg_params, reg_rets) =
-            match Decoder::decode(module, info, src, f, &layout, &mut insts) {
-                Ok(d) => (d.rows, d.frame_bytes, d.shared, None, d.reg_params, d.reg_rets),
-                Err(e) => {
-                    insts.truncate(entry as usize);
-                    ((0, 0, 0), 0, Vec::new(), Some(e), Vec::new(), Vec::new())
-                }
-            };
+        let decoded = if decode[k] {
+            Decoder::decode(module, info, src, f, &layout, &mut insts)
+        } else {
+            let why = "not decoded: the module was decoded for other kernels".to_string();
+            Err(LowerError { span: f.name.span, message: why })
+        };
+        let (rows, frame_bytes, used, error, reg_params, reg_rets) = match decoded {
+            Ok(d) => (d.rows, d.frame_bytes, d.shared, None, d.reg_params, d.reg_rets),
+            Err(e) => {
+                insts.truncate(entry as usize);
+                ((0, 0, 0), 0, Vec::new(), Some(e), Vec::new(), Vec::new())
+            }
+        };
         let body = &insts[entry as usize..];
         let callees = body
             .iter()

@@ -49,7 +49,42 @@ pub(super) struct Reach<'m> {
 impl<'m> Reach<'m> {
     /// Works it out from what each body names: variables, functions (called, or
     /// taken as an address), and whether it calls through a register.
-    pub(super) fn of(module: &'m Module, src: &'m str, bodies: &[&'m Function]) -> Reach<'m> {
+    pub(super) fn of(refs: &References<'m>, bodies: &[&'m Function]) -> Reach<'m> {
+        // The kernels that reach each body.
+        let mut reached_by = vec![Kernels::default(); bodies.len()];
+        let kernels = bodies.iter().enumerate().filter(|(_, f)| f.kind == FuncKind::Entry);
+        for (nk, (k, _)) in kernels.enumerate() {
+            for (f, s) in refs.reached_from(&[k]).iter().enumerate() {
+                if *s {
+                    reached_by[f].insert(nk);
+                }
+            }
+        }
+        let mut by_name: HashMap<&str, Kernels> = HashMap::default();
+        let mut by_decl = HashMap::default();
+        for (f, reach) in reached_by.iter().enumerate() {
+            for n in &refs.names[f] {
+                by_name.entry(n).or_default().union(reach);
+            }
+            for &d in &refs.decls[f] {
+                by_decl.insert(d, reach.clone());
+            }
+        }
+        Reach { by_name, by_decl }
+    }
+}
+
+/// What each body names: variables, functions (called, or taken as an address),
+/// its own `.shared` declarators, and whether it calls through a register.
+pub(super) struct References<'m> {
+    index: HashMap<&'m str, usize>,
+    names: Vec<HashSet<&'m str>>,
+    decls: Vec<Vec<u32>>,
+    indirect: Vec<bool>,
+}
+
+impl<'m> References<'m> {
+    pub(super) fn of(module: &'m Module, src: &'m str, bodies: &[&'m Function]) -> References<'m> {
         let index: HashMap<&str, usize> =
             bodies.iter().enumerate().map(|(k, f)| (f.name.text(src), k)).collect();
         let mut names: Vec<HashSet<&str>> = Vec::with_capacity(bodies.len());
@@ -63,39 +98,30 @@ impl<'m> Reach<'m> {
             names.push(n);
             decls.push(d);
         }
-        // The kernels that reach each body.
-        let mut reached_by = vec![Kernels::default(); bodies.len()];
-        let kernels = bodies.iter().enumerate().filter(|(_, f)| f.kind == FuncKind::Entry);
-        for (nk, (k, _)) in kernels.enumerate() {
-            let mut seen = vec![false; bodies.len()];
-            let mut todo = vec![k];
-            while let Some(f) = todo.pop() {
-                if std::mem::replace(&mut seen[f], true) {
-                    continue;
-                }
-                if indirect[f] {
-                    seen.iter_mut().for_each(|s| *s = true);
-                    break;
-                }
-                todo.extend(names[f].iter().filter_map(|n| index.get(n).copied()));
+        References { index, names, decls, indirect }
+    }
+
+    /// The body of function `name`, if it has one.
+    pub(super) fn body(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+
+    /// The bodies that bodies `roots` can reach (themselves included): through the
+    /// functions they name, and every body once one calls through a register.
+    pub(super) fn reached_from(&self, roots: &[usize]) -> Vec<bool> {
+        let mut seen = vec![false; self.names.len()];
+        let mut todo = roots.to_vec();
+        while let Some(f) = todo.pop() {
+            if std::mem::replace(&mut seen[f], true) {
+                continue;
             }
-            for (f, s) in seen.iter().enumerate() {
-                if *s {
-                    reached_by[f].insert(nk);
-                }
+            if self.indirect[f] {
+                seen.iter_mut().for_each(|s| *s = true);
+                break;
             }
+            todo.extend(self.names[f].iter().filter_map(|n| self.index.get(n).copied()));
         }
-        let mut by_name: HashMap<&str, Kernels> = HashMap::default();
-        let mut by_decl = HashMap::default();
-        for (f, reach) in reached_by.iter().enumerate() {
-            for n in &names[f] {
-                by_name.entry(n).or_default().union(reach);
-            }
-            for &d in &decls[f] {
-                by_decl.insert(d, reach.clone());
-            }
-        }
-        Reach { by_name, by_decl }
+        seen
     }
 }
 
