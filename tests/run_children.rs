@@ -10,9 +10,13 @@ use std::process::{Command, Output};
 const PTX: &str = "tests/data/run/children.ptx";
 
 fn run(kernel: &str, args: &str) -> (Output, Value) {
+    run_grid(kernel, 1, args)
+}
+
+fn run_grid(kernel: &str, grid: u32, args: &str) -> (Output, Value) {
     let dir = std::env::temp_dir().join(format!("ptxvm-children-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let spec = format!(r#"{{"kernel": "{kernel}", "grid": 1, "block": 32, "args": [{args}]}}"#);
+    let spec = format!(r#"{{"kernel": "{kernel}", "grid": {grid}, "block": 32, "args": [{args}]}}"#);
     let path = dir.join(format!("{kernel}.json"));
     std::fs::write(&path, spec).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_ptxvm"))
@@ -84,4 +88,14 @@ fn a_fault_in_a_child_grid_is_the_launchs_fault() {
     );
     // The parent's own store is kept, as a fault keeps what was written before it.
     assert_eq!(ints(&json, 0), [5, 0, 0, 0]);
+}
+
+/// A child grid's printf output comes after its parent grid's, as the child runs
+/// after the parent: CTA 0 launches before it prints, CTA 1 prints too.
+#[test]
+fn a_childs_printf_comes_after_its_parent_grids() {
+    let (out, _) = run_grid("_Z11says_parentPi", 2, r#"{"buffer": "s32", "len": 1}"#);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("parent CTA 0\nparent CTA 1\nchild of CTA 0\n"), "{text}");
 }

@@ -31,17 +31,33 @@ fn rewritten() -> std::sync::MutexGuard<'static, Option<HashSet<usize>>> {
     REWRITTEN.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// NVIDIA's function `name` (NUL-terminated), behind this library.
+/// NVIDIA's function `name` (NUL-terminated), behind this library: among the
+/// objects loaded after it, or in an NVRTC loaded privately (`RTLD_LOCAL`, as by
+/// a Python extension), found by its soname.
 fn next(name: &CStr) -> Option<*mut c_void> {
     // SAFETY: `name` is NUL-terminated; RTLD_NEXT searches the objects loaded after
-    // this one, where the program's own libnvrtc is.
+    // this one, where the program's own libnvrtc is when it was linked with it.
     let f = unsafe { libc::dlsym(libc::RTLD_NEXT, name.as_ptr()) };
-    if f.is_null() {
-        eprintln!("ptxvm: {} not found: the program's NVRTC is not loaded", name.to_string_lossy());
-        None
-    } else {
-        Some(f)
+    if !f.is_null() {
+        return Some(f);
     }
+    for soname in [c"libnvrtc.so.13", c"libnvrtc.so.12"] {
+        // SAFETY: NUL-terminated names; RTLD_NOLOAD only finds a library already
+        // loaded, and the handle's reference is given back after the lookup (the
+        // library stays loaded by whoever loaded it).
+        unsafe {
+            let h = libc::dlopen(soname.as_ptr(), libc::RTLD_LAZY | libc::RTLD_NOLOAD);
+            if !h.is_null() {
+                let f = libc::dlsym(h, name.as_ptr());
+                libc::dlclose(h);
+                if !f.is_null() {
+                    return Some(f);
+                }
+            }
+        }
+    }
+    eprintln!("ptxvm: {} not found: the program's NVRTC is not loaded", name.to_string_lossy());
+    None
 }
 
 /// The option `o` with a real architecture `sm_XX` (with or without `a`/`f`)

@@ -165,9 +165,10 @@ unsafe fn link(fatbins: &[usize]) -> Result<*mut c_void, CudaError> {
                     "{e}; build with -arch=sm_90 (or -gencode arch=compute_90,code=compute_90) to keep PTX"
                 ))
             })?;
-            // NVIDIA's device runtime (libcudadevrt) is built on system calls of
-            // NVIDIA's GPU driver; ptxvm provides what it provides as builtins.
-            if ptx.contains("__cuda_syscall_") {
+            // NVIDIA's device runtime (libcudadevrt) is built on the device
+            // launch system calls of NVIDIA's GPU driver (`__cuda_syscall_cnpv2*`,
+            // which only it calls); ptxvm provides what it provides as builtins.
+            if ptx.contains("__cuda_syscall_cnpv2") {
                 continue;
             }
             let name = CString::new(format!("translation unit {k}")).unwrap_or_default();

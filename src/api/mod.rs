@@ -907,10 +907,13 @@ impl Device {
             // A cooperative launch's children are ordinary grids.
             let workspace = if depth == 0 { grid_workspace } else { 0 };
             let ran = self.launch_grid(&k, shape, &params, limits, (workspace, &children));
+            // A child's printf output comes after its parent's.
+            self.printed.next_grid();
             hazards.append(&mut self.hazards);
             let (launched, unused) = children.take();
             // Depth first, in launch order: the stack takes them last to first. A
-            // child's parameters are as its parent left them at the launch.
+            // child's parameters are read when its parent's grid has ended (a parent
+            // that changes a buffer after launching it has undefined behaviour).
             for child in launched.into_iter().rev() {
                 let bytes = kernel.program.funcs[child.func as usize].param_bytes as usize;
                 let read = self.memory.read_to_vec(child.buffer, bytes);

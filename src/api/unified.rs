@@ -135,11 +135,7 @@ impl super::Kernel {
     /// Bytes of static `.shared` memory a CTA of this kernel uses
     /// (`CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES`).
     pub fn static_shared_bytes(&self) -> u32 {
-        let f = &self.program.funcs[self.func as usize];
-        match &f.shared {
-            Some(ranges) => ranges.iter().map(|(a, b)| b - a).sum(),
-            None => self.program.dynamic_shared_at,
-        }
+        self.program.static_shared(self.func)
     }
 
     /// Bytes of a thread's frame: parameters, returns and `.local` variables of the

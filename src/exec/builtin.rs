@@ -17,11 +17,17 @@ use crate::sem::printf;
 /// bytes, the size of CUDA's default printf buffer (`cudaLimitPrintfFifoSize`); ptxvm
 /// keeps the first 1 MiB and drops what comes after (CUDA's buffer is circular and
 /// overwrites the oldest), and [`Printed::take`] says so.
+/// A piece of printed text, by grid (in the order grids ran) and CTA.
+type Piece = ((u64, u64), Vec<u8>);
+
 #[derive(Default)]
 pub struct Printed {
-    parts: Mutex<Vec<(u64, Vec<u8>)>>,
+    parts: Mutex<Vec<Piece>>,
     /// Bytes printed, those dropped included.
     bytes: AtomicUsize,
+    /// The grid running now, counted from the last [`Printed::take`]: grids
+    /// launched from device code print after the grid that launched them.
+    grid: std::sync::atomic::AtomicU64,
 }
 
 impl Printed {
@@ -32,14 +38,21 @@ impl Printed {
         if before + text.len() > Self::LIMIT {
             return;
         }
+        let grid = self.grid.load(Ordering::Relaxed);
         let mut parts = self.parts.lock().unwrap_or_else(|e| e.into_inner());
-        parts.push((cta, text));
+        parts.push(((grid, cta), text));
     }
 
-    /// The text in CTA launch order (within a CTA, in the order it was printed), and
-    /// whether some was dropped past the limit.
+    /// What the next grid prints comes after what this one printed.
+    pub fn next_grid(&self) {
+        self.grid.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The text in grid order, then CTA launch order (within a CTA, in the order it
+    /// was printed), and whether some was dropped past the limit.
     pub fn take(&self) -> (Vec<u8>, bool) {
         let mut parts = std::mem::take(&mut *self.parts.lock().unwrap_or_else(|e| e.into_inner()));
+        self.grid.store(0, Ordering::Relaxed);
         parts.sort_by_key(|p| p.0);
         let text = parts.into_iter().flat_map(|p| p.1).collect();
         (text, self.bytes.swap(0, Ordering::Relaxed) > Self::LIMIT)
@@ -258,7 +271,7 @@ impl Cta<'_> {
                     // A buffer as CUDA's are: 64-byte aligned. None left: NULL.
                     let buffer = self.heap.take(u64::from(f.param_bytes), 64);
                     if buffer != 0 {
-                        let max_shared = SHARED_OPTIN.saturating_sub(self.program.dynamic_shared_at);
+                        let max_shared = SHARED_OPTIN.saturating_sub(self.program.static_shared(k));
                         self.children.hand_out(Child { func: k, grid, block, shared, max_shared, buffer });
                     }
                     if let Some(&ret) = call.rets.first() {

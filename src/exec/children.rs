@@ -9,9 +9,9 @@
 //! launch. ptxvm runs a grid's children after it, in launch order (by CTA, then by
 //! the order the CTA launched them), each with its own children, then the grids
 //! launched into `cudaStreamTailLaunch`; every schedule the CUDA Programming Guide
-//! allows may be this one. A launch past 2,048 pending launches, past 24 levels of
-//! nesting, or of a shape CUDA refuses returns CUDA's error to the thread, which
-//! `cudaGetLastError` in device code also gives.
+//! allows may be this one. A launch past 2,048 launches pending from one grid,
+//! past 24 levels of nesting, or of a shape CUDA refuses returns CUDA's error to
+//! the thread, which `cudaGetLastError` in device code also gives.
 
 use super::threads::Dim3;
 use std::collections::HashMap;

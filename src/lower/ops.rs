@@ -1137,6 +1137,17 @@ pub struct Program {
 }
 
 impl Program {
+    /// Bytes of static `.shared` memory a CTA of kernel `k` uses: the variables it
+    /// can reach, or all of them (`CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES`).
+    pub fn static_shared(&self, k: u32) -> u32 {
+        match &self.funcs[k as usize].shared {
+            Some(ranges) => ranges.iter().map(|(a, b)| b - a).sum(),
+            None => self.dynamic_shared_at,
+        }
+    }
+}
+
+impl Program {
     /// The first decoding error among the functions a launch of `kernel` can reach:
     /// its direct callees, transitively, and every function once an indirect call is
     /// reachable.

@@ -45,8 +45,9 @@ pub(super) struct Layout<'m> {
 }
 
 /// Decodes the functions of a module that `check` accepted: every one, or with
-/// `kernels`, those kernels and what they can reach (the rest stay undecoded, an
-/// error only if launched: a program pays for the kernels it runs). Its data image
+/// `kernels`, those kernels, the functions whose addresses module variables hold,
+/// and what they can reach (the rest stay undecoded, an error only if launched: a
+/// program pays for the kernels it runs). Its data image
 /// will sit at `image_base`. A body ptxvm cannot decode keeps its error in its
 /// [`Func`] (see [`Program::reachable_error`]), so other kernels still run.
 /// Function numbers, the shared-memory layout and the image do not depend on
@@ -76,7 +77,11 @@ pub fn lower_module(
     let refs = super::shared::References::of(module, src, &bodies);
     let reach = super::shared::Reach::of(&refs, &bodies);
     let decode = match kernels {
-        Some(names) => refs.reached_from(&names.iter().filter_map(|n| refs.body(n)).collect::<Vec<_>>()),
+        Some(names) => {
+            let mut roots: Vec<usize> = names.iter().filter_map(|n| refs.body(n)).collect();
+            roots.extend(refs.in_initialisers(module, src));
+            refs.reached_from(&roots)
+        }
         None => vec![true; bodies.len()],
     };
     let mut shared = super::shared::SharedLayout::default();

@@ -87,13 +87,23 @@ impl<'m> References<'m> {
     pub(super) fn of(module: &'m Module, src: &'m str, bodies: &[&'m Function]) -> References<'m> {
         let index: HashMap<&str, usize> =
             bodies.iter().enumerate().map(|(k, f)| (f.name.text(src), k)).collect();
+        // Every function the module declares, with a body or not (`.extern .func
+        // vprintf`): a call to one is direct.
+        let declared: HashSet<&str> = module
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Func(f) => Some(f.name.text(src)),
+                _ => None,
+            })
+            .collect();
         let mut names: Vec<HashSet<&str>> = Vec::with_capacity(bodies.len());
         let mut decls: Vec<Vec<u32>> = Vec::with_capacity(bodies.len());
         let mut indirect = vec![false; bodies.len()];
         for (k, f) in bodies.iter().enumerate() {
             let (mut n, mut d) = (HashSet::default(), Vec::new());
             if let Some(b) = &f.body {
-                scan(module, src, b, &index, &mut n, &mut d, &mut indirect[k]);
+                scan(module, src, b, &declared, &mut n, &mut d, &mut indirect[k]);
             }
             names.push(n);
             decls.push(d);
@@ -104,6 +114,31 @@ impl<'m> References<'m> {
     /// The body of function `name`, if it has one.
     pub(super) fn body(&self, name: &str) -> Option<usize> {
         self.index.get(name).copied()
+    }
+
+    /// The bodies whose addresses module variables hold (`.global .u64 table[2] =
+    /// {f, g}`): code may call or launch them through a pointer it loads, so they
+    /// are decoded with any kernel.
+    pub(super) fn in_initialisers(&self, module: &Module, src: &str) -> Vec<usize> {
+        fn names<'a>(init: &Init, src: &'a str, out: &mut Vec<&'a str>) {
+            match init {
+                Init::List(items, _) => items.iter().for_each(|i| names(i, src, out)),
+                Init::Symbol { name, .. } => out.push(name.text(src)),
+                Init::Masked { symbol, .. } => names(symbol, src, out),
+                _ => {}
+            }
+        }
+        let mut found = Vec::new();
+        for item in &module.items {
+            if let Item::Var(v) = item {
+                for d in &v.vars {
+                    if let Some(init) = &d.init {
+                        names(init, src, &mut found);
+                    }
+                }
+            }
+        }
+        found.into_iter().filter_map(|n| self.body(n)).collect()
     }
 
     /// The bodies that bodies `roots` can reach (themselves included): through the
@@ -131,7 +166,7 @@ fn scan<'m>(
     module: &'m Module,
     src: &'m str,
     b: &Block,
-    functions: &HashMap<&str, usize>,
+    functions: &HashSet<&str>,
     names: &mut HashSet<&'m str>,
     decls: &mut Vec<u32>,
     indirect: &mut bool,
@@ -148,7 +183,7 @@ fn scan<'m>(
                         Operand::Name(n) => Some(n.text(src)),
                         _ => None,
                     });
-                    if target.is_some_and(|t| !functions.contains_key(t)) {
+                    if target.is_some_and(|t| !functions.contains(t)) {
                         *indirect = true;
                     }
                 }

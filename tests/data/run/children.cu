@@ -32,3 +32,15 @@ __global__ void faulty_parent(int *p) {
     p[0] = 5;
     writes_far<<<1, 1>>>(p);
 }
+
+#include <cstdio>
+__global__ void says_child(int from) { printf("child of CTA %d\n", from); }
+
+// Two CTAs print; CTA 0 also launches a grid that prints: its line comes after
+// both of theirs, as the child runs after the parent grid.
+__global__ void says_parent(int *unused) {
+    if (threadIdx.x == 0) {
+        if (blockIdx.x == 0) says_child<<<1, 1>>>(0);
+        printf("parent CTA %d\n", blockIdx.x);
+    }
+}
