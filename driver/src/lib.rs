@@ -18,6 +18,7 @@
 
 #![allow(clippy::missing_safety_doc)]
 
+pub mod array;
 pub mod config;
 pub mod context;
 pub mod device;

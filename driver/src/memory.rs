@@ -192,15 +192,30 @@ pub(crate) fn fill_2d(
     Ok(())
 }
 
-/// One side of a 2D copy: where row `y` starts, on the host or on the device.
+/// One side of a 2D copy: where row `y` starts, on the host or on the device. An
+/// array's rows are its own (`pitch` is not used), and the copy must stay inside
+/// them: `width` bytes from `x`, in its rows, slices and layers.
 fn side(
     kind: u32,
-    host: u64,
-    device: u64,
+    (host, device, array): (u64, u64, crate::types::Handle),
     x: usize,
     y: usize,
     pitch: usize,
+    width: usize,
 ) -> Result<(bool, u64), CUresult> {
+    if kind == MEMORYTYPE_ARRAY {
+        let a = state::with(|d| crate::array::get(d, array))?;
+        let rows = a.height() * a.depth();
+        if x.checked_add(width).is_none_or(|end| end > a.row()) || y >= rows {
+            let why = format!(
+                "the copy reaches past the array: {width} bytes at byte {x} of row {y}, of {} rows of {} bytes",
+                rows,
+                a.row()
+            );
+            return Err(crate::fail(error::INVALID_VALUE, why));
+        }
+        return Ok((true, a.data + (y * a.row() + x) as u64));
+    }
     let at = |base: u64| {
         let offset = y.checked_mul(pitch).and_then(|o| o.checked_add(x));
         offset
@@ -215,7 +230,6 @@ fn side(
             let a = at(device)?;
             Ok((state::with(|d| Ok(d.device.range(a).is_some() || d.device.was_freed(a)))?, a))
         }
-        MEMORYTYPE_ARRAY => Err(crate::fail(error::NOT_SUPPORTED, "CUDA arrays are not supported yet")),
         _ => Err(crate::fail(error::INVALID_VALUE, format!("memory type {kind} is not one of CUmemorytype"))),
     }
 }
@@ -249,6 +263,14 @@ pub(crate) fn copy_3d(m: &Memcpy3D) -> Result<(), CUresult> {
     {
         return Err(crate::fail(error::INVALID_VALUE, "a srcHeight or dstHeight is less than Height"));
     }
+    // An array's slices are as high as the array.
+    let mut m = *m;
+    if m.src_memory_type == MEMORYTYPE_ARRAY {
+        m.src_height = state::with(|d| crate::array::get(d, m.src_array))?.height();
+    }
+    if m.dst_memory_type == MEMORYTYPE_ARRAY {
+        m.dst_height = state::with(|d| crate::array::get(d, m.dst_array))?.height();
+    }
     let slices =
         m.slices().ok_or_else(|| crate::fail(error::INVALID_VALUE, "the copy's extent overflows"))?;
     slices.iter().try_for_each(copy_2d)
@@ -262,14 +284,38 @@ pub(crate) fn copy_2d(m: &Memcpy2D) -> Result<(), CUresult> {
         return Err(crate::fail(error::INVALID_VALUE, "a pitch is narrower than WidthInBytes"));
     }
     let overflow = || crate::fail(error::INVALID_VALUE, "the copy's extent overflows");
+    // An array's last row first: a copy past the array copies nothing.
+    if let Some(last) = m.height.checked_sub(1) {
+        let n = m.width_in_bytes;
+        for (kind, ends, x, y, pitch) in [
+            (
+                m.src_memory_type,
+                (m.src_host as u64, m.src_device, m.src_array),
+                m.src_x_in_bytes,
+                m.src_y,
+                m.src_pitch,
+            ),
+            (
+                m.dst_memory_type,
+                (m.dst_host as u64, m.dst_device, m.dst_array),
+                m.dst_x_in_bytes,
+                m.dst_y,
+                m.dst_pitch,
+            ),
+        ] {
+            if kind == MEMORYTYPE_ARRAY {
+                side(kind, ends, x, y.checked_add(last).ok_or_else(overflow)?, pitch, n)?;
+            }
+        }
+    }
     for y in 0..m.height {
         let (sy, dy) =
             (m.src_y.checked_add(y).ok_or_else(overflow)?, m.dst_y.checked_add(y).ok_or_else(overflow)?);
-        let (s_dev, s) =
-            side(m.src_memory_type, m.src_host as u64, m.src_device, m.src_x_in_bytes, sy, m.src_pitch)?;
-        let (d_dev, t) =
-            side(m.dst_memory_type, m.dst_host as u64, m.dst_device, m.dst_x_in_bytes, dy, m.dst_pitch)?;
         let n = m.width_in_bytes;
+        let src = (m.src_host as u64, m.src_device, m.src_array);
+        let (s_dev, s) = side(m.src_memory_type, src, m.src_x_in_bytes, sy, m.src_pitch, n)?;
+        let dst = (m.dst_host as u64, m.dst_device, m.dst_array);
+        let (d_dev, t) = side(m.dst_memory_type, dst, m.dst_x_in_bytes, dy, m.dst_pitch, n)?;
         match (d_dev, s_dev) {
             (true, true) => dtod(t, s, n)?,
             (true, false) => htod(t, s as usize as *const c_void, n)?,

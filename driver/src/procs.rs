@@ -2,6 +2,11 @@
 /// Each exported function: base name, the CUDA version of its variant, address.
 static TABLE: std::sync::LazyLock<Vec<(&str, i32, usize)>> = std::sync::LazyLock::new(|| {
     vec![
+    ("cuArrayCreate", 3020, crate::array::cuArrayCreate_v2 as *const () as usize),
+    ("cuArray3DCreate", 3020, crate::array::cuArray3DCreate_v2 as *const () as usize),
+    ("cuArrayDestroy", 2000, crate::array::cuArrayDestroy as *const () as usize),
+    ("cuArrayGetDescriptor", 3020, crate::array::cuArrayGetDescriptor_v2 as *const () as usize),
+    ("cuArray3DGetDescriptor", 3020, crate::array::cuArray3DGetDescriptor_v2 as *const () as usize),
     ("cuDevicePrimaryCtxRetain", 7000, crate::context::cuDevicePrimaryCtxRetain as *const () as usize),
     ("cuDevicePrimaryCtxRelease", 11000, crate::context::cuDevicePrimaryCtxRelease_v2 as *const () as usize),
     ("cuDevicePrimaryCtxReset", 11000, crate::context::cuDevicePrimaryCtxReset_v2 as *const () as usize),

@@ -115,6 +115,8 @@ pub struct Driver {
     pub execs: HashMap<u64, crate::graph::Graph>,
     /// Virtual memory management: reserved ranges, physical allocations, mappings.
     pub vmm: crate::vmm::Vmm,
+    /// CUDA arrays, by handle.
+    pub arrays: HashMap<u64, crate::array::ArrayEntry>,
 }
 
 static DRIVER: Mutex<Option<Driver>> = Mutex::new(None);
@@ -152,6 +154,7 @@ pub fn init() {
             graphs: HashMap::new(),
             execs: HashMap::new(),
             vmm: crate::vmm::Vmm::default(),
+            arrays: HashMap::new(),
         });
     }
 }

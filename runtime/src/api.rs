@@ -2,6 +2,7 @@
 //! memory, copies and fills, symbols, launches, streams, events, errors). Work runs
 //! when it is enqueued, as in the driver.
 
+use crate::array;
 use crate::driver as cu;
 use crate::error::{self, CudaError};
 use crate::register::{self, Dim3, ready};
@@ -160,8 +161,10 @@ pub struct Memcpy3DParms {
     pub kind: u32,
 }
 
-/// The driver's `CUDA_MEMCPY3D` for the caller's `cudaMemcpy3DParms`, between
-/// pitched memory anywhere (`CU_MEMORYTYPE_UNIFIED`, as [`copy_2d`]).
+/// The driver's `CUDA_MEMCPY3D` for the caller's `cudaMemcpy3DParms`: pitched
+/// memory anywhere (`CU_MEMORYTYPE_UNIFIED`, as [`copy_2d`]) or CUDA arrays. With
+/// an array on either side, the extent's width and an array's x position count
+/// texels, as CUDA defines them; otherwise bytes.
 fn copy_3d(p: *const Memcpy3DParms) -> Result<cu::Memcpy3D, CudaError> {
     if p.is_null() {
         return Err(error::INVALID_VALUE);
@@ -169,25 +172,36 @@ fn copy_3d(p: *const Memcpy3DParms) -> Result<cu::Memcpy3D, CudaError> {
     // SAFETY: a non-NULL `cudaMemcpy3DParms*`, which the caller fills.
     let p = unsafe { &*p };
     kind_ok(p.kind)?;
-    if !p.src_array.is_null() || !p.dst_array.is_null() {
-        return Err(crate::fail(error::NOT_SUPPORTED, "cudaMemcpy3D: CUDA arrays are not supported yet"));
-    }
+    let texel = |a: P| -> Result<usize, CudaError> {
+        if a.is_null() {
+            return Ok(0);
+        }
+        let mut d = cu::Array3DDescriptor::default();
+        check(cu::cuArray3DGetDescriptor_v2(&mut d, a))?;
+        Ok(array::format_bytes(d.format) * d.num_channels as usize)
+    };
+    let (st, dt) = (texel(p.src_array)?, texel(p.dst_array)?);
+    let unit = st.max(dt).max(1);
+    let (src_x, dst_x) = (p.src_pos.x * st.max(1), p.dst_pos.x * dt.max(1));
+    let array_type = |a: P| if a.is_null() { 4 } else { 3 };
     Ok(cu::Memcpy3D {
-        src_x_in_bytes: p.src_pos.x,
+        src_x_in_bytes: src_x,
         src_y: p.src_pos.y,
         src_z: p.src_pos.z,
-        src_memory_type: 4,
+        src_memory_type: array_type(p.src_array),
         src_device: p.src_ptr.ptr as u64,
+        src_array: p.src_array as usize,
         src_pitch: p.src_ptr.pitch,
         src_height: p.src_ptr.ysize,
-        dst_x_in_bytes: p.dst_pos.x,
+        dst_x_in_bytes: dst_x,
         dst_y: p.dst_pos.y,
         dst_z: p.dst_pos.z,
-        dst_memory_type: 4,
+        dst_memory_type: array_type(p.dst_array),
         dst_device: p.dst_ptr.ptr as u64,
+        dst_array: p.dst_array as usize,
         dst_pitch: p.dst_ptr.pitch,
         dst_height: p.dst_ptr.ysize,
-        width_in_bytes: p.extent.width,
+        width_in_bytes: p.extent.width * unit,
         height: p.extent.height,
         depth: p.extent.depth,
         ..Default::default()

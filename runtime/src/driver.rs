@@ -110,6 +110,18 @@ pub struct Memcpy2D {
     pub height: usize,
 }
 
+/// `CUDA_ARRAY3D_DESCRIPTOR`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Array3DDescriptor {
+    pub width: usize,
+    pub height: usize,
+    pub depth: usize,
+    pub format: u32,
+    pub num_channels: u32,
+    pub flags: u32,
+}
+
 /// `CUDA_MEMCPY3D`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
@@ -182,6 +194,9 @@ driver_functions! {
     cuMemcpy2DUnaligned_v2(copy: *const Memcpy2D);
     cuMemcpy2DAsync_v2(copy: *const Memcpy2D, stream: P);
     cuMemcpy3D_v2(copy: *const Memcpy3D);
+    cuArray3DCreate_v2(array: *mut P, desc: *const Array3DDescriptor);
+    cuArray3DGetDescriptor_v2(desc: *mut Array3DDescriptor, array: P);
+    cuArrayDestroy(array: P);
     cuMemcpy3DAsync_v2(copy: *const Memcpy3D, stream: P);
     cuMemsetD2D8Async(dst: u64, pitch: usize, v: u8, width: usize, height: usize, stream: P);
     cuStreamBeginCapture_v2(s: P, mode: u32);

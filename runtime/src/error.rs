@@ -11,6 +11,7 @@ pub const MEMORY_ALLOCATION: CudaError = 2;
 pub const INITIALIZATION_ERROR: CudaError = 3;
 pub const INVALID_CONFIGURATION: CudaError = 9;
 pub const INVALID_SYMBOL: CudaError = 13;
+pub const INVALID_CHANNEL_DESCRIPTOR: CudaError = 20;
 pub const INVALID_MEMCPY_DIRECTION: CudaError = 21;
 pub const INVALID_DEVICE_FUNCTION: CudaError = 98;
 pub const INVALID_DEVICE: CudaError = 101;

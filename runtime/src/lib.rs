@@ -12,6 +12,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 pub mod api;
+pub mod array;
 pub mod driver;
 pub mod error;
 pub mod props;

@@ -3,7 +3,6 @@
 //! cudaErrorNotSupported and says so (lib.rs, `unsupported!`).
 
 crate::unsupported! {
-    cudaArrayGetInfo
     cudaArrayGetMemoryRequirements
     cudaArrayGetPlane
     cudaArrayGetSparseProperties
@@ -53,12 +52,10 @@ crate::unsupported! {
     cudaExecutionCtxWaitEvent
     cudaExternalMemoryGetMappedBuffer
     cudaExternalMemoryGetMappedMipmappedArray
-    cudaFreeArray
     cudaFreeMipmappedArray
     cudaFuncGetName
     cudaFuncGetParamCount
     cudaFuncGetParamInfo
-    cudaGetChannelDesc
     cudaGetDriverEntryPoint
     cudaGetDriverEntryPointByVersion
     cudaGetDriverEntryPointByVersion_ptsz
@@ -191,8 +188,6 @@ crate::unsupported! {
     cudaLogsDumpToMemory
     cudaLogsRegisterCallback
     cudaLogsUnregisterCallback
-    cudaMalloc3DArray
-    cudaMallocArray
     cudaMallocFromPoolAsync
     cudaMallocFromPoolAsync_ptsz
     cudaMallocMipmappedArray
@@ -221,14 +216,6 @@ crate::unsupported! {
     cudaMemSetMemPool
     cudaMemcpy2DArrayToArray
     cudaMemcpy2DArrayToArray_ptds
-    cudaMemcpy2DFromArray
-    cudaMemcpy2DFromArrayAsync
-    cudaMemcpy2DFromArrayAsync_ptsz
-    cudaMemcpy2DFromArray_ptds
-    cudaMemcpy2DToArray
-    cudaMemcpy2DToArrayAsync
-    cudaMemcpy2DToArrayAsync_ptsz
-    cudaMemcpy2DToArray_ptds
     cudaMemcpy3DBatchAsync
     cudaMemcpy3DBatchAsync_ptsz
     cudaMemcpy3DPeer

@@ -370,3 +370,15 @@ fn bad_arguments_give_cudas_error_codes_and_the_log_names_them() {
     assert!(out.status.success() && stdout == "bad: ok\n", "{stdout}\n{stderr}");
     assert!(!stderr.contains("ptxvm api:"), "{stderr}");
 }
+
+/// CUDA arrays through the runtime (arrays.cu judges itself): channel descriptors,
+/// 2D copies to and from arrays at offsets, 3D copies counting texels, queries,
+/// layered and cubemap shapes, and refusals that copy nothing.
+#[test]
+fn cuda_arrays_are_made_copied_queried_and_refused_as_cuda_does() {
+    let Some(exe) = build("arrays", &["-arch=sm_90"]) else { return };
+    let Some(out) = exec(&exe, &[]) else { return };
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success() && stdout == "arrays: ok\n", "{stdout}\n{stderr}");
+    assert!(stderr.contains("the copy reaches past the array"), "{stderr}");
+}

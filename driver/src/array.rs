@@ -1,0 +1,171 @@
+//! CUDA arrays (`cuArrayCreate`, `cuArray3DCreate`): texels of one format and one
+//! to four channels, in 1D, 2D, 3D, layered or cubemap shape, for textures and
+//! surfaces. Their layout is ptxvm's own and opaque, as on a GPU: rows of `Width`
+//! texels, `Height` rows to a slice (or layer, or cube face), in device memory the
+//! driver allocates. Copies reach them as `CU_MEMORYTYPE_ARRAY`.
+
+use crate::error;
+use crate::memory::alloc;
+use crate::state::{self, Driver, MemKind};
+use crate::types::{CUresult, Handle};
+
+/// `CUarray_format`s ptxvm holds: 8-, 16- and 32-bit integers, half and float.
+const FORMATS: [(u32, usize); 8] =
+    [(0x01, 1), (0x02, 2), (0x03, 4), (0x08, 1), (0x09, 2), (0x0a, 4), (0x10, 2), (0x20, 4)];
+
+/// `CUDA_ARRAY3D_*` flags: layered, surface load/store, cubemap, texture gather.
+const FLAGS: u32 = 0x01 | 0x02 | 0x04 | 0x08;
+const CUBEMAP: u32 = 0x04;
+
+/// `CUDA_ARRAY_DESCRIPTOR`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct ArrayDescriptor {
+    pub width: usize,
+    pub height: usize,
+    pub format: u32,
+    pub num_channels: u32,
+}
+
+/// `CUDA_ARRAY3D_DESCRIPTOR`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct Array3DDescriptor {
+    pub width: usize,
+    pub height: usize,
+    pub depth: usize,
+    pub format: u32,
+    pub num_channels: u32,
+    pub flags: u32,
+}
+
+/// An array: its shape as created, and where its texels are.
+#[derive(Debug, Clone, Copy)]
+pub struct ArrayEntry {
+    pub ctx: u64,
+    pub desc: Array3DDescriptor,
+    /// Bytes of one texel (all channels).
+    pub texel: usize,
+    /// Its texels in device memory.
+    pub data: u64,
+}
+
+impl ArrayEntry {
+    /// Bytes of a row.
+    pub fn row(&self) -> usize {
+        self.desc.width * self.texel
+    }
+
+    /// Rows in a slice (1 for a 1D array).
+    pub fn height(&self) -> usize {
+        self.desc.height.max(1)
+    }
+
+    /// Slices, layers or faces (1 for a 1D or 2D array).
+    pub fn depth(&self) -> usize {
+        self.desc.depth.max(1)
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.row() * self.height() * self.depth()
+    }
+}
+
+/// Makes an array of shape `desc`.
+fn create(d: &mut Driver, desc: Array3DDescriptor) -> Result<u64, CUresult> {
+    let bad = |why: String| Err(crate::fail(error::INVALID_VALUE, why));
+    let Some(&(_, bytes)) = FORMATS.iter().find(|f| f.0 == desc.format) else {
+        return bad(format!(
+            "array format {:#x} is not one ptxvm holds (8/16/32-bit integers, half, float)",
+            desc.format
+        ));
+    };
+    if !matches!(desc.num_channels, 1 | 2 | 4) {
+        return bad(format!("an array has 1, 2 or 4 channels, not {}", desc.num_channels));
+    }
+    if desc.flags & !FLAGS != 0 {
+        return bad(format!("array flags {:#x} are not ones ptxvm knows", desc.flags));
+    }
+    if desc.width == 0 || (desc.height == 0 && desc.depth != 0 && desc.flags & 0x01 == 0) {
+        return bad(format!("an array of {} x {} x {} texels", desc.width, desc.height, desc.depth));
+    }
+    if desc.flags & CUBEMAP != 0
+        && (desc.width != desc.height || desc.depth == 0 || !desc.depth.is_multiple_of(6))
+    {
+        return bad("a cubemap has square faces and a depth of 6 (times its layers)".into());
+    }
+    let texel = bytes * desc.num_channels as usize;
+    let mut entry = ArrayEntry { ctx: d.ctx()?, desc, texel, data: 0 };
+    let total = entry
+        .row()
+        .checked_mul(entry.height())
+        .and_then(|b| b.checked_mul(entry.depth()))
+        .ok_or_else(|| crate::fail(error::OUT_OF_MEMORY, "the array's size overflows"))?;
+    entry.data = alloc(d, total.max(1), MemKind::Device, "a CUDA array")?;
+    let h = d.handle();
+    d.arrays.insert(h, entry);
+    Ok(h)
+}
+
+/// Array `h`, checked.
+pub(crate) fn get(d: &Driver, h: Handle) -> Result<ArrayEntry, CUresult> {
+    d.arrays
+        .get(&(h as u64))
+        .copied()
+        .ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("{h:?} is not a CUDA array")))
+}
+
+crate::api! {
+    fn cuArrayCreate_v2(handle: *mut Handle, desc: *const ArrayDescriptor) {
+        if desc.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        // SAFETY: a non-NULL `CUDA_ARRAY_DESCRIPTOR*` the caller filled.
+        let a = unsafe { *desc };
+        let d3 = Array3DDescriptor {
+            width: a.width,
+            height: a.height,
+            depth: 0,
+            format: a.format,
+            num_channels: a.num_channels,
+            flags: 0,
+        };
+        let h = state::with(|d| create(d, d3))?;
+        crate::out(handle, h as Handle)
+    }
+
+    fn cuArray3DCreate_v2(handle: *mut Handle, desc: *const Array3DDescriptor) {
+        if desc.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        // SAFETY: a non-NULL `CUDA_ARRAY3D_DESCRIPTOR*` the caller filled.
+        let a = unsafe { *desc };
+        let h = state::with(|d| create(d, a))?;
+        crate::out(handle, h as Handle)
+    }
+
+    fn cuArrayDestroy(handle: Handle) {
+        state::with(|d| {
+            let a = get(d, handle)?;
+            d.arrays.remove(&(handle as u64));
+            d.free(a.data);
+            Ok(())
+        })
+    }
+
+    fn cuArrayGetDescriptor_v2(desc: *mut ArrayDescriptor, handle: Handle) {
+        let a = state::with(|d| get(d, handle))?;
+        let flat = ArrayDescriptor {
+            width: a.desc.width,
+            height: a.desc.height,
+            format: a.desc.format,
+            num_channels: a.desc.num_channels,
+        };
+        crate::out(desc, flat)
+    }
+
+    fn cuArray3DGetDescriptor_v2(desc: *mut Array3DDescriptor, handle: Handle) {
+        let a = state::with(|d| get(d, handle))?;
+        crate::out(desc, a.desc)
+    }
+}

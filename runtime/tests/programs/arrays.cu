@@ -1,0 +1,101 @@
+// CUDA arrays: made with channel descriptors, copied to and from with 2D and 3D
+// copies at offsets, queried, layered and cubemap shapes, and bad shapes and
+// descriptors refused. Prints "arrays: ok". (Textures over them: issue 20.)
+#include <cstring>
+#include "check.cuh"
+
+int main() {
+    // A 16 x 8 array of float2; a 5 x 4 block from (3, 1) of a 20 x 10 host grid
+    // goes to (2, 1) of the array and comes back.
+    const int W = 20, H = 10;
+    static float2 grid[H][W], back[4][5];
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) grid[y][x] = make_float2(x + 0.5f, y * 100.0f);
+    cudaChannelFormatDesc f2 = cudaCreateChannelDesc<float2>();
+    cudaArray_t a;
+    CHECK(cudaMallocArray(&a, &f2, 16, 8));
+    CHECK(cudaMemcpy2DToArray(a, 2 * sizeof(float2), 1, &grid[1][3], W * sizeof(float2), 5 * sizeof(float2), 4,
+                              cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy2DFromArray(back, 5 * sizeof(float2), a, 2 * sizeof(float2), 1, 5 * sizeof(float2), 4,
+                                cudaMemcpyDeviceToHost));
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 5; x++) EXPECT(back[y][x].x == grid[y + 1][x + 3].x && back[y][x].y == grid[y + 1][x + 3].y);
+    cudaChannelFormatDesc got;
+    cudaExtent ext;
+    unsigned flags = 99;
+    CHECK(cudaArrayGetInfo(&got, &ext, &flags, a));
+    EXPECT(got.x == 32 && got.y == 32 && got.z == 0 && got.w == 0 && got.f == cudaChannelFormatKindFloat);
+    EXPECT(ext.width == 16 && ext.height == 8 && ext.depth == 0 && flags == 0);
+    // Past the array's rows or columns: refused.
+    EXPECT(cudaMemcpy2DToArray(a, 12 * sizeof(float2), 0, grid, W * sizeof(float2), 5 * sizeof(float2), 1,
+                               cudaMemcpyHostToDevice) == cudaErrorInvalidValue);
+    EXPECT(cudaMemcpy2DToArray(a, 0, 6, grid, W * sizeof(float2), 5 * sizeof(float2), 3, cudaMemcpyHostToDevice) ==
+           cudaErrorInvalidValue);
+    cudaGetLastError();
+    // ... and copies nothing: row 6 still holds what it held.
+    float2 row6[5], again[5];
+    CHECK(cudaMemcpy2DFromArray(row6, sizeof row6, a, 0, 6, sizeof row6, 1, cudaMemcpyDeviceToHost));
+    EXPECT(cudaMemcpy2DToArray(a, 0, 6, grid, W * sizeof(float2), 5 * sizeof(float2), 3, cudaMemcpyHostToDevice) ==
+           cudaErrorInvalidValue);
+    cudaGetLastError();
+    CHECK(cudaMemcpy2DFromArray(again, sizeof again, a, 0, 6, sizeof again, 1, cudaMemcpyDeviceToHost));
+    EXPECT(memcmp(row6, again, sizeof row6) == 0);
+    cudaChannelFormatDesc same;
+    CHECK(cudaGetChannelDesc(&same, a));
+    EXPECT(same.x == 32 && same.y == 32 && same.f == cudaChannelFormatKindFloat);
+    CHECK(cudaFreeArray(a));
+
+    // A 6 x 4 x 3 array of int: a box from (1, 1, 1) of an 8 x 5 x 4 host volume in
+    // and out with cudaMemcpy3D, whose extent counts texels.
+    static int vol[4][5][8], box[3][4][6];
+    for (int z = 0; z < 4; z++)
+        for (int y = 0; y < 5; y++)
+            for (int x = 0; x < 8; x++) vol[z][y][x] = 1000 * z + 100 * y + x;
+    cudaChannelFormatDesc i1 = cudaCreateChannelDesc<int>();
+    cudaArray_t v;
+    CHECK(cudaMalloc3DArray(&v, &i1, make_cudaExtent(6, 4, 3)));
+    cudaMemcpy3DParms in = {0};
+    in.srcPtr = make_cudaPitchedPtr(vol, 8 * sizeof(int), 8, 5);
+    in.srcPos = make_cudaPos(1 * sizeof(int), 1, 1);
+    in.dstArray = v;
+    in.extent = make_cudaExtent(6, 4, 3);
+    in.kind = cudaMemcpyHostToDevice;
+    CHECK(cudaMemcpy3D(&in));
+    cudaMemcpy3DParms out = {0};
+    out.srcArray = v;
+    out.dstPtr = make_cudaPitchedPtr(box, 6 * sizeof(int), 6, 4);
+    out.extent = make_cudaExtent(6, 4, 3);
+    out.kind = cudaMemcpyDeviceToHost;
+    CHECK(cudaMemcpy3D(&out));
+    for (int z = 0; z < 3; z++)
+        for (int y = 0; y < 4; y++)
+            for (int x = 0; x < 6; x++) EXPECT(box[z][y][x] == vol[z + 1][y + 1][x + 1]);
+    // Slice 2 alone, from the array's own position (0, 0, 2).
+    memset(box, 0, sizeof box);
+    out.srcPos = make_cudaPos(0, 0, 2);
+    out.extent = make_cudaExtent(6, 4, 1);
+    CHECK(cudaMemcpy3D(&out));
+    EXPECT(box[0][3][5] == vol[3][4][6] && box[1][0][0] == 0);
+    CHECK(cudaFreeArray(v));
+
+    // Layered and cubemap shapes; a cubemap's faces are square.
+    cudaChannelFormatDesc u8 = cudaCreateChannelDesc<unsigned char>();
+    cudaArray_t layered, cube;
+    CHECK(cudaMalloc3DArray(&layered, &u8, make_cudaExtent(4, 4, 5), cudaArrayLayered));
+    CHECK(cudaArrayGetInfo(nullptr, &ext, &flags, layered));
+    EXPECT(ext.depth == 5 && flags == cudaArrayLayered);
+    CHECK(cudaMalloc3DArray(&cube, &u8, make_cudaExtent(8, 8, 6), cudaArrayCubemap));
+    EXPECT(cudaMalloc3DArray(&v, &u8, make_cudaExtent(8, 4, 6), cudaArrayCubemap) == cudaErrorInvalidValue);
+    cudaGetLastError();
+    CHECK(cudaFreeArray(layered));
+    CHECK(cudaFreeArray(cube));
+
+    // Three channels, or channels of different sizes: no array has them.
+    cudaChannelFormatDesc three = cudaCreateChannelDesc(32, 32, 32, 0, cudaChannelFormatKindFloat);
+    EXPECT(cudaMallocArray(&a, &three, 4, 4) == cudaErrorInvalidChannelDescriptor);
+    cudaChannelFormatDesc mixed = cudaCreateChannelDesc(8, 16, 0, 0, cudaChannelFormatKindUnsigned);
+    EXPECT(cudaMallocArray(&a, &mixed, 4, 4) == cudaErrorInvalidChannelDescriptor);
+    cudaGetLastError();
+    printf("arrays: ok\n");
+    return 0;
+}
