@@ -273,18 +273,16 @@ pub(crate) fn copy_3d(m: &Memcpy3D) -> Result<(), CUresult> {
     }
     let slices =
         m.slices().ok_or_else(|| crate::fail(error::INVALID_VALUE, "the copy's extent overflows"))?;
+    // The last slice first: a copy past an array's slices copies nothing.
+    if let Some(last) = slices.last() {
+        check_arrays(last)?;
+    }
     slices.iter().try_for_each(copy_2d)
 }
 
-pub(crate) fn copy_2d(m: &Memcpy2D) -> Result<(), CUresult> {
-    if m.height > 1
-        && (m.src_pitch < m.width_in_bytes && m.src_memory_type != MEMORYTYPE_ARRAY
-            || m.dst_pitch < m.width_in_bytes && m.dst_memory_type != MEMORYTYPE_ARRAY)
-    {
-        return Err(crate::fail(error::INVALID_VALUE, "a pitch is narrower than WidthInBytes"));
-    }
+/// A 2D copy's last row on each array side: a copy past an array copies nothing.
+fn check_arrays(m: &Memcpy2D) -> Result<(), CUresult> {
     let overflow = || crate::fail(error::INVALID_VALUE, "the copy's extent overflows");
-    // An array's last row first: a copy past the array copies nothing.
     if let Some(last) = m.height.checked_sub(1) {
         let n = m.width_in_bytes;
         for (kind, ends, x, y, pitch) in [
@@ -308,6 +306,18 @@ pub(crate) fn copy_2d(m: &Memcpy2D) -> Result<(), CUresult> {
             }
         }
     }
+    Ok(())
+}
+
+pub(crate) fn copy_2d(m: &Memcpy2D) -> Result<(), CUresult> {
+    if m.height > 1
+        && (m.src_pitch < m.width_in_bytes && m.src_memory_type != MEMORYTYPE_ARRAY
+            || m.dst_pitch < m.width_in_bytes && m.dst_memory_type != MEMORYTYPE_ARRAY)
+    {
+        return Err(crate::fail(error::INVALID_VALUE, "a pitch is narrower than WidthInBytes"));
+    }
+    let overflow = || crate::fail(error::INVALID_VALUE, "the copy's extent overflows");
+    check_arrays(m)?;
     for y in 0..m.height {
         let (sy, dy) =
             (m.src_y.checked_add(y).ok_or_else(overflow)?, m.dst_y.checked_add(y).ok_or_else(overflow)?);

@@ -76,6 +76,16 @@ int main() {
     out.extent = make_cudaExtent(6, 4, 1);
     CHECK(cudaMemcpy3D(&out));
     EXPECT(box[0][3][5] == vol[3][4][6] && box[1][0][0] == 0);
+    // Four slices into an array of three: refused, and slice 0 is untouched.
+    static int zeros[4][5][8];
+    in.srcPtr = make_cudaPitchedPtr(zeros, 8 * sizeof(int), 8, 5);
+    in.srcPos = make_cudaPos(0, 0, 0);
+    in.extent = make_cudaExtent(6, 4, 4);
+    EXPECT(cudaMemcpy3D(&in) == cudaErrorInvalidValue);
+    cudaGetLastError();
+    out.srcPos = make_cudaPos(0, 0, 0);
+    CHECK(cudaMemcpy3D(&out));
+    EXPECT(box[0][0][0] == vol[1][1][1]);
     CHECK(cudaFreeArray(v));
 
     // Layered and cubemap shapes; a cubemap's faces are square.
