@@ -2,7 +2,8 @@
 //! to four channels, in 1D, 2D, 3D, layered or cubemap shape, for textures and
 //! surfaces. Their layout is ptxvm's own and opaque, as on a GPU: rows of `Width`
 //! texels, `Height` rows to a slice (or layer, or cube face), in device memory the
-//! driver allocates. Copies reach them as `CU_MEMORYTYPE_ARRAY`.
+//! driver allocates. Copies reach them as `CU_MEMORYTYPE_ARRAY`. A mipmapped array
+//! is its levels, each an array of half the size of the one before (at least 1).
 
 use crate::error;
 use crate::memory::alloc;
@@ -107,6 +108,29 @@ fn create(d: &mut Driver, desc: Array3DDescriptor) -> Result<u64, CUresult> {
     Ok(h)
 }
 
+/// The levels of a mipmapped array `desc` with `levels` levels: each dimension
+/// halved per level, at least 1 (0 stays 0: a 1D or 2D array).
+fn level_shapes(desc: Array3DDescriptor, levels: u32) -> Result<Vec<Array3DDescriptor>, CUresult> {
+    let layered = desc.flags & (0x01 | CUBEMAP) != 0;
+    let largest = desc.width.max(desc.height).max(if layered { 0 } else { desc.depth });
+    let most = usize::BITS - largest.leading_zeros();
+    if levels == 0 || levels > most {
+        let why =
+            format!("a mipmapped array of largest dimension {largest} has 1 to {most} levels, not {levels}");
+        return Err(crate::fail(error::INVALID_VALUE, why));
+    }
+    let half = |n: usize, l: u32| if n == 0 { 0 } else { (n >> l).max(1) };
+    Ok((0..levels)
+        .map(|l| Array3DDescriptor {
+            width: half(desc.width, l),
+            height: half(desc.height, l),
+            // Layers and faces are not halved.
+            depth: if layered { desc.depth } else { half(desc.depth, l) },
+            ..desc
+        })
+        .collect())
+}
+
 /// Array `h`, checked.
 pub(crate) fn get(d: &Driver, h: Handle) -> Result<ArrayEntry, CUresult> {
     d.arrays
@@ -147,6 +171,10 @@ crate::api! {
     fn cuArrayDestroy(handle: Handle) {
         state::with(|d| {
             let a = get(d, handle)?;
+            if d.mipmaps.values().any(|levels| levels.contains(&(handle as u64))) {
+                let why = "a level of a mipmapped array goes with it (cuMipmappedArrayDestroy)";
+                return Err(crate::fail(error::INVALID_VALUE, why));
+            }
             d.arrays.remove(&(handle as u64));
             d.free(a.data);
             Ok(())
@@ -167,5 +195,59 @@ crate::api! {
     fn cuArray3DGetDescriptor_v2(desc: *mut Array3DDescriptor, handle: Handle) {
         let a = state::with(|d| get(d, handle))?;
         crate::out(desc, a.desc)
+    }
+
+    fn cuMipmappedArrayCreate(handle: *mut Handle, desc: *const Array3DDescriptor, num_levels: u32) {
+        if desc.is_null() || handle.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        // SAFETY: a non-NULL `CUDA_ARRAY3D_DESCRIPTOR*` the caller filled.
+        let shapes = level_shapes(unsafe { *desc }, num_levels)?;
+        let h = state::with(|d| {
+            let mut levels = Vec::with_capacity(shapes.len());
+            for shape in shapes {
+                match create(d, shape) {
+                    Ok(a) => levels.push(a),
+                    Err(e) => {
+                        for a in levels {
+                            if let Some(entry) = d.arrays.remove(&a) {
+                                d.free(entry.data);
+                            }
+                        }
+                        return Err(e);
+                    }
+                }
+            }
+            let h = d.handle();
+            d.mipmaps.insert(h, levels);
+            Ok(h)
+        })?;
+        crate::out(handle, h as Handle)
+    }
+
+    fn cuMipmappedArrayGetLevel(level_array: *mut Handle, handle: Handle, level: u32) {
+        let a = state::with(|d| {
+            let levels = d.mipmaps.get(&(handle as u64)).ok_or_else(|| {
+                crate::fail(error::INVALID_HANDLE, format!("{handle:?} is not a mipmapped array"))
+            })?;
+            levels.get(level as usize).copied().ok_or_else(|| {
+                crate::fail(error::INVALID_VALUE, format!("level {level} of a mipmapped array of {} levels", levels.len()))
+            })
+        })?;
+        crate::out(level_array, a as Handle)
+    }
+
+    fn cuMipmappedArrayDestroy(handle: Handle) {
+        state::with(|d| {
+            let levels = d.mipmaps.remove(&(handle as u64)).ok_or_else(|| {
+                crate::fail(error::INVALID_HANDLE, format!("{handle:?} is not a mipmapped array"))
+            })?;
+            for a in levels {
+                if let Some(entry) = d.arrays.remove(&a) {
+                    d.free(entry.data);
+                }
+            }
+            Ok(())
+        })
     }
 }

@@ -117,6 +117,8 @@ pub struct Driver {
     pub vmm: crate::vmm::Vmm,
     /// CUDA arrays, by handle.
     pub arrays: HashMap<u64, crate::array::ArrayEntry>,
+    /// Mipmapped arrays: their levels' array handles, level 0 first.
+    pub mipmaps: HashMap<u64, Vec<u64>>,
 }
 
 static DRIVER: Mutex<Option<Driver>> = Mutex::new(None);
@@ -155,6 +157,7 @@ pub fn init() {
             execs: HashMap::new(),
             vmm: crate::vmm::Vmm::default(),
             arrays: HashMap::new(),
+            mipmaps: HashMap::new(),
         });
     }
 }

@@ -1,5 +1,6 @@
 //! CUDA arrays through the runtime: `cudaMallocArray`, `cudaMalloc3DArray`,
-//! `cudaFreeArray`, `cudaArrayGetInfo` and the 2D copies to and from arrays, over
+//! mipmapped arrays and their levels, `cudaFreeArray`, `cudaArrayGetInfo` and the
+//! 2D copies to and from arrays, over
 //! the driver's `cuArray3DCreate` and `cuMemcpy2D` (`CU_MEMORYTYPE_ARRAY`). A
 //! `cudaChannelFormatDesc` becomes the driver's format and channel count.
 
@@ -151,6 +152,33 @@ crate::rt! {
 
     fn cudaMalloc3DArray(array: *mut P, desc: *const ChannelFormatDesc, extent: crate::api::Extent, flags: u32) {
         create(array, desc, (extent.width, extent.height, extent.depth), flags)
+    }
+
+    fn cudaMallocMipmappedArray(mipmap: *mut P, desc: *const ChannelFormatDesc, extent: crate::api::Extent, num_levels: u32, flags: u32) {
+        crate::register::ready()?;
+        if mipmap.is_null() || desc.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        // SAFETY: a non-NULL `cudaChannelFormatDesc*` the caller filled.
+        let (format, num_channels) = format(unsafe { &*desc })?;
+        let (width, height, depth) = (extent.width, extent.height, extent.depth);
+        let d3 = cu::Array3DDescriptor { width, height, depth, format, num_channels, flags };
+        let mut m = std::ptr::null_mut();
+        check(cu::cuMipmappedArrayCreate(&mut m, &d3, num_levels))?;
+        out(mipmap, m)
+    }
+
+    fn cudaGetMipmappedArrayLevel(level_array: *mut P, mipmap: P, level: u32) {
+        crate::register::ready()?;
+        check(cu::cuMipmappedArrayGetLevel(level_array, mipmap, level))
+    }
+
+    fn cudaFreeMipmappedArray(mipmap: P) {
+        crate::register::ready()?;
+        if mipmap.is_null() {
+            return Ok(());
+        }
+        check(cu::cuMipmappedArrayDestroy(mipmap))
     }
 
     fn cudaFreeArray(array: P) {

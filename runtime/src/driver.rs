@@ -197,6 +197,9 @@ driver_functions! {
     cuArray3DCreate_v2(array: *mut P, desc: *const Array3DDescriptor);
     cuArray3DGetDescriptor_v2(desc: *mut Array3DDescriptor, array: P);
     cuArrayDestroy(array: P);
+    cuMipmappedArrayCreate(mipmap: *mut P, desc: *const Array3DDescriptor, levels: u32);
+    cuMipmappedArrayGetLevel(array: *mut P, mipmap: P, level: u32);
+    cuMipmappedArrayDestroy(mipmap: P);
     cuMemcpy3DAsync_v2(copy: *const Memcpy3D, stream: P);
     cuMemsetD2D8Async(dst: u64, pitch: usize, v: u8, width: usize, height: usize, stream: P);
     cuStreamBeginCapture_v2(s: P, mode: u32);

@@ -52,7 +52,6 @@ crate::unsupported! {
     cudaExecutionCtxWaitEvent
     cudaExternalMemoryGetMappedBuffer
     cudaExternalMemoryGetMappedMipmappedArray
-    cudaFreeMipmappedArray
     cudaFuncGetName
     cudaFuncGetParamCount
     cudaFuncGetParamInfo
@@ -63,7 +62,6 @@ crate::unsupported! {
     cudaGetExportTable
     cudaGetFuncBySymbol
     cudaGetKernel
-    cudaGetMipmappedArrayLevel
     cudaGetSurfaceObjectResourceDesc
     cudaGetTextureObjectResourceDesc
     cudaGetTextureObjectResourceViewDesc
@@ -190,7 +188,6 @@ crate::unsupported! {
     cudaLogsUnregisterCallback
     cudaMallocFromPoolAsync
     cudaMallocFromPoolAsync_ptsz
-    cudaMallocMipmappedArray
     cudaMemDiscardAndPrefetchBatchAsync
     cudaMemDiscardAndPrefetchBatchAsync_ptsz
     cudaMemDiscardBatchAsync

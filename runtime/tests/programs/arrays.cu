@@ -100,6 +100,30 @@ int main() {
     CHECK(cudaFreeArray(layered));
     CHECK(cudaFreeArray(cube));
 
+    // A mipmapped 16 x 8 float array of 5 levels: level l is 16 >> l by
+    // max(8 >> l, 1); a 6th level does not exist; a level holds what is copied in.
+    cudaChannelFormatDesc f1 = cudaCreateChannelDesc<float>();
+    cudaMipmappedArray_t mip;
+    EXPECT(cudaMallocMipmappedArray(&mip, &f1, make_cudaExtent(16, 8, 0), 6) == cudaErrorInvalidValue);
+    cudaGetLastError();
+    CHECK(cudaMallocMipmappedArray(&mip, &f1, make_cudaExtent(16, 8, 0), 5));
+    for (unsigned l = 0; l < 5; l++) {
+        cudaArray_t level;
+        CHECK(cudaGetMipmappedArrayLevel(&level, mip, l));
+        CHECK(cudaArrayGetInfo(nullptr, &ext, nullptr, level));
+        EXPECT(ext.width == (16u >> l) && ext.height == ((8u >> l) ? (8u >> l) : 1) && ext.depth == 0);
+    }
+    cudaArray_t level2;
+    CHECK(cudaGetMipmappedArrayLevel(&level2, mip, 2));
+    float in4[2][4] = {{1, 2, 3, 4}, {5, 6, 7, 8}}, out4[2][4] = {};
+    CHECK(cudaMemcpy2DToArray(level2, 0, 0, in4, sizeof in4[0], sizeof in4[0], 2, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy2DFromArray(out4, sizeof out4[0], level2, 0, 0, sizeof out4[0], 2, cudaMemcpyDeviceToHost));
+    EXPECT(memcmp(in4, out4, sizeof in4) == 0);
+    EXPECT(cudaGetMipmappedArrayLevel(&level2, mip, 5) == cudaErrorInvalidValue);
+    EXPECT(cudaFreeArray(level2) == cudaErrorInvalidValue);
+    cudaGetLastError();
+    CHECK(cudaFreeMipmappedArray(mip));
+
     // Three channels, or channels of different sizes: no array has them.
     cudaChannelFormatDesc three = cudaCreateChannelDesc(32, 32, 32, 0, cudaChannelFormatKindFloat);
     EXPECT(cudaMallocArray(&a, &three, 4, 4) == cudaErrorInvalidChannelDescriptor);
