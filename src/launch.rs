@@ -145,12 +145,7 @@ pub struct LaunchSpec {
     pub args: Vec<Arg>,
 }
 
-/// CUDA's limits for compute capability 9.0 (CUDA C++ Programming Guide, table
-/// "Technical Specifications per Compute Capability").
-pub const MAX_BLOCK_THREADS: u64 = 1024;
-pub const MAX_BLOCK: Dim3 = Dim3 { x: 1024, y: 1024, z: 64 };
-pub const MAX_GRID: Dim3 = Dim3 { x: i32::MAX as u32, y: 65535, z: 65535 };
-pub const MAX_DYNAMIC_SHARED: u64 = 227 * 1024;
+pub use crate::exec::threads::{MAX_BLOCK, MAX_BLOCK_THREADS, MAX_DYNAMIC_SHARED, MAX_GRID, shape_fits};
 /// Largest single buffer ptxvm allocates (a guard against typos, not a CUDA limit).
 pub const MAX_BUFFER_BYTES: u64 = 4 << 30;
 

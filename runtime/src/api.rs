@@ -13,7 +13,7 @@ type P = *mut c_void;
 
 /// `cudaMemcpyKind`: host-to-host 0 to default 4 (unified addressing tells the
 /// direction from the addresses, so each kind copies the same way).
-fn kind_ok(kind: u32) -> Result<(), CudaError> {
+pub(crate) fn kind_ok(kind: u32) -> Result<(), CudaError> {
     if kind <= 4 { Ok(()) } else { Err(error::INVALID_MEMCPY_DIRECTION) }
 }
 
@@ -42,15 +42,10 @@ fn launch(
 /// `cudaErrorInvalidConfiguration` ("invalid configuration argument"), where the
 /// driver says `CUDA_ERROR_INVALID_VALUE` (and why, on stderr).
 fn launch_result(r: u32, grid: Dim3, block: Dim3) -> Result<(), CudaError> {
-    let fits = |d: Dim3, max: [u32; 3]| {
-        d.x >= 1 && d.y >= 1 && d.z >= 1 && d.x <= max[0] && d.y <= max[1] && d.z <= max[2]
-    };
-    let threads = u64::from(block.x) * u64::from(block.y) * u64::from(block.z);
-    let shape =
-        fits(block, [1024, 1024, 64]) && threads <= 1024 && fits(grid, [i32::MAX as u32, 65_535, 65_535]);
+    let dim = |d: Dim3| ptxvm::launch::Dim3 { x: d.x, y: d.y, z: d.z };
     match r {
         0 => Ok(()),
-        _ if !shape => Err(error::INVALID_CONFIGURATION),
+        _ if !ptxvm::launch::shape_fits(dim(grid), dim(block)) => Err(error::INVALID_CONFIGURATION),
         _ => check(r),
     }
 }

@@ -82,20 +82,31 @@ fn desc_of(f: u32, channels: u32) -> ChannelFormatDesc {
     ChannelFormatDesc { x: c[0], y: c[1], z: c[2], w: c[3], f: kind }
 }
 
-fn create(
-    array: *mut P,
+/// The driver's descriptor of an array of `desc` texels, `(w, h, d)` of them, to
+/// be written through `out`.
+fn descriptor(
+    out: *mut P,
     desc: *const ChannelFormatDesc,
     (w, h, d): (usize, usize, usize),
     flags: u32,
-) -> Result<(), CudaError> {
+) -> Result<cu::Array3DDescriptor, CudaError> {
     crate::register::ready()?;
-    if array.is_null() || desc.is_null() {
+    if out.is_null() || desc.is_null() {
         return Err(error::INVALID_VALUE);
     }
     // SAFETY: a non-NULL `cudaChannelFormatDesc*` the caller filled.
     let (format, num_channels) = format(unsafe { &*desc })?;
     // cudaArray* flags and CUDA_ARRAY3D_* flags have the same values.
-    let d3 = cu::Array3DDescriptor { width: w, height: h, depth: d, format, num_channels, flags };
+    Ok(cu::Array3DDescriptor { width: w, height: h, depth: d, format, num_channels, flags })
+}
+
+fn create(
+    array: *mut P,
+    desc: *const ChannelFormatDesc,
+    shape: (usize, usize, usize),
+    flags: u32,
+) -> Result<(), CudaError> {
+    let d3 = descriptor(array, desc, shape, flags)?;
     let mut a = std::ptr::null_mut();
     check(cu::cuArray3DCreate_v2(&mut a, &d3))?;
     out(array, a)
@@ -112,9 +123,7 @@ fn copy(
     stream: Option<P>,
 ) -> Result<(), CudaError> {
     crate::register::ready()?;
-    if kind > 4 {
-        return Err(error::INVALID_MEMCPY_DIRECTION);
-    }
+    crate::api::kind_ok(kind)?;
     let memory = |a: P| if a.is_null() { 4 } else { 3 };
     let m = cu::Memcpy2D {
         src_x_in_bytes: sx,
@@ -155,14 +164,7 @@ crate::rt! {
     }
 
     fn cudaMallocMipmappedArray(mipmap: *mut P, desc: *const ChannelFormatDesc, extent: crate::api::Extent, num_levels: u32, flags: u32) {
-        crate::register::ready()?;
-        if mipmap.is_null() || desc.is_null() {
-            return Err(error::INVALID_VALUE);
-        }
-        // SAFETY: a non-NULL `cudaChannelFormatDesc*` the caller filled.
-        let (format, num_channels) = format(unsafe { &*desc })?;
-        let (width, height, depth) = (extent.width, extent.height, extent.depth);
-        let d3 = cu::Array3DDescriptor { width, height, depth, format, num_channels, flags };
+        let d3 = descriptor(mipmap, desc, (extent.width, extent.height, extent.depth), flags)?;
         let mut m = std::ptr::null_mut();
         check(cu::cuMipmappedArrayCreate(&mut m, &d3, num_levels))?;
         out(mipmap, m)

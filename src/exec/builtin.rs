@@ -135,9 +135,6 @@ impl Heap {
     }
 }
 
-/// Shared memory a CTA may have on an H100 (`sharedMemPerBlockOptin`).
-const SHARED_OPTIN: u32 = 232_448;
-
 /// The longest string `%s` or a format reads (a guard against a missing NUL).
 const MAX_STRING: usize = 64 * 1024;
 
@@ -271,7 +268,8 @@ impl Cta<'_> {
                     // A buffer as CUDA's are: 64-byte aligned. None left: NULL.
                     let buffer = self.heap.take(u64::from(f.param_bytes), 64);
                     if buffer != 0 {
-                        let max_shared = SHARED_OPTIN.saturating_sub(self.program.static_shared(k));
+                        let max_shared = (super::threads::MAX_DYNAMIC_SHARED as u32)
+                            .saturating_sub(self.program.static_shared(k));
                         self.children.hand_out(Child { func: k, grid, block, shared, max_shared, buffer });
                     }
                     if let Some(&ret) = call.rets.first() {

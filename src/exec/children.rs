@@ -90,7 +90,10 @@ impl Children {
             None => code::INVALID_VALUE,
             Some(_) if self.depth >= MAX_DEPTH => code::LAUNCH_MAX_DEPTH_EXCEEDED,
             Some(_) if s.launched.len() >= MAX_PENDING => code::LAUNCH_PENDING_COUNT_EXCEEDED,
-            Some(child) if !valid(child.grid, child.block) || child.shared > child.max_shared => {
+            Some(child)
+                if !super::threads::shape_fits(child.grid, child.block)
+                    || child.shared > child.max_shared =>
+            {
                 code::INVALID_CONFIGURATION
             }
             Some(child) => {
@@ -127,19 +130,6 @@ impl Children {
         let unused = s.buffers.drain().map(|(b, _)| b).collect();
         (launched.into_iter().map(|l| l.1).collect(), unused)
     }
-}
-
-/// A launch shape CUDA accepts: 1 to 1,024 threads (x, y up to 1,024, z up to 64),
-/// and a grid of up to 2^31 - 1 by 65,535 by 65,535 CTAs.
-fn valid(grid: Dim3, block: Dim3) -> bool {
-    let nonzero = |d: Dim3| d.x > 0 && d.y > 0 && d.z > 0;
-    nonzero(grid)
-        && nonzero(block)
-        && block.count() <= 1024
-        && block.z <= 64
-        && grid.x < 1 << 31
-        && grid.y <= 65_535
-        && grid.z <= 65_535
 }
 
 #[cfg(test)]

@@ -59,8 +59,8 @@ impl Cta<'_> {
                 let a = address(w, *addr, *offset, l);
                 vector_aligned(a, *n, *size)?;
                 // A global vector is one access (GlobalMemory::load_vec).
-                let whole = match self.target(w, *mem, a) {
-                    Target::Global(g) if *n > 1 => {
+                let whole = match (*n > 1).then(|| self.target(w, *mem, a)) {
+                    Some(Target::Global(g)) => {
                         Some(self.memory.load_vec(g, *n, *size).map_err(|e| self.memory.explain(e))?)
                     }
                     _ => None,
@@ -78,8 +78,8 @@ impl Cta<'_> {
             Op::St { mem, srcs, n, addr, offset, size } => {
                 let a = address(w, *addr, *offset, l);
                 vector_aligned(a, *n, *size)?;
-                if let Target::Global(g) = self.target(w, *mem, a)
-                    && *n > 1
+                if *n > 1
+                    && let Target::Global(g) = self.target(w, *mem, a)
                 {
                     let mut v = [0u64; 4];
                     for (k, src) in srcs.iter().take(*n as usize).enumerate() {

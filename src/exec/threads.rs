@@ -13,6 +13,23 @@ pub struct Dim3 {
     pub z: u32,
 }
 
+/// CUDA's limits for compute capability 9.0 (CUDA C++ Programming Guide, table
+/// "Technical Specifications per Compute Capability").
+pub const MAX_BLOCK_THREADS: u64 = 1024;
+pub const MAX_BLOCK: Dim3 = Dim3 { x: 1024, y: 1024, z: 64 };
+pub const MAX_GRID: Dim3 = Dim3 { x: i32::MAX as u32, y: 65535, z: 65535 };
+pub const MAX_DYNAMIC_SHARED: u64 = 227 * 1024;
+
+/// Whether a launch of `grid` CTAs of `block` threads is within CUDA's limits:
+/// every dimension at least 1 and at most [`MAX_GRID`] and [`MAX_BLOCK`], and at
+/// most [`MAX_BLOCK_THREADS`] threads to a CTA.
+pub fn shape_fits(grid: Dim3, block: Dim3) -> bool {
+    let within = |d: Dim3, max: Dim3| {
+        (1..=max.x).contains(&d.x) && (1..=max.y).contains(&d.y) && (1..=max.z).contains(&d.z)
+    };
+    within(grid, MAX_GRID) && within(block, MAX_BLOCK) && block.count() <= MAX_BLOCK_THREADS
+}
+
 impl Dim3 {
     /// The number of points: `x * y * z`.
     pub fn count(self) -> u64 {
