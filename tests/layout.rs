@@ -49,6 +49,7 @@ fn stages_keep_one_file_per_instruction_family() {
         Family::Cvt,
         Family::Warp,
         Family::Control,
+        Family::Tex,
     ];
     for f in runnable {
         let path = format!("src/lower/{}.rs", name(f));

@@ -817,17 +817,17 @@ fn a_managed_variable_is_global_memory() {
     assert_eq!(json["buffers"][0]["data"][0], 64);
 }
 
-/// Textures and surfaces pass `check` (a fifth of NVIDIA's samples use them); `run`
-/// names the first one it cannot execute, with its line, and exits 1.
+/// A fetch through a handle that is no live texture object is a fault, reported as
+/// an access out of bounds is: exit 2, the thread, the instruction and the handle.
 #[test]
-fn textures_are_checked_and_reported_as_not_runnable() {
+fn a_fetch_through_no_texture_object_is_a_fault() {
     let ptx = "corpus/cuda/ptx/sm_90/features.ptx";
-    let spec = r#"{"kernel": "_Z10tex_sampleyPfi", "grid": 1, "block": 1, "args": [{"type": "u64", "value": 0}, {"buffer": "f32", "len": 1}, {"type": "s32", "value": 1}]}"#;
+    let spec = r#"{"kernel": "_Z10tex_sampleyPfi", "grid": 1, "block": 1, "args": [{"type": "u64", "value": 12345}, {"buffer": "f32", "len": 1}, {"type": "s32", "value": 1}]}"#;
     let (out, _) = run(ptx, spec, &[]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("tex.2d.v4.f32.f32: ptxvm cannot run this instruction yet"), "{err}");
-    assert!(err.contains("features.ptx:"), "{err}");
+    assert!(err.contains("out of bounds: texture handle 0x3039 is not a live texture object"), "{err}");
+    assert!(err.contains("tex.2d.v4.f32.f32"), "{err}");
 }
 
 /// An unsized `.param .b8 a[]` receives the whole argument its caller passes.

@@ -35,6 +35,7 @@ pub mod printf;
 pub mod proc;
 pub mod state;
 pub mod stream;
+pub mod texture;
 pub mod types;
 pub mod vmm;
 

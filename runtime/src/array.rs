@@ -30,7 +30,7 @@ const FLOAT: u32 = 2;
 
 /// The driver's `CUarray_format` and channel count for `desc`: channels of the
 /// same 8, 16 or 32 bits, signed or unsigned integers, or 16- or 32-bit floats.
-fn format(desc: &ChannelFormatDesc) -> Result<(u32, u32), CudaError> {
+pub(crate) fn format(desc: &ChannelFormatDesc) -> Result<(u32, u32), CudaError> {
     let bits = [desc.x, desc.y, desc.z, desc.w];
     let channels = bits.iter().take_while(|&&b| b != 0).count();
     let bad = || {

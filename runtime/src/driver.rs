@@ -153,6 +153,46 @@ pub struct Memcpy3D {
     pub depth: usize,
 }
 
+/// `CUDA_RESOURCE_DESC` (144 bytes; offsets measured with offsetof on cuda.h 13).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct ResourceDesc {
+    pub res_type: u32,
+    pub pad: u32,
+    pub handle: u64,
+    pub format: u32,
+    pub num_channels: u32,
+    pub size_or_width: usize,
+    pub height: usize,
+    pub pitch: usize,
+    pub rest: [u8; 88],
+    pub flags: u32,
+    pub pad2: u32,
+}
+
+impl Default for ResourceDesc {
+    fn default() -> Self {
+        // SAFETY: plain integers; all zeros is a valid value.
+        unsafe { std::mem::zeroed() }
+    }
+}
+
+/// `CUDA_TEXTURE_DESC` (104 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct TextureDesc {
+    pub address_mode: [u32; 3],
+    pub filter_mode: u32,
+    pub flags: u32,
+    pub max_anisotropy: u32,
+    pub mipmap_filter_mode: u32,
+    pub mipmap_level_bias: f32,
+    pub min_mipmap_level_clamp: f32,
+    pub max_mipmap_level_clamp: f32,
+    pub border_color: [f32; 4],
+    pub reserved: [i32; 12],
+}
+
 driver_functions! {
     cuInit(flags: u32);
     cuDriverGetVersion(v: *mut i32);
@@ -200,6 +240,10 @@ driver_functions! {
     cuMipmappedArrayCreate(mipmap: *mut P, desc: *const Array3DDescriptor, levels: u32);
     cuMipmappedArrayGetLevel(array: *mut P, mipmap: P, level: u32);
     cuMipmappedArrayDestroy(mipmap: P);
+    cuTexObjectCreate(obj: *mut u64, res: *const ResourceDesc, tex: *const TextureDesc, view: *const u8);
+    cuTexObjectDestroy(obj: u64);
+    cuSurfObjectCreate(obj: *mut u64, res: *const ResourceDesc);
+    cuSurfObjectDestroy(obj: u64);
     cuMemcpy3DAsync_v2(copy: *const Memcpy3D, stream: P);
     cuMemsetD2D8Async(dst: u64, pitch: usize, v: u8, width: usize, height: usize, stream: P);
     cuStreamBeginCapture_v2(s: P, mode: u32);

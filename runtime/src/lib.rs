@@ -17,6 +17,7 @@ pub mod driver;
 pub mod error;
 pub mod props;
 pub mod register;
+pub mod texture;
 pub mod unsupported;
 
 use error::CudaError;

@@ -6,13 +6,9 @@ crate::unsupported! {
     cudaArrayGetMemoryRequirements
     cudaArrayGetPlane
     cudaArrayGetSparseProperties
-    cudaCreateSurfaceObject
-    cudaCreateTextureObject
     cudaCtxResetPersistingL2Cache
     cudaDestroyExternalMemory
     cudaDestroyExternalSemaphore
-    cudaDestroySurfaceObject
-    cudaDestroyTextureObject
     cudaDevResourceGenerateDesc
     cudaDevSmResourceSplit
     cudaDevSmResourceSplitByCount

@@ -382,3 +382,58 @@ fn cuda_arrays_are_made_copied_queried_and_refused_as_cuda_does() {
     assert!(out.status.success() && stdout == "arrays: ok\n", "{stdout}\n{stderr}");
     assert!(stderr.contains("the copy reaches past the array"), "{stderr}");
 }
+
+/// A Python with numpy for tests/tex (`$PTXVM_PYTHON`, else `python3`); `None`
+/// without one, unless CI requires it.
+fn python_with_numpy() -> Option<PathBuf> {
+    let python = PathBuf::from(std::env::var("PTXVM_PYTHON").unwrap_or_else(|_| "python3".into()));
+    let ok = Command::new(&python).args(["-c", "import numpy"]).output().is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(std::env::var("PTXVM_REQUIRE_NVCC").is_err(), "no python with numpy (set PTXVM_PYTHON)");
+        eprintln!("skipped: no python with numpy (set PTXVM_PYTHON)");
+        return None;
+    }
+    Some(python)
+}
+
+/// Every texture and surface case of tests/tex (all formats, filter, address and
+/// read modes, 1D to 3D, layered, cubemaps, mipmaps, gathers, integer
+/// coordinates, linear and pitched memory, surface loads, stores and reductions)
+/// through cudaCreateTextureObject and cudaCreateSurfaceObject under exec: bit for
+/// bit what tests/tex/reference.py computes, and the GPU's goldens except where
+/// tests/tex/known.json says why not.
+#[test]
+fn texture_fetches_match_the_numpy_reference_and_the_gpu_goldens() {
+    let Some(exe) = build("tex_fetch", &["-arch=sm_90"]) else { return };
+    let Some(python) = python_with_numpy() else { return };
+    let tex = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/tex");
+    let cases = libs().join("tex-cases.bin");
+    let fetched = libs().join("tex-fetched.bin");
+    let made = Command::new(&python).arg(tex.join("cases.py")).arg(&cases).output().unwrap();
+    assert!(made.status.success(), "cases.py: {}", String::from_utf8_lossy(&made.stderr));
+    let Some(out) = exec(&exe, &[cases.to_str().unwrap(), fetched.to_str().unwrap()]) else { return };
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success() && stdout.contains("0 failed to run"), "{stdout}\n{stderr}");
+    let checked = Command::new(&python).arg(tex.join("check.py")).arg(&fetched).output().unwrap();
+    let (stdout, stderr) = text(&checked);
+    eprintln!("{stdout}");
+    assert!(checked.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("0 failures"), "{stdout}");
+}
+
+/// Seven programs of our own with textures and surfaces, each checking itself on the
+/// CPU: a bilinear rotation (and a fetch through a destroyed object faulting as an
+/// illegal address), a 3D texture, a layered one, a cubemap, a surface write then
+/// a texture read, a texture over pitched memory, and a mipmapped fetch.
+#[test]
+fn texture_programs_check_themselves_against_the_cpu() {
+    for name in ["tex_rotate", "tex_3d", "tex_layered", "tex_cubemap", "surf_tex", "tex_pitch", "tex_mip"] {
+        let Some(exe) = build(name, &["-arch=sm_90"]) else { return };
+        let Some(out) = exec(&exe, &[]) else { return };
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success() && stdout == format!("{name}: ok\n"), "{name}:\n{stdout}\n{stderr}");
+        if name == "tex_rotate" {
+            assert!(stderr.contains("out of bounds: texture handle"), "{stderr}");
+        }
+    }
+}

@@ -6,6 +6,10 @@ mod args;
 mod link;
 mod unified;
 
+/// Texture and surface objects: what they read and how (`Device::create_texture`).
+pub use crate::exec::texture::{
+    AddressMode, ChannelKind, Format, Image, ObjectError, Resource, Sampler, Shape as ArrayShape, Texture,
+};
 pub use args::{Args, Element, LaunchError};
 pub use link::link;
 pub use unified::{ParamError, PlaceError, Range};
@@ -784,6 +788,37 @@ impl Device {
     /// [`MemFault::OutOfBounds`] when no allocation starts there.
     pub fn free(&mut self, addr: u64) -> Result<(), MemFault> {
         self.memory.free(addr)
+    }
+
+    /// Makes a texture object over device memory; its handle, which kernels pass
+    /// to `tex`, `tld4` and `txq`.
+    ///
+    /// # Errors
+    /// [`ObjectError`] for settings CUDA refuses.
+    pub fn create_texture(&mut self, texture: Texture) -> Result<u64, ObjectError> {
+        self.memory.objects.create_texture(texture)
+    }
+
+    /// Destroys a texture object; false when `handle` is none.
+    pub fn destroy_texture(&mut self, handle: u64) -> bool {
+        self.memory.objects.destroy_texture(handle)
+    }
+
+    /// Makes a surface object over one image (an array, or a level of a mipmapped
+    /// one) of `shape`; its handle, which kernels pass to `suld`, `sust`, `sured`
+    /// and `suq`.
+    pub fn create_surface(&mut self, image: Image, shape: ArrayShape) -> u64 {
+        self.memory.objects.create_surface(image, shape)
+    }
+
+    /// Destroys a surface object; false when `handle` is none.
+    pub fn destroy_surface(&mut self, handle: u64) -> bool {
+        self.memory.objects.destroy_surface(handle)
+    }
+
+    /// The texture object `handle`.
+    pub fn texture(&self, handle: u64) -> Option<&Texture> {
+        self.memory.objects.texture(handle).map(|t| &**t)
     }
 
     /// Copies host bytes to device address `addr`.

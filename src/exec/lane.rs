@@ -527,6 +527,86 @@ impl Cta<'_> {
                 let v = select::selp(read(w, *a, l), read(w, *b, l), pred_bit(w, *c, lane));
                 write(w, *dst, l, v);
             }
+            Op::Tex(t) => {
+                use super::texture::{Fetch, Lod, fetch, texture_of};
+                let tex = texture_of(&self.memory.objects, read(w, t.handle, l))?;
+                let f32_of = |s: Src| f32::from_bits(read(w, s, l) as u32);
+                let f = Fetch {
+                    geometry: t.geometry,
+                    layer: read(w, t.layer, l) as u32,
+                    coords: t.coords.map(|c| read(w, c, l) as u32),
+                    int_coords: t.int_coords,
+                    lod: match &t.lod {
+                        crate::lower::program::TexLod::Base => Lod::Base,
+                        crate::lower::program::TexLod::Level(s) => Lod::Level(f32_of(*s)),
+                        crate::lower::program::TexLod::Grad(x, y) => Lod::Grad(x.map(f32_of), y.map(f32_of)),
+                    },
+                    gather: t.gather,
+                };
+                let words = fetch(&tex, &f, self.memory)?;
+                for (d, v) in t.dsts.iter().zip(words) {
+                    if let Some(d) = d {
+                        write(w, *d, l, u64::from(v));
+                    }
+                }
+                if let Some(p) = t.pred {
+                    // Every texel is resident: there are no sparse textures.
+                    w.regs.pred[p as usize] |= 1 << lane;
+                }
+            }
+            Op::Txq { dst, handle, query, level } => {
+                let tex = super::texture::texture_of(&self.memory.objects, read(w, *handle, l))?;
+                let v = super::texture::query(&tex, *query, level.map(|s| read(w, s, l) as u32))?;
+                write(w, *dst, l, u64::from(v));
+            }
+            Op::Suq { dst, handle, query } => {
+                let v = super::texture::surface_query(&self.memory.objects, read(w, *handle, l), *query)?;
+                write(w, *dst, l, u64::from(v));
+            }
+            Op::Surf(op) => {
+                use super::texture::{SurfaceAccess, surface_load, surface_store, surface_target};
+                use crate::lower::program::SurfKind;
+                let handle = read(w, op.handle, l);
+                let a = SurfaceAccess {
+                    geometry: op.geometry,
+                    coords: op.coords.map(|c| read(w, c, l) as u32 as i32),
+                    boundary: op.boundary,
+                    bytes: u32::from(op.n) * u32::from(op.size),
+                };
+                let objects = &self.memory.objects;
+                match &op.kind {
+                    SurfKind::Load(dsts) => {
+                        let words = surface_load(objects, self.memory, handle, &a)?;
+                        let bytes = words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+                        let size = usize::from(op.size);
+                        for (k, d) in dsts.iter().enumerate().take(usize::from(op.n)) {
+                            if let Some(d) = d {
+                                write(w, *d, l, le(&bytes[k * size..(k + 1) * size]));
+                            }
+                        }
+                    }
+                    SurfKind::Store(srcs) => {
+                        let size = usize::from(op.size);
+                        let mut bytes = [0u8; 16];
+                        for (k, s) in srcs.iter().enumerate().take(usize::from(op.n)) {
+                            bytes[k * size..(k + 1) * size]
+                                .copy_from_slice(&read(w, *s, l).to_le_bytes()[..size]);
+                        }
+                        let words: [u32; 4] = std::array::from_fn(|k| {
+                            u32::from_le_bytes(bytes[4 * k..4 * k + 4].try_into().unwrap())
+                        });
+                        surface_store(objects, self.memory, handle, &a, words)?;
+                    }
+                    SurfKind::Reduce(red, ty, b) => {
+                        if let Some(addr) = surface_target(objects, handle, &a)? {
+                            let b = read(w, *b, l);
+                            self.memory
+                                .atomic(addr, ty.bytes(), |old| crate::sem::atom::apply(*red, *ty, old, b, 0))
+                                .map_err(|e| self.memory.explain(e))?;
+                        }
+                    }
+                }
+            }
             Op::Ldmatrix { .. }
             | Op::Mma(_)
             | Op::Wmma(_)

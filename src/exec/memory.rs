@@ -154,6 +154,8 @@ pub struct GlobalMemory {
     /// addresses go to nothing else: a stale pointer into one is known as such
     /// ([`GlobalMemory::was_freed`]), as a sanitizer's quarantine does.
     quarantine: std::collections::VecDeque<Allocation>,
+    /// The texture and surface objects made over this memory.
+    pub objects: super::texture::Objects,
 }
 
 /// Freed allocations held in quarantine at most, by count and by bytes.
@@ -171,7 +173,12 @@ impl GlobalMemory {
     /// the host address of its bytes, so host code reads and writes them in place
     /// (managed and mapped host memory). Module images keep their fixed windows.
     pub fn unified() -> GlobalMemory {
-        GlobalMemory { allocs: Vec::new(), unified: true, quarantine: Default::default() }
+        GlobalMemory {
+            allocs: Vec::new(),
+            unified: true,
+            quarantine: Default::default(),
+            objects: Default::default(),
+        }
     }
 
     /// Whether `addr` is in an allocation freed lately (unified addressing only) and in

@@ -19,6 +19,7 @@ pub mod sanitize;
 pub mod simt;
 mod storage;
 mod sync;
+pub mod texture;
 pub mod threads;
 pub mod warp;
 mod wmma;

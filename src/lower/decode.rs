@@ -453,7 +453,7 @@ impl<'m> Decoder<'m> {
             Family::Matrix => self.matrix_op(i, f),
             Family::Video => self.video_op(i, f),
             Family::Misc => self.misc_op(i, f),
-            Family::Tex => self.unsupported(i),
+            Family::Tex => self.tex_op(i, f),
         }
     }
 }

@@ -700,6 +700,24 @@ pub enum Op {
         b: Src,
         c: Src,
     },
+    /// `tex` and `tld4` (PTX ISA 9.7.10.3, 9.7.10.4): a fetch through a texture object.
+    Tex(Box<TexOp>),
+    /// `txq` (9.7.10.5): an attribute of a texture object.
+    Txq {
+        dst: Slot,
+        handle: Src,
+        query: ImageQuery,
+        /// `txq.level`: the level asked about.
+        level: Option<Src>,
+    },
+    /// `suld.b`, `sust.b` and `sured.b` (9.7.10.6-8).
+    Surf(Box<SurfOp>),
+    /// `suq` (9.7.10.9): an attribute of a surface object.
+    Suq {
+        dst: Slot,
+        handle: Src,
+        query: ImageQuery,
+    },
     /// `div.approx{.ftz}.f32` and `div.full{.ftz}.f32`.
     DivApprox {
         full: bool,
@@ -1180,3 +1198,85 @@ pub const FUNC_WINDOW: u64 = 0x7b00_0000_0000;
 pub const FUNC_STRIDE: u64 = 16;
 /// Bytes reserved for each module's data image.
 pub const IMAGE_STRIDE: u64 = 1 << 30;
+
+/// The geometry a texture or surface instruction names (`.1d` ... `.acube`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Geometry {
+    D1,
+    D2,
+    D3,
+    A1D,
+    A2D,
+    Cube,
+    ACube,
+}
+
+/// The level of detail of a `tex`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TexLod {
+    /// Plain `tex` (and `tld4`).
+    Base,
+    /// `tex.level`: the level of detail.
+    Level(Src),
+    /// `tex.grad`: the gradients in x and then y.
+    Grad([Src; 3], [Src; 3]),
+}
+
+/// A `tex` or `tld4`: four destinations (`None` for `_`), the predicate of `d|p`,
+/// the handle, the coordinates (32-bit each, in the instruction's order without the
+/// layer), the layer of layered geometries.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TexOp {
+    pub geometry: Geometry,
+    pub dsts: [Option<Slot>; 4],
+    pub pred: Option<u32>,
+    pub handle: Src,
+    pub coords: [Src; 3],
+    pub layer: Src,
+    pub int_coords: bool,
+    pub lod: TexLod,
+    /// `tld4.r/.g/.b/.a`: the component gathered.
+    pub gather: Option<u8>,
+}
+
+/// What an out-of-range surface access does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Boundary {
+    Trap,
+    Clamp,
+    Zero,
+}
+
+/// What a surface instruction does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SurfKind {
+    /// `suld.b`: into the destinations.
+    Load([Option<Slot>; 4]),
+    /// `sust.b`: the sources.
+    Store([Src; 4]),
+    /// `sured.b`: the reduction, its type, the value.
+    Reduce(crate::sem::atom::AtomOp, crate::sem::atom::AtomTy, Src),
+}
+
+/// A `suld.b`, `sust.b` or `sured.b`: `n` elements of `size` bytes at byte `x` (the
+/// first coordinate), then rows and slices; the layer of layered geometries last.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SurfOp {
+    pub geometry: Geometry,
+    pub handle: Src,
+    pub coords: [Src; 3],
+    pub boundary: Boundary,
+    pub n: u8,
+    pub size: u8,
+    pub kind: SurfKind,
+}
+
+/// An attribute `txq` or `suq` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageQuery {
+    Width,
+    Height,
+    Depth,
+    /// The others (`.channel_data_type` ...), by name.
+    Other(&'static str),
+}

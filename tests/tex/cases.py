@@ -254,7 +254,85 @@ def cases():
         for fmt, ch in (((UNSIGNED, 8), 1), ((UNSIGNED, 16), 1), (f32, 1), (f32, 2), (f32, 4)):
             g.add(K_SUST2, fmt=fmt, ch=ch, ext=(6, 5, 0), flags=SURFACE, boundary=boundary, n=64)
         g.add(K_SURED2, fmt=(UNSIGNED, 32), ch=1, ext=(6, 5, 0), flags=SURFACE, boundary=boundary)
+    probes(g)
     return g.out
+
+
+def one_hot(taps, first):
+    """f32x4 texels: tap k (k = x + 2y + 4z, by parity) is 1.0 in channel k - first."""
+    out = np.zeros((len(taps), 4), dtype=np.float32)
+    for t, k in enumerate(taps):
+        if first <= k < first + 4:
+            out[t, k - first] = 1.0
+    return out
+
+
+def probes(g):
+    """Cases made to read the hardware's arithmetic off its results (recorded in a
+    second GPU run): filter weights through one-hot texels, the sRGB and signed
+    8-bit conversions at texel centres, and the level of detail of tex.grad
+    through textures whose every texel holds its level."""
+    f32 = (FLOAT, 32)
+    r = g.rng
+    n = 512
+    # 2D and 3D weights: each tap's weight comes back in a channel of its own.
+    co = np.zeros(n, dtype=COORD)
+    co["x"], co["y"], co["z"] = r.random(n), r.random(n), r.random(n)
+    k2 = [x + 2 * y for y in range(2) for x in range(2)]
+    g.add(K_2D, fmt=f32, ch=4, ext=(2, 2, 0), filt=LINEAR, norm=1, addr=(WRAP,) * 3,
+          data=one_hot(k2, 0).tobytes(), coords=co)
+    k3 = [x + 2 * y + 4 * z for z in range(2) for y in range(2) for x in range(2)]
+    for first in (0, 4):
+        g.add(K_3D, fmt=f32, ch=4, ext=(2, 2, 2), filt=LINEAR, norm=1, addr=(WRAP,) * 3,
+              data=one_hot(k3, first).tobytes(), coords=co)
+    # Trilinear: a 4x4 level 0 and 2x2 level 1 (by parity), one of them one-hot.
+    co = co.copy()
+    co["lod"] = r.random(n) * 1.2 - 0.1
+    for hot in (0, 1):
+        lv0 = one_hot([(x % 2) + 2 * (y % 2) for y in range(4) for x in range(4)], 0) * (hot == 0)
+        lv1 = one_hot([x + 2 * y for y in range(2) for x in range(2)], 0) * (hot == 1)
+        lv2 = np.zeros((1, 4), dtype=np.float32)
+        g.add(K_2DLOD, res=R_MIPMAP, fmt=f32, ch=4, ext=(4, 4, 0), levels=3, filt=LINEAR, mipf=LINEAR,
+              norm=1, addr=(WRAP,) * 3, maxl=2, data=np.concatenate([lv0, lv1, lv2]).tobytes(), coords=co)
+    # Every 8-bit value at its texel centre: unsigned with sRGB, signed, filtered or not.
+    co = np.zeros(256, dtype=COORD)
+    co["x"] = np.arange(256) + 0.5
+    co["y"] = 0.5
+    for filt in (POINT, LINEAR):
+        g.add(K_2D, fmt=(UNSIGNED, 8), ch=4, ext=(256, 1, 0), read=NORMALIZED, filt=filt, srgb=1,
+              data=np.repeat(np.arange(256, dtype=np.uint8), 4).tobytes(), coords=co)
+        g.add(K_2D, fmt=(SIGNED, 8), ch=1, ext=(256, 1, 0), read=NORMALIZED, filt=filt,
+              data=np.arange(-128, 128).astype(np.int8).tobytes(), coords=co)
+    g.add(K_2D, fmt=(UNSIGNED, 8), ch=1, ext=(256, 1, 0), read=NORMALIZED, filt=LINEAR,
+          data=np.arange(256, dtype=np.uint8).tobytes(), coords=co)
+    # Level of detail from gradients: texels hold their level, levels blend linearly.
+    for kind, ext, levels in ((K_2DGRAD, (16, 8, 0), 5), (K_2DGRAD, (16, 16, 0), 5), (K_2DGRAD, (32, 4, 0), 6),
+                              (K_3DGRAD, (8, 4, 4), 4), (K_3DGRAD, (8, 8, 8), 4)):
+        w, h, d = ext
+        data = []
+        for lv in range(levels):
+            count = max(1, w >> lv) * max(1, h >> lv) * (max(1, d >> lv) if d else 1)
+            data.append(np.full(count, lv, dtype=np.float32))
+        co = np.zeros(n, dtype=COORD)
+        co["x"], co["y"], co["z"] = r.random(n), r.random(n), r.random(n)
+        mag = 2.0 ** r.uniform(-8, 2, (n, 1))
+        co["dx"] = r.uniform(-1, 1, (n, 3)) * mag
+        co["dy"] = r.uniform(-1, 1, (n, 3)) * mag * np.where(r.random((n, 1)) < 0.3, r.uniform(0, 4, (n, 1)), 1)
+        axis = r.random(n) < 0.2  # gradients along one axis only
+        co["dx"][axis, 1:] = 0
+        co["dy"][axis, ::2] = 0
+        for bias, minl, maxl in ((0.0, 0.0, levels - 1), (0.5, 0.75, 2.5)):
+            g.add(kind, res=R_MIPMAP, fmt=f32, ch=1, ext=ext, levels=levels, filt=POINT, mipf=LINEAR, norm=1,
+                  bias=bias, minl=minl, maxl=maxl, data=np.concatenate(data).tobytes(), coords=co)
+    # Integer texels between levels: each level one value.
+    co = np.zeros(n, dtype=COORD)
+    co["x"], co["y"] = r.random(n), r.random(n)
+    co["lod"] = r.uniform(-0.5, 4.5, n)
+    for fmt in ((SIGNED, 16), (UNSIGNED, 8)):
+        vals = [3, 250, 17, 128, 255] if fmt[0] == UNSIGNED else [-30000, 29999, -7, 1234, 32767]
+        data = np.concatenate([np.full(max(1, 16 >> lv) ** 2, vals[lv]) for lv in range(5)])
+        g.add(K_2DLOD, res=R_MIPMAP, fmt=fmt, ch=1, ext=(16, 16, 0), levels=5, mipf=LINEAR, norm=1, maxl=4,
+              data=data.astype(dtype(*fmt)).tobytes(), coords=co)
 
 
 def pack(c):

@@ -49,23 +49,46 @@ def read_values(c, v):
         return v.astype(np.float64)
     if c["read_mode"] == C.NORMALIZED:
         if fkind == C.UNSIGNED:
+            if c["srgb"] and bits == 8:
+                return srgb(v, c["channels"])
             x = v.astype(np.float64) / (2 ** bits - 1)
-            x = x.astype(f32).astype(np.float64)
-            if c["srgb"]:
-                x = srgb(x, c["channels"])
-            return x
+            return x.astype(f32).astype(np.float64)
         x = np.maximum(v.astype(np.float64) / (2 ** (bits - 1) - 1), -1.0)
         return x.astype(f32).astype(np.float64)
     return v.astype(np.int64)
 
 
-def srgb(x, channels):
-    """sRGB to linear (the Guide: on the colour channels; alpha is linear)."""
-    lin = np.where(x <= 0.04045, x / 12.92, ((x + 0.055) / 1.055) ** 2.4).astype(f32).astype(np.float64)
-    out = x.copy()
+_TABLES = {}
+
+
+def hardware_tables():
+    """What the GPU returned for every 8-bit value at its texel centre (the probe
+    cases of cases.py, in gpu.bin): the sRGB table, as 65536ths, and the 16-bit
+    value a signed 8-bit one is filtered as. The Guide gives the sRGB curve and v /
+    127; the hardware's own tables are within 1/256 and 1/32767 of them."""
+    if not _TABLES:
+        import os
+        cs = C.cases()
+        raw = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "gpu.bin"), "rb").read()
+        for c, (_, _, payload) in zip(cs, results(raw, cs)):
+            if (c["w"], c["h"]) != (256, 1) or c["filter"] != C.LINEAR:
+                continue
+            got = np.frombuffer(payload, dtype=np.float32).reshape(-1, 4)[:, 0].astype(np.float64)
+            if c["srgb"]:
+                _TABLES["srgb"] = np.rint(got * 65536).astype(np.int64)
+            elif c["fkind"] == C.SIGNED:
+                _TABLES["snorm8"] = np.rint(got * 32767).astype(np.int64)
+    return _TABLES
+
+
+def srgb(v, channels):
+    """sRGB texels (8-bit) to linear floats: colour channels through the table,
+    alpha as v / 255."""
+    x = (v.astype(np.float64) / 255).astype(f32).astype(np.float64)
+    table = hardware_tables()["srgb"]
     k = min(channels, 3)
-    out[..., :k] = lin[..., :k]
-    return out
+    x[..., :k] = table[v[..., :k].astype(np.int64)] / 65536
+    return x
 
 
 def address(k, n, mode):
@@ -118,21 +141,38 @@ def taps(x, n, normalized, mode, linear):
     return [(address(i, n, mode), 256 - a), (address(i + 1, n, mode), a)]
 
 
-def weights(axes):
-    """The integer weights (out of 256) of each combination of taps.
+def weights2(a, b):
+    """GPU: 2D weights are 8-bit themselves: w11 = a*b/256 rounded to nearest
+    (halves up), the others what makes each row and column add up. Indexed
+    [p][q] for the first axis' tap p and the second's q."""
+    w11 = (a * b + 128) >> 8
+    return [[256 + w11 - a - b, b - w11], [a - w11, w11]]
 
-    GPU: in 2D the four weights are themselves 8-bit: w11 = a*b/256 rounded to
-    nearest (halves up), and the others are what makes each row and column add up
-    (w01 = a - w11, w10 = b - w11, w00 = 256 - a - b + w11)."""
+
+def split(w, b):
+    """GPU: a weight split by a fraction: (tap 0's part, tap 1's part)."""
+    hi = (w * b + 128) >> 8
+    return w - hi, hi
+
+
+def weights(axes):
+    """The integer weights (out of 256) of each combination of taps, in the order
+    of `sample`'s combinations. GPU: 3D weights are the 2D weights of x and z,
+    each split by y (98% of a GPU's weight vectors; tests/tex/README.md)."""
     if len(axes) == 1:
         return [axes[0][0][1], axes[0][1][1]]
     a, b = axes[0][1][1], axes[1][1][1]
-    w11 = (a * b + 128) >> 8
-    ws = [256 - a - b + w11, b - w11, a - w11, w11]  # (x0,y0), (x0,y1), (x1,y0), (x1,y1)
     if len(axes) == 2:
-        return ws
+        w = weights2(a, b)
+        return [w[0][0], w[0][1], w[1][0], w[1][1]]  # (x0,y0), (x0,y1), (x1,y0), (x1,y1)
     c = axes[2][1][1]
-    return [w * (256 - c) for w in ws] + [w * c for w in ws]
+    w = weights2(a, c)
+    out = []
+    for r in (0, 1):
+        for p in (0, 1):
+            lo, hi = split(w[p][r], b)
+            out += [lo, hi]
+    return out
 
 
 def border(c, shape):
@@ -187,7 +227,7 @@ def sample(c, level, layer, coords, dims, normalized, linear, modes):
             terms.append((ws[nth], full if unorm16 else full.astype(f32)))
     if not linear:
         return acc
-    scale = 256 ** (1 if dims < 3 else 2)
+    scale = 256
     if unorm16:
         return filtered16(c, terms, scale)
     return filtered(terms, scale, half=c["bits"] == 16)
@@ -195,11 +235,17 @@ def sample(c, level, layer, coords, dims, normalized, linear, modes):
 
 def expand16(c, level):
     """GPU: 8- and 16-bit normalized texels are filtered as 16-bit integers: an
-    unsigned 8-bit v as v * 257 (of 65535), a signed one as v * 32767 / 127 rounded
-    to nearest (of 32767)."""
+    unsigned 8-bit v as v * 257 (of 65535), or its sRGB table entry (of 65536) in
+    the colour channels; a signed one by the GPU's table (of 32767)."""
     v = level.astype(np.int64)
+    if c["bits"] == 8 and c["fkind"] == C.UNSIGNED:
+        w = v * 257
+        if c["srgb"]:
+            k = min(c["channels"], 3)
+            w[..., :k] = hardware_tables()["srgb"][v[..., :k]]
+        return w
     if c["bits"] == 8:
-        v = v * 257 if c["fkind"] == C.UNSIGNED else (v * 32767 * 2 + 127) // 254
+        return hardware_tables()["snorm8"][v + 128]
     return v
 
 
@@ -216,7 +262,10 @@ def filtered16(c, terms, scale):
     total = sum(w[:, None].astype(np.int64) * t for w, t in terms)
     q = (total + scale // 2) // scale
     if c["fkind"] == C.UNSIGNED:
-        return (q.astype(np.float64) / 65535).astype(f32).astype(np.float64)
+        den = np.full(4, 65535.0)
+        if c["srgb"] and c["bits"] == 8:
+            den[:min(c["channels"], 3)] = 65536.0
+        return (q.astype(np.float64) / den).astype(f32).astype(np.float64)
     q = np.maximum(q, -32767)
     return (q.astype(np.float64) / 32767).astype(f32).astype(np.float64)
 
@@ -229,10 +278,9 @@ def filtered(terms, scale, half=False):
     out = np.zeros((n, 4), dtype=f32)
     for j in range(n):
         for ch in range(4):
-            vals = [(int(w[j]), float(t[j, ch])) for w, t in terms]
-            if all(v == 0 for _, v in vals):
-                neg = all(np.signbit(v) or w == 0 and False for w, v in vals)
-                out[j, ch] = -0.0 if all(np.signbit(v) for _, v in vals) else 0.0
+            vals = [(int(w[j]), float(t[j, ch])) for w, t in terms if int(w[j]) != 0]
+            if all(v == 0 for _, v in vals):  # GPU: taps of weight 0 take no part
+                out[j, ch] = -0.0 if vals and all(np.signbit(v) for _, v in vals) else 0.0
                 continue
             exact = sum(Fraction(w) * Fraction(v) for w, v in vals) / scale
             out[j, ch] = round_f16(exact) if half else round_f32(exact)
@@ -250,7 +298,9 @@ def round_to(x, ty):
     lo = ty(float(x))
     if not np.isfinite(lo):
         lo = ty(float(big)) if x > 0 else ty(-float(big))
-    cands = [c for c in (np.nextafter(lo, ty(-np.inf)), lo, np.nextafter(lo, ty(np.inf))) if np.isfinite(c)]
+    with np.errstate(over="ignore"):
+        near = (np.nextafter(lo, ty(-np.inf)), lo, np.nextafter(lo, ty(np.inf)))
+    cands = [c for c in near if np.isfinite(c)]
     return min(cands, key=lambda c: (abs(Fraction(float(c)) - x), -abs(float(c))))
 
 
@@ -293,6 +343,9 @@ def expect(c):
     norm = c["normalized"]
     layers = levels[0].shape[0]
     zero = np.zeros(len(cs), dtype=f32)
+    # A level fetch from an array of one level is a plain fetch.
+    k = {C.K_2DLOD: C.K_2D, C.K_A2DLOD: C.K_A2D, C.K_CUBELOD: C.K_CUBE, C.K_ACUBELOD: C.K_ACUBE}.get(
+        k, k) if c["res"] == C.R_ARRAY else k
     if k in (C.K_1D, C.K_2D, C.K_3D) and c["res"] in (C.R_ARRAY, C.R_PITCH2D):
         dims = max(C.dims_of(k), 2)
         coords = [cs["x"], cs["y"] if k != C.K_1D else zero, cs["z"]][:dims]
@@ -302,10 +355,20 @@ def expect(c):
         if k == C.K_A1D:  # GPU: no row above here
             return bits(sample(c, levels[0], layer, [cs["x"]], 1, norm, lin, modes), c)
         return bits(sample(c, levels[0], layer, [cs["x"], cs["y"]], 2, norm, lin, modes), c)
+    if k in (C.K_2DGRAD, C.K_3DGRAD) and c["res"] == C.R_MIPMAP:
+        dims = C.dims_of(k)
+        coords = [cs["x"], cs["y"], cs["z"]][:dims]
+        return bits(mip_sample(c, levels, coords, dims, lin, grad_lod(c, levels[0], cs, dims)), c)
+    if k in (C.K_1DLOD, C.K_2DLOD, C.K_3DLOD) and c["res"] == C.R_MIPMAP:
+        dims = C.dims_of(k)
+        coords = [cs["x"], cs["y"] if k != C.K_1DLOD else zero, cs["z"]][:max(dims, 2)]
+        return bits(mip_sample(c, levels, coords, max(dims, 2), lin, cs["lod"]), c)
     if k in (C.K_CUBE, C.K_ACUBE):
         layer = layer_index(cs["layer"], layers // 6) if k == C.K_ACUBE else np.zeros(len(cs), np.int64)
         face, u, v = cube_face(cs["x"], cs["y"], cs["z"])
         return bits(sample(c, levels[0], layer * 6 + face, [u, v], 2, 1, lin, (C.CLAMP,) * 3), c)
+    if k in (C.K_SULD1, C.K_SULD2, C.K_SULD3, C.K_SULDA2, C.K_SUST2, C.K_SURED2):
+        return surface(c)
     if k == C.K_FETCH:
         return bits(fetch_linear(c, levels[0], cs["ix"]), c)
     if k == C.K_2DINT:
@@ -313,6 +376,73 @@ def expect(c):
     if k == C.K_GATHER:
         return bits(gather(c, levels[0], cs["x"], cs["y"]), c)
     return None
+
+
+def grad_lod(c, level, cs, dims):
+    """tex.grad's level of detail as the Guide and the ISA give it: log2 of the
+    longer gradient in texels. A GPU approximates this (tests/tex/README.md)."""
+    sizes = np.array([level.shape[3], level.shape[2], level.shape[1]][:dims], dtype=np.float64)
+    dx = np.sqrt(((cs["dx"][:, :dims].astype(np.float64) * sizes) ** 2).sum(axis=1))
+    dy = np.sqrt(((cs["dy"][:, :dims].astype(np.float64) * sizes) ** 2).sum(axis=1))
+    with np.errstate(divide="ignore"):
+        return np.log2(np.maximum(dx, dy))
+
+
+def mip_sample(c, levels, coords, dims, lin, lod):
+    """tex.level: the level of detail plus the bias, held in the clamps and in the
+    levels there are; nearest level (halves up) or a blend of the two around it."""
+    last = len(levels) - 1
+    lod = lod.astype(np.float64) + float(f32(c["lod_bias"]))
+    lod = np.clip(lod, float(f32(c["min_lod"])), float(f32(c["max_lod"])))
+    lod = np.clip(lod, 0, last)
+    per = [sample(c, lv, 0, coords, dims, 1, lin, c["addr"]) for lv in levels]
+    n = len(lod)
+    if c["mip_filter"] == C.POINT:
+        pick = np.minimum(np.floor(lod + 0.5).astype(np.int64), last)
+        return np.stack(per)[pick, np.arange(n)]
+    q = np.floor(lod * 256).astype(np.int64)  # GPU: the fraction is truncated to 8 bits
+    l0, f = np.minimum(q >> 8, last), q & 255
+    l1 = np.minimum(l0 + 1, last)
+    st = np.stack(per)
+    a, b = st[l0, np.arange(n)], st[l1, np.arange(n)]
+    if a.dtype == np.int64:
+        # GPU: integer texels blend too, rounded to nearest (halves up).
+        return (a * (256 - f)[:, None] + b * f[:, None] + 128) // 256
+    if lin and dims == 2:
+        # At a level itself (fraction 0, or the last level), plain bilinear (GPU).
+        at_level = (f == 0) | (l0 == last)
+        return np.where(at_level[:, None], a, trilinear(c, levels, l0, l1, f, coords))
+    terms = [(256 - f, a.astype(f32)), (f, b.astype(f32))]
+    return filtered(terms, 256, half=c["bits"] == 16 and c["fkind"] == C.FLOAT)
+
+
+def trilinear(c, levels, l0, l1, f, coords):
+    """GPU: linear filtering within and between two levels weighs each level's
+    texels with the 2D weights of x and the level fraction, each split by y."""
+    n = len(f)
+    unorm16 = c["fkind"] != C.FLOAT and c["read_mode"] == C.NORMALIZED
+    terms = []
+    for r, lv in ((0, l0), (1, l1)):
+        for L, level in enumerate(levels):
+            sel = lv == L
+            if not sel.any():
+                continue
+            vals = expand16(c, level) if unorm16 else read_values(c, level)
+            h, w = vals.shape[2], vals.shape[3]
+            ax = [taps(coords[0], w, 1, c["addr"][0], True), taps(coords[1], h, 1, c["addr"][1], True)]
+            bord = border16(c, (n, 4)) if unorm16 else border(c, (n, 4))
+            ww = weights2(ax[0][1][1], f)
+            for p in (0, 1):
+                lo, hi = split(ww[p][r], ax[1][1][1])
+                for q, wt in ((0, lo), (1, hi)):
+                    xi, yi = ax[0][p][0], ax[1][q][0]
+                    out = (xi < 0) | (yi < 0)
+                    v = vals[0, 0, np.where(yi < 0, 0, yi), np.where(xi < 0, 0, xi)]
+                    full = np.where(out[:, None], bord, fill_channels(c, v, False))
+                    terms.append((np.where(sel, wt, 0), full if unorm16 else full.astype(f32)))
+    if unorm16:
+        return filtered16(c, terms, 256)
+    return filtered(terms, 256, half=c["bits"] == 16 and c["fkind"] == C.FLOAT)
 
 
 def cube_face(x, y, z):
@@ -330,6 +460,46 @@ def cube_face(x, y, z):
     u = ((sc / m).astype(f32) + f32(1)).astype(f32) * f32(0.5)
     v = ((tc / m).astype(f32) + f32(1)).astype(f32) * f32(0.5)
     return face, u.astype(f32), v.astype(f32)
+
+
+def surface(c):
+    """suld.b, sust.b and sured.b: x counts bytes, y and z texels (or the layer);
+    out of range, .zero reads 0 and drops writes, .clamp moves to the nearest edge
+    texel (PTX ISA, suld/sust/sured)."""
+    k, cs = c["kind"], c["coords"]
+    size = c["bits"] // 8 * c["channels"]
+    w, h, d = c["w"], max(c["h"], 1), max(c["d"], 1)
+    mem = bytearray(c["data"])
+    dims = {C.K_SULD1: 1, C.K_SULD2: 2, C.K_SUST2: 2, C.K_SURED2: 2}.get(k, 3)
+    out = np.zeros((len(cs), 4), dtype=np.uint32)
+    for j, co in enumerate(cs):
+        x, y, z = int(co["ix"]), int(co["iy"]) if dims > 1 else 0, int(co["iz"]) if dims > 2 else 0
+        assert x % size == 0
+        pos = [x // size, y, z]
+        lim = [w, h, d]
+        inside = all(0 <= p < n for p, n in zip(pos, lim))
+        if not inside:
+            if c["boundary"] == C.B_ZERO:
+                continue
+            pos = [min(max(p, 0), n - 1) for p, n in zip(pos, lim)]
+            if k == C.K_SULDA2:  # GPU: the layer is unsigned, as in textures
+                pos[2] = min(int(co["iz"]) & 0xFFFFFFFF, d - 1)
+        at = ((pos[2] * h + pos[1]) * w + pos[0]) * size
+        if k == C.K_SUST2:
+            mem[at:at + size] = co["val"].astype("<u4").tobytes()[:size]
+        elif k == C.K_SURED2:
+            old = int.from_bytes(mem[at:at + 4], "little")
+            mem[at:at + 4] = ((old + int(co["val"][0])) & 0xFFFFFFFF).to_bytes(4, "little")
+        else:
+            raw = bytes(mem[at:at + size])
+            if size < 4:
+                out[j, 0] = int.from_bytes(raw, "little")
+            else:
+                words = np.frombuffer(raw, dtype="<u4")
+                out[j, :len(words)] = words
+    if k in (C.K_SUST2, C.K_SURED2):
+        return np.frombuffer(bytes(mem), dtype=np.uint8)
+    return out
 
 
 def fetch_linear(c, level, ix):
@@ -393,7 +563,11 @@ def main():
         if want is None:
             continue
         checked += 1
-        have = np.frombuffer(payload, dtype=np.uint32).reshape(-1, 4)
+        if c["kind"] in (C.K_SUST2, C.K_SURED2):
+            have = np.frombuffer(payload, dtype=np.uint8).reshape(-1, 1)
+            want = want.reshape(-1, 1)
+        else:
+            have = np.frombuffer(payload, dtype=np.uint32).reshape(-1, 4)
         wrong = np.nonzero((have != want).any(axis=1))[0]
         if len(wrong):
             bad += 1

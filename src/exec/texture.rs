@@ -1,0 +1,1316 @@
+//! Texture and surface objects, and the fetches through them: `tex`, `tld4`, `txq`,
+//! `suld`, `sust`, `sured` and `suq` (PTX ISA 9.7.10).
+//!
+//! The texel arithmetic is the CUDA C++ Programming Guide's ("Texture Fetching"),
+//! made bit-exact where the Guide leaves room, by what a GPU computed for the cases
+//! of tests/tex (tests/tex/gpu.bin, recorded on a GH100; tests/tex/reference.py is
+//! the same arithmetic in numpy, written independently of this file):
+//!
+//! - normalized coordinates keep 21 fractional bits (truncated) before they are
+//!   scaled by the size; `x - 0.5` of linear filtering is then rounded to 1/256
+//!   (halves up) and split into the texel and an 8-bit weight;
+//! - unnormalized coordinates take clamp and border only (wrap and mirror clamp);
+//! - 2D weights are 8-bit themselves (`w11 = a*b/256` rounded, the others what
+//!   makes rows and columns add up); 3D and trilinear weights take the 2D weights
+//!   of x and z (or of x and the level) and split each by y the same way;
+//! - a 1D texture is fetched as a 2D one of one row at y = 0, so that linear
+//!   filtering in border mode blends the border colour in at half weight;
+//! - float texels are summed exactly and rounded once, ties away from zero (to a
+//!   half for a half texture); 8- and 16-bit normalized texels are filtered as
+//!   16-bit integers and rounded to one; sRGB goes through the GPU's own table;
+//! - the channels a format lacks read 0, the border colour too; integer textures
+//!   read the low bits of the border colour's float encoding;
+//! - a layer is an unsigned index held at the last layer; integer coordinates out
+//!   of range read zeros; of equal cubemap axes, z wins over y and y over x.
+
+// Tap indices (p, q, r) and channels index several arrays at once here.
+#![allow(clippy::needless_range_loop)]
+
+use super::memory::GlobalMemory;
+pub use crate::lower::program::{Boundary, Geometry, ImageQuery};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// How a channel's bits are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChannelKind {
+    Signed,
+    Unsigned,
+    Float,
+}
+
+/// A texel format: one to four channels of 8, 16 or 32 bits (16-bit floats are halves).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Format {
+    pub kind: ChannelKind,
+    pub bits: u8,
+    pub channels: u8,
+}
+
+impl Format {
+    /// Bytes per texel.
+    pub fn texel_bytes(self) -> u64 {
+        u64::from(self.bits / 8) * u64::from(self.channels)
+    }
+
+    /// Whether a format is one CUDA arrays hold: 8/16/32-bit integers, 16/32-bit
+    /// floats, 1, 2 or 4 channels.
+    pub fn is_valid(self) -> bool {
+        matches!(self.channels, 1 | 2 | 4)
+            && match self.kind {
+                ChannelKind::Float => matches!(self.bits, 16 | 32),
+                _ => matches!(self.bits, 8 | 16 | 32),
+            }
+    }
+}
+
+/// One image: `depth` slices (or layers, or faces) of `height` rows of `width` texels,
+/// rows `pitch` bytes apart, slices `height * pitch` apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Image {
+    pub base: u64,
+    pub width: u32,
+    pub height: u32,
+    pub depth: u32,
+    pub pitch: u64,
+    pub format: Format,
+}
+
+impl Image {
+    fn texel_address(&self, x: u32, y: u32, z: u32) -> u64 {
+        self.base
+            + (u64::from(z) * u64::from(self.height) + u64::from(y)) * self.pitch
+            + u64::from(x) * self.format.texel_bytes()
+    }
+}
+
+/// The shape of an array, as its dimensions and flags make it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    D1,
+    D2,
+    D3,
+    Layered1D,
+    Layered2D,
+    Cube,
+    LayeredCube,
+}
+
+impl Shape {
+    fn name(self) -> &'static str {
+        match self {
+            Shape::D1 => "a 1D array",
+            Shape::D2 => "a 2D array",
+            Shape::D3 => "a 3D array",
+            Shape::Layered1D => "a layered 1D array",
+            Shape::Layered2D => "a layered 2D array",
+            Shape::Cube => "a cubemap array",
+            Shape::LayeredCube => "a layered cubemap array",
+        }
+    }
+}
+
+/// What a texture or surface reads.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Resource {
+    /// An array, or the levels of a mipmapped array (level 0 first). A layered
+    /// array's images hold its layers as slices (6 faces a layer for cubemaps).
+    Array { shape: Shape, levels: Vec<Image> },
+    /// Linear memory: `bytes` bytes of texels from `base`.
+    Linear { base: u64, bytes: u64, format: Format },
+    /// Pitched 2D memory.
+    Pitch2D(Image),
+}
+
+impl Resource {
+    fn format(&self) -> Format {
+        match self {
+            Resource::Array { levels, .. } => levels[0].format,
+            Resource::Linear { format, .. } => *format,
+            Resource::Pitch2D(i) => i.format,
+        }
+    }
+}
+
+/// An address mode (CUDA's `cudaTextureAddressMode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AddressMode {
+    Wrap,
+    Clamp,
+    Mirror,
+    Border,
+}
+
+/// How a texture reads: CUDA's texture descriptor.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sampler {
+    pub address: [AddressMode; 3],
+    /// Linear filtering (else nearest-point).
+    pub linear: bool,
+    /// Linear filtering between mipmap levels.
+    pub mip_linear: bool,
+    /// Integer texels read as normalized floats.
+    pub normalized_read: bool,
+    pub srgb: bool,
+    pub normalized_coords: bool,
+    pub border: [f32; 4],
+    pub lod_bias: f32,
+    pub min_lod: f32,
+    pub max_lod: f32,
+    pub seamless_cubemap: bool,
+}
+
+/// A texture object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Texture {
+    pub resource: Resource,
+    pub sampler: Sampler,
+}
+
+/// Why a texture or surface cannot be made, in CUDA's terms.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ObjectError {
+    /// Linear filtering of textures read as integers (`cudaErrorInvalidFilterSetting`).
+    #[error(
+        "linear filtering needs a texture read as floats (floats, or 8- and 16-bit integers read normalized)"
+    )]
+    Filter,
+    /// A normalized read of 32-bit integers (`cudaErrorInvalidNormSetting`).
+    #[error("only 8- and 16-bit integers read as normalized floats")]
+    NormalizedRead,
+    /// Anything else (`cudaErrorInvalidValue`).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// The texture and surface objects of a device: handles to what each reads.
+#[derive(Debug, Default)]
+pub struct Objects {
+    textures: HashMap<u64, Arc<Texture>>,
+    surfaces: HashMap<u64, Arc<Image>>,
+    surface_shapes: HashMap<u64, Shape>,
+    next: u64,
+}
+
+/// Handles count up from here, textures and surfaces from one counter: a handle of
+/// one kind is never one of the other.
+const FIRST_HANDLE: u64 = 1;
+
+impl Objects {
+    /// Makes a texture object; its handle.
+    ///
+    /// # Errors
+    /// [`ObjectError`] for settings CUDA refuses.
+    pub fn create_texture(&mut self, texture: Texture) -> Result<u64, ObjectError> {
+        let f = texture.resource.format();
+        if !f.is_valid() {
+            return Err(ObjectError::Invalid(format!("{f:?} is not a texel format")));
+        }
+        let s = &texture.sampler;
+        if s.normalized_read && f.kind != ChannelKind::Float && f.bits == 32 {
+            return Err(ObjectError::NormalizedRead);
+        }
+        // Linear filtering needs floats; integers still blend between levels (GPU).
+        if s.linear && f.kind != ChannelKind::Float && !s.normalized_read {
+            return Err(ObjectError::Filter);
+        }
+        Ok(self.insert_texture(texture))
+    }
+
+    fn handle(&mut self) -> u64 {
+        self.next = self.next.max(FIRST_HANDLE);
+        let h = self.next;
+        self.next += 1;
+        h
+    }
+
+    fn insert_texture(&mut self, texture: Texture) -> u64 {
+        let h = self.handle();
+        self.textures.insert(h, Arc::new(texture));
+        h
+    }
+
+    /// Makes a surface object over one image of an array of `shape`; its handle.
+    pub fn create_surface(&mut self, image: Image, shape: Shape) -> u64 {
+        let h = self.handle();
+        self.surfaces.insert(h, Arc::new(image));
+        self.surface_shapes.insert(h, shape);
+        h
+    }
+
+    /// Destroys a texture object; false when `handle` is none.
+    pub fn destroy_texture(&mut self, handle: u64) -> bool {
+        self.textures.remove(&handle).is_some()
+    }
+
+    /// Destroys a surface object; false when `handle` is none.
+    pub fn destroy_surface(&mut self, handle: u64) -> bool {
+        self.surface_shapes.remove(&handle);
+        self.surfaces.remove(&handle).is_some()
+    }
+
+    /// The texture object `handle`.
+    pub fn texture(&self, handle: u64) -> Option<&Arc<Texture>> {
+        self.textures.get(&handle)
+    }
+
+    fn surface(&self, handle: u64) -> Option<(&Image, Shape)> {
+        Some((self.surfaces.get(&handle)?, *self.surface_shapes.get(&handle)?))
+    }
+}
+
+impl Geometry {
+    /// The modifier: `.2d`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Geometry::D1 => ".1d",
+            Geometry::D2 => ".2d",
+            Geometry::D3 => ".3d",
+            Geometry::A1D => ".a1d",
+            Geometry::A2D => ".a2d",
+            Geometry::Cube => ".cube",
+            Geometry::ACube => ".acube",
+        }
+    }
+
+    /// Coordinates besides the layer.
+    pub fn dims(self) -> usize {
+        match self {
+            Geometry::D1 | Geometry::A1D => 1,
+            Geometry::D2 | Geometry::A2D => 2,
+            _ => 3,
+        }
+    }
+
+    pub fn layered(self) -> bool {
+        matches!(self, Geometry::A1D | Geometry::A2D | Geometry::ACube)
+    }
+
+    fn fits(self, shape: Shape) -> bool {
+        matches!(
+            (self, shape),
+            (Geometry::D1, Shape::D1)
+                | (Geometry::D2, Shape::D2)
+                | (Geometry::D3, Shape::D3)
+                | (Geometry::A1D, Shape::Layered1D)
+                | (Geometry::A2D, Shape::Layered2D)
+                | (Geometry::Cube, Shape::Cube)
+                | (Geometry::ACube, Shape::LayeredCube)
+        )
+    }
+}
+
+/// The level of detail of a fetch.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Lod {
+    /// Level 0 (`tex` without `.level` or `.grad`).
+    Base,
+    /// `tex.level`.
+    Level(f32),
+    /// `tex.grad`: the gradients in x and y.
+    Grad([f32; 3], [f32; 3]),
+}
+
+/// One lane's `tex` or `tld4`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fetch {
+    pub geometry: Geometry,
+    /// The layer (layered geometries).
+    pub layer: u32,
+    /// The coordinates: f32 bits, or s32 (`int_coords`).
+    pub coords: [u32; 3],
+    pub int_coords: bool,
+    pub lod: Lod,
+    /// `tld4`: the component gathered.
+    pub gather: Option<u8>,
+}
+
+/// A value in the middle of a fetch: a float, or an integer read as one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Value {
+    F(f32),
+    I(i64),
+}
+
+impl Value {
+    fn bits(self) -> u32 {
+        match self {
+            Value::F(f) => f.to_bits(),
+            Value::I(i) => i as u32,
+        }
+    }
+}
+
+/// The four words of a texel (or a filtered one), in CUDA's channel order.
+type Texel4 = [Value; 4];
+
+/// Reads texels from global memory (a fault names the address).
+fn read_raw(mem: &GlobalMemory, image: &Image, x: u32, y: u32, z: u32) -> Result<[i64; 4], String> {
+    let f = image.format;
+    let a = image.texel_address(x, y, z);
+    let size = u64::from(f.bits / 8);
+    let mut out = [0i64; 4];
+    for (c, o) in out.iter_mut().enumerate().take(usize::from(f.channels)) {
+        let raw = mem
+            .load(a + c as u64 * size, size)
+            .map_err(|e| format!("{} (texel ({x}, {y}, {z}))", mem.explain(e)))?;
+        *o = match (f.kind, f.bits) {
+            (ChannelKind::Signed, 8) => i64::from(raw as u8 as i8),
+            (ChannelKind::Signed, 16) => i64::from(raw as u16 as i16),
+            (ChannelKind::Signed, _) => i64::from(raw as u32 as i32),
+            _ => raw as i64,
+        };
+    }
+    Ok(out)
+}
+
+/// The GPU's sRGB table: an 8-bit sRGB value's linear value in 65536ths (measured:
+/// tests/tex/gpu.bin, the sRGB probe; within 1/2^8 relative of the sRGB curve).
+const SRGB: [u32; 256] = [
+    0, 20, 40, 60, 80, 100, 120, 140, 160, 180, 200, 220, 240, 264, 288, 312, 340, 368, 396, 428, 460, 492,
+    524, 560, 600, 636, 676, 720, 760, 804, 852, 896, 944, 1000, 1048, 1104, 1160, 1216, 1272, 1328, 1392,
+    1456, 1520, 1584, 1648, 1720, 1792, 1864, 1936, 2016, 2096, 2176, 2256, 2336, 2416, 2496, 2592, 2688,
+    2768, 2864, 2960, 3056, 3152, 3264, 3360, 3456, 3584, 3680, 3776, 3904, 4000, 4128, 4256, 4352, 4480,
+    4608, 4736, 4864, 4992, 5120, 5248, 5408, 5536, 5664, 5824, 5952, 6112, 6240, 6400, 6560, 6688, 6848,
+    7008, 7168, 7328, 7488, 7680, 7808, 8000, 8192, 8320, 8512, 8704, 8896, 9088, 9280, 9472, 9664, 9856,
+    10048, 10240, 10432, 10624, 10816, 11008, 11264, 11456, 11648, 11904, 12096, 12288, 12544, 12736, 12992,
+    13184, 13440, 13696, 13888, 14144, 14400, 14656, 14848, 15104, 15360, 15616, 15872, 16128, 16384, 16640,
+    16896, 17152, 17408, 17664, 18048, 18304, 18560, 18816, 19072, 19456, 19712, 19968, 20224, 20608, 20864,
+    21120, 21504, 21760, 22144, 22400, 22784, 23040, 23296, 23680, 24064, 24320, 24704, 24960, 25344, 25600,
+    25984, 26368, 26752, 27008, 27392, 27776, 28032, 28416, 28800, 29184, 29568, 29952, 30336, 30720, 30976,
+    31488, 31744, 32256, 32512, 33024, 33280, 33792, 34048, 34560, 35072, 35328, 35840, 36096, 36608, 37120,
+    37376, 37888, 38400, 38656, 39168, 39680, 39936, 40448, 40960, 41216, 41728, 42240, 42752, 43264, 43520,
+    44032, 44544, 45056, 45568, 45824, 46336, 46848, 47360, 47872, 48384, 48896, 49408, 49920, 50432, 50944,
+    51456, 51968, 52480, 52992, 53504, 54016, 54528, 55040, 55552, 56064, 56576, 57088, 57600, 58112, 58624,
+    59392, 59904, 60416, 60928, 61440, 61952, 62464, 62976, 64000, 64512, 65024, 65536,
+];
+
+/// Normalized coordinates keep this many fractional bits before scaling (GPU).
+const NORMALIZED_BITS: i32 = 21;
+
+/// How a texture's texels become values.
+struct Reader<'t> {
+    format: Format,
+    sampler: &'t Sampler,
+}
+
+impl Reader<'_> {
+    fn normalized(&self) -> bool {
+        self.sampler.normalized_read && self.format.kind != ChannelKind::Float
+    }
+
+    /// A texel as nearest-point filtering returns it.
+    fn point(&self, raw: [i64; 4]) -> Texel4 {
+        let f = self.format;
+        let mut out = [Value::I(0); 4];
+        for c in 0..usize::from(f.channels) {
+            let v = raw[c];
+            out[c] = match f.kind {
+                ChannelKind::Float => Value::F(float_of(v, f.bits)),
+                _ if !self.normalized() => Value::I(v),
+                ChannelKind::Unsigned if self.sampler.srgb && c < 3 && f.bits == 8 => {
+                    Value::F(SRGB[v as usize] as f32 / 65536.0)
+                }
+                ChannelKind::Unsigned => Value::F((v as f64 / ((1u64 << f.bits) - 1) as f64) as f32),
+                ChannelKind::Signed => {
+                    Value::F((v as f64 / ((1i64 << (f.bits - 1)) - 1) as f64).max(-1.0) as f32)
+                }
+            };
+        }
+        for o in out.iter_mut().skip(usize::from(f.channels)) {
+            *o = if self.reads_floats() { Value::F(0.0) } else { Value::I(0) };
+        }
+        out
+    }
+
+    fn reads_floats(&self) -> bool {
+        self.format.kind == ChannelKind::Float || self.normalized()
+    }
+
+    /// The border colour as nearest-point filtering returns it.
+    fn border(&self) -> Texel4 {
+        let f = self.format;
+        let mut out = [Value::I(0); 4];
+        for (c, o) in out.iter_mut().enumerate() {
+            let b = if c < usize::from(f.channels) { self.sampler.border[c] } else { 0.0 };
+            *o = if self.reads_floats() {
+                Value::F(b)
+            } else {
+                // GPU: the low bits of the float's encoding.
+                let low = u64::from(b.to_bits()) & ((1u64 << f.bits) - 1);
+                let v = if f.kind == ChannelKind::Signed && low >> (f.bits - 1) != 0 {
+                    low as i64 - (1i64 << f.bits)
+                } else {
+                    low as i64
+                };
+                Value::I(v)
+            };
+        }
+        out
+    }
+
+    /// Whether linear filtering works on 16-bit integers (normalized 8/16-bit).
+    fn filters_as_u16(&self) -> bool {
+        self.normalized()
+    }
+
+    /// A texel in the 16-bit filtering domain.
+    fn wide(&self, raw: [i64; 4]) -> [i64; 4] {
+        let f = self.format;
+        let mut out = [0i64; 4];
+        for c in 0..usize::from(f.channels) {
+            let v = raw[c];
+            out[c] = match (f.kind, f.bits) {
+                (ChannelKind::Unsigned, 8) if self.sampler.srgb && c < 3 => i64::from(SRGB[v as usize]),
+                (ChannelKind::Unsigned, 8) => v * 257,
+                // GPU: 258 v, one more from 64 up and one less from -65 down; -128 is -1.
+                (ChannelKind::Signed, 8) => match v {
+                    -128 => -32767,
+                    64.. => 258 * v + 1,
+                    ..=-65 => 258 * v - 1,
+                    _ => 258 * v,
+                },
+                _ => v,
+            };
+        }
+        out
+    }
+
+    fn wide_border(&self) -> [i64; 4] {
+        let den = if self.format.kind == ChannelKind::Unsigned { 65535.0 } else { 32767.0 };
+        let mut out = [0i64; 4];
+        for c in 0..usize::from(self.format.channels) {
+            out[c] = (f64::from(self.sampler.border[c]) * den + 0.5).floor() as i64;
+        }
+        out
+    }
+
+    /// A 16-bit-domain sum back to a float.
+    fn narrow(&self, c: usize, q: i64) -> f32 {
+        if self.format.kind == ChannelKind::Unsigned {
+            if self.sampler.srgb && self.format.bits == 8 && c < 3 {
+                return (q as f64 / 65536.0) as f32;
+            }
+            (q as f64 / 65535.0) as f32
+        } else {
+            (q.max(-32767) as f64 / 32767.0) as f32
+        }
+    }
+}
+
+fn float_of(raw: i64, bits: u8) -> f32 {
+    if bits == 16 { half::f16::from_bits(raw as u16).to_f32() } else { f32::from_bits(raw as u32) }
+}
+
+/// Texel index `k` of an axis of `n` texels under `mode`; `None` for the border.
+fn address(k: i64, n: u32, mode: AddressMode) -> Option<u32> {
+    let n = i64::from(n);
+    let i = match mode {
+        AddressMode::Wrap => k.rem_euclid(n),
+        AddressMode::Mirror => {
+            let m = k.rem_euclid(2 * n);
+            if m >= n { 2 * n - 1 - m } else { m }
+        }
+        AddressMode::Border if k < 0 || k >= n => return None,
+        _ => k.clamp(0, n - 1),
+    };
+    Some(i as u32)
+}
+
+/// A coordinate in texels, exactly (normalized ones keep 21 fractional bits first).
+fn scaled(x: f32, n: u32, normalized: bool) -> f64 {
+    let x = f64::from(x);
+    if normalized {
+        let s = f64::from(1u32 << NORMALIZED_BITS);
+        (x * s).floor() / s * f64::from(n)
+    } else {
+        x
+    }
+}
+
+fn floor_index(x: f64) -> i64 {
+    x.clamp(-(2f64.powi(62)), 2f64.powi(62)).floor() as i64
+}
+
+/// One axis: the texels a fetch reads and the weight of the second (0..255).
+#[derive(Debug, Clone, Copy)]
+struct Axis {
+    taps: [Option<u32>; 2],
+    a: u32,
+}
+
+fn axis(x: f32, n: u32, normalized: bool, mode: AddressMode, linear: bool) -> Axis {
+    let mode = if !normalized && matches!(mode, AddressMode::Wrap | AddressMode::Mirror) {
+        AddressMode::Clamp
+    } else {
+        mode
+    };
+    let u = scaled(x, n, normalized);
+    if !linear {
+        let t = address(floor_index(u), n, mode);
+        return Axis { taps: [t, t], a: 0 };
+    }
+    let lim = 2f64.powi(52);
+    let q = ((u - 0.5).clamp(-lim, lim) * 256.0 + 0.5).floor() as i64;
+    let (i, a) = (q >> 8, (q & 255) as u32);
+    Axis { taps: [address(i, n, mode), address(i + 1, n, mode)], a }
+}
+
+/// The 8-bit 2D weights of fractions `a` (first axis) and `b`: indexed `[p][q]`
+/// for the first axis' tap p and the second's q, out of 256.
+fn weights2(a: u32, b: u32) -> [[u32; 2]; 2] {
+    let w11 = (a * b + 128) >> 8;
+    [[256 + w11 - a - b, b - w11], [a - w11, w11]]
+}
+
+/// Splits a weight by a fraction: (the part of tap 0, the part of tap 1).
+fn split(w: u32, b: u32) -> (u32, u32) {
+    let hi = (w * b + 128) >> 8;
+    (w - hi, hi)
+}
+
+/// One tap: a texel (or the border) and its weight out of `scale`.
+struct Tap {
+    texel: Option<(u32, u32, u32)>,
+    weight: u32,
+}
+
+/// An image with the slice a layer or face starts at.
+struct Plane<'a> {
+    image: &'a Image,
+    slice: u32,
+}
+
+impl<'t> Reader<'t> {
+    /// Nearest-point filtering of one tap.
+    fn point_tap(
+        &self,
+        mem: &GlobalMemory,
+        plane: &Plane,
+        t: Option<(u32, u32, u32)>,
+    ) -> Result<Texel4, String> {
+        match t {
+            None => Ok(self.border()),
+            Some((x, y, z)) => Ok(self.point(read_raw(mem, plane.image, x, y, plane.slice + z)?)),
+        }
+    }
+
+    /// The weighted sum of taps with weights out of `scale` (a power of two).
+    fn filter(&self, mem: &GlobalMemory, plane: &Plane, taps: &[Tap], scale: u32) -> Result<Texel4, String> {
+        let taps: Vec<&Tap> = taps.iter().filter(|t| t.weight != 0).collect();
+        if self.filters_as_u16() {
+            let mut total = [0i64; 4];
+            for t in &taps {
+                let v = match t.texel {
+                    None => self.wide_border(),
+                    Some((x, y, z)) => self.wide(read_raw(mem, plane.image, x, y, plane.slice + z)?),
+                };
+                for c in 0..4 {
+                    total[c] += i64::from(t.weight) * v[c];
+                }
+            }
+            let s = i64::from(scale);
+            let mut out = [Value::F(0.0); 4];
+            for c in 0..usize::from(self.format.channels) {
+                out[c] = Value::F(self.narrow(c, (total[c] + s / 2).div_euclid(s)));
+            }
+            return Ok(out);
+        }
+        let mut values = Vec::with_capacity(taps.len());
+        for t in &taps {
+            values.push((t.weight, self.point_tap(mem, plane, t.texel)?));
+        }
+        Ok(self.sum(&values, scale))
+    }
+
+    /// Σ weight·value / scale of point-read values: floats exact then rounded once,
+    /// integers (linear mipmap filtering of integer textures) rounded halves up.
+    fn sum(&self, values: &[(u32, Texel4)], scale: u32) -> Texel4 {
+        let mut out = [Value::F(0.0); 4];
+        let half = self.format.kind == ChannelKind::Float && self.format.bits == 16;
+        for (c, o) in out.iter_mut().enumerate() {
+            if !self.reads_floats() {
+                let s = i64::from(scale);
+                let total: i64 = values
+                    .iter()
+                    .map(|(w, v)| {
+                        i64::from(*w)
+                            * match v[c] {
+                                Value::I(i) => i,
+                                Value::F(f) => f as i64,
+                            }
+                    })
+                    .sum();
+                *o = Value::I((total + s / 2).div_euclid(s));
+                continue;
+            }
+            let terms: Vec<(u32, f32)> = values
+                .iter()
+                .map(|(w, v)| {
+                    (
+                        *w,
+                        match v[c] {
+                            Value::F(f) => f,
+                            Value::I(i) => i as f32,
+                        },
+                    )
+                })
+                .collect();
+            *o = Value::F(exact_sum(&terms, scale.trailing_zeros(), half));
+        }
+        out
+    }
+}
+
+/// Σ w·v / 2^shift over weighted f32 values, exact, rounded once to f32 (or to a
+/// half, returned as f32) with ties away from zero; a sum of -0s is -0.
+fn exact_sum(terms: &[(u32, f32)], shift: u32, half: bool) -> f32 {
+    if terms.is_empty() {
+        return 0.0;
+    }
+    if terms.iter().any(|(_, v)| v.is_nan()) {
+        return f32::NAN;
+    }
+    let pos = terms.iter().any(|(_, v)| *v == f32::INFINITY);
+    let neg = terms.iter().any(|(_, v)| *v == f32::NEG_INFINITY);
+    match (pos, neg) {
+        (true, true) => return f32::NAN,
+        (true, false) => return f32::INFINITY,
+        (false, true) => return f32::NEG_INFINITY,
+        _ => {}
+    }
+    if terms.iter().all(|(_, v)| *v == 0.0) {
+        return if terms.iter().all(|(_, v)| v.is_sign_negative()) { -0.0 } else { 0.0 };
+    }
+    // Each value is m·2^e with |m| < 2^24 and e >= -149: sum w·m·2^(e + 149) in a
+    // wide integer, then the value is that · 2^(-149 - shift).
+    let mut acc = Wide::default();
+    for (w, v) in terms {
+        let bits = v.to_bits();
+        let exp = ((bits >> 23) & 0xff) as i32;
+        let frac = bits & 0x7f_ffff;
+        let (m, e) = if exp == 0 { (frac, 0) } else { (frac | 0x80_0000, exp - 1) };
+        let mag = u128::from(m) * u128::from(*w);
+        acc.add(mag, e as u32, v.is_sign_negative());
+    }
+    let (negative, mag) = acc.magnitude();
+    round_wide(&mag, -149 - shift as i32, negative, half)
+}
+
+/// A signed 320-bit integer, little-endian words (two's complement).
+#[derive(Default, Clone)]
+struct Wide([u64; 5]);
+
+impl Wide {
+    /// Adds (or subtracts) `mag · 2^shift`.
+    fn add(&mut self, mag: u128, shift: u32, negative: bool) {
+        let mut t = [0u64; 5];
+        let (word, bit) = ((shift / 64) as usize, shift % 64);
+        let lo = mag << bit;
+        let carry = if bit == 0 { 0 } else { mag >> (128 - bit) };
+        let parts = [lo as u64, (lo >> 64) as u64, carry as u64];
+        for (k, p) in parts.iter().enumerate() {
+            if word + k < 5 {
+                t[word + k] = *p;
+            }
+        }
+        if negative {
+            // two's complement of t
+            let mut c = 1u128;
+            for x in t.iter_mut() {
+                let v = u128::from(!*x) + c;
+                *x = v as u64;
+                c = v >> 64;
+            }
+        }
+        let mut c = 0u128;
+        for (a, b) in self.0.iter_mut().zip(t) {
+            let v = u128::from(*a) + u128::from(b) + c;
+            *a = v as u64;
+            c = v >> 64;
+        }
+    }
+
+    /// (is negative, magnitude).
+    fn magnitude(&self) -> (bool, [u64; 5]) {
+        if self.0[4] >> 63 == 0 {
+            return (false, self.0);
+        }
+        let mut t = self.0;
+        let mut c = 1u128;
+        for x in t.iter_mut() {
+            let v = u128::from(!*x) + c;
+            *x = v as u64;
+            c = v >> 64;
+        }
+        (true, t)
+    }
+}
+
+fn bit(m: &[u64; 5], i: i32) -> bool {
+    i >= 0 && (m[(i / 64) as usize] >> (i % 64)) & 1 == 1
+}
+
+/// mag · 2^exp to f32 (or a half), nearest, ties away from zero.
+fn round_wide(mag: &[u64; 5], exp: i32, negative: bool, half: bool) -> f32 {
+    let top = (0..320).rev().find(|&i| bit(mag, i));
+    let Some(top) = top else {
+        return if negative { -0.0 } else { 0.0 };
+    };
+    let (mant_bits, min_exp, max_exp) = if half { (11, -14, 15) } else { (24, -126, 127) };
+    // The value is in [2^(top+exp), 2^(top+exp+1)); its unit in the last place:
+    let e = (top + exp).max(min_exp);
+    let ulp = e - (mant_bits - 1);
+    let shift = ulp - exp; // bits of mag below the kept ones
+    let mut kept: u64 = 0;
+    for i in (shift.max(0)..=top).rev() {
+        kept = (kept << 1) | u64::from(bit(mag, i));
+    }
+    if shift < 0 {
+        kept <<= -shift;
+    }
+    if shift > 0 && bit(mag, shift - 1) {
+        kept += 1; // half or more: away from zero
+    }
+    let value = kept as f64 * 2f64.powi(ulp);
+    let out = if value >= 2f64.powi(max_exp + 1) {
+        f64::INFINITY
+    } else if half {
+        f64::from(half::f16::from_f64(value).to_f32())
+    } else {
+        value
+    };
+    let out = out as f32;
+    if negative { -out } else { out }
+}
+
+/// The result of `tex` or `tld4` on one lane: four 32-bit words.
+///
+/// # Errors
+/// A fault's cause: a geometry the texture does not have, a texel outside memory.
+pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], String> {
+    let s = &tex.sampler;
+    let reader = Reader { format: tex.resource.format(), sampler: s };
+    let words = |v: Texel4| [v[0].bits(), v[1].bits(), v[2].bits(), v[3].bits()];
+    let (levels, shape): (Vec<Image>, Shape) = match &tex.resource {
+        Resource::Linear { base, bytes, format } => {
+            if f.geometry != Geometry::D1 || !f.int_coords {
+                return Err(format!(
+                    "tex{}{} through a texture over linear memory: it takes .1d with integer coordinates (tex1Dfetch)",
+                    f.geometry.name(),
+                    if f.int_coords { ".s32" } else { ".f32" }
+                ));
+            }
+            let n = (bytes / format.texel_bytes()) as i64;
+            let x = f.coords[0] as i32 as i64;
+            if x < 0 || x >= n {
+                return Ok([0; 4]);
+            }
+            let image =
+                Image { base: *base, width: n as u32, height: 1, depth: 1, pitch: 0, format: *format };
+            return Ok(words(reader.point(read_raw(mem, &image, x as u32, 0, 0)?)));
+        }
+        Resource::Pitch2D(i) => (vec![*i], Shape::D2),
+        Resource::Array { shape, levels } => (levels.clone(), *shape),
+    };
+    if !f.geometry.fits(shape) {
+        return Err(format!(
+            "tex{} through a texture over {} (undefined behaviour)",
+            f.geometry.name(),
+            shape.name()
+        ));
+    }
+    let layers = match shape {
+        Shape::LayeredCube => levels[0].depth / 6,
+        Shape::Layered1D | Shape::Layered2D => levels[0].depth,
+        _ => 1,
+    };
+    let layer = if f.geometry.layered() { f.layer.min(layers - 1) } else { 0 };
+    if f.int_coords {
+        let img = &levels[0];
+        let c = |k: usize| f.coords[k] as i32 as i64;
+        let (x, y, z) = (
+            c(0),
+            if f.geometry.dims() > 1 { c(1) } else { 0 },
+            if f.geometry == Geometry::D3 { c(2) } else { 0 },
+        );
+        let slices = if f.geometry == Geometry::D3 { img.depth } else { 1 };
+        let inside = x >= 0
+            && x < i64::from(img.width)
+            && y >= 0
+            && y < i64::from(img.height)
+            && z >= 0
+            && z < i64::from(slices);
+        if !inside {
+            return Ok([0; 4]);
+        }
+        let z = if f.geometry.layered() { layer } else { z as u32 };
+        return Ok(words(reader.point(read_raw(mem, img, x as u32, y as u32, z)?)));
+    }
+    let coord = |k: usize| f32::from_bits(f.coords[k]);
+    // Cubemaps: a face and coordinates on it.
+    let (xy, face) = if matches!(f.geometry, Geometry::Cube | Geometry::ACube) {
+        let (face, u, v) = cube_face(coord(0), coord(1), coord(2));
+        ([u, v, 0.0], face)
+    } else {
+        ([coord(0), coord(1), coord(2)], 0)
+    };
+    let slice_of = |level: &Image| -> u32 {
+        match shape {
+            Shape::Cube | Shape::LayeredCube => layer * 6 + face,
+            Shape::Layered1D | Shape::Layered2D => layer,
+            _ => {
+                let _ = level;
+                0
+            }
+        }
+    };
+    let cube = matches!(f.geometry, Geometry::Cube | Geometry::ACube);
+    let normalized = s.normalized_coords || cube;
+    let modes = if cube { [AddressMode::Clamp; 3] } else { s.address };
+    // 1D arrays fetch as 2D ones of one row at y = 0 (GPU); layered 1D ones do not.
+    let dims = match f.geometry {
+        Geometry::D1 => 2,
+        Geometry::A1D => 1,
+        g if g.dims() == 3 && !cube => 3,
+        _ => 2,
+    };
+    let sample = |level: &Image, gather: Option<u8>| -> Result<Texel4, String> {
+        let plane = Plane { image: level, slice: slice_of(level) };
+        let sizes = [level.width, level.height, level.depth];
+        let linear = s.linear || gather.is_some();
+        let ax: Vec<Axis> = (0..dims)
+            .map(|k| {
+                axis(
+                    if f.geometry == Geometry::D1 && k == 1 { 0.0 } else { xy[k] },
+                    sizes[k],
+                    normalized,
+                    modes[k],
+                    linear,
+                )
+            })
+            .collect();
+        let tap = |p: usize, q: usize, r: usize| -> Option<(u32, u32, u32)> {
+            let x = ax[0].taps[p]?;
+            let y = if dims > 1 { ax[1].taps[q]? } else { 0 };
+            let z = if dims > 2 { ax[2].taps[r]? } else { 0 };
+            Some((x, y, z))
+        };
+        if let Some(comp) = gather {
+            let c = usize::from(comp);
+            let mut out = [Value::I(0); 4];
+            for (k, (p, q)) in [(0, 1), (1, 1), (1, 0), (0, 0)].into_iter().enumerate() {
+                out[k] = reader.point_tap(mem, &plane, tap(p, q, 0))?[c];
+            }
+            return Ok(out);
+        }
+        if !linear {
+            return reader.point_tap(mem, &plane, tap(0, 0, 0));
+        }
+        let taps: Vec<Tap> = match dims {
+            1 => (0..2)
+                .map(|p| Tap { texel: tap(p, 0, 0), weight: if p == 0 { 256 - ax[0].a } else { ax[0].a } })
+                .collect(),
+            2 => {
+                let w = weights2(ax[0].a, ax[1].a);
+                let mut v = Vec::new();
+                for p in 0..2 {
+                    for q in 0..2 {
+                        v.push(Tap { texel: tap(p, q, 0), weight: w[p][q] });
+                    }
+                }
+                v
+            }
+            _ => {
+                let w = weights2(ax[0].a, ax[2].a);
+                let mut v = Vec::new();
+                for p in 0..2 {
+                    for r in 0..2 {
+                        let (lo, hi) = split(w[p][r], ax[1].a);
+                        v.push(Tap { texel: tap(p, 0, r), weight: lo });
+                        v.push(Tap { texel: tap(p, 1, r), weight: hi });
+                    }
+                }
+                v
+            }
+        };
+        reader.filter(mem, &plane, &taps, 256)
+    };
+    if let Some(comp) = f.gather {
+        return Ok(words(sample(&levels[0], Some(comp))?));
+    }
+    let last = levels.len() - 1;
+    let lod = match f.lod {
+        Lod::Base if levels.len() == 1 => return Ok(words(sample(&levels[0], None)?)),
+        // A mipmapped texture without .level: level of detail 0, biased and clamped.
+        Lod::Base => 0.0,
+        Lod::Level(l) => f64::from(l),
+        Lod::Grad(dx, dy) => {
+            let img = &levels[0];
+            let n = f.geometry.dims().min(if cube { 2 } else { 3 });
+            let sizes = [img.width, img.height, img.depth];
+            let norm = |d: [f32; 3]| {
+                (0..n).map(|k| (f64::from(d[k]) * f64::from(sizes[k])).powi(2)).sum::<f64>().sqrt()
+            };
+            norm(dx).max(norm(dy)).log2()
+        }
+    };
+    if last == 0 {
+        return Ok(words(sample(&levels[0], None)?));
+    }
+    let lod = (lod + f64::from(s.lod_bias))
+        .clamp(f64::from(s.min_lod), f64::from(s.max_lod))
+        .clamp(0.0, last as f64);
+    if !s.mip_linear {
+        let level = ((lod + 0.5).floor() as usize).min(last);
+        return Ok(words(sample(&levels[level], None)?));
+    }
+    let q = (lod * 256.0).floor() as i64;
+    let (l0, frac) = (((q >> 8) as usize).min(last), (q & 255) as u32);
+    let l1 = (l0 + 1).min(last);
+    if frac == 0 || l0 == last {
+        return Ok(words(sample(&levels[l0], None)?));
+    }
+    if s.linear && dims == 2 && reader.reads_floats() {
+        // Trilinear: the 2D weights of x and the level, each split by y.
+        let mut out_terms: Vec<(Plane, Tap)> = Vec::new();
+        for (lv, r) in [(l0, 0usize), (l1, 1)] {
+            let level = &levels[lv];
+            let sizes = [level.width, level.height];
+            let ax: Vec<Axis> = (0..2)
+                .map(|k| {
+                    axis(
+                        if f.geometry == Geometry::D1 && k == 1 { 0.0 } else { xy[k] },
+                        sizes[k],
+                        normalized,
+                        modes[k],
+                        true,
+                    )
+                })
+                .collect();
+            let w = weights2(ax[0].a, frac);
+            for p in 0..2 {
+                let (lo, hi) = split(w[p][r], ax[1].a);
+                for (qq, weight) in [(0, lo), (1, hi)] {
+                    let texel = (|| Some((ax[0].taps[p]?, ax[1].taps[qq]?, 0)))();
+                    out_terms.push((Plane { image: level, slice: slice_of(level) }, Tap { texel, weight }));
+                }
+            }
+        }
+        return trilinear(&reader, mem, &out_terms).map(words);
+    }
+    // Otherwise: each level filtered, then blended by the level fraction.
+    let a = sample(&levels[l0], None)?;
+    let b = sample(&levels[l1], None)?;
+    Ok(words(reader.sum(&[(256 - frac, a), (frac, b)], 256)))
+}
+
+/// The sum of taps over two levels, each with its own plane, out of 256.
+fn trilinear(reader: &Reader, mem: &GlobalMemory, terms: &[(Plane, Tap)]) -> Result<Texel4, String> {
+    let live: Vec<&(Plane, Tap)> = terms.iter().filter(|(_, t)| t.weight != 0).collect();
+    if reader.filters_as_u16() {
+        let mut total = [0i64; 4];
+        for (plane, t) in &live {
+            let v = match t.texel {
+                None => reader.wide_border(),
+                Some((x, y, z)) => reader.wide(read_raw(mem, plane.image, x, y, plane.slice + z)?),
+            };
+            for c in 0..4 {
+                total[c] += i64::from(t.weight) * v[c];
+            }
+        }
+        let mut out = [Value::F(0.0); 4];
+        for c in 0..usize::from(reader.format.channels) {
+            out[c] = Value::F(reader.narrow(c, (total[c] + 128).div_euclid(256)));
+        }
+        return Ok(out);
+    }
+    let mut values = Vec::new();
+    for (plane, t) in &live {
+        values.push((t.weight, reader.point_tap(mem, plane, t.texel)?));
+    }
+    Ok(reader.sum(&values, 256))
+}
+
+/// The face and normalized face coordinates of a cubemap direction (the Guide's
+/// table; of equal magnitudes z wins over y and x, y over x: GPU).
+fn cube_face(x: f32, y: f32, z: f32) -> (u32, f32, f32) {
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    let (face, m, s, t) = if az >= ay && az >= ax {
+        if z >= 0.0 { (4, az, x, -y) } else { (5, az, -x, -y) }
+    } else if ay >= ax {
+        if y >= 0.0 { (2, ay, x, z) } else { (3, ay, x, -z) }
+    } else if x >= 0.0 {
+        (0, ax, -z, -y)
+    } else {
+        (1, ax, z, -y)
+    };
+    ((face), (s / m + 1.0) * 0.5, (t / m + 1.0) * 0.5)
+}
+
+/// `txq` on one lane: `level` for `txq.level.*`.
+///
+/// # Errors
+/// The attributes a GPU refuses on texture objects.
+pub fn query(tex: &Texture, q: ImageQuery, level: Option<u32>) -> Result<u32, String> {
+    // GPU (tests/tex/query.txt): width, height and depth of level 0, a 1D array's
+    // height 1, a layered array's layers as its depth, a cubemap's depth 0; linear
+    // memory its texels wide and 0 high; txq.level of an array with one level 0.
+    let (w, h, d) = match &tex.resource {
+        Resource::Linear { bytes, format, .. } => ((bytes / format.texel_bytes()) as u32, 0, 0),
+        Resource::Pitch2D(i) => (i.width, i.height, 0),
+        Resource::Array { shape, levels } => {
+            let lv = match level {
+                None => 0,
+                Some(l) if levels.len() > 1 => (l as usize).min(levels.len() - 1),
+                Some(_) => return Ok(0),
+            };
+            let i = &levels[lv];
+            match shape {
+                Shape::D1 => (i.width, 1, 0),
+                Shape::D2 => (i.width, i.height, 0),
+                Shape::D3 => (i.width, i.height, i.depth),
+                Shape::Layered1D => (i.width, 1, i.depth),
+                Shape::Layered2D => (i.width, i.height, i.depth),
+                Shape::Cube | Shape::LayeredCube => (i.width, i.height, 0),
+            }
+        }
+    };
+    if level.is_some() && !matches!(tex.resource, Resource::Array { .. }) {
+        return Ok(0);
+    }
+    match q {
+        ImageQuery::Width => Ok(w),
+        ImageQuery::Height => Ok(h),
+        ImageQuery::Depth => Ok(d),
+        ImageQuery::Other(name) => Err(format!(
+            "txq.{name} of a texture object: a GPU refuses to launch it (CUDA_ERROR_INVALID_HANDLE); it answers \
+             width, height and depth only"
+        )),
+    }
+}
+
+/// One lane's surface access: byte x, then rows and slices or the layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SurfaceAccess {
+    pub geometry: Geometry,
+    pub coords: [i32; 3],
+    pub boundary: Boundary,
+    /// Bytes the instruction moves (its element size times its vector length).
+    pub bytes: u32,
+}
+
+/// Where a surface access lands: `None` when `.zero` drops it.
+fn surface_address(objects: &Objects, handle: u64, a: &SurfaceAccess) -> Result<Option<u64>, String> {
+    let (image, shape) = objects.surface(handle).ok_or_else(|| {
+        format!(
+            "out of bounds: surface handle {handle:#x} is not a live surface object (cudaCreateSurfaceObject)"
+        )
+    })?;
+    let geometry_fits = a.geometry.fits(shape) || (a.geometry == Geometry::D2 && shape == Shape::D2);
+    if !geometry_fits {
+        return Err(format!(
+            "a {} surface access to {} (undefined behaviour)",
+            a.geometry.name(),
+            shape.name()
+        ));
+    }
+    let size = image.format.texel_bytes();
+    if u64::from(a.bytes) != size {
+        return Err(format!(
+            "a {}-byte surface access to {}-byte texels (undefined behaviour: the access must match the format)",
+            a.bytes, size
+        ));
+    }
+    let x = i64::from(a.coords[0]);
+    if x.rem_euclid(size as i64) != 0 {
+        return Err(format!(
+            "surface x {x} is not a multiple of the {size}-byte texel (undefined behaviour)"
+        ));
+    }
+    let (dims, layered) = match a.geometry {
+        Geometry::D1 => (1, false),
+        Geometry::D2 => (2, false),
+        Geometry::D3 => (3, false),
+        Geometry::A1D => (1, true),
+        Geometry::A2D => (2, true),
+        _ => return Err(format!("surface geometry {} is not supported", a.geometry.name())),
+    };
+    let mut pos = [x.div_euclid(size as i64), 0, 0];
+    let lims = [i64::from(image.width), i64::from(image.height), i64::from(image.depth)];
+    for k in 1..dims {
+        pos[k] = i64::from(a.coords[k]);
+    }
+    let layer_axis = if layered { dims } else { 3 };
+    if layered {
+        pos[layer_axis] = i64::from(a.coords[dims] as u32);
+    }
+    let used = if layered { dims + 1 } else { dims };
+    let inside = (0..used).all(|k| pos[k] >= 0 && pos[k] < lims[k]);
+    if !inside {
+        match a.boundary {
+            Boundary::Zero => return Ok(None),
+            Boundary::Trap => {
+                return Err(format!(
+                    "out of bounds: surface texel ({}) is outside the {}x{}x{} surface (.trap)",
+                    pos[..used].iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", "),
+                    lims[0],
+                    lims[1],
+                    lims[2]
+                ));
+            }
+            Boundary::Clamp => {
+                for k in 0..used {
+                    pos[k] =
+                        if k == layer_axis { pos[k].min(lims[k] - 1) } else { pos[k].clamp(0, lims[k] - 1) };
+                }
+            }
+        }
+    }
+    if layered && dims == 1 {
+        // The layer is the slice: (x, layer) is (x, 0, layer).
+        pos = [pos[0], 0, pos[1]];
+    }
+    Ok(Some(image.texel_address(pos[0] as u32, pos[1] as u32, pos[2] as u32)))
+}
+
+/// `suld.b`: the bytes of one texel, as little-endian words (zero for `.zero` out
+/// of range).
+///
+/// # Errors
+/// A fault's cause.
+pub fn surface_load(
+    objects: &Objects,
+    mem: &GlobalMemory,
+    handle: u64,
+    a: &SurfaceAccess,
+) -> Result<[u32; 4], String> {
+    let Some(addr) = surface_address(objects, handle, a)? else { return Ok([0; 4]) };
+    let mut out = [0u32; 4];
+    match a.bytes {
+        1 | 2 => out[0] = mem.load(addr, u64::from(a.bytes)).map_err(|e| mem.explain(e))? as u32,
+        _ => {
+            for (k, o) in out.iter_mut().enumerate().take((a.bytes / 4) as usize) {
+                *o = mem.load(addr + 4 * k as u64, 4).map_err(|e| mem.explain(e))? as u32;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `sust.b`: stores the low `bytes` of `words`.
+///
+/// # Errors
+/// A fault's cause.
+pub fn surface_store(
+    objects: &Objects,
+    mem: &GlobalMemory,
+    handle: u64,
+    a: &SurfaceAccess,
+    words: [u32; 4],
+) -> Result<(), String> {
+    let Some(addr) = surface_address(objects, handle, a)? else { return Ok(()) };
+    match a.bytes {
+        1 | 2 => mem.store(addr, u64::from(a.bytes), u64::from(words[0])).map_err(|e| mem.explain(e)),
+        _ => {
+            for (k, w) in words.iter().enumerate().take((a.bytes / 4) as usize) {
+                mem.store(addr + 4 * k as u64, 4, u64::from(*w)).map_err(|e| mem.explain(e))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Where `sured.b` reduces (`None` when `.zero` drops it).
+///
+/// # Errors
+/// A fault's cause.
+pub fn surface_target(objects: &Objects, handle: u64, a: &SurfaceAccess) -> Result<Option<u64>, String> {
+    surface_address(objects, handle, a)
+}
+
+/// `suq` on one lane.
+///
+/// # Errors
+/// A dead handle; the attributes a GPU refuses.
+pub fn surface_query(objects: &Objects, handle: u64, q: ImageQuery) -> Result<u32, String> {
+    let (image, shape) = objects.surface(handle).ok_or_else(|| {
+        format!(
+            "out of bounds: surface handle {handle:#x} is not a live surface object (cudaCreateSurfaceObject)"
+        )
+    })?;
+    // GPU (tests/tex/query.txt): a 1D surface's height 0; a layered one's layers as
+    // its depth.
+    let (h, d) = match shape {
+        Shape::D1 => (0, 0),
+        Shape::D2 => (image.height, 0),
+        Shape::Layered1D => (0, image.depth),
+        _ => (image.height, image.depth),
+    };
+    match q {
+        ImageQuery::Width => Ok(image.width),
+        ImageQuery::Height => Ok(h),
+        ImageQuery::Depth => Ok(d),
+        ImageQuery::Other(name) => Err(format!(
+            "suq.{name}: a GPU refuses to load a module that asks it (CUDA_ERROR_NOT_SUPPORTED); it answers width, \
+             height and depth only"
+        )),
+    }
+}
+
+/// The texture object `handle`, or a fault's cause.
+///
+/// # Errors
+/// A handle that is no live texture object.
+pub fn texture_of(objects: &Objects, handle: u64) -> Result<Arc<Texture>, String> {
+    objects.texture(handle).cloned().ok_or_else(|| {
+        format!(
+            "out of bounds: texture handle {handle:#x} is not a live texture object (cudaCreateTextureObject)"
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_sums_round_once_with_ties_away_from_zero() {
+        // 1 + 2^-24 is halfway between 1 and 1 + 2^-23: away from zero.
+        let t = [(128, 1.0f32), (128, 1.0 + f32::EPSILON)];
+        assert_eq!(exact_sum(&t, 8, false), 1.0 + f32::EPSILON);
+        let t = [(128, -1.0f32), (128, -1.0 - f32::EPSILON)];
+        assert_eq!(exact_sum(&t, 8, false), -1.0 - f32::EPSILON);
+        // Cancellation to zero is +0; a sum of -0s is -0.
+        assert!(exact_sum(&[(128, 1.0), (128, -1.0)], 8, false).is_sign_positive());
+        assert!(exact_sum(&[(200, -0.0), (56, -0.0)], 8, false).is_sign_negative());
+        // Subnormals and a half's overflow.
+        assert_eq!(exact_sum(&[(256, f32::from_bits(1))], 8, false), f32::from_bits(1));
+        assert_eq!(exact_sum(&[(1, f32::from_bits(1))], 8, false), 0.0);
+        assert_eq!(exact_sum(&[(128, f32::from_bits(1))], 8, false), f32::from_bits(1));
+        assert_eq!(exact_sum(&[(256, 70000.0)], 8, true), f32::INFINITY);
+        assert_eq!(exact_sum(&[(256, 1.0 / 3.0)], 8, true), half::f16::from_f32(1.0 / 3.0).to_f32());
+    }
+
+    #[test]
+    fn weights_add_up_to_256_in_2d_and_3d() {
+        for a in (0..256).step_by(7) {
+            for b in (0..256).step_by(5) {
+                let w = weights2(a, b);
+                assert_eq!(w.iter().flatten().sum::<u32>(), 256);
+                assert_eq!(w[1][0] + w[1][1], a);
+                assert_eq!(w[0][1] + w[1][1], b);
+            }
+        }
+    }
+
+    #[test]
+    fn addresses_wrap_mirror_clamp_and_border() {
+        assert_eq!(address(-1, 5, AddressMode::Wrap), Some(4));
+        assert_eq!(address(5, 5, AddressMode::Mirror), Some(4));
+        assert_eq!(address(-1, 5, AddressMode::Mirror), Some(0));
+        assert_eq!(address(9, 5, AddressMode::Mirror), Some(0));
+        assert_eq!(address(7, 5, AddressMode::Clamp), Some(4));
+        assert_eq!(address(5, 5, AddressMode::Border), None);
+    }
+}
