@@ -134,6 +134,98 @@ pub enum Arg {
     /// struct passed by value, of any size. The first byte goes to the lowest address.
     /// Only the size must match the parameter's: the bytes may stand for any type.
     Bytes(Vec<u8>),
+    /// A texture object over texels the spec gives (`{"texture": {...}}`): the
+    /// parameter (64-bit) receives its handle.
+    Texture(Box<TextureArg>),
+    /// A surface object over an array the spec gives (`{"surface": {...}}`): the
+    /// parameter receives its handle, and the result holds its texels after the run.
+    Surface(Box<ImageArg>),
+}
+
+/// Where a texture's texels are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageMemory {
+    /// A CUDA array (or a mipmapped one).
+    Array,
+    /// Linear memory (`tex1Dfetch`).
+    Linear,
+    /// Pitched 2D memory.
+    Pitch2D,
+}
+
+/// The texels of a texture or surface argument and their shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImageArg {
+    /// The element type of a channel: u8 s8 u16 s16 u32 s32 f16 f32.
+    pub elem: ElemType,
+    pub channels: u8,
+    /// Width, height and depth (layers for layered shapes, 6 faces a layer for
+    /// cubemaps); 0 where the shape has no such axis.
+    pub dims: [u32; 3],
+    pub shape: crate::exec::texture::Shape,
+    /// Mipmap levels (1: a plain array).
+    pub levels: u32,
+    pub memory: ImageMemory,
+    /// Every level's texels in order, rows of width texels, channels interleaved.
+    pub bytes: Vec<u8>,
+    pub name: Option<String>,
+}
+
+impl ImageArg {
+    /// The width, height and depth of level `l` (layers and faces are not halved).
+    pub fn level_dims(&self, l: u32) -> [u32; 3] {
+        use crate::exec::texture::Shape;
+        let half = |n: u32| if n == 0 { 0 } else { (n >> l).max(1) };
+        let layered =
+            matches!(self.shape, Shape::Layered1D | Shape::Layered2D | Shape::Cube | Shape::LayeredCube);
+        [half(self.dims[0]), half(self.dims[1]), if layered { self.dims[2] } else { half(self.dims[2]) }]
+    }
+
+    /// Bytes of one texel.
+    pub fn texel_bytes(&self) -> u64 {
+        self.elem.bytes() as u64 * u64::from(self.channels)
+    }
+
+    /// Bytes of level `l`.
+    pub fn level_bytes(&self, l: u32) -> u64 {
+        let [w, h, d] = self.level_dims(l);
+        u64::from(w) * u64::from(h.max(1)) * u64::from(d.max(1)) * self.texel_bytes()
+    }
+}
+
+/// How a texture argument reads: CUDA's texture descriptor, floats as their bits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextureArg {
+    pub image: ImageArg,
+    pub address: [crate::exec::texture::AddressMode; 3],
+    pub linear: bool,
+    pub mip_linear: bool,
+    pub normalized_read: bool,
+    pub srgb: bool,
+    pub normalized_coords: bool,
+    pub border: [u32; 4],
+    pub lod_bias: u32,
+    pub min_lod: u32,
+    pub max_lod: u32,
+}
+
+impl TextureArg {
+    /// The library's sampler.
+    pub fn sampler(&self) -> crate::exec::texture::Sampler {
+        crate::exec::texture::Sampler {
+            address: self.address,
+            linear: self.linear,
+            mip_linear: self.mip_linear,
+            normalized_read: self.normalized_read,
+            srgb: self.srgb,
+            normalized_coords: self.normalized_coords,
+            border: self.border.map(f32::from_bits),
+            lod_bias: f32::from_bits(self.lod_bias),
+            min_lod: f32::from_bits(self.min_lod),
+            max_lod: f32::from_bits(self.max_lod),
+            seamless_cubemap: false,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -187,6 +279,7 @@ impl LaunchSpec {
     pub fn buffer_name(&self, k: usize) -> String {
         match self.args.get(k) {
             Some(Arg::Buffer { name: Some(n), .. } | Arg::NpyBuffer { name: Some(n), .. }) => n.clone(),
+            Some(Arg::Surface(s)) if s.name.is_some() => s.name.clone().unwrap_or_default(),
             _ => format!("arg{k}"),
         }
     }
@@ -238,7 +331,7 @@ fn spec_from(v: &Value, raw_data: &[Option<RawList<'_>>], dir: &Path) -> Result<
     let spec = LaunchSpec { kernel, grid, block, dynamic_shared_bytes, args };
     // Two buffers may not write the same file under `--out-dir`.
     let mut names: Vec<(String, usize)> = (0..spec.args.len())
-        .filter(|&k| matches!(spec.args[k], Arg::Buffer { .. } | Arg::NpyBuffer { .. }))
+        .filter(|&k| matches!(spec.args[k], Arg::Buffer { .. } | Arg::NpyBuffer { .. } | Arg::Surface(_)))
         .map(|k| (spec.buffer_name(k), k))
         .collect();
     names.sort();
@@ -532,6 +625,18 @@ fn arg(v: &Value, raw: Option<&RawList<'_>>, path: &str, dir: &Path) -> Result<A
         let bits = encode(ty, value, &format!("{path}.value"))?;
         return Ok(Arg::Scalar { ty, bits });
     }
+    if let Some(t) = o.get("texture") {
+        if let Some(k) = o.keys().find(|k| k.as_str() != "texture") {
+            return err(&format!("{path}.{k}"), "unknown field beside \"texture\"");
+        }
+        return texture_arg(t, &format!("{path}.texture"), dir).map(|t| Arg::Texture(Box::new(t)));
+    }
+    if let Some(t) = o.get("surface") {
+        if let Some(k) = o.keys().find(|k| k.as_str() != "surface") {
+            return err(&format!("{path}.{k}"), "unknown field beside \"surface\"");
+        }
+        return image_arg(t, &format!("{path}.surface"), dir, true).map(|i| Arg::Surface(Box::new(i)));
+    }
     // `{"buffer": E, ...}`, or `{"type": "buffer", "elem": E, ...}`.
     let (elem_key, fields): (&str, &[&str]) = if buffer_type {
         ("elem", &["type", "elem", "data", "len", "npy", "name"])
@@ -575,6 +680,287 @@ fn arg(v: &Value, raw: Option<&RawList<'_>>, path: &str, dir: &Path) -> Result<A
         (None, None) => return err(path, "a buffer needs \"data\", \"len\" or \"npy\""),
     };
     Ok(Arg::Buffer { elem, bytes, name })
+}
+
+/// Fields of a texture's texels (and a surface's).
+const IMAGE_FIELDS: [&str; 8] = ["format", "channels", "dims", "shape", "levels", "memory", "data", "npy"];
+/// Fields of a texture's sampling.
+const SAMPLER_FIELDS: [&str; 10] = [
+    "filter",
+    "mip_filter",
+    "address",
+    "read",
+    "srgb",
+    "normalized_coords",
+    "border",
+    "lod_bias",
+    "min_lod",
+    "max_lod",
+];
+
+fn object<'v>(v: &'v Value, path: &str) -> Result<&'v serde_json::Map<String, Value>, SpecError> {
+    match v {
+        Value::Object(o) => Ok(o),
+        _ => err(path, "must be an object"),
+    }
+}
+
+fn word<'v>(
+    o: &'v serde_json::Map<String, Value>,
+    key: &str,
+    path: &str,
+    words: &[&str],
+) -> Result<Option<&'v str>, SpecError> {
+    match o.get(key) {
+        None => Ok(None),
+        Some(Value::String(w)) if words.contains(&w.as_str()) => Ok(Some(w.as_str())),
+        Some(_) => err(&format!("{path}.{key}"), format!("must be one of {}", words.join(", "))),
+    }
+}
+
+fn flag(o: &serde_json::Map<String, Value>, key: &str, path: &str) -> Result<bool, SpecError> {
+    match o.get(key) {
+        None => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(_) => err(&format!("{path}.{key}"), "must be true or false"),
+    }
+}
+
+fn f32_field(o: &serde_json::Map<String, Value>, key: &str, path: &str) -> Result<u32, SpecError> {
+    match o.get(key) {
+        None => Ok(0),
+        Some(v) => Ok(encode(ElemType::F32, v, &format!("{path}.{key}"))? as u32),
+    }
+}
+
+/// `{"texture": {...}}`: texels, then how to read them.
+fn texture_arg(v: &Value, path: &str, dir: &Path) -> Result<TextureArg, SpecError> {
+    use crate::exec::texture::AddressMode;
+    let o = object(v, path)?;
+    if let Some(k) =
+        o.keys().find(|k| !IMAGE_FIELDS.contains(&k.as_str()) && !SAMPLER_FIELDS.contains(&k.as_str()))
+    {
+        return err(&format!("{path}.{k}"), "unknown field of a texture");
+    }
+    let image = image_arg(v, path, dir, false)?;
+    let mode = |w: &Value, at: &str| -> Result<AddressMode, SpecError> {
+        Ok(match w.as_str() {
+            Some("wrap") => AddressMode::Wrap,
+            Some("clamp") => AddressMode::Clamp,
+            Some("mirror") => AddressMode::Mirror,
+            Some("border") => AddressMode::Border,
+            _ => return err(at, "must be \"wrap\", \"clamp\", \"mirror\" or \"border\""),
+        })
+    };
+    let address = match o.get("address") {
+        None => [AddressMode::Clamp; 3],
+        Some(Value::Array(items)) if (1..=3).contains(&items.len()) => {
+            let mut a = [AddressMode::Clamp; 3];
+            for (k, w) in items.iter().enumerate() {
+                a[k] = mode(w, &format!("{path}.address[{k}]"))?;
+            }
+            a
+        }
+        Some(w) => [mode(w, &format!("{path}.address"))?; 3],
+    };
+    let filter = |key| word(o, key, path, &["point", "linear"]);
+    let normalized_read = match word(o, "read", path, &["element", "normalized"])? {
+        Some("normalized") => {
+            if image.elem.bytes() == 4 || matches!(image.elem, ElemType::F16 | ElemType::F32) {
+                return err(&format!("{path}.read"), "\"normalized\" reads 8- and 16-bit integer texels");
+            }
+            true
+        }
+        _ => false,
+    };
+    let border = match o.get("border") {
+        None => [0; 4],
+        Some(Value::Array(items)) if items.len() == 4 => {
+            let mut b = [0u32; 4];
+            for (k, x) in items.iter().enumerate() {
+                b[k] = encode(ElemType::F32, x, &format!("{path}.border[{k}]"))? as u32;
+            }
+            b
+        }
+        Some(_) => return err(&format!("{path}.border"), "must be a list of 4 numbers (the border colour)"),
+    };
+    let t = TextureArg {
+        address,
+        linear: filter("filter")? == Some("linear"),
+        mip_linear: filter("mip_filter")? == Some("linear"),
+        normalized_read,
+        srgb: flag(o, "srgb", path)?,
+        normalized_coords: flag(o, "normalized_coords", path)?,
+        border,
+        lod_bias: f32_field(o, "lod_bias", path)?,
+        min_lod: f32_field(o, "min_lod", path)?,
+        max_lod: f32_field(o, "max_lod", path)?,
+        image,
+    };
+    let integer = !matches!(t.image.elem, ElemType::F16 | ElemType::F32) && !t.normalized_read;
+    if t.linear && integer {
+        return err(
+            &format!("{path}.filter"),
+            "linear filtering needs floats: float texels, or \"read\": \"normalized\"",
+        );
+    }
+    if t.srgb && !(t.image.elem == ElemType::U8 && t.normalized_read) {
+        return err(&format!("{path}.srgb"), "sRGB is for u8 texels read \"normalized\"");
+    }
+    Ok(t)
+}
+
+/// The texels and shape of a texture (`surface` false) or surface.
+fn image_arg(v: &Value, path: &str, dir: &Path, surface: bool) -> Result<ImageArg, SpecError> {
+    use crate::exec::texture::Shape;
+    let o = object(v, path)?;
+    let surface_field =
+        |k: &str| matches!(k, "format" | "channels" | "dims" | "shape" | "data" | "npy" | "len" | "name");
+    if let Some(k) = o.keys().find(|k| surface && !surface_field(k)) {
+        return err(&format!("{path}.{k}"), "unknown field of a surface");
+    }
+    let elem = match o.get("format") {
+        Some(f) => match elem_type(f, &format!("{path}.format"), false)? {
+            e @ (ElemType::U8
+            | ElemType::S8
+            | ElemType::U16
+            | ElemType::S16
+            | ElemType::U32
+            | ElemType::S32
+            | ElemType::F16
+            | ElemType::F32) => e,
+            _ => {
+                return err(
+                    &format!("{path}.format"),
+                    "textures hold u8 s8 u16 s16 u32 s32 f16 or f32 texels",
+                );
+            }
+        },
+        None => return err(path, "needs \"format\", the element type of a channel"),
+    };
+    let channels = match o.get("channels") {
+        None => 1,
+        Some(n) => match n.as_u64() {
+            Some(c @ (1 | 2 | 4)) => c as u8,
+            _ => return err(&format!("{path}.channels"), "must be 1, 2 or 4"),
+        },
+    };
+    let dims_list: Vec<u32> = match o.get("dims") {
+        Some(Value::Array(items)) if (1..=3).contains(&items.len()) => items
+            .iter()
+            .enumerate()
+            .map(|(k, n)| match n.as_u64() {
+                Some(n) if (1..=65536).contains(&n) => Ok(n as u32),
+                _ => err(&format!("{path}.dims[{k}]"), "must be from 1 to 65536"),
+            })
+            .collect::<Result<_, _>>()?,
+        Some(Value::Number(n)) => match n.as_u64() {
+            Some(n) if (1..=65536).contains(&n) => vec![n as u32],
+            _ => return err(&format!("{path}.dims"), "must be from 1 to 65536"),
+        },
+        _ => return err(path, "needs \"dims\": [width], [width, height] or [width, height, depth]"),
+    };
+    let memory = match word(o, "memory", path, &["array", "linear", "pitch2d"])? {
+        None | Some("array") => ImageMemory::Array,
+        Some("linear") => ImageMemory::Linear,
+        _ => ImageMemory::Pitch2D,
+    };
+    let n = dims_list.len();
+    let shapes = ["1d", "2d", "3d", "layered1d", "layered2d", "cubemap", "layered_cubemap"];
+    let shape = match word(o, "shape", path, &shapes)? {
+        None => [Shape::D1, Shape::D2, Shape::D3][n - 1],
+        Some(s) => [
+            Shape::D1,
+            Shape::D2,
+            Shape::D3,
+            Shape::Layered1D,
+            Shape::Layered2D,
+            Shape::Cube,
+            Shape::LayeredCube,
+        ][shapes.iter().position(|x| *x == s).unwrap_or(0)],
+    };
+    let want_dims = match shape {
+        Shape::D1 => 1,
+        Shape::D2 | Shape::Layered1D => 2,
+        _ => 3,
+    };
+    if n != want_dims {
+        return err(&format!("{path}.dims"), format!("this shape takes {want_dims} dimensions"));
+    }
+    let mut dims = [0u32; 3];
+    match shape {
+        // A layered 1D array's layers are its depth.
+        Shape::Layered1D => dims = [dims_list[0], 0, dims_list[1]],
+        _ => dims[..n].copy_from_slice(&dims_list),
+    }
+    if matches!(shape, Shape::Cube | Shape::LayeredCube)
+        && (dims[0] != dims[1] || dims[2] % 6 != 0 || (shape == Shape::Cube && dims[2] != 6))
+    {
+        return err(&format!("{path}.dims"), "a cubemap is [size, size, 6] (6 faces a layer when layered)");
+    }
+    if memory != ImageMemory::Array
+        && (surface
+            || !matches!(
+                (memory, shape),
+                (ImageMemory::Linear, Shape::D1) | (ImageMemory::Pitch2D, Shape::D2)
+            ))
+    {
+        return err(
+            &format!("{path}.memory"),
+            "linear memory is 1D and pitched memory 2D, for textures only",
+        );
+    }
+    let levels = match o.get("levels") {
+        None => 1,
+        Some(n) => match n.as_u64() {
+            Some(l) if (1..=17).contains(&l) && (l == 1 || memory == ImageMemory::Array) => l as u32,
+            _ => return err(&format!("{path}.levels"), "must be from 1 to 17 (mipmaps are arrays)"),
+        },
+    };
+    let image = ImageArg { elem, channels, dims, shape, levels, memory, bytes: Vec::new(), name: None };
+    let want: u64 = (0..levels).map(|l| image.level_bytes(l)).sum();
+    if want > MAX_BUFFER_BYTES {
+        return err(path, format!("{want} bytes of texels; ptxvm allocates at most {MAX_BUFFER_BYTES}"));
+    }
+    let bytes = match (o.get("data"), o.get("npy"), o.get("len")) {
+        (Some(Value::Array(items)), None, None) => data_bytes(elem, items, None, path)?,
+        (None, Some(f), None) => {
+            let Some(f) = f.as_str() else { return err(&format!("{path}.npy"), "must be a path") };
+            let full = dir.join(f);
+            let (head, bytes) = crate::npy::read(&full).map_err(|e| SpecError {
+                path: format!("{path}.npy"),
+                message: format!("{}: {e}", full.display()),
+            })?;
+            if head.elem.bytes() != elem.bytes() {
+                return err(
+                    &format!("{path}.npy"),
+                    format!("{} holds {}, not {}", full.display(), head.elem.name(), elem.name()),
+                );
+            }
+            bytes
+        }
+        (None, None, Some(_)) if surface => vec![0; want as usize],
+        (None, None, None) if surface => vec![0; want as usize],
+        _ => return err(path, "give the texels as \"data\" or \"npy\""),
+    };
+    if bytes.len() as u64 != want {
+        return err(
+            path,
+            format!(
+                "{} texel values given; the shape holds {} ({} channels, {} levels)",
+                bytes.len() / elem.bytes(),
+                want / elem.bytes() as u64,
+                channels,
+                levels
+            ),
+        );
+    }
+    let name = match o.get("name") {
+        None => None,
+        Some(Value::String(n)) if file_name_ok(n) => Some(n.clone()),
+        Some(_) => return err(&format!("{path}.name"), "must be a file name"),
+    };
+    Ok(ImageArg { bytes, name, ..image })
 }
 
 /// A `"len"`: a number of elements that fits [`MAX_BUFFER_BYTES`].

@@ -830,6 +830,71 @@ fn a_fetch_through_no_texture_object_is_a_fault() {
     assert!(err.contains("tex.2d.v4.f32.f32"), "{err}");
 }
 
+/// A launch spec's texture: linear filtering between texel centres is the Guide's
+/// weighted mean (weights of 1/256ths), channels the format lacks read 0, and
+/// `tld4.r` returns the footprint's four reds in the ISA's order (i, j+1), (i+1,
+/// j+1), (i+1, j), (i, j).
+#[test]
+fn a_spec_texture_filters_and_gathers_as_the_guide_says() {
+    let spec = r#"{"grid": 1, "block": 3, "args": [
+        {"texture": {"format": "f32", "channels": 2, "dims": [2, 2], "data": [1, 10, 3, 30, 5, 50, 7, 70], "filter": "linear"}},
+        {"buffer": "f32", "data": [1.0, 0.75, 1.5]}, {"buffer": "f32", "data": [0.5, 0.5, 1.5]},
+        {"buffer": "f32", "len": 12}, {"buffer": "f32", "len": 12}]}"#;
+    let (out, json) = run("tests/data/tex/fetch2d.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // (1.0, 0.5): halfway between (1, 10) and (3, 30); (0.75, 0.5): a quarter of the
+    // way; (1.5, 1.5): texel (1, 1) itself.
+    let fetched = floats(&json["buffers"][2]["data"]);
+    assert_eq!(fetched, [2.0, 20.0, 0.0, 0.0, 1.5, 15.0, 0.0, 0.0, 7.0, 70.0, 0.0, 0.0]);
+    let gathered = floats(&json["buffers"][3]["data"]);
+    assert_eq!(gathered, [5.0, 7.0, 3.0, 1.0, 5.0, 7.0, 3.0, 1.0, 7.0, 7.0, 7.0, 7.0]);
+}
+
+/// A launch spec's surfaces: nvcc's `surf2Dread`/`surf2Dwrite` copy of float4
+/// texels from one to another, and the result holds both surfaces' texels.
+#[test]
+fn spec_surfaces_are_read_written_and_reported() {
+    let spec = r#"{"kernel": "surf_copy", "grid": 1, "block": 4, "args": [
+        {"surface": {"format": "f32", "channels": 4, "dims": [3, 1], "data": [1,2,3,4, 5,6,7,8, 9,10,11,12]}},
+        {"surface": {"format": "f32", "channels": 4, "dims": [3, 1]}}, {"type": "s32", "value": 3}]}"#;
+    let (out, json) = run("corpus/cuda/ptx/sm_90/features.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json["buffers"][1]["arg"], 1);
+    let want: Vec<f64> = (1..=12).map(f64::from).collect();
+    assert_eq!(floats(&json["buffers"][1]["data"]), want);
+}
+
+/// Textures CUDA refuses are refused in the spec, naming the field.
+#[test]
+fn spec_textures_cuda_refuses_are_errors() {
+    let cases = [
+        (
+            r#"{"format": "s16", "dims": [4], "data": [1, 2, 3, 4], "filter": "linear"}"#,
+            "args[0].texture.filter",
+        ),
+        (r#"{"format": "u32", "dims": [2], "data": [1, 2], "read": "normalized"}"#, "args[0].texture.read"),
+        (r#"{"format": "u8", "dims": [2], "data": [1, 2], "srgb": true}"#, "args[0].texture.srgb"),
+        (
+            r#"{"format": "f32", "dims": [2, 2], "data": [1, 2, 3]}"#,
+            "3 texel values given; the shape holds 4",
+        ),
+        (
+            r#"{"format": "f32", "dims": [4, 4, 5], "shape": "cubemap", "data": []}"#,
+            "a cubemap is [size, size, 6]",
+        ),
+        (r#"{"format": "f64", "dims": [2], "data": [1, 2]}"#, "textures hold u8 s8"),
+    ];
+    for (tex, want) in cases {
+        let spec = format!(
+            r#"{{"grid": 1, "block": 1, "args": [{{"texture": {tex}}}, {{"buffer": "f32", "len": 1}}, {{"buffer": "f32", "len": 1}}, {{"buffer": "f32", "len": 4}}, {{"buffer": "f32", "len": 4}}]}}"#
+        );
+        let (out, _) = run("tests/data/tex/fetch2d.ptx", &spec, &[]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{tex}: {err}");
+        assert!(err.contains(want), "{tex}: {err}");
+    }
+}
+
 /// An unsized `.param .b8 a[]` receives the whole argument its caller passes.
 #[test]
 fn an_unsized_parameter_receives_the_whole_argument() {

@@ -661,6 +661,34 @@ impl Device {
                     }
                     *bits
                 }
+                Arg::Texture(_) | Arg::Surface(_) if size != 8 => {
+                    let msg = format!(
+                        "args[{k}]: a texture or surface object is a 64-bit handle, not {}{}",
+                        ty.word(),
+                        declared()
+                    );
+                    return Err(BindError::Spec(msg));
+                }
+                Arg::Texture(t) => {
+                    let spec_err = |e: String| BindError::Spec(format!("args[{k}]: {e}"));
+                    let resource = self.place_texels(&t.image, k).map_err(spec_err)?;
+                    let texture = Texture { resource, sampler: t.sampler() };
+                    self.create_texture(texture).map_err(|e| spec_err(e.to_string()))?
+                }
+                Arg::Surface(i) => {
+                    let spec_err = |e: String| BindError::Spec(format!("args[{k}]: {e}"));
+                    let Resource::Array { shape, levels } = self.place_texels(i, k).map_err(spec_err)? else {
+                        unreachable!("a surface is an array")
+                    };
+                    let image = levels[0];
+                    buffers.push(BoundBuffer {
+                        arg: k,
+                        elem: i.elem,
+                        addr: image.base,
+                        bytes: i.bytes.len(),
+                    });
+                    self.create_surface(image, shape)
+                }
                 Arg::Buffer { .. } | Arg::NpyBuffer { .. } if size != 8 => {
                     let msg = format!(
                         "args[{k}]: a buffer's address needs a 64-bit parameter, not {}{}",
@@ -788,6 +816,42 @@ impl Device {
     /// [`MemFault::OutOfBounds`] when no allocation starts there.
     pub fn free(&mut self, addr: u64) -> Result<(), MemFault> {
         self.memory.free(addr)
+    }
+
+    /// Places a launch spec's texels in device memory as CUDA would lay them out:
+    /// each level an allocation of rows of texels (pitched memory's rows 32-byte
+    /// aligned), labelled `args[k]` in fault reports.
+    fn place_texels(&mut self, i: &crate::launch::ImageArg, k: usize) -> Result<Resource, String> {
+        use crate::launch::{ElemType, ImageMemory};
+        let kind = match i.elem {
+            ElemType::S8 | ElemType::S16 | ElemType::S32 => ChannelKind::Signed,
+            ElemType::F16 | ElemType::F32 => ChannelKind::Float,
+            _ => ChannelKind::Unsigned,
+        };
+        let format = Format { kind, bits: (i.elem.bytes() * 8) as u8, channels: i.channels };
+        let texel = i.texel_bytes();
+        let mut at = 0usize;
+        let mut images = Vec::new();
+        for l in 0..i.levels {
+            let [w, h, d] = i.level_dims(l);
+            let row = u64::from(w) * texel;
+            let pitch = if i.memory == ImageMemory::Pitch2D { row.div_ceil(32) * 32 } else { row };
+            let rows = u64::from(h.max(1)) * u64::from(d.max(1));
+            let mut bytes = vec![0u8; (pitch * rows) as usize];
+            for r in 0..rows as usize {
+                let src = &i.bytes[at + r * row as usize..at + (r + 1) * row as usize];
+                bytes[r * pitch as usize..r * pitch as usize + row as usize].copy_from_slice(src);
+            }
+            at += (row * rows) as usize;
+            let base = self.memory.alloc_from(&bytes).map_err(|e| e.to_string())?;
+            self.label(base, format!("args[{k}]"));
+            images.push(Image { base, width: w, height: h.max(1), depth: d.max(1), pitch, format });
+        }
+        Ok(match i.memory {
+            ImageMemory::Array => Resource::Array { shape: i.shape, levels: images },
+            ImageMemory::Linear => Resource::Linear { base: images[0].base, bytes: images[0].pitch, format },
+            ImageMemory::Pitch2D => Resource::Pitch2D(images[0]),
+        })
     }
 
     /// Makes a texture object over device memory; its handle, which kernels pass
