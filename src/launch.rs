@@ -735,6 +735,20 @@ fn f32_field(o: &serde_json::Map<String, Value>, key: &str, path: &str) -> Resul
 
 /// `{"texture": {...}}`: texels, then how to read them.
 fn texture_arg(v: &Value, path: &str, dir: &Path) -> Result<TextureArg, SpecError> {
+    texture_with(v, path, dir, None)
+}
+
+/// A texture from its launch-spec description, with its texels (`Some`) given
+/// apart from the JSON, as the Python package gives them from NumPy arrays.
+///
+/// # Errors
+/// A [`SpecError`] naming the field that is wrong.
+pub fn texture_with(
+    v: &Value,
+    path: &str,
+    dir: &Path,
+    texels: Option<Vec<u8>>,
+) -> Result<TextureArg, SpecError> {
     use crate::exec::texture::AddressMode;
     let o = object(v, path)?;
     if let Some(k) =
@@ -742,7 +756,7 @@ fn texture_arg(v: &Value, path: &str, dir: &Path) -> Result<TextureArg, SpecErro
     {
         return err(&format!("{path}.{k}"), "unknown field of a texture");
     }
-    let image = image_arg(v, path, dir, false)?;
+    let image = image_with(v, path, dir, false, texels)?;
     let mode = |w: &Value, at: &str| -> Result<AddressMode, SpecError> {
         Ok(match w.as_str() {
             Some("wrap") => AddressMode::Wrap,
@@ -812,6 +826,21 @@ fn texture_arg(v: &Value, path: &str, dir: &Path) -> Result<TextureArg, SpecErro
 
 /// The texels and shape of a texture (`surface` false) or surface.
 fn image_arg(v: &Value, path: &str, dir: &Path, surface: bool) -> Result<ImageArg, SpecError> {
+    image_with(v, path, dir, surface, None)
+}
+
+/// The texels and shape of a texture (`surface` false) or surface from its
+/// launch-spec description, with its texels (`Some`) given apart from the JSON.
+///
+/// # Errors
+/// A [`SpecError`] naming the field that is wrong.
+pub fn image_with(
+    v: &Value,
+    path: &str,
+    dir: &Path,
+    surface: bool,
+    texels: Option<Vec<u8>>,
+) -> Result<ImageArg, SpecError> {
     use crate::exec::texture::Shape;
     let o = object(v, path)?;
     let surface_field =
@@ -923,6 +952,7 @@ fn image_arg(v: &Value, path: &str, dir: &Path, surface: bool) -> Result<ImageAr
         return err(path, format!("{want} bytes of texels; ptxvm allocates at most {MAX_BUFFER_BYTES}"));
     }
     let bytes = match (o.get("data"), o.get("npy"), o.get("len")) {
+        _ if texels.is_some() => texels.unwrap_or_default(),
         (Some(Value::Array(items)), None, None) => data_bytes(elem, items, None, path)?,
         (None, Some(f), None) => {
             let Some(f) = f.as_str() else { return err(&format!("{path}.npy"), "must be a path") };

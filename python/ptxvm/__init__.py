@@ -7,9 +7,19 @@ are defined in the Rust extension ``ptxvm._ptxvm`` (python/src/).
 
 import os as _os
 
-from ptxvm._ptxvm import Function, KernelFault, Module, PtxError, SanitizerError, __version__
+from ptxvm._ptxvm import Function, KernelFault, Module, PtxError, SanitizerError, Surface, Texture, __version__
 
-__all__ = ["Function", "KernelFault", "Module", "PtxError", "SanitizerError", "__version__", "driver_library"]
+__all__ = [
+    "Function",
+    "KernelFault",
+    "Module",
+    "PtxError",
+    "SanitizerError",
+    "Surface",
+    "Texture",
+    "__version__",
+    "driver_library",
+]
 
 
 def driver_library():

@@ -61,4 +61,33 @@ class Function:
         sanitize: Sequence[str] = (),
     ) -> None: ...
 
+class Texture:
+    """A texture object over NumPy texels (one array, or a list of mipmap levels),
+    for a `cudaTextureObject_t` parameter; the keywords are the launch spec's."""
+
+    def __init__(
+        self,
+        data: object,
+        *,
+        channels: int = 1,
+        shape: Optional[str] = None,
+        memory: str = "array",
+        filter: str = "point",
+        mip_filter: str = "point",
+        address: Union[str, Sequence[str], None] = None,
+        read: str = "element",
+        srgb: bool = False,
+        normalized_coords: bool = False,
+        border: Optional[Sequence[float]] = None,
+        lod_bias: float = 0.0,
+        min_lod: float = 0.0,
+        max_lod: float = 0.0,
+    ) -> None: ...
+
+class Surface:
+    """A surface object over a NumPy array, for a `cudaSurfaceObject_t` parameter;
+    the array holds what the kernel wrote after the launch."""
+
+    def __init__(self, array: object, *, channels: int = 1, shape: Optional[str] = None) -> None: ...
+
 def driver_library() -> str: ...

@@ -76,6 +76,16 @@ pub struct Packed<'py> {
     values: Vec<Vec<u8>>,
     arrays: Vec<HostArray<'py>>,
     regions: Vec<(*mut u8, usize, u64)>,
+    /// Texture and surface objects, by argument; made on the device by `place`.
+    objects: Vec<(usize, Object<'py>)>,
+    /// Each surface's array and where its texels are on the device, once placed.
+    surfaces: Vec<(Bound<'py, PyUntypedArray>, u64, usize)>,
+}
+
+/// A texture or surface argument.
+enum Object<'py> {
+    Texture(ptxvm::launch::TextureArg),
+    Surface(ptxvm::launch::ImageArg, Bound<'py, PyUntypedArray>),
 }
 
 /// A parameter's type as messages show it: `.f32`, or `.b8[16]` for an array
@@ -119,6 +129,7 @@ pub fn pack<'py>(kernel: &Kernel, args: &Bound<'py, PyAny>) -> PyResult<Packed<'
     }
     let mut values = Vec::with_capacity(items.len());
     let mut arrays = Vec::new();
+    let mut objects = Vec::new();
     for (k, (item, &(ty, _, size))) in items.iter().zip(&kernel.params).enumerate() {
         let declared = param_type(ty, size);
         let plural = if size == 1 { "" } else { "s" };
@@ -130,6 +141,25 @@ pub fn pack<'py>(kernel: &Kernel, args: &Bound<'py, PyAny>) -> PyResult<Packed<'
                 format!("kernel `{name}`, argument {k}: {v} is outside {lo}..={hi}, the range of {param}");
             PyOverflowError::new_err(msg)
         };
+        if let Ok(t) = item.cast::<crate::texture::Texture>() {
+            if size != 8 {
+                return Err(mismatch("a texture object (a 64-bit handle)".to_string()));
+            }
+            objects.push((k, Object::Texture(t.get().arg.clone())));
+            values.push(vec![0; 8]);
+            continue;
+        }
+        if let Ok(sf) = item.cast::<crate::texture::Surface>() {
+            if size != 8 {
+                return Err(mismatch("a surface object (a 64-bit handle)".to_string()));
+            }
+            let s = sf.get();
+            let array = s.array.bind(item.py()).clone();
+            host_array(array.clone(), &format!("kernel `{name}`, argument {k}"), k)?;
+            objects.push((k, Object::Surface(s.arg.clone(), array)));
+            values.push(vec![0; 8]);
+            continue;
+        }
         if let Ok(array) = item.cast::<PyUntypedArray>() {
             if size != 8 {
                 return Err(mismatch("an array (a 64-bit device address)".to_string()));
@@ -141,7 +171,7 @@ pub fn pack<'py>(kernel: &Kernel, args: &Bound<'py, PyAny>) -> PyResult<Packed<'
         }
         values.push(scalar_bytes(item, ty, size, &mismatch, &overflow)?);
     }
-    Ok(Packed { values, arrays, regions: Vec::new() })
+    Ok(Packed { values, arrays, regions: Vec::new(), objects, surfaces: Vec::new() })
 }
 
 /// A contiguous, writeable array's memory.
@@ -308,6 +338,26 @@ impl Packed<'_> {
             self.regions.push((start as *mut u8, len, addr));
             k = members;
         }
+        for (k, object) in &self.objects {
+            let at = |e: String| PyValueError::new_err(format!("argument {k}: {e}"));
+            let handle = match object {
+                Object::Texture(t) => {
+                    let resource = device.place_texels(&t.image, *k).map_err(at)?;
+                    let texture = ptxvm::api::Texture { resource, sampler: t.sampler() };
+                    device.create_texture(texture).map_err(|e| at(e.to_string()))?
+                }
+                Object::Surface(i, array) => {
+                    let ptxvm::api::Resource::Array { shape, levels } =
+                        device.place_texels(i, *k).map_err(at)?
+                    else {
+                        return Err(at("a surface is an array".into()));
+                    };
+                    self.surfaces.push((array.clone(), levels[0].base, i.bytes.len()));
+                    device.create_surface(levels[0], shape)
+                }
+            };
+            self.values[*k] = handle.to_le_bytes().to_vec();
+        }
         Ok(())
     }
 
@@ -323,6 +373,18 @@ impl Packed<'_> {
             // SAFETY: as in `place`: the region lies in the live memory of the arrays,
             // all checked writeable; `self` holds them, and the caller the GIL.
             unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), start, len) };
+        }
+        for (array, addr, len) in &self.surfaces {
+            let data = device
+                .read_to_vec(*addr, *len)
+                .map_err(|e| PyMemoryError::new_err(format!("cannot read a surface back: {e}")))?;
+            // SAFETY: `array` is a live, C-contiguous, writeable NumPy array (checked
+            // when the surface was made and by `host_array` at packing) of exactly
+            // `len` bytes (the surface's texels came from it); the caller holds the GIL.
+            unsafe {
+                let raw = array.as_array_ptr();
+                std::ptr::copy_nonoverlapping(data.as_ptr(), (*raw).data.cast::<u8>(), *len);
+            }
         }
         Ok(())
     }

@@ -11,6 +11,7 @@
 mod args;
 mod errors;
 mod module;
+mod texture;
 
 use pyo3::prelude::*;
 
@@ -21,6 +22,8 @@ fn ptxvm_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<module::Module>()?;
     m.add_class::<module::Function>()?;
+    m.add_class::<texture::Texture>()?;
+    m.add_class::<texture::Surface>()?;
     m.add("PtxError", py.get_type::<errors::PtxError>())?;
     m.add("KernelFault", py.get_type::<errors::KernelFault>())?;
     m.add("SanitizerError", py.get_type::<errors::SanitizerError>())?;

@@ -537,3 +537,44 @@ def test_deadlock_names_every_waiting_instruction():
     waiting = {fault.line} | {line for line, _, _, _ in fault.notes}
     assert waiting == {line_of(STUCK, "bar.sync 0"), line_of(STUCK, "bar.sync 1")}
     assert {fault.instruction} | {text for _, _, text, _ in fault.notes} == {"bar.sync 0;", "bar.sync 1;"}
+
+
+def test_a_texture_filters_and_gathers_as_the_guide_says():
+    """A 2 x 2 float2 texture, linear: halfway and a quarter of the way between
+    texel centres are the Guide's weighted means (weights of 1/256ths); channels the
+    format lacks read 0; tld4.r returns the footprint's reds in the ISA's order."""
+    f = ptxvm.Module(path=KERNELS / "fetch2d.ptx").get_function("fetch2d")
+    texels = np.array([[[1, 10], [3, 30]], [[5, 50], [7, 70]]], dtype=np.float32)
+    tex = ptxvm.Texture(texels, channels=2, filter="linear")
+    xs = np.array([1.0, 0.75, 1.5], dtype=np.float32)
+    ys = np.array([0.5, 0.5, 1.5], dtype=np.float32)
+    out = np.zeros(12, dtype=np.float32)
+    gathered = np.zeros(12, dtype=np.float32)
+    f(1, 3, (tex, xs, ys, out, gathered))
+    assert out.tolist() == [2, 20, 0, 0, 1.5, 15, 0, 0, 7, 70, 0, 0]
+    assert gathered.tolist() == [5, 7, 3, 1, 5, 7, 3, 1, 7, 7, 7, 7]
+
+
+def test_surfaces_are_read_and_written_back_into_their_arrays():
+    f = ptxvm.Module(path=KERNELS / "surf_scale.ptx").get_function("surf_scale")
+    src = np.arange(3 * 5 * 4, dtype=np.float32).reshape(3, 5, 4)
+    dst = np.zeros_like(src)
+    f(1, (5, 3), (ptxvm.Surface(src, channels=4), ptxvm.Surface(dst, channels=4)))
+    assert (dst == 2 * src).all()
+    assert (src == np.arange(60, dtype=np.float32).reshape(3, 5, 4)).all()
+
+
+def test_textures_cuda_refuses_raise_value_error():
+    with pytest.raises(ValueError, match="linear filtering needs floats"):
+        ptxvm.Texture(np.zeros(4, dtype=np.int16), filter="linear")
+    with pytest.raises(ValueError, match="last axis holds the channels"):
+        ptxvm.Texture(np.zeros((4, 3), dtype=np.float32), channels=4)
+    with pytest.raises(TypeError, match="textures hold"):
+        ptxvm.Texture(np.zeros(4, dtype=np.float64))
+
+
+def test_a_handle_that_is_no_texture_faults():
+    f = ptxvm.Module(path=KERNELS / "fetch2d.ptx").get_function("fetch2d")
+    one = np.zeros(1, dtype=np.float32)
+    with pytest.raises(ptxvm.KernelFault, match="not a live texture object"):
+        f(1, 1, (np.uint64(77), one, one, np.zeros(4, np.float32), np.zeros(4, np.float32)))

@@ -148,6 +148,64 @@ fn copy(
     })
 }
 
+/// The deprecated linear copies to and from an array (`cudaMemcpyToArray`,
+/// `FromArray`): `count` bytes from row `hy`, byte `wx` on, running on through the
+/// rows, as up to three 2D copies (the rest of the first row, whole rows, the start
+/// of the last). A range past the array is refused before anything is copied.
+#[allow(clippy::too_many_arguments)]
+fn linear_copy(
+    array: P,
+    wx: usize,
+    hy: usize,
+    host: (P, *const c_void),
+    count: usize,
+    kind: u32,
+    to_array: bool,
+    stream: Option<P>,
+) -> Result<(), CudaError> {
+    crate::register::ready()?;
+    let mut d = cu::Array3DDescriptor::default();
+    check(cu::cuArray3DGetDescriptor_v2(&mut d, array))?;
+    let channel = match d.format {
+        0x01 | 0x08 => 1,
+        0x02 | 0x09 | 0x10 => 2,
+        _ => 4,
+    };
+    let row = d.width * channel * d.num_channels as usize;
+    let rows = d.height.max(1) * d.depth.max(1);
+    let start = hy.checked_mul(row).and_then(|b| b.checked_add(wx));
+    if wx >= row.max(1) || start.and_then(|s| s.checked_add(count)).is_none_or(|end| end > row * rows) {
+        return Err(crate::fail(
+            error::INVALID_VALUE,
+            format!(
+                "{count} bytes from row {hy}, byte {wx} reach past the array ({rows} rows of {row} bytes)"
+            ),
+        ));
+    }
+    let (mut at, mut done, none) = (start.unwrap_or(0), 0usize, std::ptr::null_mut());
+    while done < count {
+        let (y, x) = (at / row, at % row);
+        let (width, height) = if x != 0 || count - done < row {
+            ((row - x).min(count - done), 1)
+        } else {
+            (row, (count - done) / row)
+        };
+        let moved = width * height;
+        if to_array {
+            // SAFETY: `done` < `count`, within the caller's `count` bytes.
+            let src = unsafe { host.1.cast::<u8>().add(done) }.cast();
+            copy((none, array, x, y, 0), (src, none, 0, 0, row), width, height, kind, stream)?;
+        } else {
+            // SAFETY: as above.
+            let dst = unsafe { host.0.cast::<u8>().add(done) }.cast();
+            copy((dst, none, 0, 0, row), (std::ptr::null(), array, x, y, 0), width, height, kind, stream)?;
+        }
+        at += moved;
+        done += moved;
+    }
+    Ok(())
+}
+
 /// `cudaCreateChannelDesc`: the descriptor of those bits and kind, as given.
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaCreateChannelDesc(x: i32, y: i32, z: i32, w: i32, f: u32) -> ChannelFormatDesc {
@@ -232,6 +290,22 @@ crate::rt! {
     fn cudaMemcpy2DFromArrayAsync(dst: P, dpitch: usize, src: P, w_offset: usize, h_offset: usize, width: usize, height: usize, kind: u32, stream: P) also cudaMemcpy2DFromArrayAsync_ptsz {
         let none = std::ptr::null_mut();
         copy((dst, none, 0, 0, dpitch), (std::ptr::null(), src, w_offset, h_offset, 0), width, height, kind, Some(stream))
+    }
+
+    fn cudaMemcpyToArray(dst: P, w_offset: usize, h_offset: usize, src: *const c_void, count: usize, kind: u32) also cudaMemcpyToArray_ptds {
+        linear_copy(dst, w_offset, h_offset, (std::ptr::null_mut(), src), count, kind, true, None)
+    }
+
+    fn cudaMemcpyToArrayAsync(dst: P, w_offset: usize, h_offset: usize, src: *const c_void, count: usize, kind: u32, stream: P) also cudaMemcpyToArrayAsync_ptsz {
+        linear_copy(dst, w_offset, h_offset, (std::ptr::null_mut(), src), count, kind, true, Some(stream))
+    }
+
+    fn cudaMemcpyFromArray(dst: P, src: P, w_offset: usize, h_offset: usize, count: usize, kind: u32) also cudaMemcpyFromArray_ptds {
+        linear_copy(src, w_offset, h_offset, (dst, std::ptr::null()), count, kind, false, None)
+    }
+
+    fn cudaMemcpyFromArrayAsync(dst: P, src: P, w_offset: usize, h_offset: usize, count: usize, kind: u32, stream: P) also cudaMemcpyFromArrayAsync_ptsz {
+        linear_copy(src, w_offset, h_offset, (dst, std::ptr::null()), count, kind, false, Some(stream))
     }
 }
 

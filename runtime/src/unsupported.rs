@@ -221,18 +221,10 @@ crate::unsupported! {
     cudaMemcpyArrayToArray_ptds
     cudaMemcpyBatchAsync
     cudaMemcpyBatchAsync_ptsz
-    cudaMemcpyFromArray
-    cudaMemcpyFromArrayAsync
-    cudaMemcpyFromArrayAsync_ptsz
-    cudaMemcpyFromArray_ptds
     cudaMemcpyFromSymbolAsync
     cudaMemcpyFromSymbolAsync_ptsz
     cudaMemcpyPeer
     cudaMemcpyPeerAsync
-    cudaMemcpyToArray
-    cudaMemcpyToArrayAsync
-    cudaMemcpyToArrayAsync_ptsz
-    cudaMemcpyToArray_ptds
     cudaMemcpyToSymbolAsync
     cudaMemcpyToSymbolAsync_ptsz
     cudaMemcpyWithAttributesAsync

@@ -821,7 +821,10 @@ impl Device {
     /// Places a launch spec's texels in device memory as CUDA would lay them out:
     /// each level an allocation of rows of texels (pitched memory's rows 32-byte
     /// aligned), labelled `args[k]` in fault reports.
-    fn place_texels(&mut self, i: &crate::launch::ImageArg, k: usize) -> Result<Resource, String> {
+    ///
+    /// # Errors
+    /// Why the device cannot hold them.
+    pub fn place_texels(&mut self, i: &crate::launch::ImageArg, k: usize) -> Result<Resource, String> {
         use crate::launch::{ElemType, ImageMemory};
         let kind = match i.elem {
             ElemType::S8 | ElemType::S16 | ElemType::S32 => ChannelKind::Signed,

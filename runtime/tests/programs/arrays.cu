@@ -1,6 +1,6 @@
 // CUDA arrays: made with channel descriptors, copied to and from with 2D and 3D
 // copies at offsets, queried, layered and cubemap shapes, and bad shapes and
-// descriptors refused. Prints "arrays: ok". (Textures over them: issue 20.)
+// descriptors refused, the deprecated linear copies. Prints "arrays: ok".
 #include <cstring>
 #include "check.cuh"
 
@@ -130,6 +130,25 @@ int main() {
     cudaChannelFormatDesc mixed = cudaCreateChannelDesc(8, 16, 0, 0, cudaChannelFormatKindUnsigned);
     EXPECT(cudaMallocArray(&a, &mixed, 4, 4) == cudaErrorInvalidChannelDescriptor);
     cudaGetLastError();
+    // The deprecated linear copies run on through the rows: 10 ints from row 1,
+    // int 3 of a 6 x 4 int array fill the rest of row 1 and row 2 and start row 3.
+    {
+        cudaChannelFormatDesc i1 = cudaCreateChannelDesc<int>();
+        cudaArray_t lin;
+        CHECK(cudaMallocArray(&lin, &i1, 6, 4));
+        int zero[24] = {0}, ten[10], all[24], back10[10];
+        for (int k = 0; k < 10; k++) ten[k] = 100 + k;
+        CHECK(cudaMemcpy2DToArray(lin, 0, 0, zero, 6 * sizeof(int), 6 * sizeof(int), 4, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpyToArray(lin, 3 * sizeof(int), 1, ten, sizeof ten, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy2DFromArray(all, 6 * sizeof(int), lin, 0, 0, 6 * sizeof(int), 4, cudaMemcpyDeviceToHost));
+        for (int k = 0; k < 24; k++) EXPECT(all[k] == (k >= 9 && k < 19 ? 100 + k - 9 : 0));
+        CHECK(cudaMemcpyFromArray(back10, lin, 3 * sizeof(int), 1, sizeof back10, cudaMemcpyDeviceToHost));
+        EXPECT(memcmp(back10, ten, sizeof ten) == 0);
+        // Past the end: refused, nothing copied.
+        EXPECT(cudaMemcpyToArray(lin, 0, 3, ten, sizeof ten, cudaMemcpyHostToDevice) == cudaErrorInvalidValue);
+        cudaGetLastError();
+        CHECK(cudaFreeArray(lin));
+    }
     printf("arrays: ok\n");
     return 0;
 }
