@@ -204,6 +204,7 @@ pub(crate) fn texture(d: &Driver, r: &ResourceDesc, t: &TextureDesc) -> Result<T
 pub(crate) fn create_texture(d: &mut Driver, r: &ResourceDesc, t: &TextureDesc) -> Result<u64, CUresult> {
     let tex = texture(d, r, t)?;
     d.device.create_texture(tex).map_err(|e| match e {
+        ObjectError::NotSupported(_) => crate::fail(error::NOT_SUPPORTED, e),
         ObjectError::Filter | ObjectError::NormalizedRead | ObjectError::Invalid(_) => bad(e.to_string()),
     })
 }

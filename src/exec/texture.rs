@@ -181,6 +181,9 @@ pub enum ObjectError {
     /// Anything else (`cudaErrorInvalidValue`).
     #[error("{0}")]
     Invalid(String),
+    /// What ptxvm cannot do yet (`cudaErrorNotSupported`).
+    #[error("{0}")]
+    NotSupported(String),
 }
 
 /// The texture and surface objects of a device: handles to what each reads.
@@ -209,6 +212,16 @@ impl Objects {
         let s = &texture.sampler;
         if s.normalized_read && f.kind != ChannelKind::Float && f.bits == 32 {
             return Err(ObjectError::NormalizedRead);
+        }
+        if s.seamless_cubemap
+            && s.linear
+            && matches!(texture.resource, Resource::Array { shape: Shape::Cube | Shape::LayeredCube, .. })
+        {
+            return Err(ObjectError::NotSupported(
+                "seamless cubemap filtering (across faces) is not supported; without seamlessCubemap each face \
+                 filters alone"
+                    .into(),
+            ));
         }
         // Linear filtering needs floats; integers still blend between levels (GPU).
         if s.linear && f.kind != ChannelKind::Float && !s.normalized_read {
