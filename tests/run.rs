@@ -864,6 +864,28 @@ fn spec_surfaces_are_read_written_and_reported() {
     assert_eq!(floats(&json["buffers"][1]["data"]), want);
 }
 
+/// A layered 1D surface read at a layer, `suq` and `txq` answering as a GPU does
+/// (tests/tex/query.txt: a layered array's layers as its depth), and `sured.add`
+/// from every thread into one texel, `.zero` dropping an add outside the surface.
+#[test]
+fn surface_loads_reductions_and_queries_through_spec_objects() {
+    let texels: Vec<String> = (0..120).map(|v| v.to_string()).collect();
+    let spec = format!(
+        r#"{{"grid": 1, "block": 8, "args": [
+        {{"surface": {{"format": "u32", "dims": [3, 4], "shape": "layered1d", "data": [0,1,2, 10,11,12, 20,21,22, 30,31,32]}}}},
+        {{"surface": {{"format": "u32", "dims": [2, 2]}}}},
+        {{"texture": {{"format": "u8", "channels": 4, "dims": [5, 3, 2], "shape": "layered2d", "read": "normalized", "data": [{}]}}}},
+        {{"buffer": "u32", "len": 6}}]}}"#,
+        texels.join(",")
+    );
+    let (out, json) = run("tests/data/tex/surf_ops.ptx", &spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // Texel 1 of layer 2; width 3 and 4 layers; the texture 5 wide, 3 high, 2 layers.
+    assert_eq!(json["buffers"][2]["data"], serde_json::json!([21, 3, 4, 5, 3, 2]));
+    // 1 + 2 + ... + 8 into texel (1, 0).
+    assert_eq!(json["buffers"][1]["data"], serde_json::json!([0, 36, 0, 0]));
+}
+
 /// Textures CUDA refuses are refused in the spec, naming the field.
 #[test]
 fn spec_textures_cuda_refuses_are_errors() {

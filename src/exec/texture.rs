@@ -1150,7 +1150,12 @@ fn surface_address(objects: &Objects, handle: u64, a: &SurfaceAccess) -> Result<
         _ => return Err(format!("surface geometry {} is not supported", a.geometry.name())),
     };
     let mut pos = [x.div_euclid(size as i64), 0, 0];
-    let lims = [i64::from(image.width), i64::from(image.height), i64::from(image.depth)];
+    // A layered 1D surface's layers are its slices: (x, layer).
+    let lims = if layered && dims == 1 {
+        [i64::from(image.width), i64::from(image.depth), 1]
+    } else {
+        [i64::from(image.width), i64::from(image.height), i64::from(image.depth)]
+    };
     for k in 1..dims {
         pos[k] = i64::from(a.coords[k]);
     }
