@@ -589,6 +589,7 @@ struct Tap {
 }
 
 /// An image with the slice a layer or face starts at.
+#[derive(Clone, Copy)]
 struct Plane<'a> {
     image: &'a Image,
     slice: u32,
@@ -608,12 +609,13 @@ impl<'t> Reader<'t> {
         }
     }
 
-    /// The weighted sum of taps with weights out of `scale` (a power of two).
-    fn filter(&self, mem: &GlobalMemory, plane: &Plane, taps: &[Tap], scale: u32) -> Result<Texel4, String> {
-        let taps: Vec<&Tap> = taps.iter().filter(|t| t.weight != 0).collect();
+    /// The weighted sum of taps, each on its plane (a level's layer or face), with
+    /// weights out of `scale` (a power of two); taps of weight 0 take no part.
+    fn filter(&self, mem: &GlobalMemory, taps: &[(Plane, Tap)], scale: u32) -> Result<Texel4, String> {
+        let taps: Vec<&(Plane, Tap)> = taps.iter().filter(|(_, t)| t.weight != 0).collect();
         if self.filters_as_u16() {
             let mut total = [0i64; 4];
-            for t in &taps {
+            for (plane, t) in &taps {
                 let v = match t.texel {
                     None => self.wide_border(),
                     Some((x, y, z)) => self.wide(read_raw(mem, plane.image, x, y, plane.slice + z)?),
@@ -630,7 +632,7 @@ impl<'t> Reader<'t> {
             return Ok(out);
         }
         let mut values = Vec::with_capacity(taps.len());
-        for t in &taps {
+        for (plane, t) in &taps {
             values.push((t.weight, self.point_tap(mem, plane, t.texel)?));
         }
         Ok(self.sum(&values, scale))
@@ -888,21 +890,20 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
         g if g.dims() == 3 && !cube => 3,
         _ => 2,
     };
+    // The axes of a level: a 1D texture's y is 0.
+    let axes = |level: &Image, n: usize, linear: bool| -> Vec<Axis> {
+        let sizes = [level.width, level.height, level.depth];
+        (0..n)
+            .map(|k| {
+                let x = if f.geometry == Geometry::D1 && k == 1 { 0.0 } else { xy[k] };
+                axis(x, sizes[k], normalized, modes[k], linear)
+            })
+            .collect()
+    };
     let sample = |level: &Image, gather: Option<u8>| -> Result<Texel4, String> {
         let plane = Plane { image: level, slice: slice_of(level) };
-        let sizes = [level.width, level.height, level.depth];
         let linear = s.linear || gather.is_some();
-        let ax: Vec<Axis> = (0..dims)
-            .map(|k| {
-                axis(
-                    if f.geometry == Geometry::D1 && k == 1 { 0.0 } else { xy[k] },
-                    sizes[k],
-                    normalized,
-                    modes[k],
-                    linear,
-                )
-            })
-            .collect();
+        let ax = axes(level, dims, linear);
         let tap = |p: usize, q: usize, r: usize| -> Option<(u32, u32, u32)> {
             let x = ax[0].taps[p]?;
             let y = if dims > 1 { ax[1].taps[q]? } else { 0 };
@@ -947,7 +948,8 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
                 v
             }
         };
-        reader.filter(mem, &plane, &taps, 256)
+        let taps: Vec<(Plane, Tap)> = taps.into_iter().map(|t| (plane, t)).collect();
+        reader.filter(mem, &taps, 256)
     };
     if let Some(comp) = f.gather {
         return Ok(words(sample(&levels[0], Some(comp))?));
@@ -989,18 +991,7 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
         let mut out_terms: Vec<(Plane, Tap)> = Vec::new();
         for (lv, r) in [(l0, 0usize), (l1, 1)] {
             let level = &levels[lv];
-            let sizes = [level.width, level.height];
-            let ax: Vec<Axis> = (0..2)
-                .map(|k| {
-                    axis(
-                        if f.geometry == Geometry::D1 && k == 1 { 0.0 } else { xy[k] },
-                        sizes[k],
-                        normalized,
-                        modes[k],
-                        true,
-                    )
-                })
-                .collect();
+            let ax = axes(level, 2, true);
             let w = weights2(ax[0].a, frac);
             for p in 0..2 {
                 let (lo, hi) = split(w[p][r], ax[1].a);
@@ -1010,39 +1001,12 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
                 }
             }
         }
-        return trilinear(&reader, mem, &out_terms).map(words);
+        return reader.filter(mem, &out_terms, 256).map(words);
     }
     // Otherwise: each level filtered, then blended by the level fraction.
     let a = sample(&levels[l0], None)?;
     let b = sample(&levels[l1], None)?;
     Ok(words(reader.sum(&[(256 - frac, a), (frac, b)], 256)))
-}
-
-/// The sum of taps over two levels, each with its own plane, out of 256.
-fn trilinear(reader: &Reader, mem: &GlobalMemory, terms: &[(Plane, Tap)]) -> Result<Texel4, String> {
-    let live: Vec<&(Plane, Tap)> = terms.iter().filter(|(_, t)| t.weight != 0).collect();
-    if reader.filters_as_u16() {
-        let mut total = [0i64; 4];
-        for (plane, t) in &live {
-            let v = match t.texel {
-                None => reader.wide_border(),
-                Some((x, y, z)) => reader.wide(read_raw(mem, plane.image, x, y, plane.slice + z)?),
-            };
-            for c in 0..4 {
-                total[c] += i64::from(t.weight) * v[c];
-            }
-        }
-        let mut out = [Value::F(0.0); 4];
-        for c in 0..usize::from(reader.format.channels) {
-            out[c] = Value::F(reader.narrow(c, (total[c] + 128).div_euclid(256)));
-        }
-        return Ok(out);
-    }
-    let mut values = Vec::new();
-    for (plane, t) in &live {
-        values.push((t.weight, reader.point_tap(mem, plane, t.texel)?));
-    }
-    Ok(reader.sum(&values, 256))
 }
 
 /// The face and normalized face coordinates of a cubemap direction (the Guide's
