@@ -870,15 +870,11 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
     } else {
         ([coord(0), coord(1), coord(2)], 0)
     };
-    let slice_of = |level: &Image| -> u32 {
-        match shape {
-            Shape::Cube | Shape::LayeredCube => layer * 6 + face,
-            Shape::Layered1D | Shape::Layered2D => layer,
-            _ => {
-                let _ = level;
-                0
-            }
-        }
+    // The slice a layer or face starts at, the same in every level.
+    let slice = match shape {
+        Shape::Cube | Shape::LayeredCube => layer * 6 + face,
+        Shape::Layered1D | Shape::Layered2D => layer,
+        _ => 0,
     };
     let cube = matches!(f.geometry, Geometry::Cube | Geometry::ACube);
     let normalized = s.normalized_coords || cube;
@@ -901,7 +897,7 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
             .collect()
     };
     let sample = |level: &Image, gather: Option<u8>| -> Result<Texel4, String> {
-        let plane = Plane { image: level, slice: slice_of(level) };
+        let plane = Plane { image: level, slice };
         let linear = s.linear || gather.is_some();
         let ax = axes(level, dims, linear);
         let tap = |p: usize, q: usize, r: usize| -> Option<(u32, u32, u32)> {
@@ -956,7 +952,6 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
     }
     let last = levels.len() - 1;
     let lod = match f.lod {
-        Lod::Base if levels.len() == 1 => return Ok(words(sample(&levels[0], None)?)),
         // A mipmapped texture without .level: level of detail 0, biased and clamped.
         Lod::Base => 0.0,
         Lod::Level(l) => f64::from(l),
@@ -973,9 +968,10 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
     if last == 0 {
         return Ok(words(sample(&levels[0], None)?));
     }
-    let lod = (lod + f64::from(s.lod_bias))
-        .clamp(f64::from(s.min_lod), f64::from(s.max_lod))
-        .clamp(0.0, last as f64);
+    // Held at the minimum, then the maximum (a minimum above the maximum gives the
+    // maximum), then in the levels there are; never a panic on NaN.
+    let lod = (lod + f64::from(s.lod_bias)).max(f64::from(s.min_lod)).min(f64::from(s.max_lod));
+    let lod = lod.max(0.0).min(last as f64);
     if !s.mip_linear {
         let level = ((lod + 0.5).floor() as usize).min(last);
         return Ok(words(sample(&levels[level], None)?));
@@ -997,7 +993,7 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
                 let (lo, hi) = split(w[p][r], ax[1].a);
                 for (qq, weight) in [(0, lo), (1, hi)] {
                     let texel = (|| Some((ax[0].taps[p]?, ax[1].taps[qq]?, 0)))();
-                    out_terms.push((Plane { image: level, slice: slice_of(level) }, Tap { texel, weight }));
+                    out_terms.push((Plane { image: level, slice }, Tap { texel, weight }));
                 }
             }
         }
@@ -1284,6 +1280,56 @@ mod tests {
                 assert_eq!(w[0][1] + w[1][1], b);
             }
         }
+    }
+
+    /// A mipmapped 2x1 / 1x1 float texture whose texels hold their level.
+    fn two_levels(mem: &mut GlobalMemory, min_lod: f32, max_lod: f32) -> Texture {
+        let format = Format { kind: ChannelKind::Float, bits: 32, channels: 1 };
+        let l0 = mem.alloc_from(&[0f32.to_le_bytes(), 0f32.to_le_bytes()].concat()).unwrap();
+        let l1 = mem.alloc_from(&1f32.to_le_bytes()).unwrap();
+        let image =
+            |base, width| Image { base, width, height: 1, depth: 1, pitch: 4 * u64::from(width), format };
+        let sampler = Sampler {
+            address: [AddressMode::Clamp; 3],
+            linear: false,
+            mip_linear: false,
+            normalized_read: false,
+            srgb: false,
+            normalized_coords: true,
+            border: [0.0; 4],
+            lod_bias: 0.0,
+            min_lod,
+            max_lod,
+            seamless_cubemap: false,
+        };
+        Texture {
+            resource: Resource::Array { shape: Shape::D1, levels: vec![image(l0, 2), image(l1, 1)] },
+            sampler,
+        }
+    }
+
+    #[test]
+    fn level_clamps_out_of_order_or_nan_pick_a_level_without_panicking() {
+        let mut mem = GlobalMemory::default();
+        let fetch_at = |mem: &GlobalMemory, t: &Texture, lod: f32| {
+            let f = Fetch {
+                geometry: Geometry::D1,
+                layer: 0,
+                coords: [0.5f32.to_bits(), 0, 0],
+                int_coords: false,
+                lod: Lod::Level(lod),
+                gather: None,
+            };
+            f32::from_bits(fetch(t, &f, mem).unwrap()[0])
+        };
+        // A minimum above the maximum gives the maximum (level 1), as CUDA's clamp
+        // of the minimum first, then the maximum, does.
+        let t = two_levels(&mut mem, 3.0, 1.0);
+        assert_eq!(fetch_at(&mem, &t, 0.0), 1.0);
+        // A NaN level of detail is held at the minimum.
+        let t = two_levels(&mut mem, 0.0, 1.0);
+        assert_eq!(fetch_at(&mem, &t, f32::NAN), 0.0);
+        assert_eq!(fetch_at(&mem, &t, 0.75), 1.0);
     }
 
     #[test]
