@@ -333,6 +333,23 @@ def probes(g):
         data = np.concatenate([np.full(max(1, 16 >> lv) ** 2, vals[lv]) for lv in range(5)])
         g.add(K_2DLOD, res=R_MIPMAP, fmt=fmt, ch=1, ext=(16, 16, 0), levels=5, mipf=LINEAR, norm=1, maxl=4,
               data=data.astype(dtype(*fmt)).tobytes(), coords=co)
+    # tex.grad's level of detail in detail: a 256 x 256 texture whose texels hold
+    # their level; x gradients alone over 8 levels in 1/64ths of a level, then both
+    # axes of one gradient, then both gradients.
+    size = 256
+    data = np.concatenate([np.full((size >> lv) ** 2, lv, dtype=np.float32) for lv in range(9)])
+    for which in range(3):
+        co = np.zeros(n, dtype=COORD)
+        co["x"], co["y"] = 0.5, 0.5
+        if which == 0:
+            grad = 2.0 ** (np.arange(n) / 64.0) / size
+            co["dx"][:, 0] = np.where(np.arange(n) % 2 == 1, grad, -grad)
+        else:
+            co["dx"][:, :2] = r.uniform(-1, 1, (n, 2)) * 2.0 ** r.uniform(0, 8, (n, 1)) / size
+            if which == 2:
+                co["dy"][:, :2] = r.uniform(-1, 1, (n, 2)) * 2.0 ** r.uniform(0, 8, (n, 1)) / size
+        g.add(K_2DGRAD, res=R_MIPMAP, fmt=f32, ch=1, ext=(size, size, 0), levels=9, filt=POINT, mipf=LINEAR,
+              norm=1, maxl=8, data=data.tobytes(), coords=co)
 
 
 def pack(c):

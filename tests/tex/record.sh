@@ -9,8 +9,8 @@ nvcc --version | tail -1 >> "$OUT/gpu.txt"
 nvcc -arch=sm_90 -o /tmp/tex_fetch runtime/tests/programs/tex_fetch.cu
 nvcc -arch=sm_90 -o /tmp/trap tests/tex/trap.cu
 python3 tests/tex/cases.py /tmp/cases.bin || true
-md5sum /tmp/cases.bin tests/tex/cases.bin || true
-/tmp/tex_fetch tests/tex/cases.bin "$OUT/gpu.bin" 2>&1 | tee "$OUT/run.txt"
+md5sum /tmp/cases.bin
+/tmp/tex_fetch /tmp/cases.bin "$OUT/gpu.bin" 2>&1 | tee "$OUT/run.txt"
 /tmp/trap > "$OUT/trap.txt" 2>&1 || true
 cat "$OUT/trap.txt"
 nvcc -arch=sm_90 -o /tmp/query_probe tests/tex/query_probe.cu -lcuda
