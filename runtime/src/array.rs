@@ -192,12 +192,11 @@ fn linear_copy(
         };
         let moved = width * height;
         if to_array {
-            // SAFETY: `done` < `count`, within the caller's `count` bytes.
-            let src = unsafe { host.1.cast::<u8>().add(done) }.cast();
+            // The source may be a device address: an offset, not a host access.
+            let src = host.1.cast::<u8>().wrapping_add(done).cast();
             copy((none, array, x, y, 0), (src, none, 0, 0, row), width, height, kind, stream)?;
         } else {
-            // SAFETY: as above.
-            let dst = unsafe { host.0.cast::<u8>().add(done) }.cast();
+            let dst = host.0.cast::<u8>().wrapping_add(done).cast();
             copy((dst, none, 0, 0, row), (std::ptr::null(), array, x, y, 0), width, height, kind, stream)?;
         }
         at += moved;
