@@ -105,7 +105,7 @@ impl ElemType {
         matches!(self, ElemType::F16 | ElemType::BF16 | ElemType::F32 | ElemType::F64)
     }
 
-    fn is_signed(self) -> bool {
+    pub fn is_signed(self) -> bool {
         matches!(self, ElemType::S8 | ElemType::S16 | ElemType::S32 | ElemType::S64)
     }
 
@@ -181,15 +181,23 @@ impl ImageArg {
         [half(self.dims[0]), half(self.dims[1]), if layered { self.dims[2] } else { half(self.dims[2]) }]
     }
 
-    /// Bytes of one texel.
-    pub fn texel_bytes(&self) -> u64 {
-        self.elem.bytes() as u64 * u64::from(self.channels)
+    /// The library's texel format.
+    pub fn format(&self) -> crate::exec::texture::Format {
+        use crate::exec::texture::ChannelKind;
+        let kind = if self.elem.is_float() {
+            ChannelKind::Float
+        } else if self.elem.is_signed() {
+            ChannelKind::Signed
+        } else {
+            ChannelKind::Unsigned
+        };
+        crate::exec::texture::Format { kind, bits: self.elem.bits() as u8, channels: self.channels }
     }
 
     /// Bytes of level `l`.
     pub fn level_bytes(&self, l: u32) -> u64 {
         let [w, h, d] = self.level_dims(l);
-        u64::from(w) * u64::from(h.max(1)) * u64::from(d.max(1)) * self.texel_bytes()
+        u64::from(w) * u64::from(h.max(1)) * u64::from(d.max(1)) * self.format().texel_bytes()
     }
 }
 
@@ -780,7 +788,7 @@ pub fn texture_with(
     let filter = |key| word(o, key, path, &["point", "linear"]);
     let normalized_read = match word(o, "read", path, &["element", "normalized"])? {
         Some("normalized") => {
-            if image.elem.bytes() == 4 || matches!(image.elem, ElemType::F16 | ElemType::F32) {
+            if image.elem.is_float() {
                 return err(&format!("{path}.read"), "\"normalized\" reads 8- and 16-bit integer texels");
             }
             true
@@ -811,12 +819,19 @@ pub fn texture_with(
         max_lod: f32_field(o, "max_lod", path)?,
         image,
     };
-    let integer = !matches!(t.image.elem, ElemType::F16 | ElemType::F32) && !t.normalized_read;
-    if t.linear && integer {
-        return err(
-            &format!("{path}.filter"),
-            "linear filtering needs floats: float texels, or \"read\": \"normalized\"",
-        );
+    // CUDA's rules, as the library checks them when it makes the object.
+    use crate::exec::texture::{ObjectError, check_read};
+    match check_read(t.image.format(), t.linear, t.normalized_read) {
+        Err(ObjectError::NormalizedRead) => {
+            return err(&format!("{path}.read"), "\"normalized\" reads 8- and 16-bit integer texels");
+        }
+        Err(_) => {
+            return err(
+                &format!("{path}.filter"),
+                "linear filtering needs floats: float texels, or \"read\": \"normalized\"",
+            );
+        }
+        Ok(()) => {}
     }
     if t.srgb && !(t.image.elem == ElemType::U8 && t.normalized_read) {
         return err(&format!("{path}.srgb"), "sRGB is for u8 texels read \"normalized\"");

@@ -825,14 +825,9 @@ impl Device {
     /// # Errors
     /// Why the device cannot hold them.
     pub fn place_texels(&mut self, i: &crate::launch::ImageArg, k: usize) -> Result<Resource, String> {
-        use crate::launch::{ElemType, ImageMemory};
-        let kind = match i.elem {
-            ElemType::S8 | ElemType::S16 | ElemType::S32 => ChannelKind::Signed,
-            ElemType::F16 | ElemType::F32 => ChannelKind::Float,
-            _ => ChannelKind::Unsigned,
-        };
-        let format = Format { kind, bits: (i.elem.bytes() * 8) as u8, channels: i.channels };
-        let texel = i.texel_bytes();
+        use crate::launch::ImageMemory;
+        let format = i.format();
+        let texel = format.texel_bytes();
         let mut at = 0usize;
         let mut images = Vec::new();
         for l in 0..i.levels {
@@ -840,13 +835,19 @@ impl Device {
             let row = u64::from(w) * texel;
             let pitch = if i.memory == ImageMemory::Pitch2D { row.div_ceil(32) * 32 } else { row };
             let rows = u64::from(h.max(1)) * u64::from(d.max(1));
-            let mut bytes = vec![0u8; (pitch * rows) as usize];
-            for r in 0..rows as usize {
-                let src = &i.bytes[at + r * row as usize..at + (r + 1) * row as usize];
-                bytes[r * pitch as usize..r * pitch as usize + row as usize].copy_from_slice(src);
+            let level = &i.bytes[at..at + (row * rows) as usize];
+            at += level.len();
+            let base = if pitch == row {
+                self.memory.alloc_from(level)
+            } else {
+                let mut bytes = vec![0u8; (pitch * rows) as usize];
+                for (out, src) in bytes.chunks_exact_mut(pitch as usize).zip(level.chunks_exact(row as usize))
+                {
+                    out[..row as usize].copy_from_slice(src);
+                }
+                self.memory.alloc_from(&bytes)
             }
-            at += (row * rows) as usize;
-            let base = self.memory.alloc_from(&bytes).map_err(|e| e.to_string())?;
+            .map_err(|e| e.to_string())?;
             self.label(base, format!("args[{k}]"));
             images.push(Image { base, width: w, height: h.max(1), depth: d.max(1), pitch, format });
         }
@@ -881,11 +882,6 @@ impl Device {
     /// Destroys a surface object; false when `handle` is none.
     pub fn destroy_surface(&mut self, handle: u64) -> bool {
         self.memory.objects.destroy_surface(handle)
-    }
-
-    /// The texture object `handle`.
-    pub fn texture(&self, handle: u64) -> Option<&Texture> {
-        self.memory.objects.texture(handle).map(|t| &**t)
     }
 
     /// Copies host bytes to device address `addr`.

@@ -528,8 +528,8 @@ impl Cta<'_> {
                 write(w, *dst, l, v);
             }
             Op::Tex(t) => {
-                use super::texture::{Fetch, Lod, fetch, texture_of};
-                let tex = texture_of(&self.memory.objects, read(w, t.handle, l))?;
+                use super::texture::{Fetch, Lod, fetch};
+                let tex = self.memory.objects.texture(read(w, t.handle, l))?;
                 let f32_of = |s: Src| f32::from_bits(read(w, s, l) as u32);
                 let f = Fetch {
                     geometry: t.geometry,
@@ -543,7 +543,7 @@ impl Cta<'_> {
                     },
                     gather: t.gather,
                 };
-                let words = fetch(&tex, &f, self.memory)?;
+                let words = fetch(tex, &f, self.memory)?;
                 for (d, v) in t.dsts.iter().zip(words) {
                     if let Some(d) = d {
                         write(w, *d, l, u64::from(v));
@@ -555,8 +555,8 @@ impl Cta<'_> {
                 }
             }
             Op::Txq { dst, handle, query, level } => {
-                let tex = super::texture::texture_of(&self.memory.objects, read(w, *handle, l))?;
-                let v = super::texture::query(&tex, *query, level.map(|s| read(w, s, l) as u32))?;
+                let tex = self.memory.objects.texture(read(w, *handle, l))?;
+                let v = super::texture::query(tex, *query, level.map(|s| read(w, s, l) as u32))?;
                 write(w, *dst, l, u64::from(v));
             }
             Op::Suq { dst, handle, query } => {
@@ -564,46 +564,40 @@ impl Cta<'_> {
                 write(w, *dst, l, u64::from(v));
             }
             Op::Surf(op) => {
-                use super::texture::{SurfaceAccess, surface_load, surface_store, surface_target};
+                use super::texture::{SurfaceAccess, surface_address};
                 use crate::lower::program::SurfKind;
-                let handle = read(w, op.handle, l);
                 let a = SurfaceAccess {
                     geometry: op.geometry,
                     coords: op.coords.map(|c| read(w, c, l) as u32 as i32),
                     boundary: op.boundary,
                     bytes: u32::from(op.n) * u32::from(op.size),
                 };
-                let objects = &self.memory.objects;
-                match &op.kind {
-                    SurfKind::Load(dsts) => {
-                        let words = surface_load(objects, self.memory, handle, &a)?;
-                        let bytes = words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
-                        let size = usize::from(op.size);
-                        for (k, d) in dsts.iter().enumerate().take(usize::from(op.n)) {
+                let addr = surface_address(&self.memory.objects, read(w, op.handle, l), &a)?;
+                let mem = self.memory;
+                match (&op.kind, addr) {
+                    // `.zero` out of range: loads read zeros, stores and reductions drop.
+                    (SurfKind::Load(dsts), None) => {
+                        for d in dsts.iter().take(usize::from(op.n)).flatten() {
+                            write(w, *d, l, 0);
+                        }
+                    }
+                    (_, None) => {}
+                    (SurfKind::Load(dsts), Some(addr)) => {
+                        let vals = mem.load_vec(addr, op.n, op.size).map_err(|e| mem.explain(e))?;
+                        for (d, v) in dsts.iter().zip(vals).take(usize::from(op.n)) {
                             if let Some(d) = d {
-                                write(w, *d, l, le(&bytes[k * size..(k + 1) * size]));
+                                write(w, *d, l, v);
                             }
                         }
                     }
-                    SurfKind::Store(srcs) => {
-                        let size = usize::from(op.size);
-                        let mut bytes = [0u8; 16];
-                        for (k, s) in srcs.iter().enumerate().take(usize::from(op.n)) {
-                            bytes[k * size..(k + 1) * size]
-                                .copy_from_slice(&read(w, *s, l).to_le_bytes()[..size]);
-                        }
-                        let words: [u32; 4] = std::array::from_fn(|k| {
-                            u32::from_le_bytes(bytes[4 * k..4 * k + 4].try_into().unwrap())
-                        });
-                        surface_store(objects, self.memory, handle, &a, words)?;
+                    (SurfKind::Store(srcs), Some(addr)) => {
+                        let vals = srcs.map(|s| read(w, s, l));
+                        mem.store_vec(addr, op.n, op.size, &vals).map_err(|e| mem.explain(e))?;
                     }
-                    SurfKind::Reduce(red, ty, b) => {
-                        if let Some(addr) = surface_target(objects, handle, &a)? {
-                            let b = read(w, *b, l);
-                            self.memory
-                                .atomic(addr, ty.bytes(), |old| crate::sem::atom::apply(*red, *ty, old, b, 0))
-                                .map_err(|e| self.memory.explain(e))?;
-                        }
+                    (SurfKind::Reduce(red, ty, b), Some(addr)) => {
+                        let b = read(w, *b, l);
+                        mem.atomic(addr, ty.bytes(), |old| crate::sem::atom::apply(*red, *ty, old, b, 0))
+                            .map_err(|e| mem.explain(e))?;
                     }
                 }
             }

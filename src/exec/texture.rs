@@ -28,8 +28,7 @@
 
 use super::memory::GlobalMemory;
 pub use crate::lower::program::{Boundary, Geometry, ImageQuery};
-use std::collections::HashMap;
-use std::sync::Arc;
+use rustc_hash::FxHashMap as HashMap;
 
 /// How a channel's bits are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -187,17 +186,32 @@ pub enum ObjectError {
 }
 
 /// The texture and surface objects of a device: handles to what each reads.
+/// Handles count up from 1, textures and surfaces from one counter: a handle of one
+/// kind is never one of the other.
 #[derive(Debug, Default)]
 pub struct Objects {
-    textures: HashMap<u64, Arc<Texture>>,
-    surfaces: HashMap<u64, Arc<Image>>,
-    surface_shapes: HashMap<u64, Shape>,
-    next: u64,
+    textures: HashMap<u64, Texture>,
+    surfaces: HashMap<u64, (Image, Shape)>,
+    last: u64,
 }
 
-/// Handles count up from here, textures and surfaces from one counter: a handle of
-/// one kind is never one of the other.
-const FIRST_HANDLE: u64 = 1;
+/// Whether a texture of `format` may be read as `sampler` says: CUDA refuses
+/// linear filtering of texels read as integers, and a normalized read of 32-bit
+/// integers. The runtime and the launch spec ask this too, each in its own terms.
+///
+/// # Errors
+/// [`ObjectError::Filter`] or [`ObjectError::NormalizedRead`].
+pub fn check_read(format: Format, linear: bool, normalized_read: bool) -> Result<(), ObjectError> {
+    let integer = format.kind != ChannelKind::Float;
+    if normalized_read && integer && format.bits == 32 {
+        return Err(ObjectError::NormalizedRead);
+    }
+    // Linear filtering needs floats; integers still blend between levels (GPU).
+    if linear && integer && !normalized_read {
+        return Err(ObjectError::Filter);
+    }
+    Ok(())
+}
 
 impl Objects {
     /// Makes a texture object; its handle.
@@ -210,9 +224,6 @@ impl Objects {
             return Err(ObjectError::Invalid(format!("{f:?} is not a texel format")));
         }
         let s = &texture.sampler;
-        if s.normalized_read && f.kind != ChannelKind::Float && f.bits == 32 {
-            return Err(ObjectError::NormalizedRead);
-        }
         if s.seamless_cubemap
             && s.linear
             && matches!(texture.resource, Resource::Array { shape: Shape::Cube | Shape::LayeredCube, .. })
@@ -223,31 +234,21 @@ impl Objects {
                     .into(),
             ));
         }
-        // Linear filtering needs floats; integers still blend between levels (GPU).
-        if s.linear && f.kind != ChannelKind::Float && !s.normalized_read {
-            return Err(ObjectError::Filter);
-        }
-        Ok(self.insert_texture(texture))
+        check_read(f, s.linear, s.normalized_read)?;
+        let h = self.handle();
+        self.textures.insert(h, texture);
+        Ok(h)
     }
 
     fn handle(&mut self) -> u64 {
-        self.next = self.next.max(FIRST_HANDLE);
-        let h = self.next;
-        self.next += 1;
-        h
-    }
-
-    fn insert_texture(&mut self, texture: Texture) -> u64 {
-        let h = self.handle();
-        self.textures.insert(h, Arc::new(texture));
-        h
+        self.last += 1;
+        self.last
     }
 
     /// Makes a surface object over one image of an array of `shape`; its handle.
     pub fn create_surface(&mut self, image: Image, shape: Shape) -> u64 {
         let h = self.handle();
-        self.surfaces.insert(h, Arc::new(image));
-        self.surface_shapes.insert(h, shape);
+        self.surfaces.insert(h, (image, shape));
         h
     }
 
@@ -258,47 +259,30 @@ impl Objects {
 
     /// Destroys a surface object; false when `handle` is none.
     pub fn destroy_surface(&mut self, handle: u64) -> bool {
-        self.surface_shapes.remove(&handle);
         self.surfaces.remove(&handle).is_some()
     }
 
-    /// The texture object `handle`.
-    pub fn texture(&self, handle: u64) -> Option<&Arc<Texture>> {
-        self.textures.get(&handle)
+    /// The texture object `handle`, or a fault's cause: a handle that is no live
+    /// texture object faults as an access out of bounds does.
+    ///
+    /// # Errors
+    /// The cause.
+    pub fn texture(&self, handle: u64) -> Result<&Texture, String> {
+        self.textures.get(&handle).ok_or_else(|| {
+            format!("out of bounds: texture handle {handle:#x} is not a live texture object (cudaCreateTextureObject)")
+        })
     }
 
-    fn surface(&self, handle: u64) -> Option<(&Image, Shape)> {
-        Some((self.surfaces.get(&handle)?, *self.surface_shapes.get(&handle)?))
+    /// The surface object `handle`, or a fault's cause, as for textures.
+    fn surface(&self, handle: u64) -> Result<(&Image, Shape), String> {
+        let (image, shape) = self.surfaces.get(&handle).ok_or_else(|| {
+            format!("out of bounds: surface handle {handle:#x} is not a live surface object (cudaCreateSurfaceObject)")
+        })?;
+        Ok((image, *shape))
     }
 }
 
 impl Geometry {
-    /// The modifier: `.2d`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Geometry::D1 => ".1d",
-            Geometry::D2 => ".2d",
-            Geometry::D3 => ".3d",
-            Geometry::A1D => ".a1d",
-            Geometry::A2D => ".a2d",
-            Geometry::Cube => ".cube",
-            Geometry::ACube => ".acube",
-        }
-    }
-
-    /// Coordinates besides the layer.
-    pub fn dims(self) -> usize {
-        match self {
-            Geometry::D1 | Geometry::A1D => 1,
-            Geometry::D2 | Geometry::A2D => 2,
-            _ => 3,
-        }
-    }
-
-    pub fn layered(self) -> bool {
-        matches!(self, Geometry::A1D | Geometry::A2D | Geometry::ACube)
-    }
-
     fn fits(self, shape: Shape) -> bool {
         matches!(
             (self, shape),
@@ -462,11 +446,6 @@ impl Reader<'_> {
         out
     }
 
-    /// Whether linear filtering works on 16-bit integers (normalized 8/16-bit).
-    fn filters_as_u16(&self) -> bool {
-        self.normalized()
-    }
-
     /// A texel in the 16-bit filtering domain.
     fn wide(&self, raw: [i64; 4]) -> [i64; 4] {
         let f = self.format;
@@ -582,7 +561,11 @@ fn split(w: u32, b: u32) -> (u32, u32) {
     (w - hi, hi)
 }
 
+/// The most taps a fetch reads: 8 (3D, or 2D between two levels).
+const MAX_TAPS: usize = 8;
+
 /// One tap: a texel (or the border) and its weight out of `scale`.
+#[derive(Clone, Copy)]
 struct Tap {
     texel: Option<(u32, u32, u32)>,
     weight: u32,
@@ -612,10 +595,10 @@ impl<'t> Reader<'t> {
     /// The weighted sum of taps, each on its plane (a level's layer or face), with
     /// weights out of `scale` (a power of two); taps of weight 0 take no part.
     fn filter(&self, mem: &GlobalMemory, taps: &[(Plane, Tap)], scale: u32) -> Result<Texel4, String> {
-        let taps: Vec<&(Plane, Tap)> = taps.iter().filter(|(_, t)| t.weight != 0).collect();
-        if self.filters_as_u16() {
+        let live = taps.iter().filter(|(_, t)| t.weight != 0);
+        if self.normalized() {
             let mut total = [0i64; 4];
-            for (plane, t) in &taps {
+            for (plane, t) in live {
                 let v = match t.texel {
                     None => self.wide_border(),
                     Some((x, y, z)) => self.wide(read_raw(mem, plane.image, x, y, plane.slice + z)?),
@@ -631,11 +614,13 @@ impl<'t> Reader<'t> {
             }
             return Ok(out);
         }
-        let mut values = Vec::with_capacity(taps.len());
-        for (plane, t) in &taps {
-            values.push((t.weight, self.point_tap(mem, plane, t.texel)?));
+        let mut values = [(0u32, [Value::F(0.0); 4]); MAX_TAPS];
+        let mut n = 0;
+        for (plane, t) in live {
+            values[n] = (t.weight, self.point_tap(mem, plane, t.texel)?);
+            n += 1;
         }
-        Ok(self.sum(&values, scale))
+        Ok(self.sum(&values[..n], scale))
     }
 
     /// Σ weight·value / scale of point-read values: floats exact then rounded once,
@@ -659,19 +644,17 @@ impl<'t> Reader<'t> {
                 *o = Value::I((total + s / 2).div_euclid(s));
                 continue;
             }
-            let terms: Vec<(u32, f32)> = values
-                .iter()
-                .map(|(w, v)| {
-                    (
-                        *w,
-                        match v[c] {
-                            Value::F(f) => f,
-                            Value::I(i) => i as f32,
-                        },
-                    )
-                })
-                .collect();
-            *o = Value::F(exact_sum(&terms, scale.trailing_zeros(), half));
+            let mut terms = [(0u32, 0f32); MAX_TAPS];
+            for (t, (w, v)) in terms.iter_mut().zip(values) {
+                *t = (
+                    *w,
+                    match v[c] {
+                        Value::F(f) => f,
+                        Value::I(i) => i as f32,
+                    },
+                );
+            }
+            *o = Value::F(exact_sum(&terms[..values.len()], scale.trailing_zeros(), half));
         }
         out
     }
@@ -807,7 +790,7 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
     let s = &tex.sampler;
     let reader = Reader { format: tex.resource.format(), sampler: s };
     let words = |v: Texel4| [v[0].bits(), v[1].bits(), v[2].bits(), v[3].bits()];
-    let (levels, shape): (Vec<Image>, Shape) = match &tex.resource {
+    let (levels, shape): (&[Image], Shape) = match &tex.resource {
         Resource::Linear { base, bytes, format } => {
             if f.geometry != Geometry::D1 || !f.int_coords {
                 return Err(format!(
@@ -825,8 +808,8 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
                 Image { base: *base, width: n as u32, height: 1, depth: 1, pitch: 0, format: *format };
             return Ok(words(reader.point(read_raw(mem, &image, x as u32, 0, 0)?)));
         }
-        Resource::Pitch2D(i) => (vec![*i], Shape::D2),
-        Resource::Array { shape, levels } => (levels.clone(), *shape),
+        Resource::Pitch2D(i) => (std::slice::from_ref(i), Shape::D2),
+        Resource::Array { shape, levels } => (levels, *shape),
     };
     if !f.geometry.fits(shape) {
         return Err(format!(
@@ -887,14 +870,16 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
         _ => 2,
     };
     // The axes of a level: a 1D texture's y is 0.
-    let axes = |level: &Image, n: usize, linear: bool| -> Vec<Axis> {
+    let axes = |level: &Image, n: usize, linear: bool| -> [Axis; 3] {
         let sizes = [level.width, level.height, level.depth];
-        (0..n)
-            .map(|k| {
-                let x = if f.geometry == Geometry::D1 && k == 1 { 0.0 } else { xy[k] };
+        std::array::from_fn(|k| {
+            let x = if f.geometry == Geometry::D1 && k == 1 { 0.0 } else { xy[k] };
+            if k < n {
                 axis(x, sizes[k], normalized, modes[k], linear)
-            })
-            .collect()
+            } else {
+                Axis { taps: [None; 2], a: 0 }
+            }
+        })
     };
     let sample = |level: &Image, gather: Option<u8>| -> Result<Texel4, String> {
         let plane = Plane { image: level, slice };
@@ -917,34 +902,32 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
         if !linear {
             return reader.point_tap(mem, &plane, tap(0, 0, 0));
         }
-        let taps: Vec<Tap> = match dims {
-            1 => (0..2)
-                .map(|p| Tap { texel: tap(p, 0, 0), weight: if p == 0 { 256 - ax[0].a } else { ax[0].a } })
-                .collect(),
+        // Unused slots keep weight 0 and take no part.
+        let mut taps = [(plane, Tap { texel: None, weight: 0 }); MAX_TAPS];
+        match dims {
+            1 => {
+                taps[0].1 = Tap { texel: tap(0, 0, 0), weight: 256 - ax[0].a };
+                taps[1].1 = Tap { texel: tap(1, 0, 0), weight: ax[0].a };
+            }
             2 => {
                 let w = weights2(ax[0].a, ax[1].a);
-                let mut v = Vec::new();
                 for p in 0..2 {
                     for q in 0..2 {
-                        v.push(Tap { texel: tap(p, q, 0), weight: w[p][q] });
+                        taps[2 * p + q].1 = Tap { texel: tap(p, q, 0), weight: w[p][q] };
                     }
                 }
-                v
             }
             _ => {
                 let w = weights2(ax[0].a, ax[2].a);
-                let mut v = Vec::new();
                 for p in 0..2 {
                     for r in 0..2 {
                         let (lo, hi) = split(w[p][r], ax[1].a);
-                        v.push(Tap { texel: tap(p, 0, r), weight: lo });
-                        v.push(Tap { texel: tap(p, 1, r), weight: hi });
+                        taps[4 * p + 2 * r].1 = Tap { texel: tap(p, 0, r), weight: lo };
+                        taps[4 * p + 2 * r + 1].1 = Tap { texel: tap(p, 1, r), weight: hi };
                     }
                 }
-                v
             }
-        };
-        let taps: Vec<(Plane, Tap)> = taps.into_iter().map(|t| (plane, t)).collect();
+        }
         reader.filter(mem, &taps, 256)
     };
     if let Some(comp) = f.gather {
@@ -962,9 +945,11 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
             // GPU: a gradient's length is its largest component plus 11/32 of the
             // others (the Euclidean length within 6%; tests/tex/README.md).
             let length = |d: [f32; 3]| {
-                let mut a: Vec<f64> = (0..n).map(|k| (f64::from(d[k]) * f64::from(sizes[k])).abs()).collect();
+                let mut a: [f64; 3] = std::array::from_fn(|k| {
+                    if k < n { (f64::from(d[k]) * f64::from(sizes[k])).abs() } else { 0.0 }
+                });
                 a.sort_by(|x, y| y.total_cmp(x));
-                a[0] + 11.0 / 32.0 * a[1..].iter().sum::<f64>()
+                a[0] + 11.0 / 32.0 * (a[1] + a[2])
             };
             length(dx).max(length(dy)).log2()
         }
@@ -988,7 +973,8 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
     }
     if s.linear && dims == 2 && reader.reads_floats() {
         // Trilinear: the 2D weights of x and the level, each split by y.
-        let mut out_terms: Vec<(Plane, Tap)> = Vec::new();
+        let mut taps = [(Plane { image: &levels[l0], slice }, Tap { texel: None, weight: 0 }); MAX_TAPS];
+        let mut n = 0;
         for (lv, r) in [(l0, 0usize), (l1, 1)] {
             let level = &levels[lv];
             let ax = axes(level, 2, true);
@@ -997,11 +983,12 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
                 let (lo, hi) = split(w[p][r], ax[1].a);
                 for (qq, weight) in [(0, lo), (1, hi)] {
                     let texel = (|| Some((ax[0].taps[p]?, ax[1].taps[qq]?, 0)))();
-                    out_terms.push((Plane { image: level, slice }, Tap { texel, weight }));
+                    taps[n] = (Plane { image: level, slice }, Tap { texel, weight });
+                    n += 1;
                 }
             }
         }
-        return reader.filter(mem, &out_terms, 256).map(words);
+        return reader.filter(mem, &taps, 256).map(words);
     }
     // Otherwise: each level filtered, then blended by the level fraction.
     let a = sample(&levels[l0], None)?;
@@ -1033,10 +1020,11 @@ pub fn query(tex: &Texture, q: ImageQuery, level: Option<u32>) -> Result<u32, St
     // GPU (tests/tex/query.txt): width, height and depth of level 0, a 1D array's
     // height 1, a layered array's layers as its depth, a cubemap's depth 0; linear
     // memory its texels wide and 0 high; txq.level of an array with one level 0.
-    let (w, h, d) = match &tex.resource {
-        Resource::Linear { bytes, format, .. } => ((bytes / format.texel_bytes()) as u32, 0, 0),
-        Resource::Pitch2D(i) => (i.width, i.height, 0),
-        Resource::Array { shape, levels } => {
+    let (w, h, d) = match (&tex.resource, level) {
+        (Resource::Linear { .. } | Resource::Pitch2D(_), Some(_)) => (0, 0, 0),
+        (Resource::Linear { bytes, format, .. }, None) => ((bytes / format.texel_bytes()) as u32, 0, 0),
+        (Resource::Pitch2D(i), None) => (i.width, i.height, 0),
+        (Resource::Array { shape, levels }, _) => {
             let lv = match level {
                 None => 0,
                 Some(l) if levels.len() > 1 => (l as usize).min(levels.len() - 1),
@@ -1053,9 +1041,6 @@ pub fn query(tex: &Texture, q: ImageQuery, level: Option<u32>) -> Result<u32, St
             }
         }
     };
-    if level.is_some() && !matches!(tex.resource, Resource::Array { .. }) {
-        return Ok(0);
-    }
     match q {
         ImageQuery::Width => Ok(w),
         ImageQuery::Height => Ok(h),
@@ -1077,15 +1062,15 @@ pub struct SurfaceAccess {
     pub bytes: u32,
 }
 
-/// Where a surface access lands: `None` when `.zero` drops it.
-fn surface_address(objects: &Objects, handle: u64, a: &SurfaceAccess) -> Result<Option<u64>, String> {
-    let (image, shape) = objects.surface(handle).ok_or_else(|| {
-        format!(
-            "out of bounds: surface handle {handle:#x} is not a live surface object (cudaCreateSurfaceObject)"
-        )
-    })?;
-    let geometry_fits = a.geometry.fits(shape) || (a.geometry == Geometry::D2 && shape == Shape::D2);
-    if !geometry_fits {
+/// Where a surface access (`suld`, `sust`, `sured`) lands: `None` when `.zero`
+/// drops it.
+///
+/// # Errors
+/// A fault's cause: a dead handle, a geometry or size the surface does not have,
+/// `.trap` out of range.
+pub fn surface_address(objects: &Objects, handle: u64, a: &SurfaceAccess) -> Result<Option<u64>, String> {
+    let (image, shape) = objects.surface(handle)?;
+    if !a.geometry.fits(shape) {
         return Err(format!(
             "a {} surface access to {} (undefined behaviour)",
             a.geometry.name(),
@@ -1105,14 +1090,7 @@ fn surface_address(objects: &Objects, handle: u64, a: &SurfaceAccess) -> Result<
             "surface x {x} is not a multiple of the {size}-byte texel (undefined behaviour)"
         ));
     }
-    let (dims, layered) = match a.geometry {
-        Geometry::D1 => (1, false),
-        Geometry::D2 => (2, false),
-        Geometry::D3 => (3, false),
-        Geometry::A1D => (1, true),
-        Geometry::A2D => (2, true),
-        _ => return Err(format!("surface geometry {} is not supported", a.geometry.name())),
-    };
+    let (dims, layered) = (a.geometry.dims(), a.geometry.layered());
     let mut pos = [x.div_euclid(size as i64), 0, 0];
     // A layered 1D surface's layers are its slices: (x, layer).
     let lims = if layered && dims == 1 {
@@ -1156,71 +1134,12 @@ fn surface_address(objects: &Objects, handle: u64, a: &SurfaceAccess) -> Result<
     Ok(Some(image.texel_address(pos[0] as u32, pos[1] as u32, pos[2] as u32)))
 }
 
-/// `suld.b`: the bytes of one texel, as little-endian words (zero for `.zero` out
-/// of range).
-///
-/// # Errors
-/// A fault's cause.
-pub fn surface_load(
-    objects: &Objects,
-    mem: &GlobalMemory,
-    handle: u64,
-    a: &SurfaceAccess,
-) -> Result<[u32; 4], String> {
-    let Some(addr) = surface_address(objects, handle, a)? else { return Ok([0; 4]) };
-    let mut out = [0u32; 4];
-    match a.bytes {
-        1 | 2 => out[0] = mem.load(addr, u64::from(a.bytes)).map_err(|e| mem.explain(e))? as u32,
-        _ => {
-            for (k, o) in out.iter_mut().enumerate().take((a.bytes / 4) as usize) {
-                *o = mem.load(addr + 4 * k as u64, 4).map_err(|e| mem.explain(e))? as u32;
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// `sust.b`: stores the low `bytes` of `words`.
-///
-/// # Errors
-/// A fault's cause.
-pub fn surface_store(
-    objects: &Objects,
-    mem: &GlobalMemory,
-    handle: u64,
-    a: &SurfaceAccess,
-    words: [u32; 4],
-) -> Result<(), String> {
-    let Some(addr) = surface_address(objects, handle, a)? else { return Ok(()) };
-    match a.bytes {
-        1 | 2 => mem.store(addr, u64::from(a.bytes), u64::from(words[0])).map_err(|e| mem.explain(e)),
-        _ => {
-            for (k, w) in words.iter().enumerate().take((a.bytes / 4) as usize) {
-                mem.store(addr + 4 * k as u64, 4, u64::from(*w)).map_err(|e| mem.explain(e))?;
-            }
-            Ok(())
-        }
-    }
-}
-
-/// Where `sured.b` reduces (`None` when `.zero` drops it).
-///
-/// # Errors
-/// A fault's cause.
-pub fn surface_target(objects: &Objects, handle: u64, a: &SurfaceAccess) -> Result<Option<u64>, String> {
-    surface_address(objects, handle, a)
-}
-
 /// `suq` on one lane.
 ///
 /// # Errors
 /// A dead handle; the attributes a GPU refuses.
 pub fn surface_query(objects: &Objects, handle: u64, q: ImageQuery) -> Result<u32, String> {
-    let (image, shape) = objects.surface(handle).ok_or_else(|| {
-        format!(
-            "out of bounds: surface handle {handle:#x} is not a live surface object (cudaCreateSurfaceObject)"
-        )
-    })?;
+    let (image, shape) = objects.surface(handle)?;
     // GPU (tests/tex/query.txt): a 1D surface's height 0; a layered one's layers as
     // its depth.
     let (h, d) = match shape {
@@ -1238,18 +1157,6 @@ pub fn surface_query(objects: &Objects, handle: u64, q: ImageQuery) -> Result<u3
              height and depth only"
         )),
     }
-}
-
-/// The texture object `handle`, or a fault's cause.
-///
-/// # Errors
-/// A handle that is no live texture object.
-pub fn texture_of(objects: &Objects, handle: u64) -> Result<Arc<Texture>, String> {
-    objects.texture(handle).cloned().ok_or_else(|| {
-        format!(
-            "out of bounds: texture handle {handle:#x} is not a live texture object (cudaCreateTextureObject)"
-        )
-    })
 }
 
 #[cfg(test)]

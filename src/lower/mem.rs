@@ -226,7 +226,7 @@ impl<'m> Decoder<'m> {
     }
 
     /// Registers of a vector operand `{a, b, ..}` (or one register), at most four.
-    fn dsts(&self, op: &Operand) -> Result<([Option<Slot>; 4], u8), LowerError> {
+    pub(super) fn dsts(&self, op: &Operand) -> Result<([Option<Slot>; 4], u8), LowerError> {
         let mut out = [None; 4];
         match op {
             Operand::Vector(items, span) => {
@@ -245,7 +245,7 @@ impl<'m> Decoder<'m> {
         }
     }
 
-    fn srcs(&self, op: &Operand, ty: Ty) -> Result<([Src; 4], u8), LowerError> {
+    pub(super) fn srcs(&self, op: &Operand, ty: Ty) -> Result<([Src; 4], u8), LowerError> {
         let mut out = [Src::Imm(0); 4];
         match op {
             Operand::Vector(items, span) => {
@@ -384,21 +384,7 @@ impl<'m> Decoder<'m> {
             (W::Cas, AtomOp::Cas),
         ]);
         let Some(op) = op else { return self.unsupported(i) };
-        let add = op == AtomOp::Add;
-        let aty = match ty {
-            Ty::B16 | Ty::U16 if matches!(op, AtomOp::Cas | AtomOp::Exch) => AtomTy::B16,
-            Ty::F16 if add => AtomTy::F16,
-            Ty::F16x2 if add => AtomTy::F16x2,
-            Ty::BF16 if add => AtomTy::BF16,
-            Ty::BF16x2 if add => AtomTy::BF16x2,
-            Ty::U32 | Ty::B32 => AtomTy::U32,
-            Ty::S32 => AtomTy::S32,
-            Ty::U64 | Ty::B64 => AtomTy::U64,
-            Ty::S64 => AtomTy::S64,
-            Ty::F32 if matches!(op, AtomOp::Add | AtomOp::Exch | AtomOp::Cas) => AtomTy::F32,
-            Ty::F64 if matches!(op, AtomOp::Add | AtomOp::Exch | AtomOp::Cas) => AtomTy::F64,
-            _ => return self.unsupported(i),
-        };
+        let Some(aty) = atom_ty(op, ty) else { return self.unsupported(i) };
         let ops = i.operands;
         if let Some(n) = f.pick(groups::VEC) {
             // `atom`/`red` `.add.v2.f32`, `.v4.f32` (sm_90, `.global`; nvcc's
@@ -442,4 +428,25 @@ impl<'m> Decoder<'m> {
         };
         Ok(Op::Atom { mem: p.mem, op, ty: aty, dst, addr: p.addr, offset: p.offset, b, c })
     }
+}
+
+/// How `atom`, `red` and `sured` of operation `op` read a `ty` operand; `None` for
+/// a combination that does not run.
+pub(super) fn atom_ty(op: AtomOp, ty: Ty) -> Option<AtomTy> {
+    let add = op == AtomOp::Add;
+    let whole = matches!(op, AtomOp::Add | AtomOp::Exch | AtomOp::Cas);
+    Some(match ty {
+        Ty::B16 | Ty::U16 if matches!(op, AtomOp::Cas | AtomOp::Exch) => AtomTy::B16,
+        Ty::F16 if add => AtomTy::F16,
+        Ty::F16x2 if add => AtomTy::F16x2,
+        Ty::BF16 if add => AtomTy::BF16,
+        Ty::BF16x2 if add => AtomTy::BF16x2,
+        Ty::U32 | Ty::B32 => AtomTy::U32,
+        Ty::S32 => AtomTy::S32,
+        Ty::U64 | Ty::B64 => AtomTy::U64,
+        Ty::S64 => AtomTy::S64,
+        Ty::F32 if whole => AtomTy::F32,
+        Ty::F64 if whole => AtomTy::F64,
+        _ => return None,
+    })
 }

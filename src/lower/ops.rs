@@ -1211,6 +1211,35 @@ pub enum Geometry {
     ACube,
 }
 
+impl Geometry {
+    /// The modifier: `.2d`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Geometry::D1 => ".1d",
+            Geometry::D2 => ".2d",
+            Geometry::D3 => ".3d",
+            Geometry::A1D => ".a1d",
+            Geometry::A2D => ".a2d",
+            Geometry::Cube => ".cube",
+            Geometry::ACube => ".acube",
+        }
+    }
+
+    /// Coordinates besides the layer.
+    pub fn dims(self) -> usize {
+        match self {
+            Geometry::D1 | Geometry::A1D => 1,
+            Geometry::D2 | Geometry::A2D => 2,
+            _ => 3,
+        }
+    }
+
+    /// Whether the first coordinate is a layer.
+    pub fn layered(self) -> bool {
+        matches!(self, Geometry::A1D | Geometry::A2D | Geometry::ACube)
+    }
+}
+
 /// The level of detail of a `tex`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TexLod {

@@ -11,7 +11,7 @@ use super::ops::*;
 use super::program::fail;
 use crate::check::types::Ty;
 use crate::isa::{Form, Opcode as O, Word as W};
-use crate::sem::atom::{AtomOp, AtomTy};
+use crate::sem::atom::AtomOp;
 use crate::syntax::ast::*;
 
 const GEOMETRIES: [(W, Geometry); 7] = [
@@ -95,8 +95,8 @@ impl<'m> Decoder<'m> {
         }
         let handle = self.image_handle(a.image)?;
         let coords = self.items(&a.coords)?;
-        let layered = matches!(geometry, Geometry::A1D | Geometry::A2D | Geometry::ACube);
-        let (layer, rest) = if layered { (Some(&coords[0]), &coords[1..]) } else { (None, coords) };
+        let (layer, rest) =
+            if geometry.layered() { (Some(&coords[0]), &coords[1..]) } else { (None, coords) };
         let src32 = |o: &Operand| self.src(o, Ty::B32);
         let mut cs = [Src::Imm(0); 3];
         for (k, c) in rest.iter().enumerate().take(3) {
@@ -214,14 +214,10 @@ impl<'m> Decoder<'m> {
         };
         let handle = self.image_handle(a.image)?;
         let coords = self.items(&a.coords)?;
-        let layered = matches!(geometry, Geometry::A1D | Geometry::A2D);
         // The layer comes first in PTX; it goes last here.
-        let (layer, rest) = if layered { (Some(&coords[0]), &coords[1..]) } else { (None, coords) };
-        let dims = match geometry {
-            Geometry::D1 | Geometry::A1D => 1,
-            Geometry::D2 | Geometry::A2D => 2,
-            _ => 3,
-        };
+        let (layer, rest) =
+            if geometry.layered() { (Some(&coords[0]), &coords[1..]) } else { (None, coords) };
+        let dims = geometry.dims();
         let mut cs = [Src::Imm(0); 3];
         for (k, c) in rest.iter().enumerate().take(dims) {
             cs[k] = self.src(c, Ty::B32)?;
@@ -230,28 +226,8 @@ impl<'m> Decoder<'m> {
             cs[dims] = self.src(l, Ty::B32)?;
         }
         let kind = match f.opcode {
-            O::Suld => {
-                let mut dsts = [None; 4];
-                let items: Vec<&Operand> = match data {
-                    Operand::Vector(items, _) => items.iter().collect(),
-                    one => vec![one],
-                };
-                for (k, item) in items.iter().enumerate().take(4) {
-                    dsts[k] = self.dst_or_sink(item)?;
-                }
-                SurfKind::Load(dsts)
-            }
-            O::Sust => {
-                let mut srcs = [Src::Imm(0); 4];
-                let items: Vec<&Operand> = match data {
-                    Operand::Vector(items, _) => items.iter().collect(),
-                    one => vec![one],
-                };
-                for (k, item) in items.iter().enumerate().take(4) {
-                    srcs[k] = self.src(item, ty)?;
-                }
-                SurfKind::Store(srcs)
-            }
+            O::Suld => SurfKind::Load(self.dsts(data)?.0),
+            O::Sust => SurfKind::Store(self.srcs(data, ty)?.0),
             _ => {
                 let op = f
                     .pick(&[
@@ -265,13 +241,7 @@ impl<'m> Decoder<'m> {
                         span: i.span,
                         message: format!("{name}: an operation such as .add"),
                     })?;
-                let aty = match ty {
-                    Ty::U32 | Ty::B32 => AtomTy::U32,
-                    Ty::S32 => AtomTy::S32,
-                    Ty::U64 | Ty::B64 => AtomTy::U64,
-                    Ty::S64 => AtomTy::S64,
-                    _ => return self.unsupported(i),
-                };
+                let Some(aty) = super::mem::atom_ty(op, ty) else { return self.unsupported(i) };
                 SurfKind::Reduce(op, aty, self.src(data, ty)?)
             }
         };
