@@ -9,14 +9,13 @@ use crate::error;
 use crate::memory::alloc;
 use crate::state::{self, Driver, MemKind};
 use crate::types::{CUresult, Handle};
-
-/// `CUarray_format`s ptxvm holds: 8-, 16- and 32-bit integers, half and float.
-const FORMATS: [(u32, usize); 8] =
-    [(0x01, 1), (0x02, 2), (0x03, 4), (0x08, 1), (0x09, 2), (0x0a, 4), (0x10, 2), (0x20, 4)];
+use ptxvm::api::Format;
 
 /// `CUDA_ARRAY3D_*` flags: layered, surface load/store, cubemap, texture gather.
-const FLAGS: u32 = 0x01 | 0x02 | 0x04 | 0x08;
-const CUBEMAP: u32 = 0x04;
+pub const LAYERED: u32 = 0x01;
+pub const SURFACE_LDST: u32 = 0x02;
+pub const CUBEMAP: u32 = 0x04;
+const FLAGS: u32 = LAYERED | SURFACE_LDST | CUBEMAP | 0x08;
 
 /// `CUDA_ARRAY_DESCRIPTOR`.
 #[repr(C)]
@@ -45,16 +44,19 @@ pub struct Array3DDescriptor {
 pub struct ArrayEntry {
     pub ctx: u64,
     pub desc: Array3DDescriptor,
-    /// Bytes of one texel (all channels).
-    pub texel: usize,
     /// Its texels in device memory.
     pub data: u64,
 }
 
 impl ArrayEntry {
+    /// Bytes of one texel (all channels; the format was checked when it was made).
+    pub fn texel(&self) -> usize {
+        Format::from_cu(self.desc.format, self.desc.num_channels).map_or(0, |f| f.texel_bytes() as usize)
+    }
+
     /// Bytes of a row.
     pub fn row(&self) -> usize {
-        self.desc.width * self.texel
+        self.desc.width * self.texel()
     }
 
     /// Rows in a slice (1 for a 1D array).
@@ -75,19 +77,19 @@ impl ArrayEntry {
 /// Makes an array of shape `desc`.
 fn create(d: &mut Driver, desc: Array3DDescriptor) -> Result<u64, CUresult> {
     let bad = |why: String| Err(crate::fail(error::INVALID_VALUE, why));
-    let Some(&(_, bytes)) = FORMATS.iter().find(|f| f.0 == desc.format) else {
+    if Format::from_cu(desc.format, 1).is_none() {
         return bad(format!(
             "array format {:#x} is not one ptxvm holds (8/16/32-bit integers, half, float)",
             desc.format
         ));
-    };
-    if !matches!(desc.num_channels, 1 | 2 | 4) {
+    }
+    if Format::from_cu(desc.format, desc.num_channels).is_none() {
         return bad(format!("an array has 1, 2 or 4 channels, not {}", desc.num_channels));
     }
     if desc.flags & !FLAGS != 0 {
         return bad(format!("array flags {:#x} are not ones ptxvm knows", desc.flags));
     }
-    if desc.width == 0 || (desc.height == 0 && desc.depth != 0 && desc.flags & 0x01 == 0) {
+    if desc.width == 0 || (desc.height == 0 && desc.depth != 0 && desc.flags & LAYERED == 0) {
         return bad(format!("an array of {} x {} x {} texels", desc.width, desc.height, desc.depth));
     }
     if desc.flags & CUBEMAP != 0
@@ -95,8 +97,7 @@ fn create(d: &mut Driver, desc: Array3DDescriptor) -> Result<u64, CUresult> {
     {
         return bad("a cubemap has square faces and a depth of 6 (times its layers)".into());
     }
-    let texel = bytes * desc.num_channels as usize;
-    let mut entry = ArrayEntry { ctx: d.ctx()?, desc, texel, data: 0 };
+    let mut entry = ArrayEntry { ctx: d.ctx()?, desc, data: 0 };
     let total = entry
         .row()
         .checked_mul(entry.height())
@@ -111,7 +112,7 @@ fn create(d: &mut Driver, desc: Array3DDescriptor) -> Result<u64, CUresult> {
 /// The levels of a mipmapped array `desc` with `levels` levels: each dimension
 /// halved per level, at least 1 (0 stays 0: a 1D or 2D array).
 fn level_shapes(desc: Array3DDescriptor, levels: u32) -> Result<Vec<Array3DDescriptor>, CUresult> {
-    let layered = desc.flags & (0x01 | CUBEMAP) != 0;
+    let layered = desc.flags & (LAYERED | CUBEMAP) != 0;
     let largest = desc.width.max(desc.height).max(if layered { 0 } else { desc.depth });
     let most = usize::BITS - largest.leading_zeros();
     if levels == 0 || levels > most {
@@ -131,6 +132,15 @@ fn level_shapes(desc: Array3DDescriptor, levels: u32) -> Result<Vec<Array3DDescr
         .collect())
 }
 
+/// Frees the arrays of a mipmapped array's levels.
+pub(crate) fn free_levels(d: &mut Driver, levels: &[u64]) {
+    for a in levels {
+        if let Some(entry) = d.arrays.remove(a) {
+            d.free(entry.data);
+        }
+    }
+}
+
 /// Array `h`, checked.
 pub(crate) fn get(d: &Driver, h: Handle) -> Result<ArrayEntry, CUresult> {
     d.arrays
@@ -141,7 +151,7 @@ pub(crate) fn get(d: &Driver, h: Handle) -> Result<ArrayEntry, CUresult> {
 
 crate::api! {
     fn cuArrayCreate_v2(handle: *mut Handle, desc: *const ArrayDescriptor) {
-        if desc.is_null() {
+        if desc.is_null() || handle.is_null() {
             return Err(error::INVALID_VALUE);
         }
         // SAFETY: a non-NULL `CUDA_ARRAY_DESCRIPTOR*` the caller filled.
@@ -159,7 +169,7 @@ crate::api! {
     }
 
     fn cuArray3DCreate_v2(handle: *mut Handle, desc: *const Array3DDescriptor) {
-        if desc.is_null() {
+        if desc.is_null() || handle.is_null() {
             return Err(error::INVALID_VALUE);
         }
         // SAFETY: a non-NULL `CUDA_ARRAY3D_DESCRIPTOR*` the caller filled.
@@ -209,11 +219,7 @@ crate::api! {
                 match create(d, shape) {
                     Ok(a) => levels.push(a),
                     Err(e) => {
-                        for a in levels {
-                            if let Some(entry) = d.arrays.remove(&a) {
-                                d.free(entry.data);
-                            }
-                        }
+                        free_levels(d, &levels);
                         return Err(e);
                     }
                 }
@@ -242,11 +248,7 @@ crate::api! {
             let levels = d.mipmaps.remove(&(handle as u64)).ok_or_else(|| {
                 crate::fail(error::INVALID_HANDLE, format!("{handle:?} is not a mipmapped array"))
             })?;
-            for a in levels {
-                if let Some(entry) = d.arrays.remove(&a) {
-                    d.free(entry.data);
-                }
-            }
+            free_levels(d, &levels);
             Ok(())
         })
     }

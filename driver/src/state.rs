@@ -265,6 +265,10 @@ impl Driver {
         }
         self.streams.retain(|_, s| s.ctx != c);
         self.events.retain(|_, e| e.ctx != c);
+        // Arrays' texels were allocations of the context, freed above.
+        self.arrays.retain(|_, a| a.ctx != c);
+        let arrays = &self.arrays;
+        self.mipmaps.retain(|_, levels| levels.iter().all(|l| arrays.contains_key(l)));
     }
 
     /// Frees the allocation at `addr` (any kind), forgetting it.

@@ -6,9 +6,7 @@ use crate::array::{self, ArrayEntry};
 use crate::error;
 use crate::state::{self, Driver};
 use crate::types::{CUresult, Handle};
-use ptxvm::api::{
-    AddressMode, ArrayShape, ChannelKind, Format, Image, ObjectError, Resource, Sampler, Texture,
-};
+use ptxvm::api::{AddressMode, ArrayShape, Format, Image, ObjectError, Resource, Sampler, Texture};
 
 /// `CUDA_RESOURCE_DESC`: the type, then a union of 128 bytes, then flags (144 bytes;
 /// offsets measured with offsetof on cuda.h 13).
@@ -56,29 +54,12 @@ const NORMALIZED_COORDINATES: u32 = 0x02;
 const SRGB: u32 = 0x10;
 const SEAMLESS_CUBEMAP: u32 = 0x40;
 
-/// A `CUarray_format` and channel count as a library format.
-pub(crate) fn format(code: u32, channels: u32) -> Option<Format> {
-    let (kind, bits) = match code {
-        0x01 => (ChannelKind::Unsigned, 8),
-        0x02 => (ChannelKind::Unsigned, 16),
-        0x03 => (ChannelKind::Unsigned, 32),
-        0x08 => (ChannelKind::Signed, 8),
-        0x09 => (ChannelKind::Signed, 16),
-        0x0a => (ChannelKind::Signed, 32),
-        0x10 => (ChannelKind::Float, 16),
-        0x20 => (ChannelKind::Float, 32),
-        _ => return None,
-    };
-    let f = Format { kind, bits, channels: u8::try_from(channels).ok()? };
-    f.is_valid().then_some(f)
-}
-
 /// An array as the library sees it: its image and shape.
 pub(crate) fn image_of(a: &ArrayEntry) -> Result<(Image, ArrayShape), CUresult> {
-    let f = format(a.desc.format, a.desc.num_channels)
+    let f = Format::from_cu(a.desc.format, a.desc.num_channels)
         .ok_or_else(|| crate::fail(error::INVALID_VALUE, "the array's format is not one textures read"))?;
     let d = &a.desc;
-    let shape = match (d.flags & 0x04 != 0, d.flags & 0x01 != 0) {
+    let shape = match (d.flags & array::CUBEMAP != 0, d.flags & array::LAYERED != 0) {
         (true, true) => ArrayShape::LayeredCube,
         (true, false) => ArrayShape::Cube,
         (false, true) if d.height == 0 => ArrayShape::Layered1D,
@@ -115,25 +96,23 @@ fn resource(d: &Driver, r: &ResourceDesc) -> Result<Resource, CUresult> {
                 .get(&r.handle)
                 .ok_or_else(|| crate::fail(error::INVALID_HANDLE, "not a mipmapped array"))?;
             let mut images = Vec::new();
-            let mut shape = ArrayShape::D1;
             for l in levels {
-                let (image, s) = image_of(&array::get(d, *l as Handle)?)?;
-                shape = s;
-                images.push(image);
+                images.push(image_of(&array::get(d, *l as Handle)?)?.0);
             }
+            let shape = image_of(&array::get(d, levels[0] as Handle)?)?.1;
             Ok(Resource::Array { shape, levels: images })
         }
         2 => {
-            let f =
-                format(r.format, r.num_channels).ok_or_else(|| bad("linear texture: not a texel format"))?;
+            let f = Format::from_cu(r.format, r.num_channels)
+                .ok_or_else(|| bad("linear texture: not a texel format"))?;
             if r.handle == 0 || !r.handle.is_multiple_of(f.texel_bytes()) {
                 return Err(bad(format!("linear texture at {:#x}: not aligned to its texels", r.handle)));
             }
             Ok(Resource::Linear { base: r.handle, bytes: r.size_or_width as u64, format: f })
         }
         3 => {
-            let f =
-                format(r.format, r.num_channels).ok_or_else(|| bad("pitched texture: not a texel format"))?;
+            let f = Format::from_cu(r.format, r.num_channels)
+                .ok_or_else(|| bad("pitched texture: not a texel format"))?;
             let row = r.size_or_width as u64 * f.texel_bytes();
             if r.handle == 0
                 || !(r.pitch as u64).is_multiple_of(32)
@@ -211,7 +190,7 @@ pub(crate) fn create_texture(d: &mut Driver, r: &ResourceDesc, t: &TextureDesc) 
 
 crate::api! {
     fn cuTexObjectCreate(obj: *mut u64, res: *const ResourceDesc, tex: *const TextureDesc, view: *const u8) {
-        if res.is_null() || tex.is_null() {
+        if obj.is_null() || res.is_null() || tex.is_null() {
             return Err(error::INVALID_VALUE);
         }
         if !view.is_null() {
@@ -234,7 +213,7 @@ crate::api! {
     }
 
     fn cuSurfObjectCreate(obj: *mut u64, res: *const ResourceDesc) {
-        if res.is_null() {
+        if obj.is_null() || res.is_null() {
             return Err(error::INVALID_VALUE);
         }
         // SAFETY: a non-NULL descriptor the caller filled.
@@ -244,7 +223,7 @@ crate::api! {
                 return Err(bad("a surface is made over an array (CU_RESOURCE_TYPE_ARRAY)"));
             }
             let a = array::get(d, r.handle as Handle)?;
-            if a.desc.flags & 0x02 == 0 {
+            if a.desc.flags & array::SURFACE_LDST == 0 {
                 return Err(bad("a surface needs an array made with CUDA_ARRAY3D_SURFACE_LDST"));
             }
             let (image, shape) = image_of(&a)?;

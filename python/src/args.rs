@@ -84,7 +84,7 @@ pub struct Packed<'py> {
 
 /// A texture or surface argument.
 enum Object<'py> {
-    Texture(ptxvm::launch::TextureArg),
+    Texture(Bound<'py, crate::texture::Texture>),
     Surface(ptxvm::launch::ImageArg, Bound<'py, PyUntypedArray>),
 }
 
@@ -145,7 +145,7 @@ pub fn pack<'py>(kernel: &Kernel, args: &Bound<'py, PyAny>) -> PyResult<Packed<'
             if size != 8 {
                 return Err(mismatch("a texture object (a 64-bit handle)".to_string()));
             }
-            objects.push((k, Object::Texture(t.get().arg.clone())));
+            objects.push((k, Object::Texture(t.clone())));
             values.push(vec![0; 8]);
             continue;
         }
@@ -156,7 +156,7 @@ pub fn pack<'py>(kernel: &Kernel, args: &Bound<'py, PyAny>) -> PyResult<Packed<'
             let s = sf.get();
             let array = s.array.bind(item.py()).clone();
             host_array(array.clone(), &format!("kernel `{name}`, argument {k}"), k)?;
-            objects.push((k, Object::Surface(s.arg.clone(), array)));
+            objects.push((k, Object::Surface(s.now(item.py())?, array)));
             values.push(vec![0; 8]);
             continue;
         }
@@ -342,6 +342,7 @@ impl Packed<'_> {
             let at = |e: String| PyValueError::new_err(format!("argument {k}: {e}"));
             let handle = match object {
                 Object::Texture(t) => {
+                    let t = &t.get().arg;
                     let resource = device.place_texels(&t.image, *k).map_err(at)?;
                     let texture = ptxvm::api::Texture { resource, sampler: t.sampler() };
                     device.create_texture(texture).map_err(|e| at(e.to_string()))?

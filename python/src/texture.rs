@@ -173,8 +173,9 @@ impl Texture {
 /// wrote after the launch. `shape` as for Texture ("2d", "layered2d", ...).
 #[pyclass(name = "Surface", module = "ptxvm", frozen)]
 pub struct Surface {
-    pub arg: ImageArg,
-    /// The array written back after a launch.
+    /// The shape and format; its texels are the array's at each launch.
+    arg: ImageArg,
+    /// The array read before and written back after a launch.
     pub array: Py<PyUntypedArray>,
 }
 
@@ -192,13 +193,32 @@ impl Surface {
             v["shape"] = Value::String(s);
         }
         let bytes = texels(std::slice::from_ref(array))?;
-        let arg = ptxvm::launch::image_with(&v, "surface", std::path::Path::new("."), true, Some(bytes))
+        let mut arg = ptxvm::launch::image_with(&v, "surface", std::path::Path::new("."), true, Some(bytes))
             .map_err(spec_error)?;
+        arg.bytes = Vec::new();
         Ok(Surface { arg, array: array.clone().unbind() })
     }
 
     fn __repr__(&self) -> String {
         let i = &self.arg;
         format!("<ptxvm.Surface {:?} {}x{} {:?}>", i.shape, i.elem.name(), i.channels, i.dims)
+    }
+}
+
+impl Surface {
+    /// The surface with the array's texels as they are now.
+    ///
+    /// # Errors
+    /// `ValueError` when the array no longer has the surface's size.
+    pub fn now(&self, py: Python<'_>) -> PyResult<ImageArg> {
+        let bytes = texels(std::slice::from_ref(self.array.bind(py)))?;
+        let want: u64 = self.arg.level_bytes(0);
+        if bytes.len() as u64 != want {
+            return Err(PyValueError::new_err(format!(
+                "the surface's array holds {} bytes now, {want} when it was made",
+                bytes.len()
+            )));
+        }
+        Ok(ImageArg { bytes, ..self.arg.clone() })
     }
 }

@@ -562,6 +562,11 @@ def test_surfaces_are_read_and_written_back_into_their_arrays():
     f(1, (5, 3), (ptxvm.Surface(src, channels=4), ptxvm.Surface(dst, channels=4)))
     assert (dst == 2 * src).all()
     assert (src == np.arange(60, dtype=np.float32).reshape(3, 5, 4)).all()
+    # A surface reads its array as it is at the launch, not as it was when made.
+    s = ptxvm.Surface(src, channels=4)
+    src[:] = 7
+    f(1, (5, 3), (s, ptxvm.Surface(dst, channels=4)))
+    assert (dst == 14).all() and (src == 7).all()
 
 
 def test_textures_cuda_refuses_raise_value_error():

@@ -167,23 +167,14 @@ fn copy_3d(p: *const Memcpy3DParms) -> Result<cu::Memcpy3D, CudaError> {
     // SAFETY: a non-NULL `cudaMemcpy3DParms*`, which the caller fills.
     let p = unsafe { &*p };
     kind_ok(p.kind)?;
-    let texel = |a: P| -> Result<usize, CudaError> {
-        if a.is_null() {
-            return Ok(0);
-        }
-        let mut d = cu::Array3DDescriptor::default();
-        check(cu::cuArray3DGetDescriptor_v2(&mut d, a))?;
-        Ok(array::format_bytes(d.format) * d.num_channels as usize)
-    };
-    let (st, dt) = (texel(p.src_array)?, texel(p.dst_array)?);
+    let (st, dt) = (array::texel_bytes(p.src_array)?, array::texel_bytes(p.dst_array)?);
     let unit = st.max(dt).max(1);
     let (src_x, dst_x) = (p.src_pos.x * st.max(1), p.dst_pos.x * dt.max(1));
-    let array_type = |a: P| if a.is_null() { 4 } else { 3 };
     Ok(cu::Memcpy3D {
         src_x_in_bytes: src_x,
         src_y: p.src_pos.y,
         src_z: p.src_pos.z,
-        src_memory_type: array_type(p.src_array),
+        src_memory_type: array::memory_type(p.src_array),
         src_device: p.src_ptr.ptr as u64,
         src_array: p.src_array as usize,
         src_pitch: p.src_ptr.pitch,
@@ -191,7 +182,7 @@ fn copy_3d(p: *const Memcpy3DParms) -> Result<cu::Memcpy3D, CudaError> {
         dst_x_in_bytes: dst_x,
         dst_y: p.dst_pos.y,
         dst_z: p.dst_pos.z,
-        dst_memory_type: array_type(p.dst_array),
+        dst_memory_type: array::memory_type(p.dst_array),
         dst_device: p.dst_ptr.ptr as u64,
         dst_array: p.dst_array as usize,
         dst_pitch: p.dst_ptr.pitch,

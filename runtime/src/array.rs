@@ -62,11 +62,22 @@ pub(crate) fn format(desc: &ChannelFormatDesc) -> Result<(u32, u32), CudaError> 
 
 /// Bytes of one channel of `CUarray_format` `f`.
 pub fn format_bytes(f: u32) -> usize {
-    match f {
-        0x01 | 0x08 => 1,
-        0x02 | 0x09 | 0x10 => 2,
-        _ => 4,
+    ptxvm::api::Format::from_cu(f, 1).map_or(4, |f| f.texel_bytes() as usize)
+}
+
+/// Bytes of one texel of array `a` (0 for no array: a null handle).
+pub fn texel_bytes(a: P) -> Result<usize, CudaError> {
+    if a.is_null() {
+        return Ok(0);
     }
+    let mut d = cu::Array3DDescriptor::default();
+    check(cu::cuArray3DGetDescriptor_v2(&mut d, a))?;
+    Ok(format_bytes(d.format) * d.num_channels as usize)
+}
+
+/// `CUmemorytype` of one side of a copy: an array, or any other memory (unified).
+pub fn memory_type(array: P) -> u32 {
+    if array.is_null() { 4 } else { 3 }
 }
 
 /// The channel descriptor of `CUarray_format` `f` with `channels` channels.
@@ -124,17 +135,16 @@ fn copy(
 ) -> Result<(), CudaError> {
     crate::register::ready()?;
     crate::api::kind_ok(kind)?;
-    let memory = |a: P| if a.is_null() { 4 } else { 3 };
     let m = cu::Memcpy2D {
         src_x_in_bytes: sx,
         src_y: sy,
-        src_memory_type: memory(src_array),
+        src_memory_type: memory_type(src_array),
         src_device: src as u64,
         src_array: src_array as usize,
         src_pitch: spitch,
         dst_x_in_bytes: dx,
         dst_y: dy,
-        dst_memory_type: memory(dst_array),
+        dst_memory_type: memory_type(dst_array),
         dst_device: dst as u64,
         dst_array: dst_array as usize,
         dst_pitch: dpitch,
@@ -166,12 +176,7 @@ fn linear_copy(
     crate::register::ready()?;
     let mut d = cu::Array3DDescriptor::default();
     check(cu::cuArray3DGetDescriptor_v2(&mut d, array))?;
-    let channel = match d.format {
-        0x01 | 0x08 => 1,
-        0x02 | 0x09 | 0x10 => 2,
-        _ => 4,
-    };
-    let row = d.width * channel * d.num_channels as usize;
+    let row = d.width * format_bytes(d.format) * d.num_channels as usize;
     let rows = d.height.max(1) * d.depth.max(1);
     let start = hy.checked_mul(row).and_then(|b| b.checked_add(wx));
     if wx >= row.max(1) || start.and_then(|s| s.checked_add(count)).is_none_or(|end| end > row * rows) {

@@ -98,19 +98,15 @@ crate::rt! {
         // SAFETY: non-NULL descriptors the caller filled.
         let (r, t) = unsafe { (*res, *tex) };
         let (rd, format) = resource(&r)?;
-        let float = matches!(format, 0x10 | 0x20);
-        let int32 = matches!(format, 0x03 | 0x0a);
-        if t.read_mode == ELEMENT_TYPE && t.filter_mode == 1 && !float {
-            return Err(crate::fail(
-                error::INVALID_FILTER_SETTING,
-                "linear filtering needs a texture read as floats (cudaReadModeNormalizedFloat, or a float format)",
-            ));
-        }
-        if t.read_mode != ELEMENT_TYPE && int32 {
-            return Err(crate::fail(
-                error::INVALID_NORM_SETTING,
-                "cudaReadModeNormalizedFloat reads 8- and 16-bit integers only",
-            ));
+        // CUDA's read rules, as the library makes objects by them, with the
+        // runtime's own codes.
+        let f = ptxvm::api::Format::from_cu(format, 1).ok_or(error::INVALID_VALUE)?;
+        match ptxvm::api::check_read(f, t.filter_mode == 1, t.read_mode != ELEMENT_TYPE) {
+            Err(e @ ptxvm::api::ObjectError::NormalizedRead) => {
+                return Err(crate::fail(error::INVALID_NORM_SETTING, e));
+            }
+            Err(e) => return Err(crate::fail(error::INVALID_FILTER_SETTING, e)),
+            Ok(()) => {}
         }
         let td = cu::TextureDesc {
             address_mode: t.address_mode,

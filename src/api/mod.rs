@@ -9,6 +9,7 @@ mod unified;
 /// Texture and surface objects: what they read and how (`Device::create_texture`).
 pub use crate::exec::texture::{
     AddressMode, ChannelKind, Format, Image, ObjectError, Resource, Sampler, Shape as ArrayShape, Texture,
+    check_read,
 };
 pub use args::{Args, Element, LaunchError};
 pub use link::link;

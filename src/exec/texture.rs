@@ -52,6 +52,24 @@ impl Format {
         u64::from(self.bits / 8) * u64::from(self.channels)
     }
 
+    /// The format of CUDA's `CUarray_format` `code` with `channels` channels;
+    /// `None` for what arrays do not hold.
+    pub fn from_cu(code: u32, channels: u32) -> Option<Format> {
+        let (kind, bits) = match code {
+            0x01 => (ChannelKind::Unsigned, 8),
+            0x02 => (ChannelKind::Unsigned, 16),
+            0x03 => (ChannelKind::Unsigned, 32),
+            0x08 => (ChannelKind::Signed, 8),
+            0x09 => (ChannelKind::Signed, 16),
+            0x0a => (ChannelKind::Signed, 32),
+            0x10 => (ChannelKind::Float, 16),
+            0x20 => (ChannelKind::Float, 32),
+            _ => return None,
+        };
+        let f = Format { kind, bits, channels: u8::try_from(channels).ok()? };
+        f.is_valid().then_some(f)
+    }
+
     /// Whether a format is one CUDA arrays hold: 8/16/32-bit integers, 16/32-bit
     /// floats, 1, 2 or 4 channels.
     pub fn is_valid(self) -> bool {

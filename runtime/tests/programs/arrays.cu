@@ -149,6 +149,18 @@ int main() {
         cudaGetLastError();
         CHECK(cudaFreeArray(lin));
     }
+    // An array goes with its context: after cudaDeviceReset its handle is no array.
+    {
+        cudaChannelFormatDesc f1 = cudaCreateChannelDesc<float>();
+        cudaArray_t gone;
+        CHECK(cudaMallocArray(&gone, &f1, 4, 4));
+        CHECK(cudaDeviceReset());
+        cudaChannelFormatDesc got;
+        cudaExtent ext;
+        unsigned flags;
+        EXPECT(cudaArrayGetInfo(&got, &ext, &flags, gone) != cudaSuccess);
+        cudaGetLastError();
+    }
     printf("arrays: ok\n");
     return 0;
 }
