@@ -1,5 +1,5 @@
-// What an H100 reports for a surface access out of bounds with .trap, and for a
-// texture fetch through a destroyed object: the error after the kernel of each.
+// What a GPU reports for a surface store out of bounds with .trap: the error after
+// the kernel, and that the context keeps it (trap.txt).
 #include <cstdio>
 #include <cuda_runtime.h>
 

@@ -26,20 +26,17 @@ int main() {
     CHECK(cudaArrayGetInfo(&got, &ext, &flags, a));
     EXPECT(got.x == 32 && got.y == 32 && got.z == 0 && got.w == 0 && got.f == cudaChannelFormatKindFloat);
     EXPECT(ext.width == 16 && ext.height == 8 && ext.depth == 0 && flags == 0);
-    // Past the array's rows or columns: refused.
+    // Past the array's rows or columns: refused, and nothing copied (the whole
+    // array holds what it held before).
+    static float2 before[8][16], after[8][16];
+    CHECK(cudaMemcpy2DFromArray(before, sizeof before[0], a, 0, 0, sizeof before[0], 8, cudaMemcpyDeviceToHost));
     EXPECT(cudaMemcpy2DToArray(a, 12 * sizeof(float2), 0, grid, W * sizeof(float2), 5 * sizeof(float2), 1,
                                cudaMemcpyHostToDevice) == cudaErrorInvalidValue);
     EXPECT(cudaMemcpy2DToArray(a, 0, 6, grid, W * sizeof(float2), 5 * sizeof(float2), 3, cudaMemcpyHostToDevice) ==
            cudaErrorInvalidValue);
     cudaGetLastError();
-    // ... and copies nothing: row 6 still holds what it held.
-    float2 row6[5], again[5];
-    CHECK(cudaMemcpy2DFromArray(row6, sizeof row6, a, 0, 6, sizeof row6, 1, cudaMemcpyDeviceToHost));
-    EXPECT(cudaMemcpy2DToArray(a, 0, 6, grid, W * sizeof(float2), 5 * sizeof(float2), 3, cudaMemcpyHostToDevice) ==
-           cudaErrorInvalidValue);
-    cudaGetLastError();
-    CHECK(cudaMemcpy2DFromArray(again, sizeof again, a, 0, 6, sizeof again, 1, cudaMemcpyDeviceToHost));
-    EXPECT(memcmp(row6, again, sizeof row6) == 0);
+    CHECK(cudaMemcpy2DFromArray(after, sizeof after[0], a, 0, 0, sizeof after[0], 8, cudaMemcpyDeviceToHost));
+    EXPECT(memcmp(before, after, sizeof before) == 0);
     cudaChannelFormatDesc same;
     CHECK(cudaGetChannelDesc(&same, a));
     EXPECT(same.x == 32 && same.y == 32 && same.f == cudaChannelFormatKindFloat);
@@ -144,9 +141,12 @@ int main() {
         for (int k = 0; k < 24; k++) EXPECT(all[k] == (k >= 9 && k < 19 ? 100 + k - 9 : 0));
         CHECK(cudaMemcpyFromArray(back10, lin, 3 * sizeof(int), 1, sizeof back10, cudaMemcpyDeviceToHost));
         EXPECT(memcmp(back10, ten, sizeof ten) == 0);
-        // Past the end: refused, nothing copied.
+        // Past the end: refused, nothing copied (row 3 starts the copy and would change).
         EXPECT(cudaMemcpyToArray(lin, 0, 3, ten, sizeof ten, cudaMemcpyHostToDevice) == cudaErrorInvalidValue);
         cudaGetLastError();
+        int again[24];
+        CHECK(cudaMemcpy2DFromArray(again, 6 * sizeof(int), lin, 0, 0, 6 * sizeof(int), 4, cudaMemcpyDeviceToHost));
+        EXPECT(memcmp(again, all, sizeof all) == 0);
         CHECK(cudaFreeArray(lin));
     }
     // An array goes with its context: after cudaDeviceReset its handle is no array.
