@@ -3,20 +3,13 @@
 //! Expected values are computed here from each kernel's intent (a sum, a scan, a
 //! wide addition), never taken from ptxvm.
 
+mod common;
+
 use serde_json::Value;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn run(ptx: &str, spec: &str) -> (Output, Value) {
-    let dir = std::env::temp_dir().join(format!("ptxvm-isa-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let spec_path = dir.join(format!("{}.json", ptx.replace('/', "_")));
-    std::fs::write(&spec_path, spec).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_ptxvm"))
-        .args(["run", ptx, "--launch", spec_path.to_str().unwrap()])
-        .output()
-        .unwrap();
-    let json = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    (out, json)
+    common::run_spec(ptx, spec, &[])
 }
 
 fn u32s(v: &Value) -> Vec<u32> {

@@ -1,21 +1,13 @@
 //! `ptxvm run` through the command line (docs/launch-spec.md): results checked against
 //! references computed here from each kernel's source semantics, never from ptxvm.
 
+mod common;
+
 use serde_json::Value;
 use std::process::{Command, Output};
 
 fn run(ptx: &str, spec: &str, extra: &[&str]) -> (Output, Value) {
-    let dir = std::env::temp_dir().join(format!("ptxvm-run-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let spec_path = dir.join(format!("{:x}.json", spec.len() * 31 + ptx.len()));
-    std::fs::write(&spec_path, spec).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_ptxvm"))
-        .args(["run", ptx, "--launch", spec_path.to_str().unwrap()])
-        .args(extra)
-        .output()
-        .unwrap();
-    let json = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    (out, json)
+    common::run_spec(ptx, spec, extra)
 }
 
 fn floats(v: &Value) -> Vec<f64> {

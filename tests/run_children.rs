@@ -4,8 +4,10 @@
 //! codes). The kernels are nvcc's (`tests/data/run/children.cu`); expected values
 //! follow from their source.
 
+mod common;
+
 use serde_json::Value;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const PTX: &str = "tests/data/run/children.ptx";
 
@@ -14,18 +16,8 @@ fn run(kernel: &str, args: &str) -> (Output, Value) {
 }
 
 fn run_grid(kernel: &str, grid: u32, args: &str) -> (Output, Value) {
-    let dir = std::env::temp_dir().join(format!("ptxvm-children-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let spec = format!(r#"{{"kernel": "{kernel}", "grid": {grid}, "block": 32, "args": [{args}]}}"#);
-    let path = dir.join(format!("{kernel}.json"));
-    std::fs::write(&path, spec).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_ptxvm"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["run", PTX, "--launch", path.to_str().unwrap()])
-        .output()
-        .unwrap();
-    let json = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    (out, json)
+    common::run_spec(PTX, &spec, &[])
 }
 
 fn ints(json: &Value, k: usize) -> Vec<i64> {

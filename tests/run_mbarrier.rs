@@ -4,23 +4,14 @@
 //! nvcc's own use of the family (libcu++'s `cuda::barrier`, `cuda::pipeline`) is in
 //! `tests/kernels.rs`.
 
+mod common;
+
 use serde_json::Value;
 use std::process::{Command, Output};
 
 fn run(ptx: &str, kernel: &str, block: u32, args: &str, extra: &[&str]) -> (Output, Value) {
-    let dir = std::env::temp_dir().join(format!("ptxvm-mbar-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let spec = format!(r#"{{"kernel": "{kernel}", "grid": 1, "block": {block}, "args": [{args}]}}"#);
-    let path = dir.join(format!("{kernel}.json"));
-    std::fs::write(&path, spec).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_ptxvm"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["run", ptx, "--launch", path.to_str().unwrap()])
-        .args(extra)
-        .output()
-        .unwrap();
-    let json = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    (out, json)
+    common::run_spec(ptx, &spec, extra)
 }
 
 fn words(json: &Value, k: usize) -> Vec<u64> {

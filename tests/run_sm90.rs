@@ -5,24 +5,16 @@
 //! as each test states them, and from ptxvm's documented launch model (a cluster is
 //! one CTA; no cooperative launch), never from ptxvm's output.
 
+mod common;
+
 use serde_json::Value;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const PTX: &str = "tests/data/run/sm90_runtime.ptx";
 
 fn run(kernel: &str, grid: u32, block: u32, args: &str) -> (Output, Value) {
-    let dir = std::env::temp_dir().join(format!("ptxvm-sm90-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let spec = format!(r#"{{"kernel": "{kernel}", "grid": {grid}, "block": {block}, "args": [{args}]}}"#);
-    let path = dir.join(format!("{kernel}-{}.json", args.len()));
-    std::fs::write(&path, spec).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_ptxvm"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["run", PTX, "--launch", path.to_str().unwrap()])
-        .output()
-        .unwrap();
-    let json = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    (out, json)
+    common::run_spec(PTX, &spec, &[])
 }
 
 fn words(json: &Value) -> Vec<u64> {

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::children::Child;
 use super::threads::Dim3;
 use super::warp::{Cta, Fault, Warp, frame_value, lanes, set_frame_value};
-use crate::lower::program::{Builtin, Call, CallValue, FUNC_STRIDE, FUNC_WINDOW, Inst, Mem, Src};
+use crate::lower::program::{Builtin, Call, CallValue, Inst, Mem, Src};
 use crate::sem::printf;
 
 /// What a launch printed, kept per CTA and given back in CTA order, so the output
@@ -240,12 +240,7 @@ impl Cta<'_> {
                 Builtin::ParameterBuffer => {
                     // func, grid (a dim3 by value), block (the same), shared bytes.
                     let func = arg(warp, 0, l);
-                    let kernel = func
-                        .checked_sub(FUNC_WINDOW)
-                        .filter(|k| k % FUNC_STRIDE == 0)
-                        .map(|k| k / FUNC_STRIDE)
-                        .and_then(|k| Some((u32::try_from(k).ok()?, self.program.funcs.get(k as usize)?)))
-                        .filter(|(_, f)| f.kernel);
+                    let kernel = self.program.func_at(func).filter(|(_, f)| f.kernel);
                     let Some((k, f)) = kernel else {
                         return Err(fault(format!(
                             "cudaGetParameterBufferV2: {func:#x} is not the address of a kernel of this module"

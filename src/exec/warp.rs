@@ -18,9 +18,7 @@ use super::simt::{Groups, NONE, Wait};
 use super::threads::Dim3;
 use super::threads::{Shape, WARP_SIZE};
 use crate::lower::fast::Fast;
-use crate::lower::program::{
-    Call, CallValue, Callee, FUNC_STRIDE, FUNC_WINDOW, Inst, Op, Pred, PredOp, PredSrc, Program, Src,
-};
+use crate::lower::program::{Call, CallValue, Callee, Inst, Op, Pred, PredOp, PredSrc, Program, Src};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -767,13 +765,7 @@ impl Cta<'_> {
 
     /// The function at a function address, if it is one (kernels cannot be called).
     fn function_at(&self, addr: u64) -> Option<u32> {
-        let k = addr.checked_sub(FUNC_WINDOW)?;
-        if !k.is_multiple_of(FUNC_STRIDE) {
-            return None;
-        }
-        let k = u32::try_from(k / FUNC_STRIDE).ok()?;
-        let f = self.program.funcs.get(k as usize)?;
-        (!f.kernel).then_some(k)
+        self.program.func_at(addr).filter(|(_, f)| !f.kernel).map(|(k, _)| k)
     }
 
     /// `ret` by `lanes` of the running frame: copy their return values to the

@@ -1155,6 +1155,16 @@ pub struct Program {
 }
 
 impl Program {
+    /// The function whose address (in the function window) is `addr`, if any.
+    pub fn func_at(&self, addr: u64) -> Option<(u32, &Func)> {
+        let k = addr.checked_sub(FUNC_WINDOW)?;
+        if !k.is_multiple_of(FUNC_STRIDE) {
+            return None;
+        }
+        let k = u32::try_from(k / FUNC_STRIDE).ok()?;
+        Some((k, self.funcs.get(k as usize)?))
+    }
+
     /// Bytes of static `.shared` memory a CTA of kernel `k` uses: the variables it
     /// can reach, or all of them (`CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES`).
     pub fn static_shared(&self, k: u32) -> u32 {
