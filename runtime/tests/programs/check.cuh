@@ -20,3 +20,27 @@
             exit(1);                                                                        \
         }                                                                                   \
     } while (0)
+
+// A w x h x d CUDA array of T texels (flags as cudaMalloc3DArray takes them:
+// cudaArrayLayered, cudaArrayCubemap, ...) holding `texels`, rows of w.
+template <class T>
+inline cudaArray_t array3d(const T* texels, size_t w, size_t h, size_t d, unsigned flags = 0) {
+    cudaChannelFormatDesc f = cudaCreateChannelDesc<T>();
+    cudaArray_t a;
+    CHECK(cudaMalloc3DArray(&a, &f, make_cudaExtent(w, h, d), flags));
+    cudaMemcpy3DParms p = {};
+    p.srcPtr = make_cudaPitchedPtr((void*)texels, w * sizeof(T), w, h);
+    p.dstArray = a;
+    p.extent = make_cudaExtent(w, h, d);
+    p.kind = cudaMemcpyHostToDevice;
+    CHECK(cudaMemcpy3D(&p));
+    return a;
+}
+
+// The resource description of array `a`, for texture and surface objects.
+inline cudaResourceDesc array_resource(cudaArray_t a) {
+    cudaResourceDesc r = {};
+    r.resType = cudaResourceTypeArray;
+    r.res.array.array = a;
+    return r;
+}

@@ -22,9 +22,7 @@ int main() {
     cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
     cudaArray_t a;
     CHECK(cudaMallocArray(&a, &f, W, H, cudaArraySurfaceLoadStore));
-    cudaResourceDesc r = {};
-    r.resType = cudaResourceTypeArray;
-    r.res.array.array = a;
+    cudaResourceDesc r = array_resource(a);
     cudaSurfaceObject_t s;
     CHECK(cudaCreateSurfaceObject(&s, &r));
     cudaTextureDesc td = {};

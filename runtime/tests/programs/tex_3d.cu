@@ -19,18 +19,7 @@ int main() {
     for (int z = 0; z < D; z++)
         for (int y = 0; y < H; y++)
             for (int x = 0; x < W; x++) vol[z][y][x] = 100.0f * z + 10.0f * y + x;
-    cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
-    cudaArray_t a;
-    CHECK(cudaMalloc3DArray(&a, &f, make_cudaExtent(W, H, D)));
-    cudaMemcpy3DParms p = {};
-    p.srcPtr = make_cudaPitchedPtr(vol, W * sizeof(float), W, H);
-    p.dstArray = a;
-    p.extent = make_cudaExtent(W, H, D);
-    p.kind = cudaMemcpyHostToDevice;
-    CHECK(cudaMemcpy3D(&p));
-    cudaResourceDesc r = {};
-    r.resType = cudaResourceTypeArray;
-    r.res.array.array = a;
+    cudaResourceDesc r = array_resource(array3d(&vol[0][0][0], W, H, D));
     cudaTextureDesc td = {};
     td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = cudaAddressModeClamp;
     cudaTextureObject_t point, linear;

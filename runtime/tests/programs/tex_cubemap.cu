@@ -15,18 +15,7 @@ int main() {
     for (int f = 0; f < 6; f++)
         for (int y = 0; y < S; y++)
             for (int x = 0; x < S; x++) faces[f][y][x] = f * 100.0f + y * 10.0f + x;
-    cudaChannelFormatDesc fd = cudaCreateChannelDesc<float>();
-    cudaArray_t a;
-    CHECK(cudaMalloc3DArray(&a, &fd, make_cudaExtent(S, S, 6), cudaArrayCubemap));
-    cudaMemcpy3DParms p = {};
-    p.srcPtr = make_cudaPitchedPtr(faces, S * sizeof(float), S, S);
-    p.dstArray = a;
-    p.extent = make_cudaExtent(S, S, 6);
-    p.kind = cudaMemcpyHostToDevice;
-    CHECK(cudaMemcpy3D(&p));
-    cudaResourceDesc r = {};
-    r.resType = cudaResourceTypeArray;
-    r.res.array.array = a;
+    cudaResourceDesc r = array_resource(array3d(&faces[0][0][0], S, S, 6, cudaArrayCubemap));
     cudaTextureDesc td = {};
     td.normalizedCoords = 1;
     cudaTextureObject_t t;

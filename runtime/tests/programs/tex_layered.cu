@@ -16,18 +16,7 @@ int main() {
     for (int l = 0; l < L; l++)
         for (int y = 0; y < H; y++)
             for (int x = 0; x < W; x++) img[l][y][x] = make_uchar4(l * 50, y * 16, x * 16, 255 - x - y);
-    cudaChannelFormatDesc f = cudaCreateChannelDesc<uchar4>();
-    cudaArray_t a;
-    CHECK(cudaMalloc3DArray(&a, &f, make_cudaExtent(W, H, L), cudaArrayLayered));
-    cudaMemcpy3DParms p = {};
-    p.srcPtr = make_cudaPitchedPtr(img, W * sizeof(uchar4), W, H);
-    p.dstArray = a;
-    p.extent = make_cudaExtent(W, H, L);
-    p.kind = cudaMemcpyHostToDevice;
-    CHECK(cudaMemcpy3D(&p));
-    cudaResourceDesc r = {};
-    r.resType = cudaResourceTypeArray;
-    r.res.array.array = a;
+    cudaResourceDesc r = array_resource(array3d(&img[0][0][0], W, H, L, cudaArrayLayered));
     cudaTextureDesc td = {};
     td.readMode = cudaReadModeNormalizedFloat;
     cudaTextureObject_t t;

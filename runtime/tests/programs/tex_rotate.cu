@@ -39,9 +39,7 @@ int main() {
     cudaArray_t a;
     CHECK(cudaMallocArray(&a, &f, W, H));
     CHECK(cudaMemcpy2DToArray(a, 0, 0, img, W * sizeof(float), W * sizeof(float), H, cudaMemcpyHostToDevice));
-    cudaResourceDesc r = {};
-    r.resType = cudaResourceTypeArray;
-    r.res.array.array = a;
+    cudaResourceDesc r = array_resource(a);
     cudaTextureDesc td = {};
     td.addressMode[0] = td.addressMode[1] = cudaAddressModeBorder;
     td.filterMode = cudaFilterModeLinear;
