@@ -763,41 +763,36 @@ impl Wide {
     }
 }
 
-fn bit(m: &[u64; 5], i: i32) -> bool {
-    i >= 0 && (m[(i / 64) as usize] >> (i % 64)) & 1 == 1
-}
-
-/// mag · 2^exp to f32 (or a half), nearest, ties away from zero.
+/// mag · 2^exp to f32 (or a half, returned as f32), nearest, ties away from zero,
+/// through the one rounding of `sem::round`: the top 126 bits of `mag`, the rest
+/// folded into the sticky remainder.
 fn round_wide(mag: &[u64; 5], exp: i32, negative: bool, half: bool) -> f32 {
-    let top = (0..320).rev().find(|&i| bit(mag, i));
-    let Some(top) = top else {
+    use crate::sem::round::{Exact, F16, F32, Rnd, round};
+    let Some(hi) = mag.iter().rposition(|&w| w != 0) else {
         return if negative { -0.0 } else { 0.0 };
     };
-    let (mant_bits, min_exp, max_exp) = if half { (11, -14, 15) } else { (24, -126, 127) };
-    // The value is in [2^(top+exp), 2^(top+exp+1)); its unit in the last place:
-    let e = (top + exp).max(min_exp);
-    let ulp = e - (mant_bits - 1);
-    let shift = ulp - exp; // bits of mag below the kept ones
-    let mut kept: u64 = 0;
-    for i in (shift.max(0)..=top).rev() {
-        kept = (kept << 1) | u64::from(bit(mag, i));
+    let top = 64 * hi as i32 + 63 - mag[hi].leading_zeros() as i32;
+    let low = (top - 125).max(0);
+    // mag >> low, at most 126 bits, and whether anything below `low` was set.
+    let (word, bit) = ((low / 64) as usize, (low % 64) as u32);
+    let mut m: u128 = 0;
+    for k in (word..mag.len().min(word + 3)).rev() {
+        m = (m << 64) | u128::from(mag[k]);
     }
-    if shift < 0 {
-        kept <<= -shift;
-    }
-    if shift > 0 && bit(mag, shift - 1) {
-        kept += 1; // half or more: away from zero
-    }
-    let value = kept as f64 * 2f64.powi(ulp);
-    let out = if value >= 2f64.powi(max_exp + 1) {
-        f64::INFINITY
-    } else if half {
-        f64::from(half::f16::from_f64(value).to_f32())
-    } else {
-        value
+    let m =
+        if bit == 0 { m } else { (m >> bit) | (u128::from(*mag.get(word + 2).unwrap_or(&0)) << (128 - bit)) };
+    let below = mag[..word].iter().any(|&w| w != 0) || (bit > 0 && mag[word] & ((1u64 << bit) - 1) != 0);
+    let x = Exact {
+        neg: negative,
+        m: m & ((1u128 << 126) - 1),
+        e: exp + low,
+        rest: if below { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Equal },
     };
-    let out = out as f32;
-    if negative { -out } else { out }
+    if half {
+        half::f16::from_bits(round(F16, x, Rnd::Ra) as u16).to_f32()
+    } else {
+        f32::from_bits(round(F32, x, Rnd::Ra) as u32)
+    }
 }
 
 /// The result of `tex` or `tld4` on one lane: four 32-bit words.
@@ -1197,6 +1192,12 @@ mod tests {
         assert_eq!(exact_sum(&[(128, f32::from_bits(1))], 8, false), f32::from_bits(1));
         assert_eq!(exact_sum(&[(256, 70000.0)], 8, true), f32::INFINITY);
         assert_eq!(exact_sum(&[(256, 1.0 / 3.0)], 8, true), half::f16::from_f32(1.0 / 3.0).to_f32());
+        // Terms 250 binades apart: the smallest still decides a tie (just below the
+        // half-way point between 1 and 1 + 2^-23: down), and is dropped otherwise.
+        let tiny = f32::from_bits(1);
+        assert_eq!(exact_sum(&[(128, 1.0 + f32::EPSILON), (128, 1.0), (1, -tiny)], 8, false), 1.0);
+        assert_eq!(exact_sum(&[(256, 1.0), (1, tiny)], 8, false), 1.0);
+        assert_eq!(exact_sum(&[(1, f32::MAX), (255, tiny)], 8, false), f32::MAX / 256.0);
     }
 
     #[test]

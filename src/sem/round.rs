@@ -16,6 +16,9 @@ pub enum Rnd {
     Rz,
     Rm,
     Rp,
+    /// To nearest, ties away from zero: no PTX mode, but what the texture unit's
+    /// filter rounds by (exec/texture.rs).
+    Ra,
 }
 
 /// An IEEE binary interchange format: fraction and exponent bits.
@@ -113,7 +116,7 @@ pub fn round(fmt: Format, x: Exact, rnd: Rnd) -> u64 {
     }
     let top = Exact { neg, m, e, rest }.top();
     let overflow = || match rnd {
-        Rnd::Rn => fmt.inf(),
+        Rnd::Rn | Rnd::Ra => fmt.inf(),
         Rnd::Rz => fmt.inf() - 1,
         Rnd::Rp if neg => fmt.inf() - 1,
         Rnd::Rm if !neg => fmt.inf() - 1,
@@ -141,6 +144,7 @@ pub fn round(fmt: Format, x: Exact, rnd: Rnd) -> u64 {
             Rnd::Rz => false,
             Rnd::Rp => !neg && inexact,
             Rnd::Rm => neg && inexact,
+            Rnd::Ra => vs_half != Ordering::Less,
         };
         kept + u128::from(up)
     };
