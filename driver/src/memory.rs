@@ -192,30 +192,15 @@ pub(crate) fn fill_2d(
     Ok(())
 }
 
-/// One side of a 2D copy: where row `y` starts, on the host or on the device. An
-/// array's rows are its own (`pitch` is not used), and the copy must stay inside
-/// them: `width` bytes from `x`, in its rows, slices and layers.
+/// One side of a 2D copy: where row `y` starts, on the host or on the device (an
+/// array side was made a device side by [`resolve_arrays`]).
 fn side(
     kind: u32,
-    (host, device, array): (u64, u64, crate::types::Handle),
+    (host, device): (u64, u64),
     x: usize,
     y: usize,
     pitch: usize,
-    width: usize,
 ) -> Result<(bool, u64), CUresult> {
-    if kind == MEMORYTYPE_ARRAY {
-        let a = state::with(|d| crate::array::get(d, array))?;
-        let rows = a.height() * a.depth();
-        if x.checked_add(width).is_none_or(|end| end > a.row()) || y >= rows {
-            let why = format!(
-                "the copy reaches past the array: {width} bytes at byte {x} of row {y}, of {} rows of {} bytes",
-                rows,
-                a.row()
-            );
-            return Err(crate::fail(error::INVALID_VALUE, why));
-        }
-        return Ok((true, a.data + (y * a.row() + x) as u64));
-    }
     let at = |base: u64| {
         let offset = y.checked_mul(pitch).and_then(|o| o.checked_add(x));
         offset
@@ -275,38 +260,50 @@ pub(crate) fn copy_3d(m: &Memcpy3D) -> Result<(), CUresult> {
         m.slices().ok_or_else(|| crate::fail(error::INVALID_VALUE, "the copy's extent overflows"))?;
     // The last slice first: a copy past an array's slices copies nothing.
     if let Some(last) = slices.last() {
-        check_arrays(last)?;
+        resolve_arrays(last)?;
     }
     slices.iter().try_for_each(copy_2d)
 }
 
-/// A 2D copy's last row on each array side: a copy past an array copies nothing.
-fn check_arrays(m: &Memcpy2D) -> Result<(), CUresult> {
-    let overflow = || crate::fail(error::INVALID_VALUE, "the copy's extent overflows");
-    if let Some(last) = m.height.checked_sub(1) {
-        let n = m.width_in_bytes;
-        for (kind, ends, x, y, pitch) in [
-            (
-                m.src_memory_type,
-                (m.src_host as u64, m.src_device, m.src_array),
-                m.src_x_in_bytes,
-                m.src_y,
-                m.src_pitch,
-            ),
-            (
-                m.dst_memory_type,
-                (m.dst_host as u64, m.dst_device, m.dst_array),
-                m.dst_x_in_bytes,
-                m.dst_y,
-                m.dst_pitch,
-            ),
-        ] {
-            if kind == MEMORYTYPE_ARRAY {
-                side(kind, ends, x, y.checked_add(last).ok_or_else(overflow)?, pitch, n)?;
-            }
-        }
+/// The device memory of an array side of a copy: its texels' address at row `y`,
+/// byte `x`, and its row pitch. The copy must stay inside the array (`width` bytes
+/// of each of `height` rows, in its rows, slices and layers), else nothing is copied.
+fn array_side(
+    array: crate::types::Handle,
+    x: usize,
+    y: usize,
+    width: usize,
+    height: usize,
+) -> Result<(u64, usize), CUresult> {
+    let a = state::with(|d| crate::array::get(d, array))?;
+    let rows = a.height() * a.depth();
+    let fits = x.checked_add(width).is_some_and(|end| end <= a.row())
+        && y.checked_add(height).is_some_and(|end| end <= rows);
+    if !fits {
+        let last = y.saturating_add(height.saturating_sub(1));
+        let why = format!(
+            "the copy reaches past the array: {width} bytes at byte {x} of row {last}, of {rows} rows of {} bytes",
+            a.row()
+        );
+        return Err(crate::fail(error::INVALID_VALUE, why));
     }
-    Ok(())
+    Ok((a.data + (y * a.row() + x) as u64, a.row()))
+}
+
+/// `m` with each array side made the device memory it is, checked whole first.
+fn resolve_arrays(m: &Memcpy2D) -> Result<Memcpy2D, CUresult> {
+    let mut m = *m;
+    if m.src_memory_type == MEMORYTYPE_ARRAY {
+        (m.src_device, m.src_pitch) =
+            array_side(m.src_array, m.src_x_in_bytes, m.src_y, m.width_in_bytes, m.height)?;
+        (m.src_memory_type, m.src_x_in_bytes, m.src_y) = (MEMORYTYPE_DEVICE, 0, 0);
+    }
+    if m.dst_memory_type == MEMORYTYPE_ARRAY {
+        (m.dst_device, m.dst_pitch) =
+            array_side(m.dst_array, m.dst_x_in_bytes, m.dst_y, m.width_in_bytes, m.height)?;
+        (m.dst_memory_type, m.dst_x_in_bytes, m.dst_y) = (MEMORYTYPE_DEVICE, 0, 0);
+    }
+    Ok(m)
 }
 
 pub(crate) fn copy_2d(m: &Memcpy2D) -> Result<(), CUresult> {
@@ -317,15 +314,15 @@ pub(crate) fn copy_2d(m: &Memcpy2D) -> Result<(), CUresult> {
         return Err(crate::fail(error::INVALID_VALUE, "a pitch is narrower than WidthInBytes"));
     }
     let overflow = || crate::fail(error::INVALID_VALUE, "the copy's extent overflows");
-    check_arrays(m)?;
+    let m = &resolve_arrays(m)?;
     for y in 0..m.height {
         let (sy, dy) =
             (m.src_y.checked_add(y).ok_or_else(overflow)?, m.dst_y.checked_add(y).ok_or_else(overflow)?);
         let n = m.width_in_bytes;
-        let src = (m.src_host as u64, m.src_device, m.src_array);
-        let (s_dev, s) = side(m.src_memory_type, src, m.src_x_in_bytes, sy, m.src_pitch, n)?;
-        let dst = (m.dst_host as u64, m.dst_device, m.dst_array);
-        let (d_dev, t) = side(m.dst_memory_type, dst, m.dst_x_in_bytes, dy, m.dst_pitch, n)?;
+        let (s_dev, s) =
+            side(m.src_memory_type, (m.src_host as u64, m.src_device), m.src_x_in_bytes, sy, m.src_pitch)?;
+        let (d_dev, t) =
+            side(m.dst_memory_type, (m.dst_host as u64, m.dst_device), m.dst_x_in_bytes, dy, m.dst_pitch)?;
         match (d_dev, s_dev) {
             (true, true) => dtod(t, s, n)?,
             (true, false) => htod(t, s as usize as *const c_void, n)?,
