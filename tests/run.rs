@@ -1394,3 +1394,83 @@ fn a_kernel_with_more_than_48_kib_of_static_shared_memory_is_refused() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("more than 48 KiB (0xc000 bytes) of static shared memory"), "{err}");
 }
+
+/// `tests/data/run/ring.ptx`: CTA i waits for CTA i+1's flag; `start` begins the chain.
+fn ring(ctas: u32, start: u32, env: &[(&str, &str)]) -> (Output, Value, String) {
+    let spec = format!(
+        r#"{{"grid": {ctas}, "block": 64, "args": [{{"buffer": "u32", "len": {ctas}}},
+            {{"type": "u32", "value": {ctas}}}, {{"type": "u32", "value": {start}}}]}}"#
+    );
+    let (out, json) = common::run_spec_env("tests/data/run/ring.ptx", &spec, &[], env);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out, json, err)
+}
+
+#[test]
+fn ctas_that_wait_on_each_other_in_a_ring_are_a_deadlock() {
+    for threads in ["1", "2"] {
+        let started = std::time::Instant::now();
+        let (out, json, err) = ring(12, 12, &[("RAYON_NUM_THREADS", threads)]);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.starts_with("tests/data/run/ring.ptx:26:2: fault: kernel `ring`, ctaid=(0,0,0) tid=(0,0,0), `ld.volatile.global.u32 %r6, [%rd3];`: deadlock across CTAs: each of the 12 CTAs still running waits"),
+            "{err}"
+        );
+        assert!(err.contains("CTA (0,0,0) loops here: lanes 0x00000001 of warp 0"), "{err}");
+        // Eight notes, then the rest counted.
+        for c in 1..=8 {
+            assert!(
+                err.contains(&format!(
+                    "note: `ld.volatile.global.u32 %r6, [%rd3];`: CTA ({c},0,0) loops here"
+                )),
+                "{err}"
+            );
+        }
+        assert!(!err.contains("CTA (9,0,0)") && err.contains("and 3 more CTAs wait"), "{err}");
+        assert_eq!(json["buffers"][0]["data"], serde_json::json!(vec![0; 12]));
+        // Well before the default budget, after the grace second.
+        let took = started.elapsed().as_secs_f64();
+        assert!((1.0..20.0).contains(&took), "{threads} threads: {took} s");
+    }
+    // With a CTA to start it, the same ring completes.
+    let (out, json, err) = ring(12, 11, &[]);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(json["buffers"][0]["data"], serde_json::json!(vec![1; 12]));
+}
+
+#[test]
+fn a_wait_that_counts_is_no_deadlock_and_a_back_off_that_settles_is_one() {
+    // Thread 0 of each CTA gives up after 3,000,000 loads of a flag no one sets: its
+    // state never repeats, so it is slow, not deadlocked.
+    let spec = r#"{"grid": 4, "block": 64, "args": [{"buffer": "u32", "len": 1}, {"buffer": "u32", "len": 4},
+        {"type": "u32", "value": 3000000}]}"#;
+    let (out, json) = run("tests/data/run/bounded.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json["buffers"][1]["data"], serde_json::json!(vec![3_000_000; 4]));
+    // A nanosleep back-off that doubles up to 256 ns repeats once it stops growing.
+    let spec = r#"{"grid": 3, "block": 96, "args": [{"buffer": "u32", "len": 1}]}"#;
+    let (out, _) = run("tests/data/run/backoff.ptx", spec, &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("`ld.relaxed.gpu.global.u32 %r6, [%rd1];`: deadlock across CTAs: each of the 3 CTAs"),
+        "{err}"
+    );
+    assert!(err.contains("CTA (0,0,0) loops here: lanes 0xffffffff of warp 0 (and 2 more warps)"), "{err}");
+    // A budget smaller than the grace second still ends it first, as the budget.
+    let (out, _) = run("tests/data/run/backoff.ptx", spec, &["--max-steps", "1000000"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("instruction budget exhausted") && err.contains("was waiting here"), "{err}");
+}
+
+#[test]
+fn ctas_that_move_on_only_through_memory_for_longer_than_the_grace_are_no_deadlock() {
+    // Both loops come back to the same registers at their branches; CTA 0's atomic
+    // adds, over about 1.5 s, are all that moves the launch on.
+    let spec = r#"{"grid": 2, "block": 1, "args": [{"buffer": "u32", "len": 1}, {"buffer": "u32", "len": 1},
+        {"type": "u32", "value": 6000000}]}"#;
+    let (out, json) = run("tests/data/run/relay.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(json["buffers"][0]["data"][0].as_u64().unwrap() >= 6_000_000);
+    assert_eq!(json["buffers"][1]["data"][0], 1);
+}

@@ -60,6 +60,17 @@ fn run(name: &str, env: &[(&str, &str)]) -> Option<Output> {
 /// [`run`], linking `libs` too (`-L` folders and `-l` names) and putting their
 /// folders on the program's library path.
 fn run_linked(name: &str, env: &[(&str, &str)], libs: &[(PathBuf, &str)]) -> Option<Output> {
+    build_and_run(name, name, &[], env, libs)
+}
+
+/// Builds program `name` as `exe` with the compiler flags `cflags`, and runs it.
+fn build_and_run(
+    name: &str,
+    exe: &str,
+    cflags: &[&str],
+    env: &[(&str, &str)],
+    libs: &[(PathBuf, &str)],
+) -> Option<Output> {
     let Some(include) = cuda_include() else {
         assert!(
             std::env::var("PTXVM_REQUIRE_CUDA_H").is_err(),
@@ -69,9 +80,10 @@ fn run_linked(name: &str, env: &[(&str, &str)], libs: &[(PathBuf, &str)]) -> Opt
         return None;
     };
     let lib = library_dir();
-    let exe = lib.join(name);
+    let exe = lib.join(exe);
     let src = programs().join(format!("{name}.c"));
     let built = Command::new("gcc")
+        .args(cflags)
         .args(["-O1", "-Wall", "-o"])
         .arg(&exe)
         .arg(&src)
@@ -262,6 +274,35 @@ fn a_wait_that_never_ends_stops_at_the_budget_and_says_where_ctas_waited() {
     assert!(stderr.contains("instruction budget exhausted"), "{stderr}");
     assert!(stderr.contains("raise it with PTXVM_MAX_STEPS"), "{stderr}");
     assert!(stderr.contains("was waiting here"), "{stderr}");
+}
+
+#[test]
+fn a_wait_that_never_ends_is_a_deadlock_long_before_the_budget() {
+    let Some(exe) = run("coop", &[]).map(|_| library_dir().join("coop")) else { return };
+    for threads in ["1", "0"] {
+        let started = std::time::Instant::now();
+        let out = Command::new(&exe)
+            .arg(programs())
+            .arg("deadlock")
+            .env("LD_LIBRARY_PATH", library_dir())
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success() && stdout.contains("deadlock: ok"), "{stdout}\n{stderr}");
+        assert!(stderr.contains("deadlock across CTAs: each of the 4 CTAs still running waits"), "{stderr}");
+        // The loop's load, in the CUDA source, and each other CTA's place in it.
+        assert!(stderr.contains("kernels.cu:129"), "{stderr}");
+        for c in 1..4 {
+            assert!(
+                stderr.contains(&format!("CTA ({c},0,0) loops here: lanes 0xffffffff of warp 0")),
+                "{stderr}"
+            );
+        }
+        // The default budget (2^32 warp instructions) would take minutes.
+        let took = started.elapsed().as_secs_f64();
+        assert!(took < 20.0, "{threads} threads: {took} s");
+    }
 }
 
 #[test]

@@ -13,6 +13,7 @@
 use super::limits::{Limits, Steps};
 use super::sanitize::{Shadow, ShadowChecks};
 use super::simt::Wait;
+use super::spin::{Loop, Spin};
 use super::threads::WARP_SIZE;
 use super::warp::{Cta, Fault, Warp, lanes};
 use crate::lower::program::{BarKind, BarRed, Barrier, Inst, Op};
@@ -46,6 +47,23 @@ pub struct Scratch {
     bars: [Bar; 16],
     /// What waited at try_wait when a time limit last passed (see mbarrier.rs).
     timed_out: Option<u64>,
+    /// Turns the CTA has begun ([`Cta::resume`]).
+    turns: u32,
+}
+
+/// How a turn of a CTA ended ([`Cta::resume`]).
+#[derive(Debug, Default)]
+pub struct Turn {
+    /// It ran to its end.
+    pub done: bool,
+    /// Some instruction of it may have changed memory or the world outside it
+    /// ([`crate::lower::program::Op::has_effect`]).
+    pub wrote: bool,
+    /// Watched, it waits for other CTAs: every warp with a group that can run loops
+    /// without changing anything (its loops), the others are blocked, and the CTA
+    /// changed nothing this turn. Nothing in it will change until another CTA
+    /// changes memory (`spin.rs`).
+    pub waits: Option<Vec<Loop>>,
 }
 
 /// A started CTA that let other CTAs run, with its whole state, to be resumed on any
@@ -58,6 +76,12 @@ pub struct Suspended(pub Box<Scratch>);
 unsafe impl Send for Suspended {}
 
 impl Scratch {
+    /// The number of the turn the CTA begins now, from 0.
+    pub fn next_turn(&mut self) -> u32 {
+        self.turns = self.turns.wrapping_add(1);
+        self.turns - 1
+    }
+
     /// Where the first waiting group of the CTA is, for reports.
     pub fn first_pc(&self) -> Option<u32> {
         self.warps.iter().find_map(|w| w.groups.leaves().next().map(|(_, node)| node.pc))
@@ -84,11 +108,12 @@ impl Cta<'_> {
     /// The first [`Fault`] met.
     pub fn run(&self, n: u64, limits: &Limits, scratch: &mut Scratch) -> Result<(), Fault> {
         self.start(n, scratch);
-        self.resume(n, limits, scratch, None).map(|_| ())
+        self.resume(n, limits, scratch, None, false).map(|_| ())
     }
 
-    /// Runs started CTA `n` on: to its end (true), or, given `yield_after`, until it
-    /// has run that many warp instructions and may go on later (false).
+    /// Runs started CTA `n` on: to its end, or, given `yield_after`, until it has run
+    /// that many warp instructions and may go on later. `watch`: look for warps that
+    /// wait on other CTAs ([`Turn::waits`]).
     ///
     /// # Errors
     /// The first [`Fault`] met.
@@ -98,11 +123,42 @@ impl Cta<'_> {
         limits: &Limits,
         scratch: &mut Scratch,
         yield_after: Option<u64>,
-    ) -> Result<bool, Fault> {
+        watch: bool,
+    ) -> Result<Turn, Fault> {
+        let count = self.shape.warps_per_cta() as usize;
+        for warp in &mut scratch.warps[..count] {
+            match (&warp.spin, watch) {
+                (None, true) => warp.spin = Some(Box::default()),
+                (Some(_), false) => warp.spin = None,
+                _ => {}
+            }
+        }
+        let effects = |s: &Scratch| s.warps[..count].iter().map(|w| w.effects).sum::<u64>();
+        let before = effects(scratch);
         let mut steps = Steps::new(limits);
         let result = self.go(n, &mut steps, scratch, yield_after);
         steps.flush();
-        if result == Ok(false) {
+        let wrote = effects(scratch) != before;
+        let result = result.map(|quiet| match quiet {
+            None => Turn { done: true, wrote, waits: None },
+            // A CTA that changed nothing this turn, with each warp blocked or looping.
+            Some(quiet) => {
+                let waits = (quiet && !wrote)
+                    .then(|| {
+                        let mut loops = Vec::new();
+                        for w in &scratch.warps[..count] {
+                            if w.groups.pick().is_none() {
+                                continue;
+                            }
+                            loops.push(w.spin.as_deref().and_then(|s: &Spin| s.looping(w.effects))?);
+                        }
+                        (!loops.is_empty()).then_some(loops)
+                    })
+                    .flatten();
+                Turn { done: false, wrote, waits }
+            }
+        });
+        if !matches!(result, Ok(Turn { done: true, .. }) | Err(_)) {
             return result;
         }
         // The shadow's hazards, also those met before a fault.
@@ -145,21 +201,27 @@ impl Cta<'_> {
         }
         scratch.bars = [Bar::default(); 16];
         scratch.timed_out = None;
+        scratch.turns = 0;
     }
 
+    /// Runs the CTA's warps in turns: `None` once it ended, `Some(quiet)` when it
+    /// stepped aside after `yield_after` instructions, `quiet` when the last turn of
+    /// its warps ended with nothing for the CTA to do (no barrier or mbarrier
+    /// moved, no warp-synchronous instruction met).
     fn go(
         &self,
         n: u64,
         budget: &mut Steps<'_>,
         scratch: &mut Scratch,
         yield_after: Option<u64>,
-    ) -> Result<bool, Fault> {
+    ) -> Result<Option<bool>, Fault> {
         let count = self.shape.warps_per_cta() as usize;
         let (warps, shared) = (&mut scratch.warps[..count], &mut scratch.shared[..]);
         let (bars, timed_out) = (&mut scratch.bars, &mut scratch.timed_out);
+        let mut quiet = false;
         loop {
             if yield_after.is_some_and(|limit| budget.used() >= limit) {
-                return Ok(false);
+                return Ok(Some(quiet));
             }
             let mut moved = false;
             for warp in warps.iter_mut() {
@@ -170,24 +232,28 @@ impl Cta<'_> {
             }
             // A barrier completes as soon as its count is reached, so the warps that
             // arrive after that wait for its next phase.
+            let mut acted = false;
             for w in 0..warps.len() {
-                moved |= self.try_sync(n, &mut warps[w])?;
+                acted |= self.try_sync(n, &mut warps[w])?;
                 if self.program.mbarrier_waits {
-                    moved |= self.wake_mbarriers(&mut warps[w], shared);
+                    acted |= self.wake_mbarriers(&mut warps[w], shared);
                 }
                 let arrived = self.arrive(n, &mut warps[w], bars)?;
-                moved |= arrived != 0;
+                acted |= arrived != 0;
                 for b in lanes(u32::from(arrived)) {
                     self.complete(warps, bars, b as usize);
                 }
             }
             // Exits can complete a barrier that waits for every thread.
             for b in 0..bars.len() {
-                moved |= self.complete(warps, bars, b);
+                acted |= self.complete(warps, bars, b);
             }
+            quiet = !acted;
+            moved |= acted;
             if moved {
                 continue;
             }
+            quiet = false;
             // Nothing can run: lanes done at a join go on alone (one join a warp);
             // failing that, time passes for the lanes spinning on a test_wait.
             for warp in warps.iter_mut() {
@@ -212,7 +278,7 @@ impl Cta<'_> {
             }
             if !moved {
                 if warps.iter().all(|w| w.groups.is_empty()) {
-                    return Ok(true);
+                    return Ok(None);
                 }
                 return Err(self.deadlock(n, warps, bars, shared));
             }

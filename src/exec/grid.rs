@@ -7,18 +7,36 @@
 //! that has run a slice of instructions steps aside, whole, for CTAs not started yet
 //! and for the others that stepped aside, which then take turns. So cooperative
 //! groups' `grid.sync()`, decoupled look-back scans, spin locks and flags set by later
-//! CTAs all complete. A wait that can never end runs into the step budget or the time
-//! limit, and the fault then notes where every waiting CTA was.
+//! CTAs all complete.
+//!
+//! A wait that can never end is a deadlock fault: when every CTA still running has,
+//! in its last turn, only looped without changing anything or waited at a barrier
+//! (`spin.rs`), and no CTA has changed memory since before those turns, nothing can
+//! change any more. ptxvm still lets [`GRACE`] pass with no memory written before it
+//! says so, for memory the host may write while the kernel runs (mapped or managed
+//! memory, from another host thread). A wait it cannot tell from progress (a loop
+//! that counts, say) runs into the step budget or the time limit, and the fault then
+//! notes where every waiting CTA was.
 
-use super::cta::{Scratch, Suspended};
+use super::cta::{Scratch, Suspended, Turn};
 use super::limits::Limits;
+use super::spin::Loop;
 use super::warp::{Cta, Fault};
+use crate::lower::program::{Mem, Op, Program};
 use rayon::prelude::*;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How long every CTA must have waited, with no memory written, before the launch is
+/// a deadlock.
+pub const GRACE: Duration = Duration::from_secs(1);
 
 /// Warp instructions a CTA of a kernel that may wait runs before it steps aside.
 const SLICE: u64 = 1 << 16;
+
+/// One turn in this many of a CTA that stepped aside is watched ([`Turn::waits`]).
+const WATCH_EVERY: u32 = 4;
 
 /// CTAs that may wait aside at once; past this a CTA runs on (bounding memory: each
 /// holds its registers and shared memory).
@@ -28,13 +46,51 @@ const MAX_ASIDE: usize = 1 << 13;
 const MAX_NOTES: usize = 8;
 
 /// What the workers share: the next CTA to start, the CTAs aside, how many run now,
-/// and the faults met.
+/// the faults met, and which CTAs wait on others.
 struct Board {
     next: u64,
     aside: VecDeque<(u64, Suspended)>,
     running: usize,
     stop: bool,
     faults: Vec<(u64, Fault)>,
+    /// Each turn that may have changed memory ends an epoch.
+    epoch: u64,
+    epoch_began: Instant,
+    /// The CTAs whose last turn, begun in this epoch, found them waiting on other
+    /// CTAs (by launch order), and where they loop.
+    waiting: HashMap<u64, Vec<Loop>>,
+    deadlocked: bool,
+}
+
+impl Board {
+    /// CTA `n`'s turn, begun in epoch `began` and `watched` or not, ended as `turn`.
+    fn turn_ended(&mut self, n: u64, began: u64, watched: bool, turn: &Turn) {
+        if turn.wrote {
+            self.epoch += 1;
+            self.epoch_began = Instant::now();
+            self.waiting.clear();
+        }
+        if turn.done {
+            self.waiting.remove(&n);
+        } else if watched {
+            match &turn.waits {
+                // A turn begun before memory last changed may have read the old values.
+                Some(loops) if began == self.epoch => self.waiting.insert(n, loops.clone()),
+                _ => self.waiting.remove(&n),
+            };
+        }
+        // A turn not watched that changed nothing leaves a CTA found waiting in this
+        // epoch waiting: it went on from the same state with the same memory.
+    }
+
+    /// Whether the launch is deadlocked: every CTA started, and each one not done
+    /// waits on the others in this epoch, which has lasted [`GRACE`].
+    fn deadlocked(&self, count: u64) -> bool {
+        self.next >= count
+            && !self.waiting.is_empty()
+            && self.waiting.len() == self.aside.len() + self.running
+            && self.epoch_began.elapsed() >= GRACE
+    }
 }
 
 enum Job {
@@ -55,8 +111,17 @@ pub fn run(cta: &Cta<'_>, count: u64, limits: &Limits) -> Option<(u64, Fault)> {
             .flatten()
             .min_by_key(|(n, _)| *n);
     }
-    let board =
-        Mutex::new(Board { next: 0, aside: VecDeque::new(), running: 0, stop: false, faults: Vec::new() });
+    let board = Mutex::new(Board {
+        next: 0,
+        aside: VecDeque::new(),
+        running: 0,
+        stop: false,
+        faults: Vec::new(),
+        epoch: 0,
+        epoch_began: Instant::now(),
+        waiting: HashMap::new(),
+        deadlocked: false,
+    });
     let workers = rayon::current_num_threads().max(1);
     rayon::scope(|s| {
         for _ in 0..workers {
@@ -64,6 +129,9 @@ pub fn run(cta: &Cta<'_>, count: u64, limits: &Limits) -> Option<(u64, Fault)> {
         }
     });
     let board = board.into_inner().unwrap_or_else(|e| e.into_inner());
+    if board.deadlocked {
+        return Some(deadlock(cta, &board.waiting));
+    }
     let mut first = board.faults.into_iter().min_by_key(|(n, _)| *n)?;
     // A wait that never ended: say where the CTAs still waiting were.
     for (n, Suspended(scratch)) in board.aside.iter().take(MAX_NOTES) {
@@ -73,6 +141,65 @@ pub fn run(cta: &Cta<'_>, count: u64, limits: &Limits) -> Option<(u64, Fault)> {
         }
     }
     Some(first)
+}
+
+/// The fault of a deadlocked launch, at the first CTA in launch order, with a note
+/// for each of the next CTAs: where its first looping warp loops.
+fn deadlock(cta: &Cta<'_>, waiting: &HashMap<u64, Vec<Loop>>) -> (u64, Fault) {
+    let mut ctas: Vec<(u64, &[Loop])> = waiting.iter().map(|(n, l)| (*n, &l[..])).collect();
+    ctas.sort_by_key(|(n, _)| *n);
+    let place = |n: u64, loops: &[Loop]| {
+        let c = cta.shape.ctaid(n);
+        let (l, more) = (loops[0], loops.len() - 1);
+        let others = match more {
+            0 => String::new(),
+            1 => " (and 1 more warp)".to_string(),
+            m => format!(" (and {m} more warps)"),
+        };
+        format!(
+            "CTA ({},{},{}) loops here: lanes {:#010x} of warp {}{others}",
+            c.x, c.y, c.z, l.lanes, l.warp
+        )
+    };
+    let (n, first) = ctas[0];
+    let cause = format!(
+        "deadlock across CTAs: each of the {} CTAs still running waits for memory that no \
+         thread will change (it loops without writing anything, or waits at a barrier for \
+         threads that do), and no CTA has written to memory for {} s; a GPU would hang here. \
+         {}",
+        ctas.len(),
+        GRACE.as_secs(),
+        place(n, first)
+    );
+    let mut notes: Vec<(u32, String)> = ctas[1..]
+        .iter()
+        .take(MAX_NOTES)
+        .map(|&(n, l)| (waited_on(cta.program, &l[0]), place(n, l)))
+        .collect();
+    if ctas.len() > MAX_NOTES + 1 {
+        let last = notes[MAX_NOTES - 1].0;
+        notes.push((last, format!("and {} more CTAs wait", ctas.len() - MAX_NOTES - 1)));
+    }
+    let fault = Fault {
+        cause,
+        ctaid: cta.shape.ctaid(n),
+        tid: cta.shape.tid(first[0].warp, first[0].lanes.trailing_zeros().min(31)),
+        pc: waited_on(cta.program, &first[0]),
+        notes,
+        calls: Vec::new(),
+    };
+    (n, fault)
+}
+
+/// The instruction of loop `l` that reads what the loop waits for: its first atomic
+/// or `.volatile`/`.relaxed`/`.acquire` load, else its first load of global memory,
+/// else its head.
+fn waited_on(program: &Program, l: &Loop) -> u32 {
+    let body = l.head..=l.back;
+    let find = |f: &dyn Fn(&Op) -> bool| body.clone().find(|&pc| f(&program.insts[pc as usize].op));
+    find(&|op| matches!(op, Op::Ld { spin: true, .. } | Op::Atom { .. } | Op::AtomVec(_)))
+        .or_else(|| find(&|op| matches!(op, Op::Ld { mem: Mem::Global | Mem::Generic, .. })))
+        .unwrap_or(l.head)
 }
 
 fn lock(board: &Mutex<Board>) -> std::sync::MutexGuard<'_, Board> {
@@ -85,7 +212,7 @@ fn work(cta: &Cta<'_>, count: u64, limits: &Limits, board: &Mutex<Board>) {
     // The state of the last CTA that ended here, reused for the next one started.
     let mut spare: Option<Box<Scratch>> = None;
     loop {
-        let job = {
+        let (job, began) = {
             let mut b = lock(board);
             if b.stop {
                 return;
@@ -107,7 +234,7 @@ fn work(cta: &Cta<'_>, count: u64, limits: &Limits, board: &Mutex<Board>) {
             match job {
                 Some(j) => {
                     b.running += 1;
-                    j
+                    (j, b.epoch)
                 }
                 None if b.running == 0 => return,
                 None => {
@@ -121,6 +248,9 @@ fn work(cta: &Cta<'_>, count: u64, limits: &Limits, board: &Mutex<Board>) {
             Job::Start(n) => (n, spare.take().unwrap_or_default(), false),
             Job::Resume(n, Suspended(scratch)) => (n, scratch, true),
         };
+        // A CTA that stepped aside is watched for waiting on others every few turns
+        // (watching costs a few per cent of a turn that computes).
+        let watch = resumed && scratch.next_turn().is_multiple_of(WATCH_EVERY);
         // A CTA resumed may always step aside again (its place is free); a new one
         // only while there is room.
         let may_yield = resumed || lock(board).aside.len() < MAX_ASIDE;
@@ -130,7 +260,7 @@ fn work(cta: &Cta<'_>, count: u64, limits: &Limits, board: &Mutex<Board>) {
             if !resumed {
                 cta.start(n, &mut scratch);
             }
-            cta.resume(n, limits, &mut scratch, may_yield.then_some(SLICE))
+            cta.resume(n, limits, &mut scratch, may_yield.then_some(SLICE), watch)
         }))
         .unwrap_or_else(|panic| {
             let what = panic
@@ -150,8 +280,18 @@ fn work(cta: &Cta<'_>, count: u64, limits: &Limits, board: &Mutex<Board>) {
         let mut b = lock(board);
         b.running -= 1;
         match result {
-            Ok(true) => spare = Some(scratch),
-            Ok(false) => b.aside.push_back((n, Suspended(scratch))),
+            Ok(turn) => {
+                b.turn_ended(n, began, watch, &turn);
+                if turn.done {
+                    spare = Some(scratch);
+                } else {
+                    b.aside.push_back((n, Suspended(scratch)));
+                    if b.deadlocked(count) {
+                        b.deadlocked = true;
+                        b.stop = true;
+                    }
+                }
+            }
             Err(f) => {
                 b.faults.push((n, f));
                 // The others may wait for this CTA: end the launch.

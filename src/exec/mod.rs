@@ -17,6 +17,7 @@ mod mbarrier;
 pub mod memory;
 pub mod sanitize;
 pub mod simt;
+pub mod spin;
 mod storage;
 mod sync;
 pub mod texture;

@@ -112,6 +112,33 @@ impl Groups {
         self.iter().filter(|(_, n)| n.pending == 0)
     }
 
+    /// The tree for [`super::spin::Spin`]: every node but its running order.
+    pub fn put_state(&self, out: &mut Vec<u32>) {
+        out.push(self.nodes.len() as u32);
+        for n in &self.nodes {
+            let wait = match n.wait {
+                Wait::Ready => [0, 0, 0],
+                Wait::Barrier { id, count, arrived } => {
+                    [1 | u32::from(arrived) << 1 | u32::from(id) << 8, count, 0]
+                }
+                Wait::Sync => [4, 0, 0],
+                Wait::Mbarrier { spin } => [5 | u32::from(spin) << 1, 0, 0],
+            };
+            out.extend([
+                u32::from(n.used) | u32::from(n.call) << 1,
+                n.pc,
+                n.rpc,
+                n.mask,
+                n.pending,
+                n.parent,
+                n.frame,
+            ]);
+            out.extend(wait);
+        }
+        out.push(self.free.len() as u32);
+        out.extend_from_slice(&self.free);
+    }
+
     /// The leaf to run next: the newest ready one.
     pub fn pick(&self) -> Option<u32> {
         self.leaves().filter(|(_, n)| n.wait == Wait::Ready).max_by_key(|(_, n)| n.seq).map(|(i, _)| i)

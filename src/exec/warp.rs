@@ -15,6 +15,7 @@ use super::limits::Steps;
 use super::memory::GlobalMemory;
 use super::sanitize::{Hazard, Shadow};
 use super::simt::{Groups, NONE, Wait};
+use super::spin::{Loop, Spin, put_bytes, put_rows32, put_rows64};
 use super::threads::Dim3;
 use super::threads::{Shape, WARP_SIZE};
 use crate::lower::fast::Fast;
@@ -130,6 +131,14 @@ pub(super) struct Warp {
     pub red_bits: u32,
     /// Each lane's `%tid.x`, `%tid.y`, `%tid.z`.
     pub tid: [[u32; 32]; 3],
+    /// Instructions run that may have changed something outside the warp
+    /// ([`Op::has_effect`]).
+    pub effects: u64,
+    /// While the CTA runs again after stepping aside: what finds the warp looping
+    /// with nothing changing (`spin.rs`).
+    pub spin: Option<Box<Spin>>,
+    /// The clock at which the next sample for `spin` is due (`u64::MAX`: none).
+    pub sample_at: u64,
 }
 
 /// Deepest call nesting, and most local memory per thread (CUDA's stack limit is
@@ -180,6 +189,9 @@ impl Warp {
         self.clock = 0;
         self.red_bits = 0;
         self.mbar_updates.set(0);
+        self.effects = 0;
+        self.spin = None;
+        self.sample_at = u64::MAX;
         // Each lane's thread id, for `%tid` (lanes past the block's threads never run).
         for l in 0..WARP_SIZE {
             let t =
@@ -187,6 +199,48 @@ impl Warp {
             let l = l as usize;
             (self.tid[0][l], self.tid[1][l], self.tid[2][l]) = (t.x, t.y, t.z);
         }
+    }
+
+    /// Everything the warp's next instructions depend on but memory and the clock, for
+    /// [`Spin`]: groups (not their running order, which only decides between ready
+    /// groups), registers, frames and local memory.
+    fn put_state(&self, out: &mut Vec<u32>) {
+        self.groups.put_state(out);
+        out.extend([self.live, self.func, self.base, self.top, self.frame, self.mbar_parity, self.red_bits]);
+        out.extend_from_slice(&self.sync_mask);
+        out.extend_from_slice(&self.mbar_at);
+        let regs = |out: &mut Vec<u32>, r: &Regs| {
+            put_rows32(out, &r.r32);
+            put_rows64(out, &r.r64);
+            out.push(r.pred.len() as u32);
+            out.extend_from_slice(&r.pred);
+        };
+        regs(out, &self.regs);
+        out.push(self.frames.len() as u32);
+        for fr in &self.frames {
+            regs(out, &fr.regs);
+            out.extend([fr.func, fr.base, fr.top, fr.parent, fr.call_pc, fr.lanes, fr.depth]);
+        }
+        out.push(self.free_frames.len() as u32);
+        out.extend_from_slice(&self.free_frames);
+        for l in &self.local {
+            put_bytes(out, l);
+        }
+    }
+
+    /// A sample for [`Spin`] at a backward branch from `back` to `head` taken by
+    /// group `leaf` (whose pc is already `head`). Only a warp whose one ready group
+    /// is this one is sampled: then which group runs next is never a question.
+    fn sample_spin(&mut self, leaf: u32, back: u32, head: u32) {
+        let Some(mut spin) = self.spin.take() else { return };
+        if self.groups.leaves().filter(|(_, n)| n.wait == Wait::Ready).count() == 1 {
+            let at = Loop { warp: self.index, lanes: self.groups.node(leaf).mask, head, back };
+            spin.sample(self.clock, self.effects, at, |out| self.put_state(out));
+        } else {
+            spin.skip(self.clock);
+        }
+        self.sample_at = spin.next_due();
+        self.spin = Some(spin);
     }
 
     /// The running frame now ends at `top` (it only grows: `alloca`).
@@ -325,6 +379,13 @@ impl Cta<'_> {
         quantum: u64,
     ) -> Result<(), Fault> {
         let until = warp.clock + quantum;
+        warp.sample_at = match warp.spin.as_mut() {
+            Some(spin) => {
+                spin.restart();
+                warp.clock
+            }
+            None => u64::MAX,
+        };
         while let Some(leaf) = warp.groups.pick() {
             self.run_leaf(n, warp, shared, budget, leaf)?;
             if warp.clock >= until {
@@ -419,7 +480,13 @@ impl Cta<'_> {
             warp.clock += 1;
             let next = match fi.op {
                 Fast::Generic => None,
-                Fast::Bra { target } if active == mask => Some(target),
+                Fast::Bra { target } if active == mask => {
+                    if warp.clock >= warp.sample_at && target <= pc {
+                        warp.groups.node_mut(leaf).pc = target;
+                        warp.sample_spin(leaf, pc, target);
+                    }
+                    Some(target)
+                }
                 Fast::Bra { .. } if active == 0 => Some(pc + 1),
                 Fast::Bra { .. } => None,
                 op @ (Fast::Param { .. } | Fast::Sreg { .. }) => {
@@ -430,6 +497,7 @@ impl Cta<'_> {
                     Some(pc + 1)
                 }
                 op @ (Fast::Ld { .. } | Fast::St { .. }) => {
+                    warp.effects += u64::from(matches!(op, Fast::St { .. }));
                     warp.pc_now = pc;
                     let inst = &self.program.insts[pc as usize];
                     if let Err(f) = self.fast_mem_any(n, warp, shared, inst, op, active) {
@@ -504,6 +572,7 @@ impl Cta<'_> {
         if active == 0 {
             return Ok(warp.groups.goto(leaf, pc + 1));
         }
+        warp.effects += u64::from(self.program.effect[pc as usize]);
         match &inst.op {
             Op::Bra { target, reconverge, uni } => {
                 if *uni && active != mask {

@@ -894,6 +894,34 @@ pub struct Inst {
     pub span: Span,
 }
 
+impl Op {
+    /// Whether the instruction may change anything outside its own warp's registers,
+    /// frames and local memory: memory a thread of another warp or CTA can read, a
+    /// barrier or mbarrier, the device heap, or output (`printf`). Loads, arithmetic,
+    /// branches, calls of the module's functions and warp-synchronous instructions
+    /// do not. A warp that keeps coming back to the same state with none of these in
+    /// between waits for something only another thread can change (`exec/spin.rs`).
+    pub fn has_effect(&self) -> bool {
+        match self {
+            Op::St { .. }
+            | Op::Atom { .. }
+            | Op::AtomVec(_)
+            | Op::CpAsync { .. }
+            | Op::Mbarrier(_)
+            | Op::CpBulk(_)
+            | Op::Wmma(_)
+            | Op::Surf(_)
+            | Op::Barrier(_)
+            | Op::Alloca { .. }
+            | Op::Exit
+            | Op::Trap
+            | Op::Brkpt => true,
+            Op::Call(c) => matches!(c.callee, Callee::Builtin(_)),
+            _ => false,
+        }
+    }
+}
+
 /// What a barrier does once its threads have arrived.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BarKind {
@@ -1152,6 +1180,8 @@ pub struct Program {
     pub may_spin: bool,
     /// The addresses of the `.const` variables, `[start, end)` each (`isspacep.const`).
     pub consts: Vec<(u64, u64)>,
+    /// [`Op::has_effect`] of each instruction, by pc.
+    pub effect: Vec<bool>,
 }
 
 impl Program {

@@ -207,8 +207,10 @@ pub fn lower_module(
     let may_spin = insts.iter().any(|i| {
         matches!(&i.op, Op::Nanosleep | Op::Atom { .. } | Op::AtomVec(_) | Op::Ld { spin: true, .. })
     });
+    let effect = insts.iter().map(|i| i.op.has_effect()).collect();
     Ok(Program {
         may_spin,
+        effect,
         sm,
         fast,
         insts,

@@ -9,6 +9,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// written to a file of its own (tests run in parallel); the output and the result
 /// JSON (null when stdout is none).
 pub fn run_spec(ptx: &str, spec: &str, extra: &[&str]) -> (Output, Value) {
+    run_spec_env(ptx, spec, extra, &[])
+}
+
+/// [`run_spec`] with environment variables `env` set for `ptxvm`.
+#[allow(dead_code)]
+pub fn run_spec_env(ptx: &str, spec: &str, extra: &[&str], env: &[(&str, &str)]) -> (Output, Value) {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let dir = std::env::temp_dir().join(format!("ptxvm-tests-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -18,6 +24,7 @@ pub fn run_spec(ptx: &str, spec: &str, extra: &[&str]) -> (Output, Value) {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["run", ptx, "--launch", path.to_str().unwrap()])
         .args(extra)
+        .envs(env.iter().copied())
         .output()
         .unwrap();
     let json = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);

@@ -1,22 +1,26 @@
 /* Kernels that wait on other CTAs: a cooperative grid.sync() over more CTAs than the
    machine has cores, a decoupled look-back scan over 1,000 CTAs, a flag the last CTA
    sets, a spin lock. With argv[2] == "forever", a wait that never ends instead: the
-   launch runs into the step budget (PTXVM_MAX_STEPS) and says where CTAs waited. */
+   launch runs into the step budget (PTXVM_MAX_STEPS, set low) and says where CTAs
+   waited; with "deadlock", the same wait under the default budget is a deadlock. */
 #include "check.h"
 
 int main(int argc, char **argv) {
     CUmodule mod = load_kernels(argc, argv);
 
-    if (argc > 2 && strcmp(argv[2], "forever") == 0) {
-        CUfunction forever;
-        CHECK(cuModuleGetFunction(&forever, mod, "wait_forever"));
+    int forever = argc > 2 && strcmp(argv[2], "forever") == 0;
+    if (forever || (argc > 2 && strcmp(argv[2], "deadlock") == 0)) {
+        CUfunction wait;
+        CHECK(cuModuleGetFunction(&wait, mod, "wait_forever"));
         CUdeviceptr flag;
         CHECK(cuMemAlloc(&flag, 4));
         CHECK(cuMemsetD32(flag, 0, 1));
         void *args[] = {&flag};
-        CHECK(cuLaunchKernel(forever, 4, 1, 1, 32, 1, 1, 0, NULL, args, NULL));
-        EXPECT_ERR(cuCtxSynchronize(), CUDA_ERROR_LAUNCH_TIMEOUT);
-        puts("forever: ok");
+        CHECK(cuLaunchKernel(wait, 4, 1, 1, 32, 1, 1, 0, NULL, args, NULL));
+        EXPECT_ERR(cuCtxSynchronize(), forever ? CUDA_ERROR_LAUNCH_TIMEOUT : CUDA_ERROR_LAUNCH_FAILED);
+        /* The context is broken for good, as after any fault. */
+        EXPECT_ERR(cuMemsetD32(flag, 1, 1), forever ? CUDA_ERROR_LAUNCH_TIMEOUT : CUDA_ERROR_LAUNCH_FAILED);
+        puts(forever ? "forever: ok" : "deadlock: ok");
         return 0;
     }
 
