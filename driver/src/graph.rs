@@ -264,7 +264,7 @@ crate::api! {
         crate::out(ph_graph_exec, e as Handle)
     }
 
-    fn cuGraphLaunch(h_graph_exec: Handle, h_stream: Handle) {
+    fn cuGraphLaunch(h_graph_exec: Handle, h_stream: Handle) also cuGraphLaunch_ptsz {
         let nodes = state::with(|d| {
             d.ctx()?;
             d.check_stream(h_stream as u64)?;
@@ -299,7 +299,7 @@ crate::api! {
         })
     }
 
-    fn cuStreamBeginCapture_v2(h_stream: Handle, mode: u32) {
+    fn cuStreamBeginCapture_v2(h_stream: Handle, mode: u32) also cuStreamBeginCapture_v2_ptsz {
         let _ = mode;
         state::with(|d| {
             d.ctx()?;
@@ -317,7 +317,7 @@ crate::api! {
         })
     }
 
-    fn cuStreamEndCapture(h_stream: Handle, ph_graph: *mut Handle) {
+    fn cuStreamEndCapture(h_stream: Handle, ph_graph: *mut Handle) also cuStreamEndCapture_ptsz {
         let g = state::with(|d| {
             d.check_stream(h_stream as u64)?;
             let s = d.streams.get_mut(&(h_stream as u64));

@@ -355,7 +355,7 @@ fn config_of(config: *const LaunchConfig) -> Result<(Launch, Handle), CUresult> 
 }
 
 crate::api! {
-    fn cuLaunchKernel(f: Handle, grid_x: u32, grid_y: u32, grid_z: u32, block_x: u32, block_y: u32, block_z: u32, shared_mem_bytes: u32, stream: Handle, kernel_params: *mut *mut c_void, extra: *mut *mut c_void) {
+    fn cuLaunchKernel(f: Handle, grid_x: u32, grid_y: u32, grid_z: u32, block_x: u32, block_y: u32, block_z: u32, shared_mem_bytes: u32, stream: Handle, kernel_params: *mut *mut c_void, extra: *mut *mut c_void) also cuLaunchKernel_ptsz {
         let l = Launch { grid: [grid_x, grid_y, grid_z], block: [block_x, block_y, block_z], shared: shared_mem_bytes, stream: stream as u64, cooperative: false };
         if !kernel_params.is_null() && !extra.is_null() {
             return Err(crate::fail(error::INVALID_VALUE, "give kernelParams or extra, not both"));
@@ -364,12 +364,12 @@ crate::api! {
         launch(f, l, params)
     }
 
-    fn cuLaunchCooperativeKernel(f: Handle, grid_x: u32, grid_y: u32, grid_z: u32, block_x: u32, block_y: u32, block_z: u32, shared_mem_bytes: u32, stream: Handle, kernel_params: *mut *mut c_void) {
+    fn cuLaunchCooperativeKernel(f: Handle, grid_x: u32, grid_y: u32, grid_z: u32, block_x: u32, block_y: u32, block_z: u32, shared_mem_bytes: u32, stream: Handle, kernel_params: *mut *mut c_void) also cuLaunchCooperativeKernel_ptsz {
         let l = Launch { grid: [grid_x, grid_y, grid_z], block: [block_x, block_y, block_z], shared: shared_mem_bytes, stream: stream as u64, cooperative: true };
         launch(f, l, Params::Pointers(kernel_params))
     }
 
-    fn cuLaunchKernelEx(config: *const LaunchConfig, f: Handle, kernel_params: *mut *mut c_void, extra: *mut *mut c_void) {
+    fn cuLaunchKernelEx(config: *const LaunchConfig, f: Handle, kernel_params: *mut *mut c_void, extra: *mut *mut c_void) also cuLaunchKernelEx_ptsz {
         let (l, _) = config_of(config)?;
         if !kernel_params.is_null() && !extra.is_null() {
             return Err(crate::fail(error::INVALID_VALUE, "give kernelParams or extra, not both"));

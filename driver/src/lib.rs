@@ -44,10 +44,17 @@ use types::CUresult;
 
 /// Declares exported driver functions: each becomes a `#[no_mangle] unsafe extern
 /// "C"` function whose body runs inside [`entry`] and returns `Result<(), CUresult>`.
+/// `also NAME` exports the same function under a second name: the `_ptds`/`_ptsz`
+/// forms `cuda.h` gives with `CUDA_API_PER_THREAD_DEFAULT_STREAM` (nvcc's
+/// `--default-stream per-thread`). Work runs as it is enqueued, in one order, so the
+/// per-thread default stream is the legacy one.
 #[macro_export]
 macro_rules! api {
-    ($($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $body:block)*) => {$(
-        $(#[$doc])*
+    ($($(#[$doc:meta])* fn $name:ident $params:tt $(also $alias:ident)? $body:block)*) => {$(
+        $crate::api!(@one [$(#[$doc])*] $name $params [$($alias)?] $body);
+    )*};
+    (@one [$($doc:tt)*] $name:ident ($($arg:ident: $ty:ty),* $(,)?) [$($alias:ident)?] $body:block) => {
+        $($doc)*
         #[unsafe(no_mangle)]
         #[allow(non_snake_case, clippy::too_many_arguments)]
         pub unsafe extern "C" fn $name($($arg: $ty),*) -> $crate::types::CUresult {
@@ -60,7 +67,18 @@ macro_rules! api {
                 move || -> Result<(), $crate::types::CUresult> { $body },
             )
         }
-    )*};
+        $crate::api!(@alias $name ($($arg: $ty),*) $($alias)?);
+    };
+    (@alias $name:ident ($($arg:ident: $ty:ty),*)) => {};
+    (@alias $name:ident ($($arg:ident: $ty:ty),*) $alias:ident) => {
+        #[doc = concat!("`", stringify!($name), "`, under the name `", stringify!($alias), "`.")]
+        #[unsafe(no_mangle)]
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn $alias($($arg: $ty),*) -> $crate::types::CUresult {
+            // SAFETY: the same function, with the caller's arguments.
+            unsafe { $name($($arg),*) }
+        }
+    };
 }
 
 thread_local! {

@@ -501,119 +501,119 @@ crate::api! {
         Ok(())
     }
 
-    fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize) {
+    fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize) also cuMemcpy_ptds {
         crate::printf::flush();
         any(dst, src, byte_count)
     }
 
-    fn cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize, stream: crate::types::Handle) {
+    fn cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize, stream: crate::types::Handle) also cuMemcpyAsync_ptsz {
         submit(stream, Work::Copy { dst, src, bytes: byte_count })
     }
 
-    fn cuMemcpyHtoD_v2(dst: CUdeviceptr, src: *const c_void, byte_count: usize) {
+    fn cuMemcpyHtoD_v2(dst: CUdeviceptr, src: *const c_void, byte_count: usize) also cuMemcpyHtoD_v2_ptds {
         crate::printf::flush();
         htod(dst, src, byte_count)
     }
 
-    fn cuMemcpyDtoH_v2(dst: *mut c_void, src: CUdeviceptr, byte_count: usize) {
+    fn cuMemcpyDtoH_v2(dst: *mut c_void, src: CUdeviceptr, byte_count: usize) also cuMemcpyDtoH_v2_ptds {
         crate::printf::flush();
         dtoh(dst, src, byte_count)
     }
 
-    fn cuMemcpyDtoD_v2(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize) {
+    fn cuMemcpyDtoD_v2(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize) also cuMemcpyDtoD_v2_ptds {
         crate::printf::flush();
         dtod(dst, src, byte_count)
     }
 
-    fn cuMemcpyHtoDAsync_v2(dst: CUdeviceptr, src: *const c_void, byte_count: usize, stream: crate::types::Handle) {
+    fn cuMemcpyHtoDAsync_v2(dst: CUdeviceptr, src: *const c_void, byte_count: usize, stream: crate::types::Handle) also cuMemcpyHtoDAsync_v2_ptsz {
         if capturing(stream)? {
             return submit(stream, Work::Copy { dst, src: src as u64, bytes: byte_count });
         }
         htod(dst, src, byte_count)
     }
 
-    fn cuMemcpyDtoHAsync_v2(dst: *mut c_void, src: CUdeviceptr, byte_count: usize, stream: crate::types::Handle) {
+    fn cuMemcpyDtoHAsync_v2(dst: *mut c_void, src: CUdeviceptr, byte_count: usize, stream: crate::types::Handle) also cuMemcpyDtoHAsync_v2_ptsz {
         if capturing(stream)? {
             return submit(stream, Work::Copy { dst: dst as u64, src, bytes: byte_count });
         }
         dtoh(dst, src, byte_count)
     }
 
-    fn cuMemcpyDtoDAsync_v2(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize, stream: crate::types::Handle) {
+    fn cuMemcpyDtoDAsync_v2(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize, stream: crate::types::Handle) also cuMemcpyDtoDAsync_v2_ptsz {
         if capturing(stream)? {
             return submit(stream, Work::Copy { dst, src, bytes: byte_count });
         }
         dtod(dst, src, byte_count)
     }
 
-    fn cuMemcpy2D_v2(copy: *const Memcpy2D) {
+    fn cuMemcpy2D_v2(copy: *const Memcpy2D) also cuMemcpy2D_v2_ptds {
         crate::printf::flush();
         copy_2d(&memcpy2d(copy)?)
     }
 
-    fn cuMemcpy2DUnaligned_v2(copy: *const Memcpy2D) {
+    fn cuMemcpy2DUnaligned_v2(copy: *const Memcpy2D) also cuMemcpy2DUnaligned_v2_ptds {
         crate::printf::flush();
         copy_2d(&memcpy2d(copy)?)
     }
 
-    fn cuMemcpy2DAsync_v2(copy: *const Memcpy2D, stream: crate::types::Handle) {
+    fn cuMemcpy2DAsync_v2(copy: *const Memcpy2D, stream: crate::types::Handle) also cuMemcpy2DAsync_v2_ptsz {
         submit(stream, Work::Copy2D(memcpy2d(copy)?))
     }
 
-    fn cuMemcpy3D_v2(copy: *const Memcpy3D) {
+    fn cuMemcpy3D_v2(copy: *const Memcpy3D) also cuMemcpy3D_v2_ptds {
         crate::printf::flush();
         copy_3d(&memcpy3d(copy)?)
     }
 
-    fn cuMemcpy3DAsync_v2(copy: *const Memcpy3D, stream: crate::types::Handle) {
+    fn cuMemcpy3DAsync_v2(copy: *const Memcpy3D, stream: crate::types::Handle) also cuMemcpy3DAsync_v2_ptsz {
         submit(stream, Work::Copy3D(memcpy3d(copy)?))
     }
 
-    fn cuMemsetD8_v2(dst: CUdeviceptr, uc: u8, n: usize) {
+    fn cuMemsetD8_v2(dst: CUdeviceptr, uc: u8, n: usize) also cuMemsetD8_v2_ptds {
         fill(dst, &[uc], n)
     }
 
-    fn cuMemsetD16_v2(dst: CUdeviceptr, us: u16, n: usize) {
+    fn cuMemsetD16_v2(dst: CUdeviceptr, us: u16, n: usize) also cuMemsetD16_v2_ptds {
         fill(dst, &us.to_le_bytes(), n)
     }
 
-    fn cuMemsetD32_v2(dst: CUdeviceptr, ui: u32, n: usize) {
+    fn cuMemsetD32_v2(dst: CUdeviceptr, ui: u32, n: usize) also cuMemsetD32_v2_ptds {
         fill(dst, &ui.to_le_bytes(), n)
     }
 
-    fn cuMemsetD8Async(dst: CUdeviceptr, uc: u8, n: usize, stream: crate::types::Handle) {
+    fn cuMemsetD8Async(dst: CUdeviceptr, uc: u8, n: usize, stream: crate::types::Handle) also cuMemsetD8Async_ptsz {
         submit(stream, Work::Fill { dst, pitch: 0, pattern: vec![uc], width: n, height: 1 })
     }
 
-    fn cuMemsetD16Async(dst: CUdeviceptr, us: u16, n: usize, stream: crate::types::Handle) {
+    fn cuMemsetD16Async(dst: CUdeviceptr, us: u16, n: usize, stream: crate::types::Handle) also cuMemsetD16Async_ptsz {
         submit(stream, Work::Fill { dst, pitch: 0, pattern: us.to_le_bytes().to_vec(), width: n, height: 1 })
     }
 
-    fn cuMemsetD32Async(dst: CUdeviceptr, ui: u32, n: usize, stream: crate::types::Handle) {
+    fn cuMemsetD32Async(dst: CUdeviceptr, ui: u32, n: usize, stream: crate::types::Handle) also cuMemsetD32Async_ptsz {
         submit(stream, Work::Fill { dst, pitch: 0, pattern: ui.to_le_bytes().to_vec(), width: n, height: 1 })
     }
 
-    fn cuMemsetD2D8_v2(dst: CUdeviceptr, pitch: usize, uc: u8, width: usize, height: usize) {
+    fn cuMemsetD2D8_v2(dst: CUdeviceptr, pitch: usize, uc: u8, width: usize, height: usize) also cuMemsetD2D8_v2_ptds {
         fill_2d(dst, pitch, &[uc], width, height)
     }
 
-    fn cuMemsetD2D16_v2(dst: CUdeviceptr, pitch: usize, us: u16, width: usize, height: usize) {
+    fn cuMemsetD2D16_v2(dst: CUdeviceptr, pitch: usize, us: u16, width: usize, height: usize) also cuMemsetD2D16_v2_ptds {
         fill_2d(dst, pitch, &us.to_le_bytes(), width, height)
     }
 
-    fn cuMemsetD2D32_v2(dst: CUdeviceptr, pitch: usize, ui: u32, width: usize, height: usize) {
+    fn cuMemsetD2D32_v2(dst: CUdeviceptr, pitch: usize, ui: u32, width: usize, height: usize) also cuMemsetD2D32_v2_ptds {
         fill_2d(dst, pitch, &ui.to_le_bytes(), width, height)
     }
 
-    fn cuMemsetD2D8Async(dst: CUdeviceptr, pitch: usize, uc: u8, width: usize, height: usize, stream: crate::types::Handle) {
+    fn cuMemsetD2D8Async(dst: CUdeviceptr, pitch: usize, uc: u8, width: usize, height: usize, stream: crate::types::Handle) also cuMemsetD2D8Async_ptsz {
         submit(stream, Work::Fill { dst, pitch, pattern: vec![uc], width, height })
     }
 
-    fn cuMemsetD2D16Async(dst: CUdeviceptr, pitch: usize, us: u16, width: usize, height: usize, stream: crate::types::Handle) {
+    fn cuMemsetD2D16Async(dst: CUdeviceptr, pitch: usize, us: u16, width: usize, height: usize, stream: crate::types::Handle) also cuMemsetD2D16Async_ptsz {
         submit(stream, Work::Fill { dst, pitch, pattern: us.to_le_bytes().to_vec(), width, height })
     }
 
-    fn cuMemsetD2D32Async(dst: CUdeviceptr, pitch: usize, ui: u32, width: usize, height: usize, stream: crate::types::Handle) {
+    fn cuMemsetD2D32Async(dst: CUdeviceptr, pitch: usize, ui: u32, width: usize, height: usize, stream: crate::types::Handle) also cuMemsetD2D32Async_ptsz {
         submit(stream, Work::Fill { dst, pitch, pattern: ui.to_le_bytes().to_vec(), width, height })
     }
 }

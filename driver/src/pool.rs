@@ -167,7 +167,7 @@ crate::api! {
         state::with(|d| pool(d, mem_pool).map(|_| ()))
     }
 
-    fn cuMemAllocAsync(dptr: *mut CUdeviceptr, bytesize: usize, h_stream: Handle) {
+    fn cuMemAllocAsync(dptr: *mut CUdeviceptr, bytesize: usize, h_stream: Handle) also cuMemAllocAsync_ptsz {
         let p = state::with(|d| {
             default_pool(d);
             Ok(d.current_pool)
@@ -175,11 +175,11 @@ crate::api! {
         alloc_from(dptr, bytesize, p, h_stream)
     }
 
-    fn cuMemAllocFromPoolAsync(dptr: *mut CUdeviceptr, bytesize: usize, mem_pool: Handle, h_stream: Handle) {
+    fn cuMemAllocFromPoolAsync(dptr: *mut CUdeviceptr, bytesize: usize, mem_pool: Handle, h_stream: Handle) also cuMemAllocFromPoolAsync_ptsz {
         alloc_from(dptr, bytesize, mem_pool as u64, h_stream)
     }
 
-    fn cuMemFreeAsync(dptr: CUdeviceptr, h_stream: Handle) {
+    fn cuMemFreeAsync(dptr: CUdeviceptr, h_stream: Handle) also cuMemFreeAsync_ptsz {
         memory::check_stream(h_stream)?;
         memory::free_device(dptr)
     }

@@ -57,16 +57,16 @@ crate::api! {
         })
     }
 
-    fn cuStreamSynchronize(h_stream: Handle) {
+    fn cuStreamSynchronize(h_stream: Handle) also cuStreamSynchronize_ptsz {
         crate::printf::flush();
         stream_op(h_stream)
     }
 
-    fn cuStreamQuery(h_stream: Handle) {
+    fn cuStreamQuery(h_stream: Handle) also cuStreamQuery_ptsz {
         stream_op(h_stream)
     }
 
-    fn cuStreamGetPriority(h_stream: Handle, priority: *mut i32) {
+    fn cuStreamGetPriority(h_stream: Handle, priority: *mut i32) also cuStreamGetPriority_ptsz {
         let p = state::with(|d| {
             d.check_stream(h_stream as u64)?;
             Ok(d.streams.get(&(h_stream as u64)).map_or(0, |s| s.priority))
@@ -74,7 +74,7 @@ crate::api! {
         crate::out(priority, p)
     }
 
-    fn cuStreamGetFlags(h_stream: Handle, flags: *mut u32) {
+    fn cuStreamGetFlags(h_stream: Handle, flags: *mut u32) also cuStreamGetFlags_ptsz {
         let f = state::with(|d| {
             d.check_stream(h_stream as u64)?;
             Ok(d.streams.get(&(h_stream as u64)).map_or(0, |s| s.flags))
@@ -82,7 +82,7 @@ crate::api! {
         crate::out(flags, f)
     }
 
-    fn cuStreamIsCapturing(h_stream: Handle, capture_status: *mut u32) {
+    fn cuStreamIsCapturing(h_stream: Handle, capture_status: *mut u32) also cuStreamIsCapturing_ptsz {
         let capturing = state::with(|d| {
             d.check_stream(h_stream as u64)?;
             Ok(d.streams.get(&(h_stream as u64)).is_some_and(|s| s.capture.is_some()))
@@ -91,7 +91,7 @@ crate::api! {
         crate::out(capture_status, u32::from(capturing))
     }
 
-    fn cuStreamGetCtx(h_stream: Handle, pctx: *mut Handle) {
+    fn cuStreamGetCtx(h_stream: Handle, pctx: *mut Handle) also cuStreamGetCtx_ptsz {
         let c = state::with(|d| {
             d.check_stream(h_stream as u64)?;
             match d.streams.get(&(h_stream as u64)) {
@@ -102,12 +102,12 @@ crate::api! {
         crate::out(pctx, c as Handle)
     }
 
-    fn cuStreamGetId(h_stream: Handle, stream_id: *mut u64) {
+    fn cuStreamGetId(h_stream: Handle, stream_id: *mut u64) also cuStreamGetId_ptsz {
         state::with(|d| d.check_stream(h_stream as u64))?;
         crate::out(stream_id, h_stream as u64)
     }
 
-    fn cuStreamWaitEvent(h_stream: Handle, h_event: Handle, flags: u32) {
+    fn cuStreamWaitEvent(h_stream: Handle, h_event: Handle, flags: u32) also cuStreamWaitEvent_ptsz {
         let _ = flags;
         state::with(|d| {
             d.ctx()?;
@@ -116,7 +116,7 @@ crate::api! {
         })
     }
 
-    fn cuStreamAddCallback(h_stream: Handle, callback: CUstreamCallback, user_data: *mut c_void, flags: u32) {
+    fn cuStreamAddCallback(h_stream: Handle, callback: CUstreamCallback, user_data: *mut c_void, flags: u32) also cuStreamAddCallback_ptsz {
         let Some(cb) = callback else { return Err(error::INVALID_VALUE) };
         if flags != 0 {
             return Err(error::INVALID_VALUE);
@@ -129,7 +129,7 @@ crate::api! {
         Ok(())
     }
 
-    fn cuLaunchHostFunc(h_stream: Handle, func: CUhostFn, user_data: *mut c_void) {
+    fn cuLaunchHostFunc(h_stream: Handle, func: CUhostFn, user_data: *mut c_void) also cuLaunchHostFunc_ptsz {
         let Some(f) = func else { return Err(error::INVALID_VALUE) };
         stream_op(h_stream)?;
         crate::graph::submit(h_stream as u64, crate::graph::Work::Host { func: f, data: user_data as usize })
@@ -148,7 +148,7 @@ crate::api! {
         crate::out(ph_event, e as Handle)
     }
 
-    fn cuEventRecord(h_event: Handle, h_stream: Handle) {
+    fn cuEventRecord(h_event: Handle, h_stream: Handle) also cuEventRecord_ptsz {
         state::with(|d| {
             d.ctx()?;
             d.check_stream(h_stream as u64)?;
@@ -160,7 +160,7 @@ crate::api! {
         })
     }
 
-    fn cuEventRecordWithFlags(h_event: Handle, h_stream: Handle, flags: u32) {
+    fn cuEventRecordWithFlags(h_event: Handle, h_stream: Handle, flags: u32) also cuEventRecordWithFlags_ptsz {
         let _ = flags;
         // SAFETY: the same arguments, passed on.
         match unsafe { cuEventRecord(h_event, h_stream) } {

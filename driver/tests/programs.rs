@@ -143,6 +143,55 @@ fn streams_events_and_callbacks_in_order() {
     assert!(out.contains("streams: ok"));
 }
 
+/// Programs built with `CUDA_API_PER_THREAD_DEFAULT_STREAM` (what nvcc's
+/// `--default-stream per-thread` defines) call the `_ptds`/`_ptsz` forms.
+#[test]
+fn per_thread_default_stream_builds_run() {
+    for name in ["memory", "streams", "graphs"] {
+        let flags = ["-DCUDA_API_PER_THREAD_DEFAULT_STREAM"];
+        let Some(out) = build_and_run(name, &format!("{name}_ptds"), &flags, &[], &[]) else { return };
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && stdout.contains(&format!("{name}: ok")),
+            "{name}:\n{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // The build did call them.
+        let exe = library_dir().join(format!("{name}_ptds"));
+        let nm = Command::new("nm").arg("-D").arg("--undefined-only").arg(&exe).output().unwrap();
+        let undefined = String::from_utf8_lossy(&nm.stdout);
+        assert!(undefined.contains("_ptds") || undefined.contains("_ptsz"), "{name}: {undefined}");
+    }
+}
+
+/// Every function `cuda.h` maps to a `_ptds`/`_ptsz` form under
+/// `CUDA_API_PER_THREAD_DEFAULT_STREAM` has that form too, if ptxvm has the function.
+#[test]
+fn each_function_with_a_per_thread_form_exports_it() {
+    let Some(include) = cuda_include() else { return };
+    let header = std::fs::read_to_string(include.join("cuda.h")).unwrap();
+    let nm = Command::new("nm").args(["-D", "--defined-only"]).arg(built_library()).output().unwrap();
+    let exported: std::collections::HashSet<String> = String::from_utf8_lossy(&nm.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(2).map(str::to_string))
+        .collect();
+    let (mut have, mut missing) = (0, Vec::new());
+    for (macro_, suffix) in [("__CUDA_API_PTDS(", "_ptds"), ("__CUDA_API_PTSZ(", "_ptsz")] {
+        for part in header.split(macro_).skip(1) {
+            let name = &part[..part.find(')').unwrap()];
+            if !name.starts_with("cu") || !exported.contains(name) {
+                continue;
+            }
+            have += 1;
+            if !exported.contains(&format!("{name}{suffix}")) {
+                missing.push(format!("{name}{suffix}"));
+            }
+        }
+    }
+    assert!(have >= 40, "only {have} per-thread forms found in cuda.h");
+    assert!(missing.is_empty(), "not exported: {missing:?}");
+}
+
 #[test]
 fn a_fault_is_reported_and_sticky() {
     let Some((out, err)) = passes("fault") else { return };
