@@ -1474,3 +1474,18 @@ fn ctas_that_move_on_only_through_memory_for_longer_than_the_grace_are_no_deadlo
     assert!(json["buffers"][0]["data"][0].as_u64().unwrap() >= 6_000_000);
     assert_eq!(json["buffers"][1]["data"][0], 1);
 }
+
+#[test]
+fn stmatrix_outside_shared_memory_or_from_part_of_a_warp_is_a_fault() {
+    let spec = r#"{"grid": 1, "block": 32, "args": [{"buffer": "u16", "len": 64}]}"#;
+    let (out, json) = run("tests/data/run/stmatrix_global.ptx", spec, &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("stmatrix: lane 0 gives the address 0x"), "{err}");
+    assert!(err.contains("which is not in shared memory (undefined behaviour)"), "{err}");
+    assert_eq!(json["buffers"][0]["data"], serde_json::json!(vec![0; 64]), "nothing written");
+    let spec = r#"{"grid": 1, "block": 16, "args": [{"buffer": "u16", "len": 64}]}"#;
+    let (out, _) = run("tests/data/run/stmatrix_global.ptx", spec, &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("stmatrix.aligned needs all 32 threads of the warp"), "{err}");
+}

@@ -6,6 +6,7 @@ The kernels are CUDA sources in tests/kernels/src/, compiled by nvcc 13 for sm_9
     nvcc -ptx -arch=sm_90 -O3 tests/kernels/src/NAME.cu -o tests/kernels/NAME.ptx
 
 (mbarrier.cu also needs -I with the CCCL headers, site-packages/nvidia/cu13/include/cccl.)
+(hopper.cu is compiled with -arch=sm_90a: setmaxnreg needs it.)
 
 Every expected value is computed here in Python from the kernel's source: exactly where
 the kernel's arithmetic is exact (the mma tile, the cp.async copy and the
@@ -266,6 +267,37 @@ def main():
           "args": [{"buffer": "u32", "data": xs}, {"buffer": "u32", "data": ys},
                    {"buffer": "u32", "len": len(xs) * 82}, {"type": "s32", "value": len(xs)}]},
          {"exit": 0, "buffers": [{"arg": 2, "data": want, "rel": 0, "abs": 0}]})
+
+    # stmatrix (tests/kernels/src/hopper.cu): the ISA's fragment layout (PTX ISA
+    # 9.7.14.5.16, the same as ldmatrix's): lane 4g + t holds row g, columns 2t and
+    # 2t + 1 of each matrix in the low and high half of its register (with .trans,
+    # column g, rows 2t and 2t + 1). Row r of matrix m goes to the address lane 8m + r
+    # gives: row 7 - r of tile[m], rows 16 halves apart. Then ldmatrix reads every
+    # lane's registers back; registers past the matrices stay 0.
+    for count in (1, 2, 4):
+        for trans in (False, True):
+            tile = [0xFFFF] * (4 * 8 * 16)
+            for m in range(count):
+                for lane in range(32):
+                    g, t = lane // 4, lane % 4
+                    for j in range(2):
+                        value = 0x1000 * m + 2 * lane + j
+                        row, col = (2 * t + j, g) if trans else (g, 2 * t + j)
+                        tile[m * 128 + (7 - row) * 16 + col] = value
+            regs = []
+            for lane in range(32):
+                regs += [0x1000 * m + 2 * lane | (0x1000 * m + 2 * lane + 1) << 16 if m < count else 0
+                         for m in range(4)]
+            halves = tile + [h for r in regs for h in (r & 0xFFFF, r >> 16)]
+            name = f"stmatrix_x{count}" + ("_trans" if trans else "")
+            case(name, "hopper.ptx",
+                 {"kernel": name, "grid": 1, "block": 32, "args": [{"buffer": "u16", "len": len(halves)}]},
+                 {"exit": 0, "buffers": [{"arg": 0, "data": halves, "rel": 0, "abs": 0}]})
+
+    # setmaxnreg: a hint; the producer warpgroup writes 1s, the consumer 2s.
+    case("setmaxnreg_split", "hopper.ptx",
+         {"kernel": "setmaxnreg_split", "grid": 1, "block": 256, "args": [{"buffer": "s32", "len": 256}]},
+         {"exit": 0, "buffers": [{"arg": 0, "data": [1] * 128 + [2] * 128, "rel": 0, "abs": 0}]})
 
     # Half-precision atomics and a 16-bit compare-and-swap (atomics.cu): 64 threads add
     # t % 4, so every partial sum is a small integer, exact in f16 and bf16 alike.

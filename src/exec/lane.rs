@@ -602,6 +602,7 @@ impl Cta<'_> {
                 }
             }
             Op::Ldmatrix { .. }
+            | Op::Stmatrix { .. }
             | Op::Mma(_)
             | Op::Wmma(_)
             | Op::Activemask { .. }

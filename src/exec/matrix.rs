@@ -1,4 +1,4 @@
-//! The warp-wide matrix instructions: `ldmatrix` and `mma.sync` (PTX ISA 9.7.14.5),
+//! The warp-wide matrix instructions: `ldmatrix`, `stmatrix` and `mma.sync` (PTX ISA 9.7.14.5),
 //! and the entry of `wmma` (9.7.14.4, `wmma.rs`).
 //!
 //! Both are `.sync.aligned`: every thread of the warp executes the same instruction
@@ -36,6 +36,7 @@ impl Cta<'_> {
         use crate::lower::program::Wmma;
         let name = match &inst.op {
             Op::Ldmatrix { .. } => "ldmatrix",
+            Op::Stmatrix { .. } => "stmatrix",
             Op::Wmma(w) => match **w {
                 Wmma::Load { .. } => "wmma.load.sync",
                 Wmma::Store { .. } => "wmma.store.sync",
@@ -77,6 +78,38 @@ impl Cta<'_> {
                             (elem[m][g][2 * t], elem[m][g][2 * t + 1])
                         };
                         super::lane::write(warp, dsts[m], lane, lo | hi << 16);
+                    }
+                }
+            }
+            Op::Stmatrix { count, trans, srcs, mem, addr, offset } => {
+                // The inverse of ldmatrix: lane (g, t) holds row g, columns 2t and 2t + 1
+                // of each matrix (row 2t and 2t + 1 of column g with .trans).
+                let mut elem = [[[0u64; 8]; 8]; 4];
+                for lane in 0..32 {
+                    let (g, t) = (lane / 4, lane % 4);
+                    for (m, src) in srcs.iter().enumerate().take(usize::from(*count)) {
+                        let v = read(warp, *src, lane);
+                        for (j, half) in [v & 0xffff, v >> 16 & 0xffff].into_iter().enumerate() {
+                            let (row, col) = if *trans { (2 * t + j, g) } else { (g, 2 * t + j) };
+                            elem[m][row][col] = half;
+                        }
+                    }
+                }
+                for (m, matrix) in elem.iter().enumerate().take(usize::from(*count)) {
+                    for (r, row) in matrix.iter().enumerate() {
+                        let lane = 8 * m + r;
+                        let a = super::lane::address(warp, *addr, *offset, lane);
+                        if !matches!(self.target(warp, *mem, a), super::lane::Target::Shared(_)) {
+                            let cause = format!(
+                                "stmatrix: lane {lane} gives the address {a:#x}, which is not in shared memory \
+                                 (undefined behaviour)"
+                            );
+                            return Err(self.fault(n, warp, 1 << lane, inst, cause));
+                        }
+                        for (c, e) in row.iter().enumerate() {
+                            self.store(warp, shared, *mem, a.wrapping_add(2 * c as u64), 2, *e, lane)
+                                .map_err(|cause| self.fault(n, warp, 1 << lane, inst, cause))?;
+                        }
                     }
                 }
             }

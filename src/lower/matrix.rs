@@ -1,5 +1,5 @@
-//! Decoding the matrix instructions that run: `ldmatrix` and `mma.sync` (PTX ISA
-//! 9.7.14.5). Both are warp-wide; `exec/matrix.rs` gathers every lane's fragment.
+//! Decoding the matrix instructions that run: `ldmatrix`, `stmatrix` and `mma.sync` (PTX ISA
+//! 9.7.14.5). All are warp-wide; `exec/matrix.rs` gathers every lane's fragment.
 
 use super::decode::Decoder;
 use super::ops::*;
@@ -32,6 +32,29 @@ impl<'m> Decoder<'m> {
                     count: count as u8,
                     trans: has(W::Trans),
                     dsts,
+                    mem: p.mem,
+                    addr: p.addr,
+                    offset: p.offset,
+                })
+            }
+            O::Stmatrix if has(W::M8n8) && f.ty() == Some(Ty::B16) => {
+                let count = f.pick(&[(W::X4, 4), (W::X2, 2)]).unwrap_or(1);
+                let (Some(Operand::Addr(a)), Some(Operand::Vector(items, _))) = (ops.first(), ops.get(1))
+                else {
+                    return self.unsupported(i);
+                };
+                if items.len() != count {
+                    return self.unsupported(i);
+                }
+                let mut srcs = [Src::Imm(0); 4];
+                for (k, item) in items.iter().enumerate() {
+                    srcs[k] = self.src(item, Ty::B32)?;
+                }
+                let p = self.place(a, Self::space(f))?;
+                Ok(Op::Stmatrix {
+                    count: count as u8,
+                    trans: has(W::Trans),
+                    srcs,
                     mem: p.mem,
                     addr: p.addr,
                     offset: p.offset,

@@ -687,6 +687,17 @@ pub enum Op {
         addr: Src,
         offset: i64,
     },
+    /// `stmatrix.sync.aligned.m8n8` (PTX ISA 9.7.14.5.16): `count` 8x8 matrices of
+    /// 16-bit elements from `srcs` (one register a matrix) into shared memory, each
+    /// row at the address a lane gives, transposed with `trans`.
+    Stmatrix {
+        count: u8,
+        trans: bool,
+        srcs: [Src; 4],
+        mem: Mem,
+        addr: Src,
+        offset: i64,
+    },
     /// `mma.sync.aligned` (PTX ISA 9.7.14.5.14): a warp-wide `D = A*B + C`.
     Mma(Box<Mma>),
     /// `wmma.load`, `wmma.mma` and `wmma.store` (PTX ISA 9.7.14.4).
@@ -910,6 +921,7 @@ impl Op {
             | Op::Mbarrier(_)
             | Op::CpBulk(_)
             | Op::Wmma(_)
+            | Op::Stmatrix { .. }
             | Op::Surf(_)
             | Op::Barrier(_)
             | Op::Alloca { .. }
