@@ -294,6 +294,52 @@ def main():
                  {"kernel": name, "grid": 1, "block": 32, "args": [{"buffer": "u16", "len": len(halves)}]},
                  {"exit": 0, "buffers": [{"arg": 0, "data": halves, "rel": 0, "abs": 0}]})
 
+    # mma.sync.m16n8k16.row.col.f16.f16.f16.f16 (tests/kernels/src/hopper.cu): the
+    # ISA's fragments (PTX ISA 9.7.14.5.8): lane 4g + t holds A's a0..a7 at (g, 2t),
+    # (g, 2t+1), (g+8, 2t), (g+8, 2t+1), then the same 8 columns on; B's b0..b3 at
+    # (2t, g), (2t+1, g), (2t+8, g), (2t+9, g); C's and D's c0..c3 at (g, 2t), (g, 2t+1),
+    # (g+8, 2t), (g+8, 2t+1); two halves to a register, the first in the low bits.
+    # Small integers, so every product and partial sum is exact in f32 and D is the
+    # exact sum rounded once to f16: the sums reach past 2048, where f16 steps by 2.
+    def f16_bits(v):
+        return struct.unpack("<H", struct.pack("<e", v))[0]
+
+    def f16_value(bits):
+        return struct.unpack("<e", struct.pack("<H", bits))[0]
+
+    am = [[float(rng.randint(-8, 24)) for _ in range(16)] for _ in range(16)]
+    bm = [[float(rng.randint(-8, 24)) for _ in range(8)] for _ in range(16)]
+    cm = [[float(rng.randint(-300, 1200)) for _ in range(8)] for _ in range(16)]
+
+    def a_at(g, t, i):
+        return (g + 8 * (i // 2 % 2), 2 * t + i % 2 + 8 * (i // 4))
+
+    def b_at(g, t, i):
+        return (2 * t + i % 2 + 8 * (i // 2), g)
+
+    def c_at(g, t, i):
+        return (g + 8 * (i // 2), 2 * t + i % 2)
+
+    def pack(values):
+        return [f16_bits(values[k]) | f16_bits(values[k + 1]) << 16 for k in range(0, len(values), 2)]
+
+    a_regs, b_regs, c_regs, d_regs = [], [], [], []
+    for lane in range(32):
+        g, t = lane // 4, lane % 4
+        a_regs += pack([am[r][k] for r, k in (a_at(g, t, i) for i in range(8))])
+        b_regs += pack([bm[k][col] for k, col in (b_at(g, t, i) for i in range(4))])
+        c_regs += pack([cm[r][col] for r, col in (c_at(g, t, i) for i in range(4))])
+        exact = [cm[r][col] + sum(am[r][k] * bm[k][col] for k in range(16))
+                 for r, col in (c_at(g, t, i) for i in range(4))]
+        d_regs += pack([f16_value(f16_bits(v)) for v in exact])
+    assert any(abs(f16_value(f16_bits(v)) - v) > 0 for v in
+               (cm[r][c] + sum(am[r][k] * bm[k][c] for k in range(16)) for r in range(16) for c in range(8)))
+    case("mma_f16_f16", "hopper.ptx",
+         {"kernel": "mma_f16_f16", "grid": 1, "block": 32,
+          "args": [{"buffer": "u32", "data": a_regs}, {"buffer": "u32", "data": b_regs},
+                   {"buffer": "u32", "data": c_regs}, {"buffer": "u32", "len": 64}]},
+         {"exit": 0, "buffers": [{"arg": 3, "data": d_regs, "rel": 0, "abs": 0}]})
+
     # setmaxnreg: a hint; the producer warpgroup writes 1s, the consumer 2s.
     case("setmaxnreg_split", "hopper.ptx",
          {"kernel": "setmaxnreg_split", "grid": 1, "block": 256, "args": [{"buffer": "s32", "len": 256}]},

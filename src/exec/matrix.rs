@@ -8,9 +8,10 @@
 //! `g` is a lane's group (lane / 4) and `t` its place in the group (lane % 4).
 
 use super::warp::{Cta, Fault, Warp};
+use crate::lower::program::Rnd;
 use crate::lower::program::Src;
 use crate::lower::program::{Inst, MmaKind, Op};
-use crate::sem::cvt::widen;
+use crate::sem::cvt::{float_to_float, widen};
 use crate::sem::matrix::{dot_f32, dot_f64, dot_int};
 use crate::sem::round;
 
@@ -126,7 +127,7 @@ impl Cta<'_> {
                 };
                 let (a, b, c) = (regs(&mma.a), regs(&mma.b), regs(&mma.c));
                 let d = match mma.kind {
-                    MmaKind::Half { bf16 } => half_mma(&a, &b, &c, bf16),
+                    MmaKind::Half { bf16, acc16 } => half_mma(&a, &b, &c, bf16, acc16),
                     MmaKind::Tf32 => tf32_mma(&a, &b, &c),
                     MmaKind::Int8 { a_signed, b_signed, satfinite } => {
                         int8_mma(&a, &b, &c, a_signed, b_signed, satfinite)
@@ -175,8 +176,11 @@ fn d_fragments(d: impl Fn(usize, usize) -> u64) -> Frags {
 }
 
 /// `m16n8k16.f32.{f16,bf16}`: A is 16x16, B 16x8, two halves per register. B is kept
-/// transposed (`bt[column][k]`), so a column is a slice.
-fn half_mma(a: &Frags, b: &Frags, c: &Frags, bf16: bool) -> Frags {
+/// transposed (`bt[column][k]`), so a column is a slice. With `acc16` C and D are f16,
+/// element `i` of a lane's four in the half `i & 1` of register `i / 2`: C is summed
+/// as an f32 one, and the sum rounded to f16 once, to nearest (as `wmma` with f16
+/// accumulators).
+fn half_mma(a: &Frags, b: &Frags, c: &Frags, bf16: bool, acc16: bool) -> Frags {
     let fmt = if bf16 { round::BF16 } else { round::F16 };
     let value = |h: u64| widen(fmt, h & 0xffff) as f32;
     let mut am = [[0f32; 16]; 16];
@@ -193,8 +197,30 @@ fn half_mma(a: &Frags, b: &Frags, c: &Frags, bf16: bool) -> Frags {
             bt[g][k] = value(b[lane][i / 2] >> (16 * (i & 1)));
         }
     }
-    let cm = c_matrix(c, |r| f32::from_bits(r as u32));
-    d_fragments(|r, col| u64::from(dot_f32(&am[r], &bt[col], cm[r][col]).to_bits()))
+    if !acc16 {
+        let cm = c_matrix(c, |r| f32::from_bits(r as u32));
+        return d_fragments(|r, col| u64::from(dot_f32(&am[r], &bt[col], cm[r][col]).to_bits()));
+    }
+    let halves = |f: &Frags| {
+        let mut h = [[0u64; 4]; 32];
+        for (lane, regs) in f.iter().enumerate() {
+            for (i, e) in h[lane].iter_mut().enumerate() {
+                *e = regs[i / 2] >> (16 * (i & 1)) & 0xffff;
+            }
+        }
+        h
+    };
+    let cm = c_matrix(&halves(c), |h| widen(round::F16, h) as f32);
+    let d = d_fragments(|r, col| {
+        let sum = u64::from(dot_f32(&am[r], &bt[col], cm[r][col]).to_bits());
+        float_to_float(round::F16, round::F32, Rnd::Rn, false, false, sum)
+    });
+    let mut packed = [[0u64; 4]; 32];
+    for (lane, e) in d.iter().enumerate() {
+        packed[lane][0] = e[0] | e[1] << 16;
+        packed[lane][1] = e[2] | e[3] << 16;
+    }
+    packed
 }
 
 /// `m16n8k8.f32.tf32`: A is 16x8, B 8x8, one tf32 per register (the low 13 bits of

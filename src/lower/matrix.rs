@@ -70,8 +70,15 @@ impl<'m> Decoder<'m> {
                     has(W::M16n8k32),
                     has(W::M8n8k4),
                 ) {
-                    ([Ty::F32, Ty::F16, Ty::F16, Ty::F32], true, ..) => MmaKind::Half { bf16: false },
-                    ([Ty::F32, Ty::BF16, Ty::BF16, Ty::F32], true, ..) => MmaKind::Half { bf16: true },
+                    ([Ty::F32, Ty::F16, Ty::F16, Ty::F32], true, ..) => {
+                        MmaKind::Half { bf16: false, acc16: false }
+                    }
+                    ([Ty::F16, Ty::F16, Ty::F16, Ty::F16], true, ..) => {
+                        MmaKind::Half { bf16: false, acc16: true }
+                    }
+                    ([Ty::F32, Ty::BF16, Ty::BF16, Ty::F32], true, ..) => {
+                        MmaKind::Half { bf16: true, acc16: false }
+                    }
                     ([Ty::F32, Ty::TF32, Ty::TF32, Ty::F32], _, true, ..) => MmaKind::Tf32,
                     ([Ty::S32, a @ (Ty::S8 | Ty::U8), b @ (Ty::S8 | Ty::U8), Ty::S32], _, _, true, _) => {
                         MmaKind::Int8 {
@@ -85,6 +92,7 @@ impl<'m> Decoder<'m> {
                 };
                 let (na, nb, nc) = match kind {
                     MmaKind::F64 => (1, 1, 2),
+                    MmaKind::Half { acc16: true, .. } => (4, 2, 2),
                     _ => (4, 2, 4),
                 };
                 fn vector(o: Option<&Operand>, n: usize) -> Option<&Vec<Operand>> {

@@ -27,8 +27,9 @@ pub struct LowerError {
 /// The element types of an `mma.sync`, each with its shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MmaKind {
-    /// `m16n8k16.f32.{f16,bf16}.{f16,bf16}.f32`.
-    Half { bf16: bool },
+    /// `m16n8k16.f32.{f16,bf16}.{f16,bf16}.f32`, and with `acc16`
+    /// `m16n8k16.f16.f16.f16.f16` (C and D two f16x2 registers).
+    Half { bf16: bool, acc16: bool },
     /// `m16n8k8.f32.tf32.tf32.f32`.
     Tf32,
     /// `m16n8k32{.satfinite}.s32.{s8,u8}.{s8,u8}.s32`.

@@ -89,3 +89,19 @@ extern "C" __global__ void __launch_bounds__(256) setmaxnreg_split(int *out) {
         out[threadIdx.x] = 2;
     }
 }
+
+// mma.sync m16n8k16 with f16 accumulators (PTX ISA 9.7.14.5.8), which Triton emits
+// (ptxas wants D and C of one type): each lane's fragment registers come in as they
+// are (a: 4 per lane, b: 2, c: 2) and D's go out (2), so the test holds the ISA's
+// fragment layout, not the kernel.
+extern "C" __global__ void mma_f16_f16(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *d) {
+    int lane = threadIdx.x;
+    uint32_t ra[4], rb[2], rc[2], rd[2];
+    for (int i = 0; i < 4; i++) ra[i] = a[4 * lane + i];
+    for (int i = 0; i < 2; i++) rb[i] = b[2 * lane + i];
+    for (int i = 0; i < 2; i++) rc[i] = c[2 * lane + i];
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3, %4, %5}, {%6, %7}, {%8, %9};"
+                 : "=r"(rd[0]), "=r"(rd[1])
+                 : "r"(ra[0]), "r"(ra[1]), "r"(ra[2]), "r"(ra[3]), "r"(rb[0]), "r"(rb[1]), "r"(rc[0]), "r"(rc[1]));
+    for (int i = 0; i < 2; i++) d[2 * lane + i] = rd[i];
+}
