@@ -1489,3 +1489,23 @@ fn stmatrix_outside_shared_memory_or_from_part_of_a_warp_is_a_fault() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("stmatrix.aligned needs all 32 threads of the warp"), "{err}");
 }
+
+#[test]
+fn kernel_parameters_through_generic_addresses_are_read_only_and_bounded() {
+    let spec = |write: u32| {
+        format!(
+            r#"{{"grid": 1, "block": 1, "args": [{{"type": "u32", "value": 3}}, {{"type": "u32", "value": {write}}}]}}"#
+        )
+    };
+    let (out, _) = run("tests/data/run/param_write.ptx", &spec(1), &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("a write to the kernel's parameters (offset 0, generic address 0x7a0000000000): they are read-only"),
+        "{err}"
+    );
+    let (out, _) = run("tests/data/run/param_write.ptx", &spec(0), &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the 4-byte access at offset 8 of the kernel's parameters"), "{err}");
+    assert!(err.contains("outside its 8 bytes of parameters"), "{err}");
+}

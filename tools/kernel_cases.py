@@ -340,6 +340,16 @@ def main():
                    {"buffer": "u32", "data": c_regs}, {"buffer": "u32", "len": 64}]},
          {"exit": 0, "buffers": [{"arg": 3, "data": d_regs, "rel": 0, "abs": 0}]})
 
+    # A __grid_constant__ struct {int n; float scale; float bias[6]} read through its
+    # address: out[i] = bias[i % 6] * scale + 100 (it is a grid constant) for i < n.
+    n, scale, bias = 7, 2.5, [1.0, -2.0, 3.5, 0.25, 8.0, -0.5]
+    raw = struct.pack("<if6f", n, scale, *bias)
+    case("grid_constant", "hopper.ptx",
+         {"kernel": "grid_constant", "grid": 1, "block": 12,
+          "args": [{"type": "bytes", "value": "0x" + raw.hex()}, {"buffer": "f32", "len": 12}]},
+         {"exit": 0, "buffers": [{"arg": 1, "data": [f32(bias[i % 6] * scale + 100.0) if i < n else 0.0
+                                                     for i in range(12)], "rel": 0, "abs": 0}]})
+
     # setmaxnreg: a hint; the producer warpgroup writes 1s, the consumer 2s.
     case("setmaxnreg_split", "hopper.ptx",
          {"kernel": "setmaxnreg_split", "grid": 1, "block": 256, "args": [{"buffer": "s32", "len": 256}]},

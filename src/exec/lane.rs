@@ -9,7 +9,7 @@ use super::threads::WARP_SIZE;
 use super::warp::{Cta, Regs, Warp};
 use crate::lower::program::{
     AtomOp, AtomTy, BitOp, BitOp1, CarryOp, CmpKind, CvtKind, FUNC_WINDOW, FUnary, HalfOp, IntOp, IsSpace,
-    LOCAL_WINDOW, Mem, Op, PackKind, Pred, Rnd, SHARED_WINDOW, Special, Src,
+    LOCAL_WINDOW, Mem, Op, PARAM_WINDOW, PackKind, Pred, Rnd, SHARED_WINDOW, Special, Src,
 };
 use crate::lower::regs::{RegFile, Slot};
 use crate::sem::approx::{self, ApproxFn};
@@ -25,6 +25,8 @@ pub(super) enum Target {
     Shared(u64),
     /// An address in the lane's local memory.
     Local(u64),
+    /// An offset in the kernel's parameter buffer (read-only).
+    Param(u64),
 }
 
 impl Cta<'_> {
@@ -504,8 +506,7 @@ impl Cta<'_> {
                     IsSpace::Shared => matches!(target, Target::Shared(_)),
                     IsSpace::Local => matches!(target, Target::Local(_)),
                     IsSpace::Const => is_const,
-                    // Kernel parameters have no generic address here (no `cvta.param`).
-                    IsSpace::Param => false,
+                    IsSpace::Param => matches!(target, Target::Param(_)),
                     IsSpace::Global => {
                         matches!(target, Target::Global(_))
                             && !(FUNC_WINDOW..FUNC_WINDOW + WINDOW).contains(&a)
@@ -657,6 +658,7 @@ impl Cta<'_> {
                 w.local[l][r].copy_from_slice(&f(old).to_le_bytes()[..size as usize]);
                 old
             }
+            Target::Param(a) => return Err(param_write(a)),
         })
     }
 
@@ -729,12 +731,15 @@ impl Cta<'_> {
             Mem::Global => Target::Global(a),
             Mem::Shared => Target::Shared(a),
             Mem::Local => Target::Local(a),
+            Mem::Param => Target::Param(a),
             Mem::Frame => Target::Local(a.wrapping_add(u64::from(w.base))),
             Mem::Generic => {
                 if (SHARED_WINDOW..SHARED_WINDOW + WINDOW).contains(&a) {
                     Target::Shared(a - SHARED_WINDOW)
                 } else if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW).contains(&a) {
                     Target::Local(a - LOCAL_WINDOW)
+                } else if (PARAM_WINDOW..PARAM_WINDOW + WINDOW).contains(&a) {
+                    Target::Param(a - PARAM_WINDOW)
                 } else {
                     Target::Global(a)
                 }
@@ -761,6 +766,18 @@ impl Cta<'_> {
                 Ok(le(&shared[r]))
             }
             Target::Local(a) => Ok(le(&w.local[l][range(w.top as usize, a, size, "local")?])),
+            Target::Param(a) => {
+                let end = a.checked_add(u64::from(size)).filter(|&e| e <= self.params.len() as u64);
+                let Some(end) = end else {
+                    return Err(format!(
+                        "out of bounds: the {size}-byte access at offset {a} of the kernel's parameters \
+                         (generic address {:#x}) is outside its {} bytes of parameters",
+                        a + PARAM_WINDOW,
+                        self.params.len()
+                    ));
+                };
+                Ok(le(&self.params[a as usize..end as usize]))
+            }
         }
     }
 
@@ -789,6 +806,7 @@ impl Cta<'_> {
                 w.local[l][r].copy_from_slice(bytes);
                 Ok(())
             }
+            Target::Param(a) => Err(param_write(a)),
         }
     }
 }
@@ -824,6 +842,17 @@ fn vector_aligned(a: u64, n: u8, size: u8) -> Result<(), String> {
 }
 
 /// The bytes of an access to a `len`-byte memory, or why it faults.
+/// Why a write through generic address `PARAM_WINDOW + a` fails: kernel parameters
+/// are read-only (PTX ISA 5.1.6.1: a kernel's parameters are read through their
+/// generic addresses, never written).
+fn param_write(a: u64) -> String {
+    format!(
+        "a write to the kernel's parameters (offset {a}, generic address {:#x}): they are read-only \
+         (undefined behaviour)",
+        a + PARAM_WINDOW
+    )
+}
+
 fn range(len: usize, addr: u64, size: u8, space: &str) -> Result<std::ops::Range<usize>, String> {
     let size = u64::from(size);
     if !addr.is_multiple_of(size) {

@@ -54,6 +54,8 @@ impl<'m> Decoder<'m> {
                     SHARED_WINDOW
                 } else if has(W::Local) {
                     LOCAL_WINDOW
+                } else if has(W::Param) {
+                    PARAM_WINDOW
                 } else if has(W::Global) || has(W::Const) {
                     0
                 } else {
@@ -71,6 +73,14 @@ impl<'m> Decoder<'m> {
                 }
                 let src = self.src(&ops[1], ty)?;
                 Ok(Op::Cvta { dst, src, to_generic: !has(W::To), window })
+            }
+            // `mov %rd, param`: a kernel parameter's address in the parameter space,
+            // its offset in the parameter buffer (`cvta.param` makes it generic).
+            (O::Mov, Some(Ty::B64 | Ty::U64 | Ty::S64))
+                if let Some(Operand::Name(n)) = ops.get(1)
+                    && let Some(Named::KernelParam(off)) = self.named(*n) =>
+            {
+                Ok(Op::Mov { dst: self.dst(&ops[0])?, src: Src::Imm(u64::from(off)) })
             }
             (O::Mov, Some(ty)) if ty != Ty::Pred => self.mov(i, f, ty),
             (O::Membar | O::Fence, _) => Ok(Op::Fence),
@@ -202,6 +212,7 @@ impl<'m> Decoder<'m> {
             Some(Space::Global | Space::Const) => Some(Mem::Global),
             Some(Space::Shared) => Some(Mem::Shared),
             Some(Space::Local) => Some(Mem::Local),
+            Some(Space::Param) if self.kernel => Some(Mem::Param),
             Some(_) => None,
         };
         let Some(base) = a.base else {

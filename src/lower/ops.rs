@@ -1033,8 +1033,11 @@ pub enum Mem {
     /// The current frame of the lane's stack: `.local` and `.param` variables of the
     /// function and its parameters; the address is relative to the frame's base.
     Frame,
-    /// A generic address: global, or inside the shared or local window.
+    /// A generic address: global, or inside the shared, local or parameter window.
     Generic,
+    /// A kernel's parameter buffer, addressed from 0 (`ld.param` through a register
+    /// that holds a parameter's address).
+    Param,
 }
 
 /// One argument or return value of a call, in the caller: `size` bytes of a `.param`
@@ -1247,6 +1250,10 @@ pub const IMAGE_WINDOW: u64 = 0x7e00_0000_0000;
 pub const SHARED_WINDOW: u64 = 0x7d00_0000_0000;
 pub const LOCAL_WINDOW: u64 = 0x7c00_0000_0000;
 pub const FUNC_WINDOW: u64 = 0x7b00_0000_0000;
+/// The generic window onto the kernel's parameter buffer (`cvta.param` of a
+/// parameter's address, what `__grid_constant__` parameters are read through):
+/// read-only.
+pub const PARAM_WINDOW: u64 = 0x7a00_0000_0000;
 /// Bytes of a function address slot: function `k` is at `FUNC_WINDOW + 16 k`.
 pub const FUNC_STRIDE: u64 = 16;
 /// Bytes reserved for each module's data image.

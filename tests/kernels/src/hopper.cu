@@ -105,3 +105,18 @@ extern "C" __global__ void mma_f16_f16(const uint32_t *a, const uint32_t *b, con
                  : "r"(ra[0]), "r"(ra[1]), "r"(ra[2]), "r"(ra[3]), "r"(rb[0]), "r"(rb[1]), "r"(rc[0]), "r"(rc[1]));
     for (int i = 0; i < 2; i++) d[2 * lane + i] = rd[i];
 }
+
+// A __grid_constant__ struct read through its address, as CUTLASS reads its Params
+// and as TMA reads a CUtensorMap: `mov` of the parameter, `ld.param` through the
+// register, and `isspacep.param` of its generic address (`__isGridConstant`).
+struct Params {
+    int n;
+    float scale;
+    float bias[6];
+};
+__device__ float pick(const Params *p, int i) { return p->bias[i % 6] * p->scale; }
+extern "C" __global__ void grid_constant(const __grid_constant__ Params p, float *out) {
+    int i = threadIdx.x;
+    const Params *q = &p;
+    if (i < q->n) out[i] = pick(q, i) + (__isGridConstant(q) ? 100.0f : 0.0f);
+}
