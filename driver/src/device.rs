@@ -3,8 +3,8 @@
 //! memory per SM, 227 KiB per block opted in, 64 Ki registers, ...) and the total
 //! memory of the machine it runs on. Features ptxvm runs answer yes: unified
 //! addressing, managed memory and concurrent managed access, mapped host memory,
-//! cooperative launch, memory pools, virtual memory management. Those it does not
-//! (clusters of several CTAs, tensor maps, IPC handles) answer no.
+//! cooperative launch, memory pools, virtual memory management, tensor maps. Those it
+//! does not (clusters of several CTAs, IPC handles) answer no.
 
 use crate::error;
 use crate::state;
@@ -121,7 +121,8 @@ fn attribute(attrib: i32) -> Option<i32> {
         120 => 0, // cluster launch: clusters of one CTA only
         121..=125 => 0,
         126 => 4,       // memory synchronisation domains
-        127..=129 => 0, // tensor maps, fabric handles, unified function pointers
+        127 => 1,       // tensor maps (tile mode: cuTensorMapEncodeTiled, cp.async.bulk.tensor)
+        128 | 129 => 0, // fabric handles, unified function pointers
         130 => 0,
         131 => -1, // NUMA id
         132 | 133 => 0,

@@ -36,6 +36,7 @@ pub mod proc;
 pub mod state;
 pub mod stream;
 pub mod texture;
+pub mod tma;
 pub mod types;
 pub mod vmm;
 

@@ -138,6 +138,12 @@ fn memory_copies_fills_managed_and_mapped() {
 }
 
 #[test]
+fn tensor_maps_and_tensor_copies_move_boxes_as_cuda_describes() {
+    let Some((out, _)) = passes("tma") else { return };
+    assert!(out.contains("tma: ok"));
+}
+
+#[test]
 fn streams_events_and_callbacks_in_order() {
     let Some((out, _)) = passes("streams") else { return };
     assert!(out.contains("streams: ok"));

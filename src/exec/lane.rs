@@ -482,6 +482,7 @@ impl Cta<'_> {
                 }
             }
             Op::CpBulk(c) => self.cp_bulk(w, shared, c, l)?,
+            Op::CpTensor(c) => self.cp_tensor(w, shared, c, l)?,
             Op::DivApprox { full, ftz, dst, a, b } => {
                 let v = approx::div_approx(*full, *ftz, read(w, *a, l) as u32, read(w, *b, l) as u32);
                 write(w, *dst, l, u64::from(v));

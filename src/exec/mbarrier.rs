@@ -29,7 +29,7 @@
 use super::lane::{Target, read, write};
 use super::simt::Wait;
 use super::warp::{Cta, Fault, Warp, lanes};
-use crate::lower::program::{CpBulk, Inst, Mbar, MbarOp, Mem, Op, Src};
+use crate::lower::program::{CpBulk, CpTensor, Inst, Mbar, MbarOp, Mem, Op, Src};
 use crate::sem::mbarrier::{self as mb, Arrive, Mbarrier};
 
 impl Cta<'_> {
@@ -318,6 +318,90 @@ impl Cta<'_> {
             let before = object(shared, at).unwrap_or(b);
             let mut after = before;
             after.complete_tx(size)?;
+            update(w, shared, at, before, after);
+        }
+        Ok(())
+    }
+}
+
+impl Cta<'_> {
+    /// `cp.async.bulk.tensor` for lane `l`: the box the tensor map describes at the
+    /// lane's coordinates, element by element (`exec/tma.rs`), then the complete-tx
+    /// of the box's bytes on the mbarrier of a copy into shared memory.
+    pub(super) fn cp_tensor(
+        &self,
+        w: &mut Warp,
+        shared: &mut [u8],
+        c: &CpTensor,
+        l: usize,
+    ) -> Result<(), String> {
+        use super::tma::TensorMap;
+        let at = read(w, c.map, l);
+        let mut bytes = [0u8; 128];
+        for k in 0..16 {
+            let v = self.load(w, shared, Mem::Generic, at.wrapping_add(8 * k), 8, l)?;
+            bytes[8 * k as usize..][..8].copy_from_slice(&v.to_le_bytes());
+        }
+        let map = TensorMap::decode(&bytes).ok_or_else(|| {
+            format!("cp.async.bulk.tensor: the 128 bytes at {at:#x} are not a tensor map made by cuTensorMapEncodeTiled")
+        })?;
+        if map.rank != u32::from(c.dims) {
+            return Err(format!(
+                "cp.async.bulk.tensor.{}d with a tensor map of rank {} (undefined behaviour)",
+                c.dims, map.rank
+            ));
+        }
+        let s = super::lane::address(w, c.smem.1, c.smem.2, l);
+        if !s.is_multiple_of(128) {
+            return Err(format!("cp.async.bulk.tensor: the shared address {s:#x} is not 128-byte aligned"));
+        }
+        let base = match self.target(w, c.smem.0, s) {
+            Target::Shared(a) => a,
+            _ => return Err(format!("cp.async.bulk.tensor: {s:#x} is not a shared-memory address")),
+        };
+        let mut start = [0i32; 5];
+        for (d, x) in start.iter_mut().enumerate().take(usize::from(c.dims)) {
+            *x = read(w, c.coords[d], l) as u32 as i32;
+        }
+        let mbar = match c.mbar {
+            Some((mem, addr, offset)) => {
+                let at = self.mbar_at(w, shared.len(), mem, addr, offset, l)?;
+                Some((at, object(shared, at)?))
+            }
+            None => None,
+        };
+        let (n, size) = (map.box_counts(), map.element_bytes() as u8);
+        let mut k = [0u64; 5];
+        'each: loop {
+            let smem = map.shared_offset(base, &k);
+            let global = map.element(&start, &k);
+            match (c.mbar.is_some(), global) {
+                (true, Some(g)) => {
+                    let v = self.load(w, shared, Mem::Global, g, size, l)?;
+                    self.store(w, shared, Mem::Shared, smem, size, v, l)?;
+                }
+                (true, None) => self.store(w, shared, Mem::Shared, smem, size, map.fill(), l)?,
+                (false, Some(g)) => {
+                    let v = self.load(w, shared, Mem::Shared, smem, size, l)?;
+                    self.store(w, shared, Mem::Global, g, size, v, l)?;
+                }
+                // Elements outside the tensor are not written back.
+                (false, None) => {}
+            }
+            for d in 0..5 {
+                k[d] += 1;
+                if k[d] < n[d] {
+                    continue 'each;
+                }
+                k[d] = 0;
+            }
+            break;
+        }
+        if let Some((at, b)) = mbar {
+            w.mbar_updates.set(w.mbar_updates.get() + 1);
+            let before = object(shared, at).unwrap_or(b);
+            let mut after = before;
+            after.complete_tx(map.box_bytes())?;
             update(w, shared, at, before, after);
         }
         Ok(())

@@ -22,6 +22,7 @@ mod storage;
 mod sync;
 pub mod texture;
 pub mod threads;
+pub mod tma;
 pub mod warp;
 mod wmma;
 

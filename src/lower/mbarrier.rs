@@ -80,8 +80,11 @@ impl<'m> Decoder<'m> {
         // The table's row for bulk copies is open: modifiers it does not know yet
         // (`.reduce`, `.cp_mask`, ...) are not in the form, so the name itself must
         // hold only those of the copies run understands.
+        if has(W::Tensor) {
+            return self.cp_tensor(i, f);
+        }
         let known = i.full_name(self.src).split('.').skip(1).all(|m| BULK_MODIFIERS.contains(&m));
-        if !known || has(W::Tensor) || has(W::MulticastCluster) {
+        if !known || has(W::MulticastCluster) {
             return self.unsupported(i);
         }
         // `cp.async.bulk.prefetch.L2.global [a], size`: a cache hint.
@@ -119,6 +122,97 @@ impl<'m> Decoder<'m> {
         })))
     }
 }
+
+impl<'m> Decoder<'m> {
+    /// `cp.async.bulk.tensor.Nd` in tile mode, global to shared memory completing on
+    /// an mbarrier, or shared to global memory in a bulk group. Multicast, im2col and
+    /// the other load modes are not run yet.
+    fn cp_tensor(&mut self, i: &InstrView<'m>, f: &Form) -> Result<Op, LowerError> {
+        let has = |w: W| f.has(w);
+        let known = i.full_name(self.src).split('.').skip(1).all(|m| TENSOR_MODIFIERS.contains(&m));
+        let Some(dims) = f.pick(&[(W::D1, 1u8), (W::D2, 2), (W::D3, 3), (W::D4, 4), (W::D5, 5)]) else {
+            return self.unsupported(i);
+        };
+        if !known {
+            return self.unsupported(i);
+        }
+        let ops = i.operands;
+        let hint = usize::from(has(W::L2CacheHint));
+        let coords = |image: &ImageAddr| -> Result<(Src, [Src; 5]), LowerError> {
+            let Operand::Vector(items, _) = &image.coords else { return self.unsupported(i) };
+            if items.len() != usize::from(dims) || image.sampler.is_some() {
+                return self.unsupported(i);
+            }
+            let mut c = [Src::Imm(0); 5];
+            for (k, item) in items.iter().enumerate() {
+                c[k] = self.src(item, Ty::S32)?;
+            }
+            // A kernel parameter named directly is read through its generic address.
+            let map = match self.named(image.image) {
+                Some(super::decode::Named::KernelParam(off)) => Src::Imm(PARAM_WINDOW + u64::from(off)),
+                _ => self.src(&Operand::Name(image.image), Ty::U64)?,
+            };
+            Ok((map, c))
+        };
+        let shared = Some(Space::Shared);
+        if has(W::CompleteTx) {
+            let (Some(Operand::Addr(d)), Some(Operand::Image(m)), Some(Operand::Addr(b))) =
+                (ops.first(), ops.get(1), ops.get(2))
+            else {
+                return self.unsupported(i);
+            };
+            if ops.len() != 3 + hint {
+                return self.unsupported(i);
+            }
+            let (map, coords) = coords(m)?;
+            let (dp, bp) = (self.place(d, shared)?, self.place(b, shared)?);
+            return Ok(Op::CpTensor(Box::new(CpTensor {
+                smem: (dp.mem, dp.addr, dp.offset),
+                map,
+                coords,
+                dims,
+                mbar: Some((bp.mem, bp.addr, bp.offset)),
+            })));
+        }
+        if has(W::BulkGroup) {
+            let (Some(Operand::Image(m)), Some(Operand::Addr(s))) = (ops.first(), ops.get(1)) else {
+                return self.unsupported(i);
+            };
+            if ops.len() != 2 + hint {
+                return self.unsupported(i);
+            }
+            let (map, coords) = coords(m)?;
+            let sp = self.place(s, shared)?;
+            return Ok(Op::CpTensor(Box::new(CpTensor {
+                smem: (sp.mem, sp.addr, sp.offset),
+                map,
+                coords,
+                dims,
+                mbar: None,
+            })));
+        }
+        self.unsupported(i)
+    }
+}
+
+/// The modifiers of the `cp.async.bulk.tensor` forms ptxvm runs.
+const TENSOR_MODIFIERS: &[&str] = &[
+    "async",
+    "bulk",
+    "tensor",
+    "1d",
+    "2d",
+    "3d",
+    "4d",
+    "5d",
+    "shared::cluster",
+    "shared::cta",
+    "global",
+    "tile",
+    "mbarrier::complete_tx::bytes",
+    "bulk_group",
+    "L2::cache_hint",
+];
 
 /// The modifiers of the `cp.async.bulk` forms ptxvm runs.
 const BULK_MODIFIERS: &[&str] = &[

@@ -677,6 +677,7 @@ pub enum Op {
     /// then, for a copy into shared memory, a complete-tx of `size` bytes on the
     /// mbarrier at `mbar`.
     CpBulk(Box<CpBulk>),
+    CpTensor(Box<CpTensor>),
     /// `ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.b16 d, [a]` (PTX ISA
     /// 9.7.14.5.15): a warp-wide load of 8x8 matrices of 16-bit elements, rows
     /// addressed by lanes 8i..8i+7 for matrix i.
@@ -921,6 +922,7 @@ impl Op {
             | Op::CpAsync { .. }
             | Op::Mbarrier(_)
             | Op::CpBulk(_)
+            | Op::CpTensor(_)
             | Op::Wmma(_)
             | Op::Stmatrix { .. }
             | Op::Surf(_)
@@ -1018,6 +1020,23 @@ pub struct CpBulk {
     pub dst: (Mem, Src, i64),
     pub src: (Mem, Src, i64),
     pub size: Src,
+    pub mbar: Option<(Mem, Src, i64)>,
+}
+
+/// `cp.async.bulk.tensor.Nd` in tile mode (PTX ISA 9.7.9.25.5.1): a box of the
+/// tensor a tensor map describes (`exec/tma.rs`), from global memory into shared
+/// memory completing on an mbarrier, or (`mbar` none) from shared memory into global
+/// memory (`.bulk_group`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CpTensor {
+    /// The box in shared memory.
+    pub smem: (Mem, Src, i64),
+    /// The generic address of the tensor map (in the kernel's parameters, in
+    /// `.const` or in global memory).
+    pub map: Src,
+    /// The box's first element: `dims` coordinates.
+    pub coords: [Src; 5],
+    pub dims: u8,
     pub mbar: Option<(Mem, Src, i64)>,
 }
 

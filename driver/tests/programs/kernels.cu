@@ -129,3 +129,73 @@ extern "C" __global__ void wait_forever(volatile int *flag) {
     while (*flag == 0) {
     }
 }
+
+// Tensor copies (TMA), as CUTLASS's SM90_TMA_LOAD and SM90_TMA_STORE issue them: one
+// thread copies a box of the tensor `map` describes at the given coordinates into
+// shared memory, completing on an mbarrier; the block then writes the shared bytes
+// out as they lie (swizzle included). The store kernels take the shared bytes from
+// `in` and copy the box back into the tensor.
+#include <cuda.h>
+#include <cstdint>
+
+__device__ void tma_wait(uint32_t bar) {
+    asm volatile(
+        "{\n .reg .pred p;\n W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], 0;\n @!p bra W;\n}" ::"r"(bar));
+}
+
+template <int DIMS>
+__device__ void tma_load(const CUtensorMap *map, uint32_t *out, int x, int y, int z, int bytes) {
+    __shared__ alignas(1024) uint32_t tile[2048];
+    __shared__ alignas(8) uint64_t bar;
+    uint32_t b = static_cast<uint32_t>(__cvta_generic_to_shared(&bar));
+    uint32_t t = static_cast<uint32_t>(__cvta_generic_to_shared(tile));
+    for (int i = threadIdx.x; i < 2048; i += blockDim.x) tile[i] = 0xdeadbeef;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(b));
+        asm volatile("fence.proxy.async.shared::cta;");
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(bytes));
+        uint64_t m = reinterpret_cast<uint64_t>(map);
+        if constexpr (DIMS == 2)
+            asm volatile(
+                "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, "
+                "%3}], [%4];" ::"r"(t),
+                "l"(m), "r"(x), "r"(y), "r"(b)
+                : "memory");
+        else
+            asm volatile(
+                "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, "
+                "%3, %4}], [%5];" ::"r"(t),
+                "l"(m), "r"(x), "r"(y), "r"(z), "r"(b)
+                : "memory");
+    }
+    __syncthreads();
+    tma_wait(b);
+    for (int i = threadIdx.x; i < 2048; i += blockDim.x) out[i] = tile[i];
+}
+
+extern "C" __global__ void tma_load_2d(const __grid_constant__ CUtensorMap map, uint32_t *out, int x, int y,
+                                       int bytes) {
+    tma_load<2>(&map, out, x, y, 0, bytes);
+}
+
+extern "C" __global__ void tma_load_3d(const __grid_constant__ CUtensorMap map, uint32_t *out, int x, int y, int z,
+                                       int bytes) {
+    tma_load<3>(&map, out, x, y, z, bytes);
+}
+
+extern "C" __global__ void tma_store_2d(const __grid_constant__ CUtensorMap map, const uint32_t *in, int x, int y) {
+    __shared__ alignas(1024) uint32_t tile[2048];
+    for (int i = threadIdx.x; i < 2048; i += blockDim.x) tile[i] = in[i];
+    asm volatile("fence.proxy.async.shared::cta;");
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        uint32_t t = static_cast<uint32_t>(__cvta_generic_to_shared(tile));
+        asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
+                         reinterpret_cast<uint64_t>(&map)),
+                     "r"(x), "r"(y), "r"(t)
+                     : "memory");
+        asm volatile("cp.async.bulk.commit_group;");
+        asm volatile("cp.async.bulk.wait_group 0;");
+    }
+}

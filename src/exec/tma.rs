@@ -1,0 +1,386 @@
+//! Tensor maps and the tensor copies that read them (the Tensor Memory Accelerator):
+//! `cuTensorMapEncodeTiled` makes a map, `cp.async.bulk.tensor` copies a box of the
+//! tensor it describes between global and shared memory (PTX ISA 9.7.9.25.5).
+//!
+//! A map is 128 opaque bytes, as in CUDA; their layout is ptxvm's own ([`TensorMap::
+//! encode`]). The copy follows CUDA's documentation of the map's fields (`cuda.h`):
+//! the box starts at the instruction's coordinates (signed, so it may start before
+//! the tensor), holds `ceil(box[d] / element_strides[d])` elements along dimension
+//! `d` (every `element_strides[d]`-th from the start; dimension 0 always takes every
+//! element), and lies in shared memory densely, dimension 0 fastest. Elements outside
+//! the tensor read as zero, or as a NaN when the map asks for it, and are not written
+//! back. A swizzled box permutes the 16-byte chunks of each row of the swizzle's span
+//! by the low bits of the row's shared address: bits 4.. of the address are XORed
+//! with bits 7.. (1 bit for 32 bytes, 2 for 64, 3 for 128).
+
+/// `CUtensorMapDataType` values ptxvm copies, with their sizes in bytes.
+const TYPES: &[(u32, &str, u32)] = &[
+    (0, "UINT8", 1),
+    (1, "UINT16", 2),
+    (2, "UINT32", 4),
+    (3, "INT32", 4),
+    (4, "UINT64", 8),
+    (5, "INT64", 8),
+    (6, "FLOAT16", 2),
+    (7, "FLOAT32", 4),
+    (8, "FLOAT64", 8),
+    (9, "BFLOAT16", 2),
+];
+
+/// Marks the bytes of a map ptxvm made ("PTXMAP" and a layout version).
+const MAGIC: u64 = 0x5054_584d_4150_0001;
+
+/// A tiled tensor map: what `cuTensorMapEncodeTiled` describes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorMap {
+    /// `CUtensorMapDataType`.
+    pub dtype: u32,
+    pub rank: u32,
+    pub global: u64,
+    /// Elements along each dimension, the innermost first.
+    pub dims: [u64; 5],
+    /// Bytes from one element to the next along each dimension (`strides[0]` is the
+    /// element's size; the others are `globalStrides`).
+    pub strides: [u64; 5],
+    pub boxes: [u32; 5],
+    pub element_strides: [u32; 5],
+    /// Bytes of the swizzle span: 0 (none), 32, 64 or 128.
+    pub swizzle: u32,
+    /// Elements outside the tensor read as NaN (`CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA`).
+    pub nan_fill: bool,
+}
+
+/// Why `cuTensorMapEncodeTiled` refuses its arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MapError {
+    /// An argument CUDA refuses (`CUDA_ERROR_INVALID_VALUE`).
+    Invalid(String),
+    /// A valid map ptxvm cannot copy yet (`CUDA_ERROR_NOT_SUPPORTED`).
+    Unsupported(String),
+}
+
+impl std::fmt::Display for MapError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MapError::Invalid(s) | MapError::Unsupported(s) => f.write_str(s),
+        }
+    }
+}
+
+/// The arguments of `cuTensorMapEncodeTiled`, read from the caller's arrays.
+#[derive(Clone, Debug, Default)]
+pub struct Tiled {
+    pub dtype: u32,
+    pub rank: u32,
+    pub global: u64,
+    pub dims: Vec<u64>,
+    /// `rank - 1` byte strides.
+    pub strides: Vec<u64>,
+    pub boxes: Vec<u32>,
+    pub element_strides: Vec<u32>,
+    pub interleave: u32,
+    pub swizzle: u32,
+    pub l2_promotion: u32,
+    pub oob_fill: u32,
+}
+
+impl TensorMap {
+    /// Checks `t` against CUDA's requirements (`cuda.h`'s documentation of
+    /// `cuTensorMapEncodeTiled`) and makes its map.
+    pub fn tiled(t: &Tiled) -> Result<TensorMap, MapError> {
+        let bad = |s: String| Err(MapError::Invalid(s));
+        let unsupported = |s: String| Err(MapError::Unsupported(s));
+        let Some(&(_, name, size)) = TYPES.iter().find(|(v, ..)| *v == t.dtype) else {
+            return if t.dtype <= 15 {
+                unsupported(format!(
+                    "tensor data type {} (FLOAT32_FTZ, TFLOAT32 and the packed types) is not one ptxvm copies",
+                    t.dtype
+                ))
+            } else {
+                bad(format!("{} is not a CUtensorMapDataType", t.dtype))
+            };
+        };
+        let rank = t.rank as usize;
+        if !(1..=5).contains(&rank) {
+            return bad(format!("tensorRank is {}, not 1 to 5", t.rank));
+        }
+        if t.interleave > 2 {
+            return bad(format!("{} is not a CUtensorMapInterleave", t.interleave));
+        }
+        if t.interleave != 0 {
+            return unsupported(
+                "interleaved layouts (CU_TENSOR_MAP_INTERLEAVE_16B, _32B) are not copied yet".into(),
+            );
+        }
+        let swizzle = match t.swizzle {
+            0 => 0,
+            1 => 32,
+            2 => 64,
+            3 => 128,
+            4..=6 => {
+                return unsupported(format!(
+                    "swizzle {} (the 128-byte span in 32- or 64-byte atoms, sm_100) is not copied yet",
+                    t.swizzle
+                ));
+            }
+            s => return bad(format!("{s} is not a CUtensorMapSwizzle")),
+        };
+        if t.l2_promotion > 3 {
+            return bad(format!("{} is not a CUtensorMapL2promotion", t.l2_promotion));
+        }
+        let nan_fill = match t.oob_fill {
+            0 => false,
+            1 if matches!(t.dtype, 6..=9) => true,
+            1 => return bad(format!("a NaN fill needs a floating-point type, not {name}")),
+            f => return bad(format!("{f} is not a CUtensorMapFloatOOBfill")),
+        };
+        if !t.global.is_multiple_of(16) {
+            return bad(format!("globalAddress {:#x} is not 16-byte aligned", t.global));
+        }
+        let mut map = TensorMap {
+            dtype: t.dtype,
+            rank: t.rank,
+            global: t.global,
+            dims: [1; 5],
+            strides: [0; 5],
+            boxes: [1; 5],
+            element_strides: [1; 5],
+            swizzle,
+            nan_fill,
+        };
+        map.strides[0] = u64::from(size);
+        for d in 0..rank {
+            let dim = t.dims[d];
+            if dim == 0 || dim > 1 << 31 {
+                return bad(format!("globalDim[{d}] is {dim}, not 1 to 2^31"));
+            }
+            map.dims[d] = dim;
+            let b = t.boxes[d];
+            if b == 0 || b > 256 {
+                return bad(format!("boxDim[{d}] is {b}, not 1 to 256"));
+            }
+            map.boxes[d] = b;
+            let e = t.element_strides[d];
+            if e == 0 || e > 8 {
+                return bad(format!("elementStrides[{d}] is {e}, not 1 to 8"));
+            }
+            map.element_strides[d] = e;
+        }
+        for d in 1..rank {
+            let s = t.strides[d - 1];
+            if !s.is_multiple_of(16) || s >= 1 << 40 {
+                return bad(format!("globalStrides[{}] is {s}, not a multiple of 16 below 2^40", d - 1));
+            }
+            map.strides[d] = s;
+        }
+        let inner = u64::from(map.boxes[0]) * u64::from(size);
+        if !inner.is_multiple_of(16) {
+            return bad(format!("boxDim[0] * {size} bytes = {inner} is not a multiple of 16 bytes"));
+        }
+        if swizzle != 0 && inner > u64::from(swizzle) {
+            return bad(format!(
+                "the box's inner dimension, {inner} bytes, is wider than the {swizzle}-byte swizzle"
+            ));
+        }
+        Ok(map)
+    }
+
+    /// Bytes of one element.
+    pub fn element_bytes(&self) -> u64 {
+        self.strides[0]
+    }
+
+    /// Elements of the box in shared memory along each dimension.
+    pub fn box_counts(&self) -> [u64; 5] {
+        let mut n = [1u64; 5];
+        for (d, n) in n.iter_mut().enumerate().take(self.rank as usize) {
+            // Dimension 0 takes every element (its element stride is ignored).
+            let e = if d == 0 { 1 } else { self.element_strides[d] };
+            *n = u64::from(self.boxes[d].div_ceil(e));
+        }
+        n
+    }
+
+    /// Bytes of the box in shared memory: what a copy completes on its mbarrier.
+    pub fn box_bytes(&self) -> u64 {
+        self.box_counts().iter().product::<u64>() * self.element_bytes()
+    }
+
+    /// The 128 bytes of the map.
+    pub fn encode(&self) -> [u8; 128] {
+        let mut w = [0u64; 16];
+        w[0] = MAGIC;
+        w[1] = u64::from(self.dtype)
+            | u64::from(self.rank) << 8
+            | u64::from(self.swizzle) << 16
+            | u64::from(self.nan_fill) << 32;
+        w[2] = self.global;
+        w[3..8].copy_from_slice(&self.dims);
+        w[8..13].copy_from_slice(&self.strides);
+        // Boxes (9 bits) and element strides (4 bits) of all five dimensions in one word.
+        w[13] = (0..5).fold(0, |acc, d| {
+            acc | u64::from(self.boxes[d]) << (13 * d) | u64::from(self.element_strides[d]) << (13 * d + 9)
+        });
+        let mut out = [0u8; 128];
+        for (k, v) in w.iter().enumerate() {
+            out[8 * k..8 * k + 8].copy_from_slice(&v.to_le_bytes());
+        }
+        out
+    }
+
+    /// The map in `bytes`, if ptxvm made them.
+    pub fn decode(bytes: &[u8; 128]) -> Option<TensorMap> {
+        let w: Vec<u64> =
+            bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect();
+        if w[0] != MAGIC {
+            return None;
+        }
+        let field = |k: usize, shift: u32, bits: u32| (w[k] >> shift) & ((1 << bits) - 1);
+        let mut map = TensorMap {
+            dtype: field(1, 0, 8) as u32,
+            rank: field(1, 8, 8) as u32,
+            swizzle: field(1, 16, 16) as u32,
+            nan_fill: field(1, 32, 1) == 1,
+            global: w[2],
+            dims: [0; 5],
+            strides: [0; 5],
+            boxes: [0; 5],
+            element_strides: [0; 5],
+        };
+        for d in 0..5 {
+            map.dims[d] = w[3 + d];
+            map.strides[d] = w[8 + d];
+            map.boxes[d] = field(13, 13 * d as u32, 9) as u32;
+            map.element_strides[d] = field(13, 13 * d as u32 + 9, 4) as u32;
+        }
+        let sane = (1..=5).contains(&map.rank)
+            && TYPES.iter().any(|(v, ..)| *v == map.dtype)
+            && matches!(map.swizzle, 0 | 32 | 64 | 128)
+            && map.boxes.iter().all(|&b| (1..=256).contains(&b))
+            && map.element_strides.iter().all(|&e| (1..=8).contains(&e));
+        sane.then_some(map)
+    }
+
+    /// The element a box element reads or writes: each of its `rank` coordinates
+    /// (the box's start `at` plus `k` steps of the element stride), or `None` when it
+    /// lies outside the tensor.
+    pub fn element(&self, at: &[i32; 5], k: &[u64; 5]) -> Option<u64> {
+        let mut addr = self.global;
+        for d in 0..self.rank as usize {
+            let e = if d == 0 { 1 } else { u64::from(self.element_strides[d]) };
+            let x = i64::from(at[d]) + (k[d] * e) as i64;
+            if x < 0 || x as u64 >= self.dims[d] {
+                return None;
+            }
+            addr = addr.wrapping_add(x as u64 * self.strides[d]);
+        }
+        Some(addr)
+    }
+
+    /// Where box element `k` lies in shared memory, from the box's shared address
+    /// `base` (the swizzle permutes 16-byte chunks by the address's own bits).
+    pub fn shared_offset(&self, base: u64, k: &[u64; 5]) -> u64 {
+        let n = self.box_counts();
+        let mut index = 0;
+        for d in (0..self.rank as usize).rev() {
+            index = index * n[d] + k[d];
+        }
+        let a = base + index * self.element_bytes();
+        match self.swizzle {
+            0 => a,
+            s => {
+                let bits = u64::from(s / 32).trailing_zeros() + 1; // 1, 2 or 3
+                let mask = (1 << bits) - 1;
+                a ^ (((a >> 7) & mask) << 4)
+            }
+        }
+    }
+
+    /// The NaN an element outside the tensor reads with a NaN fill.
+    pub fn fill(&self) -> u64 {
+        match (self.nan_fill, self.dtype) {
+            (false, _) => 0,
+            (true, 6 | 9) => 0x7fff,
+            (true, 7) => 0x7fff_ffff,
+            (true, _) => 0x7fff_ffff_ffff_ffff,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f32_2d(swizzle: u32) -> Tiled {
+        Tiled {
+            dtype: 7,
+            rank: 2,
+            global: 0x1000,
+            dims: vec![100, 70],
+            strides: vec![416],
+            boxes: vec![32, 8],
+            element_strides: vec![1, 2],
+            swizzle,
+            ..Tiled::default()
+        }
+    }
+
+    #[test]
+    fn a_map_survives_its_bytes() {
+        let map = TensorMap::tiled(&f32_2d(3)).unwrap();
+        assert_eq!(TensorMap::decode(&map.encode()), Some(map.clone()));
+        assert_eq!(map.box_counts(), [32, 4, 1, 1, 1]);
+        assert_eq!(map.box_bytes(), 32 * 4 * 4);
+        let mut bytes = map.encode();
+        bytes[0] ^= 1;
+        assert_eq!(TensorMap::decode(&bytes), None);
+    }
+
+    #[test]
+    fn cuda_s_requirements_are_checked() {
+        let invalid = |f: &dyn Fn(&mut Tiled)| {
+            let mut t = f32_2d(0);
+            f(&mut t);
+            matches!(TensorMap::tiled(&t), Err(MapError::Invalid(_)))
+        };
+        assert!(invalid(&|t| t.rank = 6));
+        assert!(invalid(&|t| t.global = 0x1008));
+        assert!(invalid(&|t| t.strides[0] = 408));
+        assert!(invalid(&|t| t.boxes[1] = 257));
+        assert!(invalid(&|t| t.boxes[0] = 3));
+        assert!(invalid(&|t| t.element_strides[1] = 9));
+        assert!(invalid(&|t| t.dims[0] = 0));
+        // 32 floats are 128 bytes: wider than a 64-byte swizzle.
+        assert!(invalid(&|t| t.swizzle = 2));
+        assert!(invalid(&|t| {
+            t.dtype = 2;
+            t.oob_fill = 1
+        }));
+        let mut t = f32_2d(0);
+        t.interleave = 1;
+        assert!(matches!(TensorMap::tiled(&t), Err(MapError::Unsupported(_))));
+    }
+
+    #[test]
+    fn elements_outside_the_tensor_are_none_and_strides_step() {
+        let map = TensorMap::tiled(&f32_2d(0)).unwrap();
+        assert_eq!(map.element(&[0, 0, 0, 0, 0], &[0; 5]), Some(0x1000));
+        // Row 2 * 3 + 1 = 7, column 5.
+        assert_eq!(map.element(&[0, 1, 0, 0, 0], &[5, 3, 0, 0, 0]), Some(0x1000 + 7 * 416 + 5 * 4));
+        assert_eq!(map.element(&[-1, 0, 0, 0, 0], &[0; 5]), None);
+        assert_eq!(map.element(&[99, 0, 0, 0, 0], &[1, 0, 0, 0, 0]), None);
+        assert_eq!(map.element(&[0, 68, 0, 0, 0], &[0, 1, 0, 0, 0]), None);
+    }
+
+    #[test]
+    fn a_128_byte_swizzle_xors_each_row_s_chunks_with_its_row() {
+        let map = TensorMap::tiled(&f32_2d(3)).unwrap();
+        // Row 3 of the box (bytes 384..512 from a 1024-aligned base): chunk c goes to c ^ 3.
+        for c in 0..8u64 {
+            let at = map.shared_offset(0x400, &[4 * c, 3, 0, 0, 0]);
+            assert_eq!(at, 0x400 + 384 + 16 * (c ^ 3));
+        }
+        let plain = TensorMap::tiled(&f32_2d(0)).unwrap();
+        assert_eq!(plain.shared_offset(0x400, &[4, 3, 0, 0, 0]), 0x400 + 384 + 16);
+    }
+}
