@@ -250,6 +250,32 @@ fn static_str(s: &'static str) -> *const c_char {
     c.as_ptr()
 }
 
+/// `cudaGetDriverEntryPoint(ByVersion)`: the driver's `cuGetProcAddress_v2`, whose
+/// flags and status values are the runtime's. A function the driver lacks is no
+/// error: `*func` is NULL and `*status` says why (CUDA's documentation).
+fn entry_point(
+    symbol: *const std::ffi::c_char,
+    func: *mut P,
+    version: i32,
+    flags: u64,
+    status: *mut i32,
+) -> Result<(), CudaError> {
+    ready()?;
+    if symbol.is_null() || func.is_null() || flags > 2 {
+        return Err(error::INVALID_VALUE);
+    }
+    let mut found = 0i32;
+    match cu::cuGetProcAddress_v2(symbol, func, version, flags, &mut found) {
+        // CUDA_ERROR_NOT_FOUND: `*func` is NULL and `found` says why.
+        0 | 500 => {}
+        code => return check(code),
+    }
+    if !status.is_null() {
+        out(status, found)?;
+    }
+    Ok(())
+}
+
 crate::rt! {
     fn cudaLaunchKernel(func: P, grid_dim: Dim3, block_dim: Dim3, args: *mut P, shared_mem: usize, stream: P) also cudaLaunchKernel_ptsz {
         launch(func, grid_dim, block_dim, args, shared_mem, stream, false)
@@ -392,6 +418,14 @@ crate::rt! {
     fn cudaDeviceGetLimit(value: *mut usize, limit: u32) {
         ready()?;
         check(cu::cuCtxGetLimit(value, limit))
+    }
+
+    fn cudaGetDriverEntryPoint(symbol: *const std::ffi::c_char, func: *mut P, flags: u64, status: *mut i32) also cudaGetDriverEntryPoint_ptsz {
+        entry_point(symbol, func, 13050, flags, status)
+    }
+
+    fn cudaGetDriverEntryPointByVersion(symbol: *const std::ffi::c_char, func: *mut P, version: u32, flags: u64, status: *mut i32) also cudaGetDriverEntryPointByVersion_ptsz {
+        entry_point(symbol, func, version as i32, flags, status)
     }
 
     fn cudaRuntimeGetVersion(version: *mut i32) {

@@ -195,6 +195,7 @@ pub struct TextureDesc {
 
 driver_functions! {
     cuInit(flags: u32);
+    cuGetProcAddress_v2(symbol: *const std::ffi::c_char, pfn: *mut P, version: i32, flags: u64, status: *mut i32);
     cuDriverGetVersion(v: *mut i32);
     cuDeviceGetCount(n: *mut i32);
     cuDeviceGetAttribute(v: *mut i32, attr: i32, dev: i32);

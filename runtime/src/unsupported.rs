@@ -51,10 +51,6 @@ crate::unsupported! {
     cudaFuncGetName
     cudaFuncGetParamCount
     cudaFuncGetParamInfo
-    cudaGetDriverEntryPoint
-    cudaGetDriverEntryPointByVersion
-    cudaGetDriverEntryPointByVersion_ptsz
-    cudaGetDriverEntryPoint_ptsz
     cudaGetExportTable
     cudaGetFuncBySymbol
     cudaGetKernel

@@ -426,6 +426,14 @@ fn texture_fetches_match_the_numpy_reference_and_the_gpu_goldens() {
 /// illegal address), a 3D texture, a layered one, a cubemap, a surface write then
 /// a texture read, a texture over pitched memory, and a mipmapped fetch.
 #[test]
+fn tma_through_cuda_get_driver_entry_point_and_a_grid_constant_map() {
+    let Some(exe) = build("tma", &["-arch=sm_90"]) else { return };
+    let Some(out) = exec(&exe, &[]) else { return };
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success() && stdout == "tma: ok\n", "{stdout}\n{stderr}");
+}
+
+#[test]
 fn texture_programs_check_themselves_against_the_cpu() {
     for name in ["tex_rotate", "tex_3d", "tex_layered", "tex_cubemap", "surf_tex", "tex_pitch", "tex_mip"] {
         let Some(exe) = build(name, &["-arch=sm_90"]) else { return };
