@@ -250,3 +250,13 @@ fn try_wait_gives_false_when_its_time_limit_passes() {
     ok(&out);
     assert_eq!(words(&json, 0), [0, 1]);
 }
+
+#[test]
+fn a_tensor_prefetch_is_a_hint() {
+    let (out, _) = common::run_spec(
+        "tests/data/run/tma_prefetch.ptx",
+        r#"{"grid": 1, "block": 1, "args": [{"type": "u64", "value": 0}]}"#,
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -136,6 +136,11 @@ impl<'m> Decoder<'m> {
         if !known {
             return self.unsupported(i);
         }
+        // `cp.async.bulk.prefetch.tensor.Nd.L2.global`: a cache hint, nothing a
+        // program can read.
+        if i.full_name(self.src).split('.').any(|m| m == "prefetch") {
+            return Ok(Op::Fence);
+        }
         let ops = i.operands;
         let hint = usize::from(has(W::L2CacheHint));
         let coords = |image: &ImageAddr| -> Result<(Src, [Src; 5]), LowerError> {
@@ -212,6 +217,8 @@ const TENSOR_MODIFIERS: &[&str] = &[
     "mbarrier::complete_tx::bytes",
     "bulk_group",
     "L2::cache_hint",
+    "prefetch",
+    "L2",
 ];
 
 /// The modifiers of the `cp.async.bulk` forms ptxvm runs.
