@@ -302,26 +302,44 @@ impl Cta<'_> {
             ));
         }
         // The whole mbarrier is checked before any byte moves.
-        let mbar = match c.mbar {
-            Some((mem, addr, offset)) => {
-                let at = self.mbar_at(w, shared.len(), mem, addr, offset, l)?;
-                Some((at, object(shared, at)?))
-            }
-            None => None,
-        };
+        let mbar = self.bulk_mbar(w, shared, c.mbar, l)?;
         for k in (0..size).step_by(8) {
             let v = self.load(w, shared, c.src.0, s.wrapping_add(k), 8, l)?;
             self.store(w, shared, c.dst.0, d.wrapping_add(k), 8, v, l)?;
         }
-        if let Some((at, b)) = mbar {
-            w.mbar_updates.set(w.mbar_updates.get() + 1);
-            let before = object(shared, at).unwrap_or(b);
-            let mut after = before;
-            after.complete_tx(size)?;
-            update(w, shared, at, before, after);
-        }
-        Ok(())
+        complete_bulk(w, shared, mbar, size)
     }
+
+    /// The mbarrier a bulk copy completes on, checked before any byte moves: its
+    /// shared offset and object.
+    fn bulk_mbar(
+        &self,
+        w: &Warp,
+        shared: &[u8],
+        mbar: Option<(Mem, Src, i64)>,
+        l: usize,
+    ) -> Result<Option<(usize, Mbarrier)>, String> {
+        let Some((mem, addr, offset)) = mbar else { return Ok(None) };
+        let at = self.mbar_at(w, shared.len(), mem, addr, offset, l)?;
+        Ok(Some((at, object(shared, at)?)))
+    }
+}
+
+/// The complete-tx of `bytes` a bulk copy makes on its mbarrier (if it has one) once
+/// its bytes have moved.
+fn complete_bulk(
+    w: &Warp,
+    shared: &mut [u8],
+    mbar: Option<(usize, Mbarrier)>,
+    bytes: u64,
+) -> Result<(), String> {
+    let Some((at, b)) = mbar else { return Ok(()) };
+    w.mbar_updates.set(w.mbar_updates.get() + 1);
+    let before = object(shared, at).unwrap_or(b);
+    let mut after = before;
+    after.complete_tx(bytes)?;
+    update(w, shared, at, before, after);
+    Ok(())
 }
 
 impl Cta<'_> {
@@ -363,13 +381,7 @@ impl Cta<'_> {
         for (d, x) in start.iter_mut().enumerate().take(usize::from(c.dims)) {
             *x = read(w, c.coords[d], l) as u32 as i32;
         }
-        let mbar = match c.mbar {
-            Some((mem, addr, offset)) => {
-                let at = self.mbar_at(w, shared.len(), mem, addr, offset, l)?;
-                Some((at, object(shared, at)?))
-            }
-            None => None,
-        };
+        let mbar = self.bulk_mbar(w, shared, c.mbar, l)?;
         let (n, size) = (map.box_counts(), map.element_bytes() as u8);
         let mut k = [0u64; 5];
         'each: loop {
@@ -397,14 +409,7 @@ impl Cta<'_> {
             }
             break;
         }
-        if let Some((at, b)) = mbar {
-            w.mbar_updates.set(w.mbar_updates.get() + 1);
-            let before = object(shared, at).unwrap_or(b);
-            let mut after = before;
-            after.complete_tx(map.box_bytes())?;
-            update(w, shared, at, before, after);
-        }
-        Ok(())
+        complete_bulk(w, shared, mbar, map.box_bytes())
     }
 }
 

@@ -60,6 +60,13 @@ static void check_load(const CUtensorMap *map, const void *tensor, int esize, co
     }
 }
 
+/* A map of the 2D float tensor (its L2 promotion is a hint: any one will do). */
+static void encode_f32_2d(CUtensorMap *map, CUdeviceptr dev, uint64_t *dims, uint64_t *strides, uint32_t *box,
+                          uint32_t *estr, CUtensorMapSwizzle swizzle, CUtensorMapFloatOOBfill fill) {
+    CHECK(cuTensorMapEncodeTiled(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)dev, dims, strides, box, estr,
+                                 CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B, fill));
+}
+
 int main(int argc, char **argv) {
     CUmodule mod = load_kernels(argc, argv);
     CHECK(cuModuleGetFunction(&load2, mod, "tma_load_2d"));
@@ -76,18 +83,12 @@ int main(int argc, char **argv) {
     uint64_t dims[2] = {COLS, ROWS}, strides[1] = {PITCH * 4};
     uint32_t box[2] = {32, 8}, ones[3] = {1, 1, 1}, every2[2] = {1, 2};
     CUtensorMap map, nan_map, sw_map, strided;
-    CHECK(cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)dev, dims, strides, box, ones,
-                                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-                                 CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
-    CHECK(cuTensorMapEncodeTiled(&nan_map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)dev, dims, strides, box, ones,
-                                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-                                 CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA));
-    CHECK(cuTensorMapEncodeTiled(&sw_map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)dev, dims, strides, box, ones,
-                                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                 CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
-    CHECK(cuTensorMapEncodeTiled(&strided, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)dev, dims, strides, box, every2,
-                                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-                                 CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+    encode_f32_2d(&map, dev, dims, strides, box, ones, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    encode_f32_2d(&nan_map, dev, dims, strides, box, ones, CU_TENSOR_MAP_SWIZZLE_NONE,
+                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA);
+    encode_f32_2d(&sw_map, dev, dims, strides, box, ones, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    encode_f32_2d(&strided, dev, dims, strides, box, every2, CU_TENSOR_MAP_SWIZZLE_NONE,
+                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     check_load(&map, host, 4, dims, strides, box, ones, 0, 0, 2, 5, 3, 0);      /* inside */
     check_load(&map, host, 4, dims, strides, box, ones, 0, 0, 2, -4, 66, 0);    /* left and bottom edges */
     check_load(&nan_map, host, 4, dims, strides, box, ones, 0, 1, 2, 90, -2, 0); /* NaN fill */
