@@ -1509,3 +1509,15 @@ fn kernel_parameters_through_generic_addresses_are_read_only_and_bounded() {
     assert!(err.contains("the 4-byte access at offset 8 of the kernel's parameters"), "{err}");
     assert!(err.contains("outside its 8 bytes of parameters"), "{err}");
 }
+
+#[test]
+fn a_wait_on_the_clock_and_lanes_going_on_alone_past_a_spinning_half_are_no_deadlocks() {
+    let spec = r#"{"grid": 2, "block": 32, "args": [{"buffer": "u32", "len": 1}]}"#;
+    let (out, json) = run("tests/data/run/clock_wait.ptx", spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json["buffers"][0]["data"][0], 1);
+    let spec = r#"{"grid": 1, "block": 32, "args": [{"buffer": "u32", "len": 1}]}"#;
+    let (out, json) = run("tests/data/run/spin_alone.ptx", spec, &["--timeout", "20"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json["buffers"][0]["data"][0], 1);
+}

@@ -9,6 +9,7 @@
 //! | `PTXVM_SANITIZE` | `racecheck`, `initcheck` (comma-separated) |
 //! | `PTXVM_HAZARDS` | a file where each hazard found appends a line (set by exec) |
 //! | `PTXVM_LOG` | `api`: every driver call, its arguments and result on stderr |
+//! | `PTXVM_DEADLOCK_GRACE` | seconds every CTA must wait on the others, with no memory written, before a launch is a deadlock (default 1; raise it for a program whose other host threads write mapped or managed memory a kernel waits on later than that) |
 
 use ptxvm::exec::limits::Checks;
 use std::sync::OnceLock;
@@ -17,6 +18,7 @@ pub struct Config {
     pub log_api: bool,
     pub max_steps: u64,
     pub timeout: f64,
+    pub deadlock_grace: f64,
     pub checks: Checks,
     pub hazards: Option<std::path::PathBuf>,
 }
@@ -63,6 +65,7 @@ pub fn get() -> &'static Config {
             log_api: log.iter().any(|w| w == "api"),
             max_steps: number("PTXVM_MAX_STEPS", ptxvm::api::DEFAULT_MAX_STEPS),
             timeout: number("PTXVM_TIMEOUT", 0.0),
+            deadlock_grace: number("PTXVM_DEADLOCK_GRACE", 1.0),
             checks: Checks {
                 div0: check.iter().any(|w| w == "div0"),
                 racecheck: sanitize.iter().any(|w| w == "racecheck"),

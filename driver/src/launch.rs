@@ -98,7 +98,9 @@ pub(crate) fn run(d: &mut Driver, f: u64, l: &Launch, params: &[u8]) -> Result<(
     })?;
     let me = &d.modules[&fe.module];
     let (module, file, kernel) = (me.module.clone(), me.file.clone(), fe.kernel.clone());
-    let mut limits = Limits::new(cfg.max_steps).checks(cfg.checks);
+    let grace = std::time::Duration::try_from_secs_f64(cfg.deadlock_grace)
+        .unwrap_or(std::time::Duration::from_secs(1));
+    let mut limits = Limits::new(cfg.max_steps).checks(cfg.checks).deadlock_grace(grace);
     if cfg.timeout > 0.0 {
         limits = limits.timeout(std::time::Duration::from_secs_f64(cfg.timeout));
     }

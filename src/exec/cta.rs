@@ -127,10 +127,14 @@ impl Cta<'_> {
     ) -> Result<Turn, Fault> {
         let count = self.shape.warps_per_cta() as usize;
         for warp in &mut scratch.warps[..count] {
-            match (&warp.spin, watch) {
-                (None, true) => warp.spin = Some(Box::default()),
-                (Some(_), false) => warp.spin = None,
-                _ => {}
+            match (&mut warp.spin, watch) {
+                (Some(spin), on) => spin.on = on,
+                (None, true) => {
+                    let mut spin = Box::<Spin>::default();
+                    spin.on = true;
+                    warp.spin = Some(spin);
+                }
+                (None, false) => {}
             }
         }
         let effects = |s: &Scratch| s.warps[..count].iter().map(|w| w.effects).sum::<u64>();
@@ -249,22 +253,31 @@ impl Cta<'_> {
                 acted |= self.complete(warps, bars, b);
             }
             quiet = !acted;
+            // Warps that only loop without changing anything (found in a watched
+            // turn, spin.rs) wait for something from outside them, as blocked ones
+            // do: what follows may run as when nothing moved.
+            let only_loops = moved
+                && !acted
+                && warps.iter().all(|w| {
+                    w.groups.pick().is_none()
+                        || w.spin.as_deref().is_some_and(|s| s.looping(w.effects).is_some())
+                });
             moved |= acted;
-            if moved {
+            if moved && !only_loops {
                 continue;
             }
-            quiet = false;
-            // Nothing can run: lanes done at a join go on alone (one join a warp);
-            // failing that, time passes for the lanes spinning on a test_wait.
+            // Nothing else can run: lanes done at a join go on alone (one join a
+            // warp); failing that, time passes for the lanes spinning on a test_wait.
+            let mut fell = false;
             for warp in warps.iter_mut() {
-                moved |= warp.groups.go_alone();
+                fell |= warp.groups.go_alone();
             }
-            if !moved && self.program.mbarrier_waits {
+            if !fell && self.program.mbarrier_waits {
                 for warp in warps.iter_mut() {
-                    moved |= Self::wake_spinning(warp);
+                    fell |= Self::wake_spinning(warp);
                 }
             }
-            if !moved && self.program.mbarrier_waits {
+            if !fell && self.program.mbarrier_waits {
                 // Failing that, the time limit of the try_waits passes, unless they
                 // wait as they did when it last passed: then nothing will change.
                 let seen =
@@ -272,16 +285,18 @@ impl Cta<'_> {
                 if *timed_out != Some(seen) {
                     *timed_out = Some(seen);
                     for warp in warps.iter_mut() {
-                        moved |= self.time_out_try_waits(warp);
+                        fell |= self.time_out_try_waits(warp);
                     }
                 }
             }
-            if !moved {
-                if warps.iter().all(|w| w.groups.is_empty()) {
-                    return Ok(None);
-                }
-                return Err(self.deadlock(n, warps, bars, shared));
+            quiet = !fell && only_loops;
+            if only_loops || fell {
+                continue;
             }
+            if warps.iter().all(|w| w.groups.is_empty()) {
+                return Ok(None);
+            }
+            return Err(self.deadlock(n, warps, bars, shared));
         }
     }
 

@@ -12,7 +12,7 @@
 //! A wait that can never end is a deadlock fault: when every CTA still running has,
 //! in its last turn, only looped without changing anything or waited at a barrier
 //! (`spin.rs`), and no CTA has changed memory since before those turns, nothing can
-//! change any more. ptxvm still lets [`GRACE`] pass with no memory written before it
+//! change any more. ptxvm still lets a grace pass with no memory written before it
 //! says so, for memory the host may write while the kernel runs (mapped or managed
 //! memory, from another host thread). A wait it cannot tell from progress (a loop
 //! that counts, say) runs into the step budget or the time limit, and the fault then
@@ -27,10 +27,6 @@ use rayon::prelude::*;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-/// How long every CTA must have waited, with no memory written, before the launch is
-/// a deadlock.
-pub const GRACE: Duration = Duration::from_secs(1);
 
 /// Warp instructions a CTA of a kernel that may wait runs before it steps aside.
 const SLICE: u64 = 1 << 16;
@@ -59,7 +55,9 @@ struct Board {
     /// The CTAs whose last turn, begun in this epoch, found them waiting on other
     /// CTAs (by launch order), and where they loop.
     waiting: HashMap<u64, Vec<Loop>>,
-    deadlocked: bool,
+    /// The deadlock fault, made when it was found (turns still running may end
+    /// after it and change what is waiting).
+    deadlocked: Option<(u64, Fault)>,
 }
 
 impl Board {
@@ -84,12 +82,12 @@ impl Board {
     }
 
     /// Whether the launch is deadlocked: every CTA started, and each one not done
-    /// waits on the others in this epoch, which has lasted [`GRACE`].
-    fn deadlocked(&self, count: u64) -> bool {
+    /// waits on the others in this epoch, which has lasted `grace`.
+    fn is_deadlocked(&self, count: u64, grace: Duration) -> bool {
         self.next >= count
             && !self.waiting.is_empty()
             && self.waiting.len() == self.aside.len() + self.running
-            && self.epoch_began.elapsed() >= GRACE
+            && self.epoch_began.elapsed() >= grace
     }
 }
 
@@ -120,7 +118,7 @@ pub fn run(cta: &Cta<'_>, count: u64, limits: &Limits) -> Option<(u64, Fault)> {
         epoch: 0,
         epoch_began: Instant::now(),
         waiting: HashMap::new(),
-        deadlocked: false,
+        deadlocked: None,
     });
     let workers = rayon::current_num_threads().max(1);
     rayon::scope(|s| {
@@ -129,8 +127,8 @@ pub fn run(cta: &Cta<'_>, count: u64, limits: &Limits) -> Option<(u64, Fault)> {
         }
     });
     let board = board.into_inner().unwrap_or_else(|e| e.into_inner());
-    if board.deadlocked {
-        return Some(deadlock(cta, &board.waiting));
+    if let Some(fault) = board.deadlocked {
+        return Some(fault);
     }
     let mut first = board.faults.into_iter().min_by_key(|(n, _)| *n)?;
     // A wait that never ended: say where the CTAs still waiting were.
@@ -145,7 +143,7 @@ pub fn run(cta: &Cta<'_>, count: u64, limits: &Limits) -> Option<(u64, Fault)> {
 
 /// The fault of a deadlocked launch, at the first CTA in launch order, with a note
 /// for each of the next CTAs: where its first looping warp loops.
-fn deadlock(cta: &Cta<'_>, waiting: &HashMap<u64, Vec<Loop>>) -> (u64, Fault) {
+fn deadlock(cta: &Cta<'_>, waiting: &HashMap<u64, Vec<Loop>>, grace: Duration) -> (u64, Fault) {
     let mut ctas: Vec<(u64, &[Loop])> = waiting.iter().map(|(n, l)| (*n, &l[..])).collect();
     ctas.sort_by_key(|(n, _)| *n);
     let place = |n: u64, loops: &[Loop]| {
@@ -165,10 +163,10 @@ fn deadlock(cta: &Cta<'_>, waiting: &HashMap<u64, Vec<Loop>>) -> (u64, Fault) {
     let cause = format!(
         "deadlock across CTAs: each of the {} CTAs still running waits for memory that no \
          thread will change (it loops without writing anything, or waits at a barrier for \
-         threads that do), and no CTA has written to memory for {} s; a GPU would hang here. \
+         threads that do), and no CTA has written to memory for {} s, so none ever will. \
          {}",
         ctas.len(),
-        GRACE.as_secs(),
+        grace.as_secs_f64(),
         place(n, first)
     );
     let mut notes: Vec<(u32, String)> = ctas[1..]
@@ -286,8 +284,8 @@ fn work(cta: &Cta<'_>, count: u64, limits: &Limits, board: &Mutex<Board>) {
                     spare = Some(scratch);
                 } else {
                     b.aside.push_back((n, Suspended(scratch)));
-                    if b.deadlocked(count) {
-                        b.deadlocked = true;
+                    if b.deadlocked.is_none() && b.is_deadlocked(count, limits.grace()) {
+                        b.deadlocked = Some(deadlock(cta, &b.waiting, limits.grace()));
                         b.stop = true;
                     }
                 }

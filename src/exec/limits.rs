@@ -21,6 +21,7 @@ pub struct Limits {
     start: Instant,
     cancel: Option<Arc<AtomicBool>>,
     checks: Checks,
+    deadlock_grace: Duration,
     ctas_done: AtomicU64,
     lane_instructions: AtomicU64,
 }
@@ -86,6 +87,7 @@ impl Limits {
             start: Instant::now(),
             cancel: None,
             checks: Checks::default(),
+            deadlock_grace: Duration::from_secs(1),
             ctas_done: AtomicU64::new(0),
             lane_instructions: AtomicU64::new(0),
         }
@@ -111,6 +113,21 @@ impl Limits {
     pub fn checks(mut self, checks: Checks) -> Self {
         self.checks = checks;
         self
+    }
+
+    /// How long every CTA must wait on the others with no memory written before the
+    /// launch is a deadlock (default 1 s; `exec/grid.rs`). Another host thread may
+    /// write mapped or managed memory a kernel waits on: a program that does so
+    /// later than this after the kernel starts waiting needs it longer.
+    #[must_use]
+    pub fn deadlock_grace(mut self, grace: Duration) -> Self {
+        self.deadlock_grace = grace;
+        self
+    }
+
+    /// The grace of [`Limits::deadlock_grace`].
+    pub fn grace(&self) -> Duration {
+        self.deadlock_grace
     }
 
     /// The checks the launch makes.

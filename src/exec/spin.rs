@@ -37,6 +37,8 @@ pub struct Loop {
 /// One warp's cycle finder.
 #[derive(Debug, Default)]
 pub struct Spin {
+    /// Whether the warp is watched this turn.
+    pub on: bool,
     saved: Vec<u32>,
     /// [`super::warp::Warp::effects`] when the state was saved.
     saved_effects: u64,
@@ -65,7 +67,7 @@ impl Spin {
 
     /// The loop the warp is in now, if it has changed nothing since it was found.
     pub fn looping(&self, effects: u64) -> Option<Loop> {
-        self.found.filter(|_| effects == self.effects_at_found)
+        self.found.filter(|_| self.on && effects == self.effects_at_found)
     }
 
     /// No sample at `clock` after all (the warp has more than one ready group).
@@ -118,19 +120,6 @@ pub fn put_rows64(out: &mut Vec<u32>, rows: &[[u64; 32]]) {
     out.extend(rows.as_flattened().iter().flat_map(|v| [*v as u32, (v >> 32) as u32]));
 }
 
-/// Appends bytes to a state, four to a word.
-pub fn put_bytes(out: &mut Vec<u32>, bytes: &[u8]) {
-    out.push(bytes.len() as u32);
-    let chunks = bytes.chunks_exact(4);
-    let tail = chunks.remainder();
-    out.extend(chunks.map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
-    if !tail.is_empty() {
-        let mut w = [0u8; 4];
-        w[..tail.len()].copy_from_slice(tail);
-        out.push(u32::from_le_bytes(w));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,7 +130,7 @@ mod tests {
 
     /// Feeds the states of `seq` as samples; the sample at which a loop is found.
     fn found_at(seq: impl Iterator<Item = u32>, effects: impl Fn(usize) -> u64) -> Option<usize> {
-        let mut s = Spin::default();
+        let mut s = Spin { on: true, ..Spin::default() };
         s.restart();
         for (i, v) in seq.enumerate().take(10_000) {
             s.sample(i as u64 * MAX_STRIDE, effects(i), at(0), |out| out.push(v));
@@ -183,7 +172,7 @@ mod tests {
 
     #[test]
     fn a_loop_found_no_longer_counts_once_the_warp_changes_something() {
-        let mut s = Spin::default();
+        let mut s = Spin { on: true, ..Spin::default() };
         s.restart();
         for i in 0..4 {
             s.sample(i * MAX_STRIDE, 3, at(0), |out| out.push(9));
@@ -195,11 +184,8 @@ mod tests {
     }
 
     #[test]
-    fn bytes_and_rows_are_put_whole() {
+    fn rows_are_put_whole() {
         let mut out = Vec::new();
-        put_bytes(&mut out, &[1, 2, 3, 4, 5]);
-        assert_eq!(out, [5, 0x0403_0201, 5]);
-        out.clear();
         put_rows64(&mut out, &[[0x1_0000_0002; 32]]);
         assert_eq!(out.len(), 65);
         assert_eq!(&out[1..3], &[2, 1]);

@@ -15,7 +15,7 @@ use super::limits::Steps;
 use super::memory::GlobalMemory;
 use super::sanitize::{Hazard, Shadow};
 use super::simt::{Groups, NONE, Wait};
-use super::spin::{Loop, Spin, put_bytes, put_rows32, put_rows64};
+use super::spin::{Loop, Spin, put_rows32, put_rows64};
 use super::threads::Dim3;
 use super::threads::{Shape, WARP_SIZE};
 use crate::lower::fast::Fast;
@@ -134,8 +134,8 @@ pub(super) struct Warp {
     /// Instructions run that may have changed something outside the warp
     /// ([`Op::has_effect`]).
     pub effects: u64,
-    /// While the CTA runs again after stepping aside: what finds the warp looping
-    /// with nothing changing (`spin.rs`).
+    /// What finds the warp looping with nothing changing (`spin.rs`), kept across
+    /// CTAs once made; on in the turns the grid watches.
     pub spin: Option<Box<Spin>>,
     /// The clock at which the next sample for `spin` is due (`u64::MAX`: none).
     pub sample_at: u64,
@@ -190,7 +190,9 @@ impl Warp {
         self.red_bits = 0;
         self.mbar_updates.set(0);
         self.effects = 0;
-        self.spin = None;
+        if let Some(spin) = self.spin.as_mut() {
+            spin.on = false;
+        }
         self.sample_at = u64::MAX;
         // Each lane's thread id, for `%tid` (lanes past the block's threads never run).
         for l in 0..WARP_SIZE {
@@ -201,10 +203,14 @@ impl Warp {
         }
     }
 
-    /// Everything the warp's next instructions depend on but memory and the clock, for
-    /// [`Spin`]: groups (not their running order, which only decides between ready
-    /// groups), registers, frames and local memory.
-    fn put_state(&self, out: &mut Vec<u32>) {
+    /// Everything the warp's next instructions depend on but memory, for [`Spin`]:
+    /// groups (not their running order, which only decides between ready groups),
+    /// registers and frames, and the clock if the program reads it. Local memory is
+    /// left out: only instructions counted as effects write it.
+    fn put_state(&self, out: &mut Vec<u32>, clock: bool) {
+        if clock {
+            out.extend([self.clock as u32, (self.clock >> 32) as u32]);
+        }
         self.groups.put_state(out);
         out.extend([self.live, self.func, self.base, self.top, self.frame, self.mbar_parity, self.red_bits]);
         out.extend_from_slice(&self.sync_mask);
@@ -223,19 +229,16 @@ impl Warp {
         }
         out.push(self.free_frames.len() as u32);
         out.extend_from_slice(&self.free_frames);
-        for l in &self.local {
-            put_bytes(out, l);
-        }
     }
 
     /// A sample for [`Spin`] at a backward branch from `back` to `head` taken by
     /// group `leaf` (whose pc is already `head`). Only a warp whose one ready group
     /// is this one is sampled: then which group runs next is never a question.
-    fn sample_spin(&mut self, leaf: u32, back: u32, head: u32) {
+    fn sample_spin(&mut self, leaf: u32, back: u32, head: u32, clock: bool) {
         let Some(mut spin) = self.spin.take() else { return };
         if self.groups.leaves().filter(|(_, n)| n.wait == Wait::Ready).count() == 1 {
             let at = Loop { warp: self.index, lanes: self.groups.node(leaf).mask, head, back };
-            spin.sample(self.clock, self.effects, at, |out| self.put_state(out));
+            spin.sample(self.clock, self.effects, at, |out| self.put_state(out, clock));
         } else {
             spin.skip(self.clock);
         }
@@ -380,11 +383,11 @@ impl Cta<'_> {
     ) -> Result<(), Fault> {
         let until = warp.clock + quantum;
         warp.sample_at = match warp.spin.as_mut() {
-            Some(spin) => {
+            Some(spin) if spin.on => {
                 spin.restart();
                 warp.clock
             }
-            None => u64::MAX,
+            _ => u64::MAX,
         };
         while let Some(leaf) = warp.groups.pick() {
             self.run_leaf(n, warp, shared, budget, leaf)?;
@@ -483,7 +486,7 @@ impl Cta<'_> {
                 Fast::Bra { target } if active == mask => {
                     if warp.clock >= warp.sample_at && target <= pc {
                         warp.groups.node_mut(leaf).pc = target;
-                        warp.sample_spin(leaf, pc, target);
+                        warp.sample_spin(leaf, pc, target, self.program.reads_clock);
                     }
                     Some(target)
                 }

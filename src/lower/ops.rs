@@ -908,11 +908,11 @@ pub struct Inst {
 }
 
 impl Op {
-    /// Whether the instruction may change anything outside its own warp's registers,
-    /// frames and local memory: memory a thread of another warp or CTA can read, a
-    /// barrier or mbarrier, the device heap, or output (`printf`). Loads, arithmetic,
-    /// branches, calls of the module's functions and warp-synchronous instructions
-    /// do not. A warp that keeps coming back to the same state with none of these in
+    /// Whether the instruction may change anything outside its own warp's registers
+    /// and groups: memory (local memory too), a barrier or mbarrier, the device heap,
+    /// or output (`printf`); calls and returns count, as they copy through frames in
+    /// local memory. Loads, arithmetic, branches and warp-synchronous instructions do
+    /// not. A warp that keeps coming back to the same state with none of these in
     /// between waits for something only another thread can change (`exec/spin.rs`).
     pub fn has_effect(&self) -> bool {
         match self {
@@ -930,8 +930,11 @@ impl Op {
             | Op::Alloca { .. }
             | Op::Exit
             | Op::Trap
-            | Op::Brkpt => true,
-            Op::Call(c) => matches!(c.callee, Callee::Builtin(_)),
+            | Op::Brkpt
+            // A call or return copies values into or out of frames in local memory,
+            // which a warp's sampled state leaves out.
+            | Op::Call(_)
+            | Op::Ret => true,
             _ => false,
         }
     }
@@ -1217,6 +1220,9 @@ pub struct Program {
     pub consts: Vec<(u64, u64)>,
     /// [`Op::has_effect`] of each instruction, by pc.
     pub effect: Vec<bool>,
+    /// Whether any instruction reads `%clock`, `%clock64` or `%globaltimer` (the
+    /// warp's instruction count): then a warp's state includes its clock.
+    pub reads_clock: bool,
 }
 
 impl Program {

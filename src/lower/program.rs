@@ -208,9 +208,13 @@ pub fn lower_module(
         matches!(&i.op, Op::Nanosleep | Op::Atom { .. } | Op::AtomVec(_) | Op::Ld { spin: true, .. })
     });
     let effect = insts.iter().map(|i| i.op.has_effect()).collect();
+    let reads_clock = insts.iter().any(|i| {
+        matches!(i.op, Op::MovSpecial { sreg: Special::Clock | Special::Clock64 | Special::Globaltimer, .. })
+    });
     Ok(Program {
         may_spin,
         effect,
+        reads_clock,
         sm,
         fast,
         insts,
