@@ -1,18 +1,20 @@
 //! Telling a wait that can never end from one that is slow (DESIGN.md, "Design notes":
 //! CTAs may wait on CTAs).
 //!
-//! A warp's next state is a function of its state (registers, frames, local memory,
-//! groups) and of the memory it reads. So a warp that comes back to a state it was in,
-//! without having changed anything outside itself in between ([`Op::has_effect`]),
-//! repeats that stretch for as long as the memory it reads does not change: it waits
-//! for another thread. While a CTA of a kernel that may wait runs after having
+//! A warp's next state is a function of its state (registers, frames, groups, and its
+//! clock if the kernel reads it) and of the memory it reads, local memory included.
+//! So a warp that comes back to a state it was in, without any instruction in between
+//! that could change memory ([`Op::has_effect`]: local stores, calls and returns
+//! too), repeats that stretch for as long as the memory it reads does not change: it
+//! waits for another thread. While a CTA of a kernel that may wait runs after having
 //! stepped aside, each warp compares its state, at backward branches, with one saved
-//! earlier in the same run of one group (Brent's cycle finding: the saved state
-//! moves on at 1, 2, 4, ... samples, so a loop of any length is found). A CTA whose
-//! warps all loop like that or are blocked, and which changed nothing in its turn,
-//! waits on other CTAs; when every CTA of the grid does, and no CTA has changed memory
-//! since, nothing ever will: the grid is deadlocked ([`super::grid`]). Watching costs
-//! a few per cent of a turn that computes, so the grid watches one turn in four.
+//! earlier in the same quantum (Brent's cycle finding: the saved state moves on at 1,
+//! 2, 4, ... samples, so a loop of any length is found); only a warp with one ready
+//! group is sampled. A CTA whose warps all loop like that or are blocked, and which
+//! changed nothing in its turn, waits on other CTAs; when every CTA of the grid does,
+//! and no CTA has changed memory since, nothing ever will: the grid is deadlocked
+//! ([`super::grid`]). Watching costs a few per cent of a turn that computes, so the
+//! grid watches one turn in four.
 //!
 //! [`Op::has_effect`]: crate::lower::program::Op::has_effect
 
