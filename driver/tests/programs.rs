@@ -139,8 +139,12 @@ fn memory_copies_fills_managed_and_mapped() {
 
 #[test]
 fn tensor_maps_and_tensor_copies_move_boxes_as_cuda_describes() {
-    let Some((out, _)) = passes("tma") else { return };
+    let Some((out, err)) = passes("tma") else { return };
     assert!(out.contains("tma: ok"));
+    assert!(
+        err.contains("out of bounds: the cp.async.bulk.tensor box of 16384 bytes at shared address"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -377,6 +377,16 @@ impl Cta<'_> {
             Target::Shared(a) => a,
             _ => return Err(format!("cp.async.bulk.tensor: {s:#x} is not a shared-memory address")),
         };
+        // The whole box lies in shared memory (so a box far outside the tensor is no
+        // long walk over nothing).
+        if base.checked_add(map.box_bytes()).is_none_or(|end| end > shared.len() as u64) {
+            return Err(format!(
+                "out of bounds: the cp.async.bulk.tensor box of {} bytes at shared address {base:#x} does not fit \
+                 in the CTA's {} bytes of shared memory",
+                map.box_bytes(),
+                shared.len()
+            ));
+        }
         let mut start = [0i32; 5];
         for (d, x) in start.iter_mut().enumerate().take(usize::from(c.dims)) {
             *x = read(w, c.coords[d], l) as u32 as i32;

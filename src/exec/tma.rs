@@ -272,7 +272,7 @@ impl TensorMap {
             if x < 0 || x as u64 >= self.dims[d] {
                 return None;
             }
-            addr = addr.wrapping_add(x as u64 * self.strides[d]);
+            addr = addr.wrapping_add((x as u64).wrapping_mul(self.strides[d]));
         }
         Some(addr)
     }

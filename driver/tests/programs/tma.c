@@ -160,6 +160,19 @@ int main(int argc, char **argv) {
     CHECK(cuMemcpyHtoD(dev_b, host, sizeof host));
     CHECK(cuTensorMapReplaceAddress(&map, (void *)dev_b));
     check_load(&map, host, 4, dims, strides, box, ones, 0, 0, 2, 33, 33, 0);
+
+    /* A box larger than the kernel's shared memory (256 x 16 floats, 16 KiB) is an
+       access out of bounds, even where it lies outside the tensor; the context is
+       then broken, so this comes last. */
+    uint32_t big_box[2] = {256, 16};
+    CUtensorMap big;
+    encode_f32_2d(&big, dev, dims, strides, big_box, ones, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    int far = 1 << 30, big_bytes = 256 * 16 * 4;
+    CUdeviceptr out;
+    CHECK(cuMemAlloc(&out, TILE * 4));
+    void *bargs[] = {&big, &out, &far, &far, &big_bytes};
+    CHECK(cuLaunchKernel(load2, 1, 1, 1, 128, 1, 1, 0, NULL, bargs, NULL));
+    EXPECT_ERR(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
     puts("tma: ok");
     return 0;
 }
