@@ -143,23 +143,16 @@ impl Cta<'_> {
         let result = self.go(n, &mut steps, scratch, yield_after);
         steps.flush();
         let wrote = effects(scratch) != before;
-        let result = result.map(|quiet| match quiet {
+        let result = result.map(|looping| match looping {
             None => Turn { done: true, wrote, waits: None },
-            // A CTA that changed nothing this turn, with each warp blocked or looping.
-            Some(quiet) => {
-                let waits = (quiet && !wrote)
-                    .then(|| {
-                        let mut loops = Vec::new();
-                        for w in &scratch.warps[..count] {
-                            if w.groups.pick().is_none() {
-                                continue;
-                            }
-                            loops.push(w.spin.as_deref().and_then(|s: &Spin| s.looping(w.effects))?);
-                        }
-                        (!loops.is_empty()).then_some(loops)
-                    })
-                    .flatten();
-                Turn { done: false, wrote, waits }
+            // A CTA that changed nothing this turn, its warps blocked or looping: the
+            // loops of those that loop.
+            Some(looping) => {
+                let loops = || {
+                    let warps = scratch.warps[..count].iter();
+                    warps.filter_map(|w| w.spin.as_deref().and_then(|s| s.looping(w.effects))).collect()
+                };
+                Turn { done: false, wrote, waits: (looping && !wrote).then(loops) }
             }
         });
         if !matches!(result, Ok(Turn { done: true, .. }) | Err(_)) {
@@ -208,10 +201,11 @@ impl Cta<'_> {
         scratch.turns = 0;
     }
 
-    /// Runs the CTA's warps in turns: `None` once it ended, `Some(quiet)` when it
-    /// stepped aside after `yield_after` instructions, `quiet` when the last turn of
-    /// its warps ended with nothing for the CTA to do (no barrier or mbarrier
-    /// moved, no warp-synchronous instruction met).
+    /// Runs the CTA's warps in turns: `None` once it ended, `Some(looping)` when it
+    /// stepped aside after `yield_after` instructions, `looping` when in the last turn
+    /// every warp that ran only looped without changing anything ([`Spin::looping`])
+    /// and nothing else moved (no barrier, mbarrier or warp-synchronous instruction,
+    /// no lanes going on alone).
     fn go(
         &self,
         n: u64,
@@ -222,10 +216,10 @@ impl Cta<'_> {
         let count = self.shape.warps_per_cta() as usize;
         let (warps, shared) = (&mut scratch.warps[..count], &mut scratch.shared[..]);
         let (bars, timed_out) = (&mut scratch.bars, &mut scratch.timed_out);
-        let mut quiet = false;
+        let mut looping = false;
         loop {
             if yield_after.is_some_and(|limit| budget.used() >= limit) {
-                return Ok(Some(quiet));
+                return Ok(Some(looping));
             }
             let mut moved = false;
             for warp in warps.iter_mut() {
@@ -252,7 +246,6 @@ impl Cta<'_> {
             for b in 0..bars.len() {
                 acted |= self.complete(warps, bars, b);
             }
-            quiet = !acted;
             // Warps that only loop without changing anything (found in a watched
             // turn, spin.rs) wait for something from outside them, as blocked ones
             // do: what follows may run as when nothing moved.
@@ -264,6 +257,7 @@ impl Cta<'_> {
                 });
             moved |= acted;
             if moved && !only_loops {
+                looping = false;
                 continue;
             }
             // Nothing else can run: lanes done at a join go on alone (one join a
@@ -289,7 +283,7 @@ impl Cta<'_> {
                     }
                 }
             }
-            quiet = !fell && only_loops;
+            looping = !fell && only_loops;
             if only_loops || fell {
                 continue;
             }

@@ -296,14 +296,10 @@ impl TensorMap {
         }
     }
 
-    /// The NaN an element outside the tensor reads with a NaN fill.
+    /// What an element outside the tensor reads: zero, or with a NaN fill (float
+    /// types only) all ones but the sign, the canonical NaN of f32 and the halves.
     pub fn fill(&self) -> u64 {
-        match (self.nan_fill, self.dtype) {
-            (false, _) => 0,
-            (true, 6 | 9) => 0x7fff,
-            (true, 7) => 0x7fff_ffff,
-            (true, _) => 0x7fff_ffff_ffff_ffff,
-        }
+        if self.nan_fill { u64::MAX >> (65 - 8 * self.element_bytes()) } else { 0 }
     }
 }
 
@@ -370,6 +366,16 @@ mod tests {
         assert_eq!(map.element(&[-1, 0, 0, 0, 0], &[0; 5]), None);
         assert_eq!(map.element(&[99, 0, 0, 0, 0], &[1, 0, 0, 0, 0]), None);
         assert_eq!(map.element(&[0, 68, 0, 0, 0], &[0, 1, 0, 0, 0]), None);
+    }
+
+    #[test]
+    fn a_nan_fill_is_the_canonical_nan_of_the_type() {
+        for (dtype, want) in [(6, 0x7fff), (9, 0x7fff), (7, 0x7fff_ffff), (8, 0x7fff_ffff_ffff_ffff)] {
+            let mut t = f32_2d(0);
+            (t.dtype, t.oob_fill, t.boxes[0]) = (dtype, 1, 32);
+            assert_eq!(TensorMap::tiled(&t).unwrap().fill(), want, "type {dtype}");
+        }
+        assert_eq!(TensorMap::tiled(&f32_2d(0)).unwrap().fill(), 0);
     }
 
     #[test]
