@@ -86,8 +86,9 @@ fn nvcc_kernels_match_their_references() {
         })
         .collect();
     names.sort();
-    // 24 from tools/kernel_cases.py, 25 from tools/wmma_cases.py.
-    assert_eq!(names.len(), 49, "{names:?}");
+    // 24 from tools/kernel_cases.py, 25 from tools/wmma_cases.py, 27 from
+    // tools/wgmma_cases.py.
+    assert_eq!(names.len(), 76, "{names:?}");
     let failed: Vec<String> =
         names.iter().filter_map(|n| check(n).err().map(|e| format!("{n}: {e}"))).collect();
     assert!(failed.is_empty(), "{}", failed.join("\n"));

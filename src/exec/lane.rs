@@ -607,6 +607,7 @@ impl Cta<'_> {
             | Op::Stmatrix { .. }
             | Op::Mma(_)
             | Op::Wmma(_)
+            | Op::Wgmma(_)
             | Op::Activemask { .. }
             | Op::Vote { .. }
             | Op::Shfl { .. }

@@ -34,7 +34,7 @@ impl Cta<'_> {
         inst: &Inst,
         active: u32,
     ) -> Result<(), Fault> {
-        use crate::lower::program::Wmma;
+        use crate::lower::program::{Wgmma, Wmma};
         let name = match &inst.op {
             Op::Ldmatrix { .. } => "ldmatrix",
             Op::Stmatrix { .. } => "stmatrix",
@@ -42,6 +42,12 @@ impl Cta<'_> {
                 Wmma::Load { .. } => "wmma.load.sync",
                 Wmma::Store { .. } => "wmma.store.sync",
                 Wmma::Mma { .. } => "wmma.mma.sync",
+            },
+            Op::Wgmma(w) => match w {
+                Wgmma::Fence => "wgmma.fence.sync",
+                Wgmma::Commit => "wgmma.commit_group.sync",
+                Wgmma::Wait(_) => "wgmma.wait_group.sync",
+                Wgmma::Mma(_) => "wgmma.mma_async.sync",
             },
             _ => "mma.sync",
         };
@@ -141,6 +147,7 @@ impl Cta<'_> {
                 }
             }
             Op::Wmma(w) => self.wmma(n, warp, shared, inst, w)?,
+            Op::Wgmma(w) => self.wgmma(n, warp, shared, inst, w)?,
             _ => {}
         }
         Ok(())

@@ -24,6 +24,7 @@ pub mod texture;
 pub mod threads;
 pub mod tma;
 pub mod warp;
+mod wgmma;
 mod wmma;
 
 pub use builtin::{Heap, Printed};

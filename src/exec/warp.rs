@@ -646,7 +646,7 @@ impl Cta<'_> {
             }
             Op::Barrier(bar) => self.barrier(n, warp, inst, bar, leaf, pc, mask, active),
             Op::Mbarrier(m) => self.mbarrier(n, warp, shared, inst, m, leaf, pc, mask, active),
-            Op::Ldmatrix { .. } | Op::Stmatrix { .. } | Op::Mma(_) | Op::Wmma(_) => {
+            Op::Ldmatrix { .. } | Op::Stmatrix { .. } | Op::Mma(_) | Op::Wmma(_) | Op::Wgmma(_) => {
                 self.matrix(n, warp, shared, inst, active)?;
                 Ok(warp.groups.goto(leaf, pc + 1))
             }

@@ -123,6 +123,7 @@ impl<'m> Decoder<'m> {
                 Ok(Op::Mma(Box::new(mma)))
             }
             O::Wmma => self.wmma_op(i, f),
+            O::Wgmma => self.wgmma_op(i, f),
             _ => self.unsupported(i),
         }
     }

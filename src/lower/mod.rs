@@ -26,4 +26,5 @@ mod shared;
 mod tex;
 mod video;
 mod warp;
+mod wgmma;
 mod wmma;

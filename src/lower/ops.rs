@@ -48,6 +48,79 @@ pub struct Mma {
     pub c: Vec<Src>,
 }
 
+/// What a `wgmma.mma_async` multiplies (PTX ISA 9.7.15.5.2): the element types of A
+/// and B, which fix K (each row of A and column of B is 32 bytes of K).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WgmmaKind {
+    /// `.f16.f16` or `.bf16.bf16`, K = 16.
+    Half { bf16: bool },
+    /// `.tf32.tf32`, K = 8: the top 19 bits of each f32.
+    Tf32,
+    /// `.e4m3`/`.e5m2` in any pairing, K = 32.
+    Fp8 { a: crate::sem::cvt::Fp8, b: crate::sem::cvt::Fp8 },
+    /// `{.satfinite}.s32.{s8,u8}.{s8,u8}`, K = 32.
+    Int8 { a_signed: bool, b_signed: bool, satfinite: bool },
+    /// `.s32.b1.b1.and.popc`, K = 256.
+    B1,
+}
+
+impl WgmmaKind {
+    /// Bits of one element of A and B.
+    pub fn bits(self) -> usize {
+        match self {
+            WgmmaKind::Half { .. } => 16,
+            WgmmaKind::Tf32 => 32,
+            WgmmaKind::Fp8 { .. } | WgmmaKind::Int8 { .. } => 8,
+            WgmmaKind::B1 => 1,
+        }
+    }
+
+    /// K of the shape: a row of A (and a column of B) is always 256 bits.
+    pub fn k(self) -> usize {
+        256 / self.bits()
+    }
+}
+
+/// Where a `wgmma.mma_async` finds A: a shared-memory matrix descriptor, or each
+/// lane's four registers of the warp's 16 rows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WgmmaA {
+    Desc(Src),
+    Regs([Src; 4]),
+}
+
+/// A `wgmma.mma_async.sync.aligned.m64nNkK`: each warp of the warpgroup computes its
+/// 16 rows of `D = A*B + D` (`scale_d` false: `D = A*B`). `d` is each lane's
+/// accumulator registers (N/2, or N/4 `.f16x2` ones with `acc16`); B is always a
+/// descriptor. `neg_a`/`neg_b` are the immediate scales of -1, `trans_a`/`trans_b`
+/// the transposes (MN-major layouts in shared memory).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WgmmaMma {
+    pub kind: WgmmaKind,
+    pub acc16: bool,
+    pub n: u16,
+    pub d: Vec<Slot>,
+    pub a: WgmmaA,
+    pub b: Src,
+    pub scale_d: PredSrc,
+    pub neg_a: bool,
+    pub neg_b: bool,
+    pub trans_a: bool,
+    pub trans_b: bool,
+}
+
+/// A warpgroup MMA instruction (PTX ISA 9.7.15): warp-wide, `.sync.aligned`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Wgmma {
+    /// `wgmma.fence`: orders the warp's register accesses before the wgmmas after it.
+    Fence,
+    /// `wgmma.commit_group`: the wgmmas issued since the last commit become a group.
+    Commit,
+    /// `wgmma.wait_group N`: waits until at most N groups are pending.
+    Wait(u32),
+    Mma(Box<WgmmaMma>),
+}
+
 /// The elements a `wmma` fragment holds (PTX ISA 9.7.14.4.1), in memory and, packed
 /// from the low bits up, in its registers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -704,6 +777,8 @@ pub enum Op {
     Mma(Box<Mma>),
     /// `wmma.load`, `wmma.mma` and `wmma.store` (PTX ISA 9.7.14.4).
     Wmma(Box<Wmma>),
+    /// `wgmma.fence`, `commit_group`, `wait_group` and `mma_async` (PTX ISA 9.7.15).
+    Wgmma(Wgmma),
     /// A video instruction (`vadd` ... `vshr`, `vadd2` ... `vset4`): `d = f(a, b, c)` on
     /// 32 bits.
     Video {

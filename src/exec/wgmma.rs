@@ -1,0 +1,414 @@
+//! The warpgroup MMA (PTX ISA 9.7.15): `wgmma.mma_async` and its fence, commit and
+//! wait.
+//!
+//! A warpgroup is four consecutive warps, the first a multiple of four. Warp `w` of
+//! the group holds rows `16w .. 16w + 16` of A and D, and every column of B, so each
+//! warp computes its part alone, when it executes the instruction: it reads its rows
+//! of A (registers or shared memory), all of B (shared memory) and its accumulators,
+//! and writes its accumulators. Reading the operands at issue is one of the orders the
+//! ISA allows ("at the latest when the group is waited on").
+//!
+//! Register fragments (9.7.15.5.1.1) follow `mma.sync`'s for each of the warp's 16 rows
+//! (`g` = lane / 4, `t` = lane % 4): D register `i` holds row `g + 8 * (i / 2 % 2)`,
+//! column `8 * (i / 4) + 2t + i % 2` (two to a `.f16x2` register with f16
+//! accumulators, the first in the low half); A in registers holds, per element width,
+//! what `mma.m16n8k{16,8,32,256}` A holds.
+//!
+//! Shared-memory operands (9.7.15.5.1.2) are read through a 64-bit matrix descriptor:
+//! bits 0-13 the start address, 16-29 the leading dimension byte offset (LBO), 32-45
+//! the stride dimension byte offset (SBO), each in units of 16 bytes; 49-51 the base
+//! offset; 62-63 the swizzle (0 none, 1 128-byte, 2 64-byte, 3 32-byte). The matrix is
+//! made of core matrices of 8 rows of 16 bytes. In the canonical layouts (with `W` the
+//! swizzle width, `mn` the row of A or column of B, `kb` the byte of K, K-major):
+//!
+//! - no swizzle: `start + mn % 8 * 16 + mn / 8 * SBO + kb % 16 + kb / 16 * LBO`;
+//! - swizzled: `start + mn % 8 * W + mn / 8 * SBO + kb`;
+//!
+//! and MN-major (the transposes, f16 and bf16 only), with `mb` the byte of M or N and
+//! `k` the element of K:
+//!
+//! - no swizzle: `start + mb % 16 + mb / 16 * SBO + k % 8 * 16 + k / 8 * LBO`;
+//! - swizzled: `start + mb % W + mb / W * LBO + k % 8 * W + k / 8 * SBO`.
+//!
+//! A swizzle then XORs address bits 4.. with bits 7.. (one, two or three bits for 32,
+//! 64 and 128 bytes) of the shared address, as TMA writes a tile (`tma.rs`).
+
+use super::warp::{Cta, Fault, Warp, pred_mask};
+use crate::lower::program::{Inst, Wgmma, WgmmaA, WgmmaKind, WgmmaMma};
+use crate::lower::program::{Rnd, Src};
+use crate::sem::cvt::{float_to_float, fp8_to_f16, widen};
+use crate::sem::matrix::{dot_b1, dot_f32, dot_int};
+use crate::sem::round;
+
+/// The K data of one row of A or column of B: 32 bytes, K in order.
+type Row = [u8; 32];
+
+/// A shared-memory matrix descriptor, its fields in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Desc {
+    start: u64,
+    lbo: u64,
+    sbo: u64,
+    /// The swizzle width in bytes (0: none).
+    width: u64,
+}
+
+impl Desc {
+    fn of(d: u64) -> Result<Desc, String> {
+        let field = |at: u32| (d >> at & 0x3fff) << 4;
+        let base = d >> 49 & 7;
+        if base != 0 {
+            return Err(format!(
+                "the matrix descriptor {d:#x} has base offset {base}; ptxvm runs only base offset 0 (the canonical \
+                 layouts, with swizzle patterns aligned to their size)"
+            ));
+        }
+        let width = match d >> 62 {
+            0 => 0,
+            1 => 128,
+            2 => 64,
+            _ => 32,
+        };
+        Ok(Desc { start: field(0), lbo: field(16), sbo: field(32), width })
+    }
+
+    fn swizzle(&self, a: u64) -> u64 {
+        if self.width == 0 { a } else { a ^ ((a >> 7) & (self.width / 16 - 1)) << 4 }
+    }
+
+    /// The address of byte `kb` (< 32) of row `mn` in a K-major layout.
+    fn k_major(&self, mn: u64, kb: u64) -> u64 {
+        let lin = if self.width == 0 {
+            self.start + mn % 8 * 16 + mn / 8 * self.sbo + kb % 16 + kb / 16 * self.lbo
+        } else {
+            self.start + mn % 8 * self.width + mn / 8 * self.sbo + kb
+        };
+        self.swizzle(lin)
+    }
+
+    /// The address of byte `mb` of M or N at element `k` of K in an MN-major layout.
+    fn mn_major(&self, mb: u64, k: u64) -> u64 {
+        let lin = if self.width == 0 {
+            self.start + mb % 16 + mb / 16 * self.sbo + k % 8 * 16 + k / 8 * self.lbo
+        } else {
+            let w = self.width;
+            self.start + mb % w + mb / w * self.lbo + k % 8 * w + k / 8 * self.sbo
+        };
+        self.swizzle(lin)
+    }
+}
+
+/// Element `k` of `bits` bits (1, 8, 16 or 32) of a row.
+fn elem(row: &Row, k: usize, bits: usize) -> u64 {
+    match bits {
+        1 => u64::from(row[k / 8] >> (k % 8) & 1),
+        _ => {
+            let size = bits / 8;
+            row[k * size..(k + 1) * size].iter().rev().fold(0, |v, b| v << 8 | u64::from(*b))
+        }
+    }
+}
+
+/// Sets element `k` of `bits` bits of a row.
+fn set_elem(row: &mut Row, k: usize, bits: usize, v: u64) {
+    match bits {
+        1 => {
+            let m = 1 << (k % 8);
+            row[k / 8] = (row[k / 8] & !m) | if v & 1 == 1 { m } else { 0 };
+        }
+        _ => {
+            let size = bits / 8;
+            for (j, b) in row[k * size..(k + 1) * size].iter_mut().enumerate() {
+                *b = (v >> (8 * j)) as u8;
+            }
+        }
+    }
+}
+
+/// Where lane (`g`, `t`)'s element `i` of A in registers lies: (row, k, register,
+/// bit offset in it), as `mma.sync` A fragments of 16 rows place them.
+fn a_place(bits: usize, g: usize, t: usize, i: usize) -> (usize, usize, usize, usize) {
+    match bits {
+        16 => (g + 8 * (i >> 1 & 1), 2 * t + (i & 1) + 8 * (i >> 2), i / 2, 16 * (i & 1)),
+        32 => (g + 8 * (i & 1), t + 4 * (i >> 1), i, 0),
+        8 => (g + 8 * (i >> 2 & 1), 4 * t + (i & 3) + 16 * (i >> 3), i / 4, 8 * (i & 3)),
+        // Single bits: register r holds 32 of them, row g (+8 in r = 1, 3), K from
+        // 32t (+128 in r = 2, 3).
+        _ => {
+            let (r, j) = (i / 32, i % 32);
+            (g + 8 * (r & 1), 32 * t + j + 128 * (r >> 1), r, j)
+        }
+    }
+}
+
+/// Where lane (`g`, `t`)'s accumulator element `i` lies in the warp's 16 rows.
+fn d_place(g: usize, t: usize, i: usize) -> (usize, usize) {
+    (g + 8 * (i >> 1 & 1), 8 * (i >> 2) + 2 * t + (i & 1))
+}
+
+impl Cta<'_> {
+    /// Runs a `wgmma` instruction for a whole warp.
+    pub(super) fn wgmma(
+        &self,
+        n: u64,
+        warp: &mut Warp,
+        shared: &mut [u8],
+        inst: &Inst,
+        w: &Wgmma,
+    ) -> Result<(), Fault> {
+        let Wgmma::Mma(mma) = w else {
+            // The fence, commit and wait order nothing more: each wgmma completes as
+            // it is issued.
+            return Ok(());
+        };
+        self.wgmma_mma(warp, shared, mma).map_err(|cause| self.fault(n, warp, u32::MAX, inst, cause))
+    }
+
+    fn wgmma_mma(&self, warp: &mut Warp, shared: &[u8], mma: &WgmmaMma) -> Result<(), String> {
+        use super::lane::{read, write};
+        let first = warp.index / 4 * 4;
+        if self.shape.warps_per_cta() < first + 4 || self.shape.warp_mask(first + 3) != u32::MAX {
+            return Err(format!(
+                "wgmma.mma_async needs a whole warpgroup (threads {}..{}), and the CTA has {} threads \
+                 (undefined behaviour)",
+                first * 32,
+                first * 32 + 128,
+                self.shape.block.count()
+            ));
+        }
+        let rank = (warp.index % 4) as u64;
+        let uniform = |src: Src, what: &str| -> Result<u64, String> {
+            let v = read(warp, src, 0);
+            match (1..32).find(|&l| read(warp, src, l) != v) {
+                Some(l) => Err(format!(
+                    "{what} differs across the warp: lane 0 has {v:#x}, lane {l} {:#x} (undefined behaviour)",
+                    read(warp, src, l)
+                )),
+                None => Ok(v),
+            }
+        };
+        let kind = mma.kind;
+        let bits = kind.bits();
+        let k = kind.k();
+        let n_cols = usize::from(mma.n);
+        // The warp's 16 rows of A.
+        let mut a = [[0u8; 32]; 16];
+        match mma.a {
+            WgmmaA::Desc(src) => {
+                let d = Desc::of(uniform(src, "the descriptor of A")?)?;
+                for (r, row) in a.iter_mut().enumerate() {
+                    *row = self.wgmma_row(warp, shared, &d, 16 * rank + r as u64, mma.trans_a, bits)?;
+                }
+            }
+            WgmmaA::Regs(srcs) => {
+                // Four 32-bit registers a lane.
+                let count = 128 / bits;
+                for lane in 0..32 {
+                    let (g, t) = (lane / 4, lane % 4);
+                    for i in 0..count {
+                        let (r, kk, reg, shift) = a_place(bits, g, t, i);
+                        let v = read(warp, srcs[reg], lane) >> shift;
+                        set_elem(&mut a[r], kk, bits, v);
+                    }
+                }
+            }
+        }
+        let db = Desc::of(uniform(mma.b, "the descriptor of B")?)?;
+        let mut b = Vec::with_capacity(n_cols);
+        for col in 0..n_cols {
+            b.push(self.wgmma_row(warp, shared, &db, col as u64, mma.trans_b, bits)?);
+        }
+        let scale = pred_mask(warp, mma.scale_d);
+        if scale != 0 && scale != u32::MAX {
+            return Err(format!(
+                "scale-d differs across the warp: true in lanes {scale:#010x} only (undefined behaviour)"
+            ));
+        }
+        let keep = scale != 0;
+        // Each lane's accumulator elements: N/2 of them.
+        let elems = n_cols / 2;
+        let acc = |lane: usize, i: usize| -> u64 {
+            if mma.acc16 {
+                read(warp, Src::Reg(mma.d[i / 2]), lane) >> (16 * (i & 1)) & 0xffff
+            } else {
+                read(warp, Src::Reg(mma.d[i]), lane) & 0xffff_ffff
+            }
+        };
+        let mut out = vec![[0u64; 128]; 32];
+        match kind {
+            WgmmaKind::Int8 { a_signed, b_signed, satfinite } => {
+                let value = |row: &Row, kk: usize, signed: bool| {
+                    let v = elem(row, kk, 8) as u8;
+                    if signed { i64::from(v as i8) } else { i64::from(v) }
+                };
+                let am: Vec<Vec<i64>> =
+                    a.iter().map(|r| (0..k).map(|kk| value(r, kk, a_signed)).collect()).collect();
+                let bm: Vec<Vec<i64>> =
+                    b.iter().map(|r| (0..k).map(|kk| value(r, kk, b_signed)).collect()).collect();
+                for (lane, o) in out.iter_mut().enumerate() {
+                    for (i, e) in o.iter_mut().take(elems).enumerate() {
+                        let (r, c) = d_place(lane / 4, lane % 4, i);
+                        let c0 = if keep { i64::from(acc(lane, i) as u32 as i32) } else { 0 };
+                        *e = u64::from(dot_int(&am[r], &bm[c], c0, satfinite));
+                    }
+                }
+            }
+            WgmmaKind::B1 => {
+                let bit = |row: &Row| (0..k).map(|kk| elem(row, kk, 1) == 1).collect::<Vec<_>>();
+                let am: Vec<Vec<bool>> = a.iter().map(bit).collect();
+                let bm: Vec<Vec<bool>> = b.iter().map(bit).collect();
+                for (lane, o) in out.iter_mut().enumerate() {
+                    for (i, e) in o.iter_mut().take(elems).enumerate() {
+                        let (r, c) = d_place(lane / 4, lane % 4, i);
+                        let c0 = if keep { i64::from(acc(lane, i) as u32 as i32) } else { 0 };
+                        *e = u64::from(dot_b1(&am[r], &bm[c], c0, true));
+                    }
+                }
+            }
+            _ => {
+                let value = |row: &Row, kk: usize, fp8: Option<crate::sem::cvt::Fp8>| -> f32 {
+                    let e = elem(row, kk, bits);
+                    match (kind, fp8) {
+                        (WgmmaKind::Half { bf16 }, _) => {
+                            widen(if bf16 { round::BF16 } else { round::F16 }, e) as f32
+                        }
+                        (WgmmaKind::Tf32, _) => f32::from_bits(e as u32 & 0xffff_e000),
+                        (_, Some(f)) => widen(round::F16, fp8_to_f16(f, e as u8)) as f32,
+                        _ => unreachable!("integer kinds are handled above"),
+                    }
+                };
+                let (fa, fb) = match kind {
+                    WgmmaKind::Fp8 { a, b } => (Some(a), Some(b)),
+                    _ => (None, None),
+                };
+                let signed = |x: f32, neg: bool| if neg { -x } else { x };
+                let am: Vec<Vec<f32>> = a
+                    .iter()
+                    .map(|r| (0..k).map(|kk| signed(value(r, kk, fa), mma.neg_a)).collect())
+                    .collect();
+                let bm: Vec<Vec<f32>> = b
+                    .iter()
+                    .map(|r| (0..k).map(|kk| signed(value(r, kk, fb), mma.neg_b)).collect())
+                    .collect();
+                for (lane, o) in out.iter_mut().enumerate() {
+                    for (i, e) in o.iter_mut().take(elems).enumerate() {
+                        let (r, c) = d_place(lane / 4, lane % 4, i);
+                        let c0 = match (keep, mma.acc16) {
+                            (false, _) => 0.0,
+                            (true, false) => f32::from_bits(acc(lane, i) as u32),
+                            (true, true) => widen(round::F16, acc(lane, i)) as f32,
+                        };
+                        let sum = dot_f32(&am[r], &bm[c], c0);
+                        *e = if mma.acc16 {
+                            // Summed as f32 accumulators are, then rounded to f16 once.
+                            float_to_float(
+                                round::F16,
+                                round::F32,
+                                Rnd::Rn,
+                                false,
+                                false,
+                                u64::from(sum.to_bits()),
+                            )
+                        } else {
+                            u64::from(sum.to_bits())
+                        };
+                    }
+                }
+            }
+        }
+        for (lane, o) in out.iter().enumerate() {
+            if mma.acc16 {
+                for (j, slot) in mma.d.iter().enumerate() {
+                    write(warp, *slot, lane, o[2 * j] | o[2 * j + 1] << 16);
+                }
+            } else {
+                for (slot, v) in mma.d.iter().zip(o) {
+                    write(warp, *slot, lane, *v);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The K data of row `mn` (of A, or column of B) of a descriptor's matrix:
+    /// K-major, or MN-major when transposed.
+    fn wgmma_row(
+        &self,
+        warp: &Warp,
+        shared: &[u8],
+        d: &Desc,
+        mn: u64,
+        trans: bool,
+        bits: usize,
+    ) -> Result<Row, String> {
+        let mut row = [0u8; 32];
+        let read = |a: u64, into: &mut [u8]| -> Result<(), String> {
+            let r = self
+                .shared_range(shared.len(), a, into.len() as u8)
+                .map_err(|e| format!("wgmma.mma_async: {e}"))?;
+            super::lane::shadow(warp, 0, r.start, r.len(), false, false);
+            into.copy_from_slice(&shared[r]);
+            Ok(())
+        };
+        if !trans {
+            let (lo, hi) = row.split_at_mut(16);
+            read(d.k_major(mn, 0), lo)?;
+            read(d.k_major(mn, 16), hi)?;
+        } else {
+            // MN-major: 16-bit elements only (the lowering allows no other).
+            let size = bits as u64 / 8;
+            for kk in 0..(256 / bits) {
+                let at = d.mn_major(mn * size, kk as u64);
+                read(at, &mut row[kk * size as usize..(kk + 1) * size as usize])?;
+            }
+        }
+        Ok(row)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptor_fields_and_swizzles() {
+        // start 0x400, LBO 16, SBO 1024, 128-byte swizzle.
+        let d = Desc::of(0x400 >> 4 | 1 << 16 | 64 << 32 | 1 << 62).unwrap();
+        assert_eq!(d, Desc { start: 0x400, lbo: 16, sbo: 1024, width: 128 });
+        // Row 3's first chunk: 0x400 + 3 * 128 = 0x580; bits 7-9 are 3, so chunk 0 -> 3.
+        assert_eq!(d.k_major(3, 0), 0x580 ^ 0x30);
+        assert_eq!(d.k_major(3, 16), 0x590 ^ 0x30);
+        // Row 9: the second group of 8 rows, SBO on: 0x400 + 1024 + 128.
+        assert_eq!(d.k_major(9, 0), (0x400 + 1024 + 128) ^ 0x10);
+        // No swizzle: rows 16 bytes apart in a core matrix, LBO between the K halves.
+        let n = Desc::of(0x100 >> 4 | (128 >> 4) << 16 | (256 >> 4) << 32).unwrap();
+        assert_eq!(n.k_major(1, 0), 0x110);
+        assert_eq!(n.k_major(1, 16), 0x110 + 128);
+        assert_eq!(n.k_major(8, 2), 0x100 + 256 + 2);
+        assert!(Desc::of(1 << 49).is_err());
+    }
+
+    #[test]
+    fn fragments_cover_the_warp_rows_once() {
+        for bits in [1, 8, 16, 32] {
+            let per_lane = 128 / bits;
+            let mut seen = vec![vec![0; 256 / bits]; 16];
+            for lane in 0..32 {
+                for i in 0..per_lane {
+                    let (r, k, reg, shift) = a_place(bits, lane / 4, lane % 4, i);
+                    assert!(reg < 4 && shift + bits <= 32);
+                    seen[r][k] += 1;
+                }
+            }
+            assert!(seen.iter().flatten().all(|&c| c == 1), "bits {bits}");
+        }
+        let mut seen = [[0; 256]; 16];
+        for lane in 0..32 {
+            for i in 0..128 {
+                let (r, c) = d_place(lane / 4, lane % 4, i);
+                seen[r][c] += 1;
+            }
+        }
+        assert!(seen.iter().flatten().all(|&c| c == 1));
+    }
+}
