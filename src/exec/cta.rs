@@ -71,7 +71,8 @@ pub struct Turn {
 pub struct Suspended(pub Box<Scratch>);
 
 // SAFETY: the only non-Send parts of a `Scratch` are the `Rc`s of its shared-memory
-// shadow, held by the scratch and its own warps and by nothing else; a `Suspended`
+// shadow and of its warpgroups' wgmma logs, held by the scratch and its own warps and
+// by nothing else; a `Suspended`
 // moves all of them together, and they are used by one thread at a time.
 unsafe impl Send for Suspended {}
 
@@ -189,6 +190,16 @@ impl Cta<'_> {
             for warp in &mut scratch.warps[..count] {
                 warp.shadow = Some(shadow.clone());
                 warp.synced = Some(Box::new([[0; 32]; 32]));
+            }
+        }
+        // A kernel with wgmma: each warpgroup's warps share the log that finds them
+        // disagreeing (`wgmma.rs`).
+        if !self.program.touches.is_empty() {
+            for group in scratch.warps[..count].chunks_mut(4) {
+                let log = Rc::new(RefCell::new(super::wgmma::WgGroup::default()));
+                for warp in group {
+                    warp.wg_group = Some(log.clone());
+                }
             }
         }
         if self.checks.trace {

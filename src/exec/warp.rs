@@ -139,6 +139,12 @@ pub(super) struct Warp {
     pub spin: Option<Box<Spin>>,
     /// The clock at which the next sample for `spin` is due (`u64::MAX`: none).
     pub sample_at: u64,
+    /// Its `wgmma.mma_async`s not yet waited for (`wgmma.rs`); `wg_watch` while there
+    /// are any, when each instruction is checked for touching their registers.
+    pub wg: Option<Box<super::wgmma::WgWarp>>,
+    pub wg_watch: bool,
+    /// Its warpgroup's log of `wgmma.mma_async`s, in a kernel that has them.
+    pub wg_group: Option<Rc<RefCell<super::wgmma::WgGroup>>>,
 }
 
 /// Deepest call nesting, and most local memory per thread (CUDA's stack limit is
@@ -194,6 +200,9 @@ impl Warp {
             spin.on = false;
         }
         self.sample_at = u64::MAX;
+        self.wg = None;
+        self.wg_watch = false;
+        self.wg_group = None;
         // Each lane's thread id, for `%tid` (lanes past the block's threads never run).
         for l in 0..WARP_SIZE {
             let t =
@@ -255,6 +264,11 @@ impl Warp {
     }
 
     /// Checks frame `f`'s registers out into [`Warp::regs`].
+    /// The frame whose registers are checked out now.
+    pub fn frame_id(&self) -> u32 {
+        self.frame
+    }
+
     pub fn use_frame(&mut self, f: u32) {
         if f == self.frame {
             return;
@@ -476,6 +490,15 @@ impl Cta<'_> {
             {
                 trace.push(TraceStep { pc, mask, active });
             }
+            if warp.wg_watch
+                && active != 0
+                && let Some((cause, wgmma)) = self.wgmma_touch(warp, pc)
+            {
+                warp.groups.node_mut(leaf).pc = pc;
+                let mut f = self.fault(n, warp, active, &self.program.insts[pc as usize], cause);
+                f.notes.push((wgmma, "the wgmma.mma_async".into()));
+                return Err(f);
+            }
             if let Err(stop) = budget.step(active.count_ones()) {
                 warp.groups.node_mut(leaf).pc = pc;
                 return Err(self.fault(n, warp, mask, &self.program.insts[pc as usize], stop.to_string()));
@@ -615,10 +638,16 @@ impl Cta<'_> {
                 let f = warp.groups.node(leaf).frame;
                 warp.leave_frames(f, active, false);
                 warp.groups.ret(leaf, active);
+                if warp.live == 0 {
+                    self.wgmma_gone(n, warp, inst)?;
+                }
                 Ok(mask & !active != 0 && warp.groups.goto(leaf, pc + 1))
             }
             Op::Exit => {
                 self.exit(warp, leaf, active);
+                if warp.live == 0 {
+                    self.wgmma_gone(n, warp, inst)?;
+                }
                 Ok(mask & !active != 0 && warp.groups.goto(leaf, pc + 1))
             }
             Op::Trap => Err(self.fault(n, warp, active, inst, "trap".into())),

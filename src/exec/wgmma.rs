@@ -32,6 +32,21 @@
 //!
 //! A swizzle then XORs address bits 4.. with bits 7.. (one, two or three bits for 32,
 //! 64 and 128 bytes) of the shared address, as TMA writes a tile (`tma.rs`).
+//!
+//! What the ISA leaves undefined, and ptxvm reports:
+//!
+//! - an instruction other than a wgmma that names an accumulator or A register of a
+//!   `wgmma.mma_async` before a `wgmma.wait_group` has waited for it (the lowering lists
+//!   the registers each instruction names, [`Program::touches`]);
+//! - shared memory that a pending `wgmma.mma_async` read, changed (by any thread, or a
+//!   copy) before the wait: the bytes read are kept and compared at the wait;
+//! - the warps of a warpgroup executing different `wgmma.mma_async`s (another
+//!   instruction, other descriptors or scale-d), or a warp exiting without executing
+//!   one that the others did: each warpgroup keeps a log of them ([`WgGroup`]);
+//! - descriptors or scale-d that differ across a warp, and a CTA without the whole
+//!   warpgroup.
+//!
+//! [`Program::touches`]: crate::lower::program::Program::touches
 
 use super::warp::{Cta, Fault, Warp, pred_mask};
 use crate::lower::program::{Inst, Wgmma, WgmmaA, WgmmaKind, WgmmaMma};
@@ -42,6 +57,119 @@ use crate::sem::round;
 
 /// The K data of one row of A or column of B: 32 bytes, K in order.
 type Row = [u8; 32];
+
+/// A `wgmma.mma_async` that no `wgmma.wait_group` has waited for yet.
+struct Pending {
+    pc: u32,
+    frame: u32,
+    /// The group it belongs to: the warp's commits before it.
+    group: u64,
+    /// Its accumulator and A registers ([`crate::lower::regs::Slot::key`]).
+    regs: Vec<u32>,
+    /// The shared memory it read: (address, length) and, in order, the bytes.
+    reads: Vec<(u32, u8)>,
+    bytes: Vec<u8>,
+}
+
+/// A warp's `wgmma.mma_async`s not yet waited for, and its commits.
+#[derive(Default)]
+pub(super) struct WgWarp {
+    pending: Vec<Pending>,
+    commits: u64,
+}
+
+/// What identifies one `wgmma.mma_async` of a warpgroup: every warp must execute the
+/// same one, with the same descriptors and scale-d.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Sig {
+    pc: u32,
+    desc_a: Option<u64>,
+    desc_b: u64,
+    scale_d: bool,
+}
+
+/// Most `wgmma.mma_async`s one warp of a warpgroup may run ahead of another.
+const MAX_AHEAD: usize = 1 << 16;
+
+/// The `wgmma.mma_async`s of one warpgroup that not all of its warps have executed
+/// yet, shared by its four warps: entry `i` is the warpgroup's `base + i`-th, with
+/// the warps that executed it (a bit each).
+#[derive(Default)]
+pub(crate) struct WgGroup {
+    log: std::collections::VecDeque<(Sig, u8)>,
+    base: u64,
+    /// How many each warp executed.
+    next: [u64; 4],
+    /// Warps whose threads all exited.
+    gone: u8,
+}
+
+impl WgGroup {
+    /// Records warp `rank` executing `sig`; an error says how the warps disagree, and
+    /// the pc of the other instruction.
+    fn execute(&mut self, rank: usize, sig: Sig) -> Result<(), (String, Option<u32>)> {
+        let seq = self.next[rank];
+        self.next[rank] += 1;
+        let at = (seq - self.base) as usize;
+        if let Some((first, seen)) = self.log.get_mut(at) {
+            if *first != sig {
+                let what = if first.pc != sig.pc {
+                    "a different wgmma.mma_async".to_string()
+                } else {
+                    format!(
+                        "this wgmma.mma_async with descriptors A {} B {:#x} and scale-d {}",
+                        first.desc_a.map_or("in registers".into(), |d| format!("{d:#x}")),
+                        first.desc_b,
+                        first.scale_d
+                    )
+                };
+                let who = seen.trailing_zeros();
+                let cause = format!(
+                    "the warpgroup disagrees: as its wgmma.mma_async number {seq}, warp {rank} of the warpgroup \
+                     executes this one (A {}, B {:#x}, scale-d {}), and warp {who} executed {what} (undefined \
+                     behaviour)",
+                    sig.desc_a.map_or("in registers".into(), |d| format!("{d:#x}")),
+                    sig.desc_b,
+                    sig.scale_d
+                );
+                return Err((cause, (first.pc != sig.pc).then_some(first.pc)));
+            }
+            *seen |= 1 << rank;
+        } else {
+            if self.log.len() >= MAX_AHEAD {
+                return Err((
+                    format!(
+                        "warp {rank} of the warpgroup ran {MAX_AHEAD} wgmma.mma_async ahead of another warp of it"
+                    ),
+                    None,
+                ));
+            }
+            self.log.push_back((sig, 1 << rank));
+        }
+        self.settle()
+    }
+
+    /// Drops the entries every live warp executed; an error names an entry that a
+    /// warp which exited never executed.
+    fn settle(&mut self) -> Result<(), (String, Option<u32>)> {
+        while let Some(&(sig, seen)) = self.log.front() {
+            if seen | self.gone != 0xf {
+                break;
+            }
+            if seen & self.gone != self.gone {
+                let gone = (self.gone & !seen).trailing_zeros();
+                let cause = format!(
+                    "warp {gone} of the warpgroup exited without executing a wgmma.mma_async that the others \
+                     executed (undefined behaviour)"
+                );
+                return Err((cause, Some(sig.pc)));
+            }
+            self.log.pop_front();
+            self.base += 1;
+        }
+        Ok(())
+    }
+}
 
 /// A shared-memory matrix descriptor, its fields in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,15 +284,118 @@ impl Cta<'_> {
         inst: &Inst,
         w: &Wgmma,
     ) -> Result<(), Fault> {
-        let Wgmma::Mma(mma) = w else {
-            // The fence, commit and wait order nothing more: each wgmma completes as
-            // it is issued.
-            return Ok(());
+        let fault = |warp: &Warp, (cause, other): (String, Option<u32>)| {
+            let mut f = self.fault(n, warp, u32::MAX, inst, cause);
+            if let Some(pc) = other {
+                f.notes.push((pc, "the other wgmma.mma_async".into()));
+            }
+            f
         };
-        self.wgmma_mma(warp, shared, mma).map_err(|cause| self.fault(n, warp, u32::MAX, inst, cause))
+        match w {
+            // Each wgmma completes as it is issued: the fence orders nothing more.
+            Wgmma::Fence => Ok(()),
+            Wgmma::Commit => {
+                warp.wg.get_or_insert_default().commits += 1;
+                Ok(())
+            }
+            Wgmma::Wait(keep) => {
+                let Some(wg) = warp.wg.as_mut() else { return Ok(()) };
+                // The groups older than the newest `keep` complete now.
+                let done = wg.commits.saturating_sub(u64::from(*keep));
+                let (finished, pending): (Vec<_>, Vec<_>) =
+                    wg.pending.drain(..).partition(|p| p.group < done);
+                wg.pending = pending;
+                warp.wg_watch = !wg.pending.is_empty();
+                for p in finished {
+                    let mut at = 0;
+                    for &(a, len) in &p.reads {
+                        let (a, len) = (a as usize, usize::from(len));
+                        let was = &p.bytes[at..at + len];
+                        if let Some(k) = (0..len).find(|&k| shared.get(a + k) != Some(&was[k])) {
+                            let cause = format!(
+                                "shared memory at {:#x} that a wgmma.mma_async read changed before this \
+                                 wgmma.wait_group waited for it (undefined behaviour: the wgmma may read its \
+                                 operands at any time until then)",
+                                a + k
+                            );
+                            let mut f = self.fault(n, warp, u32::MAX, inst, cause);
+                            f.notes.push((p.pc, "the wgmma.mma_async that read it".into()));
+                            return Err(f);
+                        }
+                        at += len;
+                    }
+                }
+                Ok(())
+            }
+            Wgmma::Mma(mma) => self.wgmma_mma(warp, shared, mma).map_err(|e| fault(warp, e)),
+        }
     }
 
-    fn wgmma_mma(&self, warp: &mut Warp, shared: &[u8], mma: &WgmmaMma) -> Result<(), String> {
+    /// Whether the instruction at `pc`, which `active` lanes execute, names a register
+    /// that a pending `wgmma.mma_async` owns: the cause, and the wgmma's pc.
+    pub(super) fn wgmma_touch(&self, warp: &Warp, pc: u32) -> Option<(String, u32)> {
+        if matches!(self.program.insts[pc as usize].op, crate::lower::program::Op::Wgmma(_)) {
+            return None;
+        }
+        let keys = self.program.touches.get(pc as usize)?;
+        let frame = warp.frame_id();
+        let wg = warp.wg.as_ref()?;
+        let p = wg.pending.iter().find(|p| p.frame == frame && keys.iter().any(|k| p.regs.contains(k)))?;
+        let cause = "this instruction names an accumulator or A register of a wgmma.mma_async that no \
+                     wgmma.wait_group has waited for (undefined behaviour in the PTX ISA; ptxas 13 makes such \
+                     code wait, at a cost, and says so in its C7514 and C7517 notes)"
+            .to_string();
+        Some((cause, p.pc))
+    }
+
+    /// A warp whose threads all exited: its warpgroup learns it.
+    pub(super) fn wgmma_gone(&self, n: u64, warp: &Warp, inst: &Inst) -> Result<(), Fault> {
+        let Some(group) = warp.wg_group.as_ref() else { return Ok(()) };
+        let mut g = group.borrow_mut();
+        g.gone |= 1 << (warp.index % 4);
+        g.settle().map_err(|(cause, other)| {
+            let mut f = self.fault(n, warp, u32::MAX, inst, cause);
+            f.notes.extend(other.map(|pc| (pc, "the wgmma.mma_async".to_string())));
+            f
+        })
+    }
+
+    fn wgmma_mma(&self, warp: &mut Warp, shared: &[u8], mma: &WgmmaMma) -> Result<(), (String, Option<u32>)> {
+        let pc = warp.pc_now;
+        let mut reads = Vec::new();
+        let sig = self.wgmma_compute(warp, shared, mma, &mut reads).map_err(|c| (c, None))?;
+        if let Some(group) = warp.wg_group.clone() {
+            group.borrow_mut().execute((warp.index % 4) as usize, sig)?;
+        }
+        let mut regs: Vec<u32> = mma.d.iter().map(|s| s.key()).collect();
+        if let WgmmaA::Regs(srcs) = mma.a {
+            regs.extend(srcs.iter().filter_map(|s| match s {
+                Src::Reg(slot) => Some(slot.key()),
+                Src::Imm(_) => None,
+            }));
+        }
+        let bytes = reads
+            .iter()
+            .flat_map(|&(a, len)| &shared[a as usize..a as usize + usize::from(len)])
+            .copied()
+            .collect();
+        let frame = warp.frame_id();
+        let wg = warp.wg.get_or_insert_default();
+        let group = wg.commits;
+        wg.pending.push(Pending { pc, frame, group, regs, reads, bytes });
+        warp.wg_watch = true;
+        Ok(())
+    }
+
+    /// Computes the warp's part of a `wgmma.mma_async`, listing the shared memory it
+    /// reads; returns what the warpgroup's other warps must agree on.
+    fn wgmma_compute(
+        &self,
+        warp: &mut Warp,
+        shared: &[u8],
+        mma: &WgmmaMma,
+        reads: &mut Vec<(u32, u8)>,
+    ) -> Result<Sig, String> {
         use super::lane::{read, write};
         let first = warp.index / 4 * 4;
         if self.shape.warps_per_cta() < first + 4 || self.shape.warp_mask(first + 3) != u32::MAX {
@@ -193,11 +424,15 @@ impl Cta<'_> {
         let n_cols = usize::from(mma.n);
         // The warp's 16 rows of A.
         let mut a = [[0u8; 32]; 16];
+        let mut desc_a = None;
         match mma.a {
             WgmmaA::Desc(src) => {
-                let d = Desc::of(uniform(src, "the descriptor of A")?)?;
+                let raw = uniform(src, "the descriptor of A")?;
+                desc_a = Some(raw);
+                let d = Desc::of(raw)?;
                 for (r, row) in a.iter_mut().enumerate() {
-                    *row = self.wgmma_row(warp, shared, &d, 16 * rank + r as u64, mma.trans_a, bits)?;
+                    *row =
+                        self.wgmma_row(warp, shared, &d, 16 * rank + r as u64, mma.trans_a, bits, reads)?;
                 }
             }
             WgmmaA::Regs(srcs) => {
@@ -213,10 +448,11 @@ impl Cta<'_> {
                 }
             }
         }
-        let db = Desc::of(uniform(mma.b, "the descriptor of B")?)?;
+        let desc_b = uniform(mma.b, "the descriptor of B")?;
+        let db = Desc::of(desc_b)?;
         let mut b = Vec::with_capacity(n_cols);
         for col in 0..n_cols {
-            b.push(self.wgmma_row(warp, shared, &db, col as u64, mma.trans_b, bits)?);
+            b.push(self.wgmma_row(warp, shared, &db, col as u64, mma.trans_b, bits, reads)?);
         }
         let scale = pred_mask(warp, mma.scale_d);
         if scale != 0 && scale != u32::MAX {
@@ -316,6 +552,7 @@ impl Cta<'_> {
                 }
             }
         }
+        let sig = Sig { pc: warp.pc_now, desc_a, desc_b, scale_d: keep };
         for (lane, o) in out.iter().enumerate() {
             if mma.acc16 {
                 for (j, slot) in mma.d.iter().enumerate() {
@@ -327,11 +564,12 @@ impl Cta<'_> {
                 }
             }
         }
-        Ok(())
+        Ok(sig)
     }
 
     /// The K data of row `mn` (of A, or column of B) of a descriptor's matrix:
-    /// K-major, or MN-major when transposed.
+    /// K-major, or MN-major when transposed. Each range read is added to `reads`.
+    #[allow(clippy::too_many_arguments)]
     fn wgmma_row(
         &self,
         warp: &Warp,
@@ -340,13 +578,15 @@ impl Cta<'_> {
         mn: u64,
         trans: bool,
         bits: usize,
+        reads: &mut Vec<(u32, u8)>,
     ) -> Result<Row, String> {
         let mut row = [0u8; 32];
-        let read = |a: u64, into: &mut [u8]| -> Result<(), String> {
+        let mut read = |a: u64, into: &mut [u8]| -> Result<(), String> {
             let r = self
                 .shared_range(shared.len(), a, into.len() as u8)
                 .map_err(|e| format!("wgmma.mma_async: {e}"))?;
             super::lane::shadow(warp, 0, r.start, r.len(), false, false);
+            reads.push((r.start as u32, r.len() as u8));
             into.copy_from_slice(&shared[r]);
             Ok(())
         };

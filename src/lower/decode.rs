@@ -55,6 +55,8 @@ pub(super) struct Decoded {
     pub frame_bytes: u32,
     /// Offsets of the shared variables the body names, sorted.
     pub shared: Vec<u32>,
+    /// In a body with a `wgmma`: the registers each instruction names (by program pc).
+    pub touches: Vec<(u32, Box<[u32]>)>,
 }
 
 pub(super) struct Decoder<'m> {
@@ -81,6 +83,9 @@ pub(super) struct Decoder<'m> {
     /// Offsets of the shared variables it names, for the bounds of each kernel's
     /// shared memory.
     used_shared: std::cell::RefCell<Vec<u32>>,
+    /// The registers each instruction names, kept for bodies with a `wgmma` (whose
+    /// pending operands no other instruction may touch, `exec/wgmma.rs`).
+    touches: Option<Vec<(u32, Box<[u32]>)>>,
 }
 
 /// Largest frame of one function per lane (a guard, not a CUDA limit).
@@ -148,6 +153,7 @@ impl<'m> Decoder<'m> {
             base: insts.len() as u32,
             carry: None,
             used_shared: Default::default(),
+            touches: body.span.text(src).contains("wgmma").then(Vec::new),
         };
         // A `.func`'s parameters may also be declared as registers (`.reg` params).
         // The call passes them through the frame like the others; the function's
@@ -178,7 +184,14 @@ impl<'m> Decoder<'m> {
         let mut used = d.used_shared.take();
         used.sort_unstable();
         used.dedup();
-        Ok(Decoded { rows: d.regs.counts(), reg_params, reg_rets, frame_bytes: d.frame_bytes, shared: used })
+        Ok(Decoded {
+            rows: d.regs.counts(),
+            reg_params,
+            reg_rets,
+            frame_bytes: d.frame_bytes,
+            shared: used,
+            touches: d.touches.take().unwrap_or_default(),
+        })
     }
 
     pub fn t(&self, n: Name) -> &'m str {
@@ -210,6 +223,19 @@ impl<'m> Decoder<'m> {
                         None => None,
                     };
                     let op = self.op(&view, &form, pc)?;
+                    if self.touches.is_some() {
+                        let mut keys = Vec::new();
+                        if let Some(g) = view.guard {
+                            keys.extend(self.regs.resolve(self.t(g.pred)).map(|s| s.key()));
+                        }
+                        for o in view.operands {
+                            self.named_regs(o, &mut keys);
+                        }
+                        keys.sort_unstable();
+                        keys.dedup();
+                        let at = insts.len() as u32;
+                        self.touches.as_mut().into_iter().for_each(|t| t.push((at, keys.clone().into())));
+                    }
                     insts.push(Inst { guard, op, span: view.span });
                 }
                 _ => {}
@@ -218,6 +244,28 @@ impl<'m> Decoder<'m> {
         self.regs.exit();
         self.scopes.pop();
         Ok(())
+    }
+
+    /// The registers operand `o` names, as [`crate::lower::regs::Slot::key`]s.
+    fn named_regs(&self, o: &Operand, keys: &mut Vec<u32>) {
+        let mut name = |n: Name| keys.extend(self.regs.resolve(self.t(n)).map(|s| s.key()));
+        match o {
+            Operand::Name(n) | Operand::Offset(n, ..) => name(*n),
+            Operand::Addr(a) => a.base.into_iter().for_each(name),
+            Operand::Not(inner, _) | Operand::Neg(inner, _) => self.named_regs(inner, keys),
+            Operand::Pair(x, y) => {
+                self.named_regs(x, keys);
+                self.named_regs(y, keys);
+            }
+            Operand::Vector(items, _) | Operand::List(items, _) => {
+                items.iter().for_each(|i| self.named_regs(i, keys))
+            }
+            Operand::Image(img) => {
+                name(img.image);
+                self.named_regs(&img.coords, keys);
+            }
+            Operand::Component(..) | Operand::Sink(_) | Operand::Int { .. } | Operand::Float { .. } => {}
+        }
     }
 
     /// A declaration inside the body.

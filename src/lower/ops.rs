@@ -1295,6 +1295,10 @@ pub struct Program {
     pub consts: Vec<(u64, u64)>,
     /// [`Op::has_effect`] of each instruction, by pc.
     pub effect: Vec<bool>,
+    /// The registers each instruction names ([`crate::lower::regs::Slot::key`]), for
+    /// the bodies that use `wgmma` (empty for the others, and empty when none does):
+    /// what an instruction may not touch while a `wgmma.mma_async` owns it.
+    pub touches: Vec<Box<[u32]>>,
     /// Whether any instruction reads `%clock`, `%clock64` or `%globaltimer` (the
     /// warp's instruction count): then a warp's state includes its clock.
     pub reads_clock: bool,

@@ -134,6 +134,7 @@ pub fn lower_module(
 
     let mut insts = Vec::new();
     let mut funcs: Vec<Func> = Vec::new();
+    let mut touched: Vec<(u32, Box<[u32]>)> = Vec::new();
     let mut used_shared: Vec<Vec<u32>> = Vec::new();
     for (k, f) in bodies.iter().enumerate() {
         let entry = insts.len() as u32;
@@ -146,7 +147,10 @@ pub fn lower_module(
             Err(LowerError { span: f.name.span, message: why })
         };
         let (rows, frame_bytes, used, error, reg_params, reg_rets) = match decoded {
-            Ok(d) => (d.rows, d.frame_bytes, d.shared, None, d.reg_params, d.reg_rets),
+            Ok(d) => {
+                touched.extend(d.touches);
+                (d.rows, d.frame_bytes, d.shared, None, d.reg_params, d.reg_rets)
+            }
             Err(e) => {
                 insts.truncate(entry as usize);
                 ((0, 0, 0), 0, Vec::new(), Some(e), Vec::new(), Vec::new())
@@ -208,10 +212,18 @@ pub fn lower_module(
         matches!(&i.op, Op::Nanosleep | Op::Atom { .. } | Op::AtomVec(_) | Op::Ld { spin: true, .. })
     });
     let effect = insts.iter().map(|i| i.op.has_effect()).collect();
+    let mut touches = Vec::new();
+    if !touched.is_empty() {
+        touches.resize(insts.len(), Box::default());
+        for (pc, keys) in touched {
+            touches[pc as usize] = keys;
+        }
+    }
     let reads_clock = insts.iter().any(|i| {
         matches!(i.op, Op::MovSpecial { sreg: Special::Clock | Special::Clock64 | Special::Globaltimer, .. })
     });
     Ok(Program {
+        touches,
         may_spin,
         effect,
         reads_clock,

@@ -35,6 +35,19 @@ pub struct Slot {
     pub ty: Ty,
 }
 
+impl Slot {
+    /// The register as one number, its file in the top bits: what
+    /// [`crate::lower::program::Program::touches`] lists.
+    pub fn key(self) -> u32 {
+        let file = match self.file {
+            RegFile::R32 => 0,
+            RegFile::R64 => 1,
+            RegFile::Pred => 2,
+        };
+        file << 30 | self.index
+    }
+}
+
 /// Register names of one function, in nested block scopes, mapped to slots.
 #[derive(Default)]
 pub struct RegScopes<'m> {
