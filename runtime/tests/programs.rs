@@ -39,7 +39,9 @@ fn build_units(name: &str, units: &[&str], flags: &[&str]) -> Option<PathBuf> {
         return None;
     };
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
-    let exe = libs().join(format!("rt-{name}-{}", flags.join("").replace(['=', ',', '-'], "")));
+    // Named by the flags, but for include folders.
+    let named: String = flags.iter().filter(|f| !f.starts_with("-I")).copied().collect();
+    let exe = libs().join(format!("rt-{name}-{}", named.replace(['=', ',', '-'], "")));
     let built = Command::new(&nvcc)
         .args(["-cudart", "shared", "-lineinfo"])
         .args(flags)
@@ -157,6 +159,40 @@ fn a_build_without_ptx_stops_with_the_fix() {
         stderr.contains("holds no PTX, only machine code for sm_90") && stderr.contains("-arch=sm_90"),
         "{stderr}"
     );
+}
+
+/// CUTLASS's headers: `$CUTLASS_DIR`, or pip's nvidia-cutlass (its `cutlass_library/source`).
+fn cutlass() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CUTLASS_DIR") {
+        return Some(p.into());
+    }
+    let python = std::env::var("PTXVM_PYTHON").unwrap_or_else(|_| "python3".into());
+    let probe = "import cutlass_library, os; print(os.path.join(os.path.dirname(cutlass_library.__file__), 'source'))";
+    let out = Command::new(python).args(["-c", probe]).output().ok()?;
+    let p = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+    p.join("include/cute").exists().then_some(p)
+}
+
+/// CUTLASS 3's Hopper GEMMs, as `cutlass_gemm.cu` instantiates them (TMA, mbarrier
+/// pipelines, warp-specialized and ping-pong wgmma), against a CPU GEMM: f16 within
+/// CUTLASS's verification tolerance, s8 exactly.
+#[test]
+fn cutlass_hopper_gemms_match_a_cpu_gemm() {
+    let Some(dir) = cutlass() else {
+        assert!(
+            std::env::var("PTXVM_REQUIRE_NVCC").is_err(),
+            "CUTLASS not found (pip install nvidia-cutlass)"
+        );
+        eprintln!("skipped: CUTLASS not found (pip install nvidia-cutlass, or set CUTLASS_DIR)");
+        return;
+    };
+    let (inc, util) =
+        (format!("-I{}/include", dir.display()), format!("-I{}/tools/util/include", dir.display()));
+    let flags = ["-std=c++17", "-arch=sm_90a", "-O2", "--expt-relaxed-constexpr", &inc, &util];
+    let Some(exe) = build("cutlass_gemm", &flags) else { return };
+    let Some(out) = exec(&exe, &[]) else { return };
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success() && stdout == "cutlass_gemm: ok\n", "{stdout}\n{stderr}");
 }
 
 #[test]
