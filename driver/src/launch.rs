@@ -414,6 +414,14 @@ crate::api! {
         crate::out(num_blocks, occupancy(func, block_size, dynamic_smem_size)?)
     }
 
+    fn cuOccupancyMaxActiveClusters(num_clusters: *mut i32, func: Handle, config: *const LaunchConfig) {
+        // A cluster of more than one CTA is refused here as its launch would be.
+        let (l, _) = config_of(config)?;
+        let threads = l.block.iter().try_fold(1u32, |a, &d| a.checked_mul(d)).ok_or(error::INVALID_VALUE)?;
+        let per_sm = occupancy(func, i32::try_from(threads).map_err(|_| error::INVALID_VALUE)?, l.shared as usize)?;
+        crate::out(num_clusters, per_sm * SM_COUNT)
+    }
+
     fn cuOccupancyMaxPotentialBlockSize(min_grid_size: *mut i32, block_size: *mut i32, func: Handle, block_size_to_dynamic_smem_size: Option<unsafe extern "C" fn(i32) -> usize>, dynamic_smem_size: usize, block_size_limit: i32) {
         let static_shared = state::with(|d| attribute(d, func as u64, 1))? as u32;
         let limit = if block_size_limit <= 0 { MAX_THREADS_PER_BLOCK } else { block_size_limit.min(MAX_THREADS_PER_BLOCK) };

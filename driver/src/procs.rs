@@ -67,6 +67,7 @@ static TABLE: std::sync::LazyLock<Vec<(&str, i32, usize)>> = std::sync::LazyLock
     ("cuFuncGetName", 12030, crate::launch::cuFuncGetName as *const () as usize),
     ("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050, crate::launch::cuOccupancyMaxActiveBlocksPerMultiprocessor as *const () as usize),
     ("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 7000, crate::launch::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags as *const () as usize),
+    ("cuOccupancyMaxActiveClusters", 11070, crate::launch::cuOccupancyMaxActiveClusters as *const () as usize),
     ("cuOccupancyMaxPotentialBlockSize", 6050, crate::launch::cuOccupancyMaxPotentialBlockSize as *const () as usize),
     ("cuLibraryLoadData", 12000, crate::library::cuLibraryLoadData as *const () as usize),
     ("cuLibraryLoadFromFile", 12000, crate::library::cuLibraryLoadFromFile as *const () as usize),

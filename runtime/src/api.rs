@@ -351,6 +351,25 @@ crate::rt! {
         occupancy(num_blocks, func, block_size, dynamic_smem, flags)
     }
 
+    fn cudaOccupancyMaxActiveClusters(num_clusters: *mut i32, func: *const c_void, config: *const RtLaunchConfig) {
+        ready()?;
+        if config.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        // SAFETY: a non-NULL `cudaLaunchConfig_t*` the caller filled.
+        let c = unsafe { &*config };
+        let f = register::function(func as usize)?;
+        let dc = cu::LaunchConfig {
+            grid: [c.grid.x, c.grid.y, c.grid.z],
+            block: [c.block.x, c.block.y, c.block.z],
+            shared_mem_bytes: u32::try_from(c.dynamic_smem_bytes).map_err(|_| error::INVALID_VALUE)?,
+            stream: c.stream,
+            attrs: c.attrs,
+            num_attrs: c.num_attrs,
+        };
+        check(cu::cuOccupancyMaxActiveClusters(num_clusters, f, &dc))
+    }
+
     fn cudaGetDeviceCount(count: *mut i32) {
         ready()?;
         check(cu::cuDeviceGetCount(count))

@@ -273,4 +273,5 @@ driver_functions! {
     cuEventElapsedTime_v2(ms: *mut f32, a: P, b: P);
     cuEventDestroy_v2(e: P);
     cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n: *mut i32, f: P, block: i32, shared: usize, flags: u32);
+    cuOccupancyMaxActiveClusters(n: *mut i32, f: P, config: *const LaunchConfig);
 }

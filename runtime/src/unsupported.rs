@@ -228,7 +228,6 @@ crate::unsupported! {
     cudaMipmappedArrayGetMemoryRequirements
     cudaMipmappedArrayGetSparseProperties
     cudaOccupancyAvailableDynamicSMemPerBlock
-    cudaOccupancyMaxActiveClusters
     cudaOccupancyMaxPotentialClusterSize
     cudaSetValidDevices
     cudaSignalExternalSemaphoresAsync

@@ -173,26 +173,39 @@ fn cutlass() -> Option<PathBuf> {
     p.join("include/cute").exists().then_some(p)
 }
 
-/// CUTLASS 3's Hopper GEMMs, as `cutlass_gemm.cu` instantiates them (TMA, mbarrier
-/// pipelines, warp-specialized and ping-pong wgmma), against a CPU GEMM: f16 within
-/// CUTLASS's verification tolerance, s8 exactly.
-#[test]
-fn cutlass_hopper_gemms_match_a_cpu_gemm() {
+/// Builds `name.cu` against CUTLASS for sm_90a, runs it, and checks it says `name: ok`.
+fn cutlass_program(name: &str) {
     let Some(dir) = cutlass() else {
         assert!(
             std::env::var("PTXVM_REQUIRE_NVCC").is_err(),
             "CUTLASS not found (pip install nvidia-cutlass)"
         );
-        eprintln!("skipped: CUTLASS not found (pip install nvidia-cutlass, or set CUTLASS_DIR)");
+        eprintln!("skipped {name}: CUTLASS not found (pip install nvidia-cutlass, or set CUTLASS_DIR)");
         return;
     };
     let (inc, util) =
         (format!("-I{}/include", dir.display()), format!("-I{}/tools/util/include", dir.display()));
     let flags = ["-std=c++17", "-arch=sm_90a", "-O2", "--expt-relaxed-constexpr", &inc, &util];
-    let Some(exe) = build("cutlass_gemm", &flags) else { return };
+    let Some(exe) = build(name, &flags) else { return };
     let Some(out) = exec(&exe, &[]) else { return };
     let (stdout, stderr) = text(&out);
-    assert!(out.status.success() && stdout == "cutlass_gemm: ok\n", "{stdout}\n{stderr}");
+    assert!(out.status.success() && stdout == format!("{name}: ok\n"), "{stdout}\n{stderr}");
+}
+
+/// CUTLASS 3's Hopper GEMMs, as `cutlass_gemm.cu` instantiates them (TMA, mbarrier
+/// pipelines, warp-specialized and ping-pong wgmma), against a CPU GEMM: f16 within
+/// CUTLASS's verification tolerance, s8 exactly.
+#[test]
+fn cutlass_hopper_gemms_match_a_cpu_gemm() {
+    cutlass_program("cutlass_gemm");
+}
+
+/// CUTLASS 3's grouped GEMM: three problems of different shapes in one launch, the
+/// kernel editing its tensor maps on the device (`tensormap.replace`,
+/// `tensormap.cp_fenceproxy`) between them.
+#[test]
+fn cutlass_grouped_gemm_edits_its_tensor_maps_on_the_device() {
+    cutlass_program("cutlass_grouped");
 }
 
 #[test]

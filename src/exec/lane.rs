@@ -483,6 +483,17 @@ impl Cta<'_> {
             }
             Op::CpBulk(c) => self.cp_bulk(w, shared, c, l)?,
             Op::CpTensor(c) => self.cp_tensor(w, shared, c, l)?,
+            Op::TensormapReplace(r) => self.tensormap_replace(w, shared, r, l)?,
+            Op::TensormapCopy { dst, src } => {
+                let (d, s) = (address(w, dst.1, dst.2, l), address(w, src.1, src.2, l));
+                let mut bytes = [0u64; 16];
+                for (k, b) in bytes.iter_mut().enumerate() {
+                    *b = self.load(w, shared, src.0, s.wrapping_add(8 * k as u64), 8, l)?;
+                }
+                for (k, b) in bytes.iter().enumerate() {
+                    self.store(w, shared, dst.0, d.wrapping_add(8 * k as u64), 8, *b, l)?;
+                }
+            }
             Op::DivApprox { full, ftz, dst, a, b } => {
                 let v = approx::div_approx(*full, *ftz, read(w, *a, l) as u32, read(w, *b, l) as u32);
                 write(w, *dst, l, u64::from(v));

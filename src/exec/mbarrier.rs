@@ -343,6 +343,38 @@ fn complete_bulk(
 }
 
 impl Cta<'_> {
+    /// `tensormap.replace` for lane `l`: the map's 128 bytes read, one field set, and
+    /// written back.
+    pub(super) fn tensormap_replace(
+        &self,
+        w: &mut Warp,
+        shared: &mut [u8],
+        r: &crate::lower::program::TensormapReplace,
+        l: usize,
+    ) -> Result<(), String> {
+        use super::tma::TensorMap;
+        let at = super::lane::address(w, r.addr, r.offset, l);
+        if !at.is_multiple_of(64) {
+            return Err(format!("tensormap.replace: the tensor map at {at:#x} is not 64-byte aligned"));
+        }
+        let mut bytes = [0u8; 128];
+        for k in 0..16 {
+            let v = self.load(w, shared, r.mem, at.wrapping_add(8 * k), 8, l)?;
+            bytes[8 * k as usize..][..8].copy_from_slice(&v.to_le_bytes());
+        }
+        let mut map = TensorMap::decode(&bytes).ok_or_else(|| {
+            format!("tensormap.replace: the 128 bytes at {at:#x} are not a tensor map made by cuTensorMapEncodeTiled")
+        })?;
+        map.replace(r.field, read(w, r.value, l), r.stride_unit)?;
+        for (k, chunk) in map.encode().chunks_exact(8).enumerate() {
+            let v = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+            self.store(w, shared, r.mem, at.wrapping_add(8 * k as u64), 8, v, l)?;
+        }
+        Ok(())
+    }
+}
+
+impl Cta<'_> {
     /// `cp.async.bulk.tensor` for lane `l`: the box the tensor map describes at the
     /// lane's coordinates, element by element (`exec/tma.rs`), then the complete-tx
     /// of the box's bytes on the mbarrier of a copy into shared memory.

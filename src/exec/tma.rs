@@ -13,6 +13,8 @@
 //! by the low bits of the row's shared address: bits 4.. of the address are XORed
 //! with bits 7.. (1 bit for 32 bytes, 2 for 64, 3 for 128).
 
+use crate::lower::program::MapField;
+
 /// `CUtensorMapDataType` values ptxvm copies, with their sizes in bytes.
 const TYPES: &[(u32, &str, u32)] = &[
     (0, "UINT8", 1),
@@ -261,6 +263,65 @@ impl TensorMap {
         sane.then_some(map)
     }
 
+    /// Sets `field` to `value` as `tensormap.replace` does (PTX ISA 9.7.9.26; a stride
+    /// in units of `stride_unit` bytes). A value the map cannot hold, or one for a
+    /// layout ptxvm does not copy, is refused with why.
+    pub fn replace(&mut self, field: MapField, value: u64, stride_unit: u64) -> Result<(), String> {
+        let v32 = value as u32;
+        let bad = |what: &str| Err(format!("tensormap.replace: {what}"));
+        match field {
+            MapField::GlobalAddress if value.is_multiple_of(16) => self.global = value,
+            MapField::GlobalAddress => {
+                return bad(&format!("the global address {value:#x} is not 16-byte aligned"));
+            }
+            MapField::Rank if v32 < 5 => self.rank = v32 + 1,
+            MapField::Rank => {
+                return bad(&format!("rank {} (the value is the rank less one) is past 5", v32 + 1));
+            }
+            MapField::BoxDim(d) if (1..=256).contains(&v32) => self.boxes[usize::from(d)] = v32,
+            MapField::BoxDim(_) => return bad(&format!("a box dimension of {v32} is outside 1 to 256")),
+            MapField::GlobalDim(d) if v32 >= 1 => self.dims[usize::from(d)] = u64::from(v32),
+            MapField::GlobalDim(_) => return bad("a global dimension of 0"),
+            MapField::GlobalStride(d) => {
+                let bytes = value.checked_mul(stride_unit).filter(|b| b.is_multiple_of(16) && *b < 1 << 40);
+                let Some(bytes) = bytes else {
+                    return bad(&format!(
+                        "a global stride of {value} x {stride_unit} bytes is not a multiple of 16 below 2^40"
+                    ));
+                };
+                self.strides[usize::from(d) + 1] = bytes;
+            }
+            MapField::ElementStride(d) if (1..=8).contains(&v32) => {
+                self.element_strides[usize::from(d)] = v32
+            }
+            MapField::ElementStride(_) => {
+                return bad(&format!("an element stride of {v32} is outside 1 to 8"));
+            }
+            MapField::ElemType => {
+                let Some(&(_, _, size)) = TYPES.iter().find(|(v, ..)| *v == v32) else {
+                    return bad(&format!(
+                        "element type {v32} (the FTZ, tf32 and packed types) is one ptxvm does not copy yet"
+                    ));
+                };
+                self.dtype = v32;
+                self.strides[0] = u64::from(size);
+            }
+            MapField::InterleaveLayout if v32 == 0 => {}
+            MapField::SwizzleMode if v32 < 4 => self.swizzle = [0, 32, 64, 128][v32 as usize],
+            MapField::SwizzleAtomicity if v32 == 0 => {}
+            MapField::FillMode if v32 < 2 => self.nan_fill = v32 == 1,
+            MapField::InterleaveLayout
+            | MapField::SwizzleMode
+            | MapField::SwizzleAtomicity
+            | MapField::FillMode => {
+                return bad(&format!(
+                    "{field:?} {v32} is not a layout ptxvm copies yet (it copies Hopper's tiles)"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The element a box element reads or writes: each of its `rank` coordinates
     /// (the box's start `at` plus `k` steps of the element stride), or `None` when it
     /// lies outside the tensor.
@@ -330,6 +391,41 @@ mod tests {
         let mut bytes = map.encode();
         bytes[0] ^= 1;
         assert_eq!(TensorMap::decode(&bytes), None);
+    }
+
+    /// PTX ISA 9.7.9.26: `.rank` takes the rank less one; strides are in bytes from
+    /// PTX 8.5 (in 16-byte units before, which CUTLASS shifts for); the field values
+    /// of `.elemtype`, `.swizzle_mode` and `.fill_mode` are those of cuda.h's enums.
+    #[test]
+    fn tensormap_replace_sets_each_field() {
+        let mut map = TensorMap::tiled(&f32_2d(0)).unwrap();
+        map.replace(MapField::GlobalAddress, 0x2000, 1).unwrap();
+        map.replace(MapField::Rank, 2, 1).unwrap();
+        map.replace(MapField::GlobalDim(2), 5, 1).unwrap();
+        map.replace(MapField::GlobalStride(1), 416 * 70, 1).unwrap();
+        map.replace(MapField::GlobalStride(0), 32, 16).unwrap();
+        map.replace(MapField::BoxDim(2), 3, 1).unwrap();
+        map.replace(MapField::ElementStride(1), 1, 1).unwrap();
+        map.replace(MapField::ElemType, 6, 1).unwrap();
+        map.replace(MapField::SwizzleMode, 3, 1).unwrap();
+        map.replace(MapField::FillMode, 1, 1).unwrap();
+        assert_eq!((map.global, map.rank, map.dtype, map.swizzle, map.nan_fill), (0x2000, 3, 6, 128, true));
+        assert_eq!(map.dims[..3], [100, 70, 5]);
+        assert_eq!(map.strides[..3], [2, 512, 416 * 70]);
+        assert_eq!((map.boxes[2], map.element_strides[1]), (3, 1));
+        assert_eq!(TensorMap::decode(&map.encode()), Some(map.clone()));
+        for (field, value) in [
+            (MapField::GlobalAddress, 0x2008),
+            (MapField::Rank, 5),
+            (MapField::BoxDim(0), 257),
+            (MapField::GlobalStride(0), 24),
+            (MapField::ElementStride(0), 9),
+            (MapField::ElemType, 11),
+            (MapField::SwizzleMode, 4),
+            (MapField::InterleaveLayout, 1),
+        ] {
+            assert!(map.clone().replace(field, value, 1).is_err(), "{field:?} {value}");
+        }
     }
 
     #[test]

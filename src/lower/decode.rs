@@ -86,6 +86,8 @@ pub(super) struct Decoder<'m> {
     /// The registers each instruction names, kept for bodies with a `wgmma` (whose
     /// pending operands no other instruction may touch, `exec/wgmma.rs`).
     touches: Option<Vec<(u32, Box<[u32]>)>>,
+    /// The module's `.version` (major, minor).
+    pub ptx_version: (u32, u32),
 }
 
 /// Largest frame of one function per lane (a guard, not a CUDA limit).
@@ -154,6 +156,7 @@ impl<'m> Decoder<'m> {
             carry: None,
             used_shared: Default::default(),
             touches: body.span.text(src).contains("wgmma").then(Vec::new),
+            ptx_version: module.version.as_ref().map_or((0, 0), |v| (v.major, v.minor)),
         };
         // A `.func`'s parameters may also be declared as registers (`.reg` params).
         // The call passes them through the frame like the others; the function's

@@ -133,6 +133,7 @@ impl<'m> Decoder<'m> {
             // A hint of how many registers the warps of a warpgroup need (PTX ISA
             // 9.7.19.5): registers here are not a budget to share.
             O::Setmaxnreg => Ok(Op::Fence),
+            O::Tensormap => self.tensormap(i),
             O::Getctarank if ops.len() == 2 => Ok(Op::Mov { dst: self.dst(&ops[0])?, src: Src::Imm(0) }),
             O::Mapa if ops.len() == 3 => {
                 let dst = self.dst(&ops[0])?;

@@ -23,6 +23,7 @@ pub mod ops;
 pub mod program;
 pub mod regs;
 mod shared;
+mod tensormap;
 mod tex;
 mod video;
 mod warp;

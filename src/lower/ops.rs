@@ -109,6 +109,37 @@ pub struct WgmmaMma {
     pub trans_b: bool,
 }
 
+/// The field of a tensor map that `tensormap.replace` sets, with its ordinal (the
+/// dimension) where it has one (PTX ISA 9.7.9.26).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapField {
+    GlobalAddress,
+    Rank,
+    BoxDim(u8),
+    GlobalDim(u8),
+    /// The stride of dimension `ord + 1` (dimension 0's is the element's size).
+    GlobalStride(u8),
+    ElementStride(u8),
+    ElemType,
+    InterleaveLayout,
+    SwizzleMode,
+    SwizzleAtomicity,
+    FillMode,
+}
+
+/// A `tensormap.replace.tile`: `value` (scaled by `stride_unit` for a stride: PTX ISA
+/// 8.3 and 8.4 give strides in units of 16 bytes, 8.5 on in bytes) into `field` of the
+/// map at `[addr+offset]` of `mem`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TensormapReplace {
+    pub field: MapField,
+    pub mem: Mem,
+    pub addr: Src,
+    pub offset: i64,
+    pub value: Src,
+    pub stride_unit: u64,
+}
+
 /// A warpgroup MMA instruction (PTX ISA 9.7.15): warp-wide, `.sync.aligned`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Wgmma {
@@ -751,6 +782,15 @@ pub enum Op {
     /// mbarrier at `mbar`.
     CpBulk(Box<CpBulk>),
     CpTensor(Box<CpTensor>),
+    /// `tensormap.replace.tile` (PTX ISA 9.7.9.26): one field of the tensor map at
+    /// `[addr+offset]` set to `value`.
+    TensormapReplace(Box<TensormapReplace>),
+    /// `tensormap.cp_fenceproxy` (PTX ISA 9.7.9.27): the 128 bytes of a tensor map
+    /// copied from shared to global memory.
+    TensormapCopy {
+        dst: (Mem, Src, i64),
+        src: (Mem, Src, i64),
+    },
     /// `ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.b16 d, [a]` (PTX ISA
     /// 9.7.14.5.15): a warp-wide load of 8x8 matrices of 16-bit elements, rows
     /// addressed by lanes 8i..8i+7 for matrix i.
@@ -998,6 +1038,8 @@ impl Op {
             | Op::Mbarrier(_)
             | Op::CpBulk(_)
             | Op::CpTensor(_)
+            | Op::TensormapReplace(_)
+            | Op::TensormapCopy { .. }
             | Op::Wmma(_)
             | Op::Stmatrix { .. }
             | Op::Surf(_)

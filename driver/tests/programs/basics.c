@@ -123,6 +123,14 @@ int main(int argc, char **argv) {
     attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
     attr.value.clusterDim.x = 2, attr.value.clusterDim.y = 1, attr.value.clusterDim.z = 1;
     EXPECT_ERR(cuLaunchKernelEx(&cfg, axpy, args, NULL), CUDA_ERROR_INVALID_CLUSTER_SIZE);
+    /* Clusters that fit at once: a cluster of one CTA is one block (2048 threads
+       per SM: 16 blocks of 128) on each of the H100's 132 SMs; a larger cluster is
+       refused as its launch is. */
+    int clusters = 0;
+    EXPECT_ERR(cuOccupancyMaxActiveClusters(&clusters, axpy, &cfg), CUDA_ERROR_INVALID_CLUSTER_SIZE);
+    attr.value.clusterDim.x = 1;
+    CHECK(cuOccupancyMaxActiveClusters(&clusters, axpy, &cfg));
+    EXPECT(clusters == 16 * 132);
 
     /* A module's variables: written from the host, counted by a kernel. */
     CUdeviceptr counter;
