@@ -137,6 +137,19 @@ fn memory_copies_fills_managed_and_mapped() {
     assert!(out.contains("memory: ok"));
 }
 
+/// A tensor map whose tensor was freed before the kernel copies through it: the
+/// copy's first read is of freed memory, a fault naming it.
+#[test]
+fn a_tensor_map_over_freed_memory_faults_at_its_copy() {
+    let Some(out) = run("tma", &[("TMA_FREED", "1")]) else { return };
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && stdout.contains("tma freed: ok"), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains("cp.async.bulk.tensor") && stderr.contains("is in memory already freed"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn tensor_maps_and_tensor_copies_move_boxes_as_cuda_describes() {
     let Some((out, err)) = passes("tma") else { return };

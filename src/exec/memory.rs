@@ -439,6 +439,13 @@ impl GlobalMemory {
             let what = a.label.as_deref().unwrap_or("an allocation");
             format!("{what} ({} bytes at 0x{:x})", a.len, a.base)
         };
+        // A stale pointer into memory freed lately (a use after free).
+        if self.was_freed(addr)
+            && let Some(a) =
+                self.quarantine.iter().rev().find(|a| (a.base..a.base + a.len.max(1)).contains(&addr))
+        {
+            return format!("{access} (offset {}) is in memory already freed: {}", addr - a.base, name(a));
+        }
         // Bytes past the end of the allocation below, before the start of the one above.
         let past = below.map(|a| (addr.saturating_add(size).saturating_sub(a.base + a.len), a));
         let before = above.map(|a| (a.base - addr, a));

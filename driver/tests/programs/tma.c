@@ -83,6 +83,22 @@ int main(int argc, char **argv) {
     uint64_t dims[2] = {COLS, ROWS}, strides[1] = {PITCH * 4};
     uint32_t box[2] = {32, 8}, ones[3] = {1, 1, 1}, every2[2] = {1, 2};
     CUtensorMap map, nan_map, sw_map, strided;
+    if (getenv("TMA_FREED")) {
+        /* A map over memory freed before the kernel reads through it: the copy reads
+           freed memory, an access out of bounds (the context is broken after it). */
+        CUdeviceptr gone, out;
+        CHECK(cuMemAlloc(&gone, sizeof host));
+        encode_f32_2d(&map, gone, dims, strides, box, ones, CU_TENSOR_MAP_SWIZZLE_NONE,
+                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+        CHECK(cuMemFree(gone));
+        CHECK(cuMemAlloc(&out, TILE * 4));
+        int x = 0, y = 0, bytes = 32 * 8 * 4;
+        void *args[] = {&map, &out, &x, &y, &bytes};
+        CHECK(cuLaunchKernel(load2, 1, 1, 1, 128, 1, 1, 0, NULL, args, NULL));
+        EXPECT_ERR(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
+        puts("tma freed: ok");
+        return 0;
+    }
     encode_f32_2d(&map, dev, dims, strides, box, ones, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     encode_f32_2d(&nan_map, dev, dims, strides, box, ones, CU_TENSOR_MAP_SWIZZLE_NONE,
                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA);
