@@ -47,6 +47,8 @@ const REDUCE_PTX: &str = include_str!("../../kernels/reduce.ptx");
 const COLLATZ_PTX: &str = include_str!("../../../examples/collatz.ptx");
 const SAXPY_PTX: &str = include_str!("../../../examples/saxpy.ptx");
 const COUNT_PTX: &str = include_str!("../../kernels/count.ptx");
+const MMA_PTX: &str = include_str!("../../kernels/mma_gemm.ptx");
+const WGMMA_PTX: &str = include_str!("../../kernels/wgmma_gemm.ptx");
 
 const GEMM_ENTRY: &str = "_Z4gemmPfS_S_mmm";
 const COLLATZ_ENTRY: &str = "_Z7collatzPKyPiii";
@@ -455,6 +457,66 @@ fn saxpy_case(n: u32, grid: u32, block: u32) -> Case {
     }
 }
 
+// ---------------------------------------------------------------- 6, 7. tensor-core GEMMs
+
+/// A small integer (|x| <= 8) as f16 bits: exact.
+fn f16_bits(x: i32) -> u16 {
+    if x == 0 {
+        return 0;
+    }
+    let (sign, m) = (if x < 0 { 0x8000 } else { 0 }, x.unsigned_abs());
+    let e = 31 - m.leading_zeros(); // the leading bit's place
+    let frac = (m << (10 - e)) & 0x3ff;
+    sign | ((15 + e) as u16) << 10 | frac as u16
+}
+
+/// The tensor-core GEMMs' C = A B for f16 A (M x K, row-major) and B (given as Bt,
+/// N x K): small integers, so every sum is exact in f32 whatever the order. Returns
+/// A, Bt (as f16 bytes) and C.
+fn tensor_inputs(m: usize, k: usize, n: usize) -> (Vec<u8>, Vec<u8>, Vec<f32>) {
+    let a: Vec<i32> = (0..m * k).map(|e| ((e / k * 7 + e % k * 3) % 11) as i32 - 5).collect();
+    let bt: Vec<i32> = (0..n * k).map(|e| ((e / k * 5 + e % k * 2) % 9) as i32 - 4).collect();
+    let mut c = vec![0f32; m * n];
+    for i in 0..m {
+        for j in 0..n {
+            c[i * n + j] = (0..k).map(|l| a[i * k + l] * bt[j * k + l]).sum::<i32>() as f32;
+        }
+    }
+    let halves = |v: &[i32]| v.iter().flat_map(|&x| f16_bits(x).to_le_bytes()).collect();
+    (halves(&a), halves(&bt), c)
+}
+
+/// bench/kernels/mma_gemm.ptx (one warp per 16 x 8 tile, an `mma.sync.m16n8k16` per
+/// 16 of K) and bench/kernels/wgmma_gemm.ptx (one warpgroup per 64 x 128 tile, a
+/// `wgmma.mma_async.m64n128k16` per 16 of K, its operands copied to shared memory
+/// first). Per thread `pre + trip * k / 16 + post` lane-instructions: (29, 13, 15) and
+/// (105, 19, 52) (the comments of the PTX files); the loop's last `@%p bra` is the
+/// one guarded-off instruction.
+fn tensor_case(wg: bool, m: u32, k: u32, n: u32) -> Case {
+    let (a, bt, c) = tensor_inputs(m as usize, k as usize, n as usize);
+    let ((tm, tn, block), (pre, trip, post)) =
+        if wg { ((64, 128, 128), (105, 19, 52)) } else { ((16, 8, 32), (29, 13, 15)) };
+    let threads = u64::from(m / tm) * u64::from(n / tn) * u64::from(block);
+    let path = pre + trip * u64::from(k / 16) + post;
+    Case {
+        name: if wg { "wgmma" } else { "mma" },
+        size: format!("{m}x{k}x{n}"),
+        formula: format!("{threads} threads x ({pre} + {trip} x {} + {post})", k / 16),
+        ptx: if wg { WGMMA_PTX } else { MMA_PTX },
+        entry: if wg { "wgmma_gemm" } else { "mma_gemm" },
+        grid: [n / tn, m / tm, 1],
+        block: [block, 1, 1],
+        args: vec![
+            Arg::Buf { init: a, expect: None, elem: 2 },
+            Arg::Buf { init: bt, expect: None, elem: 2 },
+            Arg::Buf { init: vec![0; c.len() * 4], expect: Some(f32_bytes(&c)), elem: 4 },
+            Arg::Scalar { bits: u64::from(k), size: 4 },
+        ],
+        lanes: threads * path,
+        guard_true: threads * (path - 1),
+    }
+}
+
 // ---------------------------------------------------------------- runners
 
 /// Runs `case` on ptxvm through its library API; returns the time of the whole
@@ -644,7 +706,7 @@ fn repo_root() -> PathBuf {
     root.canonicalize().unwrap_or(root)
 }
 
-/// The five kernels at the benchmark's sizes (tiny in quick mode).
+/// The seven kernels at the benchmark's sizes (tiny in quick mode).
 fn bench_cases(quick: bool) -> Vec<Case> {
     if quick {
         vec![
@@ -656,6 +718,8 @@ fn bench_cases(quick: bool) -> Vec<Case> {
             reduce_case(1 << 12, 16, 256),
             collatz_case((0..1024).collect(), 1024, 1000, 4, 256),
             saxpy_case(1 << 12, 16, 256),
+            tensor_case(false, 64, 32, 128),
+            tensor_case(true, 64, 32, 128),
         ]
     } else {
         vec![
@@ -667,6 +731,8 @@ fn bench_cases(quick: bool) -> Vec<Case> {
             reduce_case(1 << 22, 1 << 14, 256),
             collatz_case((0..1 << 17).collect(), 1 << 17, 1000, 1 << 9, 256),
             saxpy_case(1 << 22, 1 << 14, 256),
+            tensor_case(false, 256, 256, 256),
+            tensor_case(true, 256, 256, 256),
         ]
     }
 }
@@ -716,6 +782,7 @@ fn bench() -> Res<()> {
     );
     let mut notes = Vec::new();
     let mut counted = Vec::new();
+    let mut macs = Vec::new();
     let mut failed = false;
     for case in &cases {
         let one = measure(case, reps, !quick, &|| pool1.install(|| run_ptxvm(case, DEFAULT_MAX_STEPS)));
@@ -753,6 +820,20 @@ fn bench() -> Res<()> {
             rn
         );
         counted.push((case.name, case.guard_true, c1, c_all));
+        // The tensor-core GEMMs do the same multiply-adds: per second, on one core.
+        if let Some((m, k, n)) = case
+            .size
+            .split('x')
+            .map(|d| d.parse::<f64>().ok())
+            .collect::<Option<Vec<_>>>()
+            .and_then(|d| (d.len() == 3).then(|| (d[0], d[1], d[2])))
+        {
+            macs.push(format!(
+                "  {:<9} {:.1} million multiply-adds per second (1 core)",
+                case.name,
+                m * k * n / one / 1e6
+            ));
+        }
     }
     println!("\nlane-instructions (dynamic PTX instructions x active lanes, guarded-off included):");
     for case in &cases {
@@ -767,6 +848,12 @@ fn bench() -> Res<()> {
             show(c1),
             show(c_all)
         );
+    }
+    if !macs.is_empty() {
+        println!("the tensor-core GEMMs, m x k x n multiply-adds each, whole launch timed:");
+        for line in &macs {
+            println!("{line}");
+        }
     }
     if !notes.is_empty() {
         println!("\nwhere ptoxide is n/a:");
