@@ -208,6 +208,18 @@ fn cutlass_grouped_gemm_edits_its_tensor_maps_on_the_device() {
     cutlass_program("cutlass_grouped");
 }
 
+/// A FlashAttention-style kernel of our own: TMA tiles on an mbarrier, wgmma from
+/// descriptors (Q K^T) and from registers (P V, V transposed), an online softmax,
+/// against a CPU attention in double precision.
+#[test]
+fn flash_attention_matches_a_cpu_attention() {
+    let flags = ["-std=c++17", "-gencode", "arch=compute_90a,code=compute_90a", "-O2"];
+    let Some(exe) = build("flash_attention", &flags) else { return };
+    let Some(out) = exec(&exe, &[]) else { return };
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success() && stdout == "flash_attention: ok\n", "{stdout}\n{stderr}");
+}
+
 #[test]
 fn thrust_sorts_reduces_scans_and_transforms_a_million_elements() {
     let Some(exe) = build("thrust", &["-arch=sm_90", "-O2"]) else { return };
