@@ -246,6 +246,37 @@ pub struct LaunchSpec {
 }
 
 pub use crate::exec::threads::{MAX_BLOCK, MAX_BLOCK_THREADS, MAX_DYNAMIC_SHARED, MAX_GRID, shape_fits};
+
+/// Most CTAs a cluster holds (CUDA's portable cluster size).
+pub const MAX_CLUSTER: u64 = 8;
+
+/// The clusters a launch runs in: the launch's own (`asked`), else the kernel's
+/// (`declared`: `.reqnctapercluster`), else one CTA each.
+///
+/// # Errors
+/// Why CUDA refuses it: a cluster that does not tile the grid, holds more than
+/// [`MAX_CLUSTER`] CTAs or none, or differs from the kernel's own.
+pub fn cluster_shape(grid: Dim3, asked: Option<Dim3>, declared: Option<Dim3>) -> Result<Dim3, String> {
+    let show = |d: Dim3| format!("({}, {}, {})", d.x, d.y, d.z);
+    let c = match (asked, declared) {
+        (Some(a), Some(d)) if a != d => {
+            return Err(format!(
+                "a cluster of {} CTAs for a kernel that requires {} (.reqnctapercluster)",
+                show(a),
+                show(d)
+            ));
+        }
+        (Some(c), _) | (None, Some(c)) => c,
+        (None, None) => crate::exec::threads::ONE,
+    };
+    if c.count() == 0 || c.count() > MAX_CLUSTER {
+        return Err(format!("a cluster of {} CTAs: a cluster holds 1 to {MAX_CLUSTER} CTAs", show(c)));
+    }
+    if !(grid.x.is_multiple_of(c.x) && grid.y.is_multiple_of(c.y) && grid.z.is_multiple_of(c.z)) {
+        return Err(format!("the grid {} is not a whole number of clusters of {}", show(grid), show(c)));
+    }
+    Ok(c)
+}
 /// Largest single buffer ptxvm allocates (a guard against typos, not a CUDA limit).
 pub const MAX_BUFFER_BYTES: u64 = 4 << 30;
 

@@ -3,8 +3,8 @@
 //! memory per SM, 227 KiB per block opted in, 64 Ki registers, ...) and the total
 //! memory of the machine it runs on. Features ptxvm runs answer yes: unified
 //! addressing, managed memory and concurrent managed access, mapped host memory,
-//! cooperative launch, memory pools, virtual memory management, tensor maps. Those it
-//! does not (clusters of several CTAs, IPC handles) answer no.
+//! cooperative launch, memory pools, virtual memory management, tensor maps, cluster
+//! launch. Those it does not (IPC handles) answer no.
 
 use crate::error;
 use crate::state;
@@ -118,7 +118,7 @@ fn attribute(attrib: i32) -> Option<i32> {
         112..=114 => 0,
         115 => 1, // memory pools
         116..=119 => 0,
-        120 => 0, // cluster launch: clusters of one CTA only
+        120 => 1, // cluster launch (up to 8 CTAs, src/exec/cluster.rs)
         121..=125 => 0,
         126 => 4,       // memory synchronisation domains
         127 => 1,       // tensor maps (tile mode: cuTensorMapEncodeTiled, cp.async.bulk.tensor)

@@ -159,8 +159,14 @@ fn kernel_work(d: &mut Driver, p: *const KernelNodeParams) -> Result<Work, CUres
     // SAFETY: a non-NULL `CUDA_KERNEL_NODE_PARAMS*` the caller filled.
     let p = unsafe { &*p };
     let f = if p.func.is_null() { p.kern } else { p.func } as u64;
-    let l =
-        Launch { grid: p.grid, block: p.block, shared: p.shared_mem_bytes, stream: 0, cooperative: false };
+    let l = Launch {
+        grid: p.grid,
+        block: p.block,
+        shared: p.shared_mem_bytes,
+        stream: 0,
+        cooperative: false,
+        cluster: None,
+    };
     if !p.kernel_params.is_null() && !p.extra.is_null() {
         return Err(crate::fail(error::INVALID_VALUE, "give kernelParams or extra, not both"));
     }

@@ -43,6 +43,8 @@ pub struct Launch {
     pub shared: u32,
     pub stream: u64,
     pub cooperative: bool,
+    /// CTAs of a cluster (`CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`).
+    pub cluster: Option<[u32; 3]>,
 }
 
 /// CTAs of `threads` threads and `shared` bytes of shared memory one SM holds at once.
@@ -107,6 +109,8 @@ pub(crate) fn run(d: &mut Driver, f: u64, l: &Launch, params: &[u8]) -> Result<(
     let dim = |v: [u32; 3]| Dim3 { x: v[0], y: v[1], z: v[2] };
     let result = if l.cooperative {
         d.device.launch_cooperative(&kernel, (dim(l.grid), dim(l.block), l.shared), params, &limits)
+    } else if let Some(c) = l.cluster {
+        d.device.launch_clustered(&kernel, (dim(l.grid), dim(l.block), l.shared), dim(c), params, &limits)
     } else {
         d.device.launch_with(&kernel, dim(l.grid), dim(l.block), l.shared, params, &limits)
     };
@@ -318,7 +322,7 @@ fn occupancy(func: Handle, block_size: i32, dynamic: usize) -> Result<i32, CUres
     })
 }
 
-/// Reads `CUlaunchConfig`'s attributes: cooperative, and a cluster of one CTA.
+/// Reads `CUlaunchConfig`'s attributes: cooperative, and the cluster dimension.
 fn config_of(config: *const LaunchConfig) -> Result<(Launch, Handle), CUresult> {
     if config.is_null() {
         return Err(error::INVALID_VALUE);
@@ -331,6 +335,7 @@ fn config_of(config: *const LaunchConfig) -> Result<(Launch, Handle), CUresult> 
         shared: c.shared_mem_bytes,
         stream: c.h_stream as u64,
         cooperative: false,
+        cluster: None,
     };
     if c.num_attrs > 0 && c.attrs.is_null() {
         return Err(error::INVALID_VALUE);
@@ -343,10 +348,13 @@ fn config_of(config: *const LaunchConfig) -> Result<(Launch, Handle), CUresult> 
             LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION => {
                 let v = a.value;
                 let dims = [v[0] as u32, (v[0] >> 32) as u32, v[1] as u32];
-                if dims.iter().map(|&x| x.max(1)).product::<u32>() > 1 {
-                    let why = format!("clusters of {dims:?} CTAs: ptxvm runs clusters of one CTA only");
+                let dim = |v: [u32; 3]| Dim3 { x: v[0], y: v[1], z: v[2] };
+                // What CUDA refuses: a cluster that does not tile the grid, or of more
+                // than 8 CTAs.
+                if let Err(why) = ptxvm::launch::cluster_shape(dim(launch.grid), Some(dim(dims)), None) {
                     return Err(crate::fail(error::INVALID_CLUSTER_SIZE, why));
                 }
+                launch.cluster = Some(dims);
             }
             // Priorities, access policies, synchronisation domains and the like
             // tune a GPU's scheduling, which ptxvm does not model.
@@ -358,7 +366,7 @@ fn config_of(config: *const LaunchConfig) -> Result<(Launch, Handle), CUresult> 
 
 crate::api! {
     fn cuLaunchKernel(f: Handle, grid_x: u32, grid_y: u32, grid_z: u32, block_x: u32, block_y: u32, block_z: u32, shared_mem_bytes: u32, stream: Handle, kernel_params: *mut *mut c_void, extra: *mut *mut c_void) also cuLaunchKernel_ptsz {
-        let l = Launch { grid: [grid_x, grid_y, grid_z], block: [block_x, block_y, block_z], shared: shared_mem_bytes, stream: stream as u64, cooperative: false };
+        let l = Launch { grid: [grid_x, grid_y, grid_z], block: [block_x, block_y, block_z], shared: shared_mem_bytes, stream: stream as u64, cooperative: false, cluster: None };
         if !kernel_params.is_null() && !extra.is_null() {
             return Err(crate::fail(error::INVALID_VALUE, "give kernelParams or extra, not both"));
         }
@@ -367,7 +375,7 @@ crate::api! {
     }
 
     fn cuLaunchCooperativeKernel(f: Handle, grid_x: u32, grid_y: u32, grid_z: u32, block_x: u32, block_y: u32, block_z: u32, shared_mem_bytes: u32, stream: Handle, kernel_params: *mut *mut c_void) also cuLaunchCooperativeKernel_ptsz {
-        let l = Launch { grid: [grid_x, grid_y, grid_z], block: [block_x, block_y, block_z], shared: shared_mem_bytes, stream: stream as u64, cooperative: true };
+        let l = Launch { grid: [grid_x, grid_y, grid_z], block: [block_x, block_y, block_z], shared: shared_mem_bytes, stream: stream as u64, cooperative: true, cluster: None };
         launch(f, l, Params::Pointers(kernel_params))
     }
 
@@ -415,11 +423,13 @@ crate::api! {
     }
 
     fn cuOccupancyMaxActiveClusters(num_clusters: *mut i32, func: Handle, config: *const LaunchConfig) {
-        // A cluster of more than one CTA is refused here as its launch would be.
+        // CTAs resident at once, in whole clusters (a cluster the launch would refuse
+        // is refused here).
         let (l, _) = config_of(config)?;
         let threads = l.block.iter().try_fold(1u32, |a, &d| a.checked_mul(d)).ok_or(error::INVALID_VALUE)?;
         let per_sm = occupancy(func, i32::try_from(threads).map_err(|_| error::INVALID_VALUE)?, l.shared as usize)?;
-        crate::out(num_clusters, per_sm * SM_COUNT)
+        let size = l.cluster.map_or(1, |c| c.iter().map(|&d| d.max(1) as i32).product::<i32>());
+        crate::out(num_clusters, per_sm * SM_COUNT / size)
     }
 
     fn cuOccupancyMaxPotentialBlockSize(min_grid_size: *mut i32, block_size: *mut i32, func: Handle, block_size_to_dynamic_smem_size: Option<unsafe extern "C" fn(i32) -> usize>, dynamic_smem_size: usize, block_size_limit: i32) {

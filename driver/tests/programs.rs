@@ -128,7 +128,8 @@ fn basics_device_modules_launch_forms_and_bad_input() {
     assert!(err.contains("cuInit has not been called"), "{err}");
     assert!(err.contains("the packed buffer has 12"), "{err}");
     assert!(err.contains("no kernel named `no_such_kernel`"), "{err}");
-    assert!(err.contains("clusters of [2, 1, 1] CTAs"), "{err}");
+    assert!(err.contains("a cluster of (16, 1, 1) CTAs: a cluster holds 1 to 8 CTAs"), "{err}");
+    assert!(err.contains("the grid (8, 1, 1) is not a whole number of clusters of (3, 1, 1)"), "{err}");
 }
 
 #[test]

@@ -220,6 +220,17 @@ fn flash_attention_matches_a_cpu_attention() {
     assert!(out.status.success() && stdout == "flash_attention: ok\n", "{stdout}\n{stderr}");
 }
 
+/// Clusters through cooperative groups: a DSMEM reduction over `__cluster_dims__(4)`
+/// clusters and a swap between the CTAs of clusters of two from `cudaLaunchKernelEx`.
+#[test]
+fn cluster_kernels_reduce_and_swap_through_distributed_shared_memory() {
+    let Some(exe) = build("cluster", &["-arch=sm_90", "-O2"]) else { return };
+    let Some(out) = exec(&exe, &[]) else { return };
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success() && stdout == "cluster: ok\n", "{stdout}\n{stderr}");
+    assert!(stderr.contains("a cluster of (16, 1, 1) CTAs: a cluster holds 1 to 8 CTAs"), "{stderr}");
+}
+
 #[test]
 fn thrust_sorts_reduces_scans_and_transforms_a_million_elements() {
     let Some(exe) = build("thrust", &["-arch=sm_90", "-O2"]) else { return };

@@ -747,7 +747,9 @@ impl Device {
         cta: u64,
     ) -> (Trace, Option<Fault>) {
         let program = &*kernel.program;
-        let shape = Shape { grid, block };
+        let cluster = crate::launch::cluster_shape(grid, None, program.funcs[kernel.func as usize].cluster)
+            .unwrap_or(crate::exec::threads::ONE);
+        let shape = Shape { grid, block, cluster };
         if cta >= grid.count() {
             let cause = format!("CTA {cta} is outside the grid of {} CTAs", grid.count());
             let origin = Dim3 { x: 0, y: 0, z: 0 };
@@ -958,7 +960,27 @@ impl Device {
         params: &[u8],
         limits: &Limits,
     ) -> Result<(), Fault> {
-        self.launch_tree(kernel, (grid, block, dynamic_shared), params, limits, 0)
+        self.launch_tree(kernel, (grid, block, dynamic_shared), None, params, limits, 0)
+    }
+
+    /// [`Device::launch_with`] in thread-block clusters of `cluster` CTAs
+    /// (`cuLaunchKernelEx` with a cluster dimension): the CTAs of a cluster run
+    /// together and reach each other's shared memory (`mapa`, `.shared::cluster`) and
+    /// the cluster barrier. Without it, a kernel's `.reqnctapercluster` gives the
+    /// clusters, or each is one CTA.
+    ///
+    /// # Errors
+    /// As [`Device::launch`], and a fault of the launch when the cluster does not tile
+    /// the grid, has more than 8 CTAs, or differs from the kernel's own.
+    pub fn launch_clustered(
+        &mut self,
+        kernel: &Kernel,
+        (grid, block, dynamic_shared): (Dim3, Dim3, u32),
+        cluster: Dim3,
+        params: &[u8],
+        limits: &Limits,
+    ) -> Result<(), Fault> {
+        self.launch_tree(kernel, (grid, block, dynamic_shared), Some(cluster), params, limits, 0)
     }
 
     /// [`Device::launch_with`] as a cooperative launch (`cuLaunchCooperativeKernel`):
@@ -980,7 +1002,7 @@ impl Device {
             .alloc(8)
             .map_err(|e| Fault::of_launch(format!("cannot place the grid-sync workspace: {e}")))?;
         self.memory.label(workspace, "the grid-sync workspace of a cooperative launch");
-        let result = self.launch_tree(kernel, (grid, block, dynamic_shared), params, limits, workspace);
+        let result = self.launch_tree(kernel, (grid, block, dynamic_shared), None, params, limits, workspace);
         let _ = self.memory.free(workspace);
         result
     }
@@ -992,6 +1014,7 @@ impl Device {
         &mut self,
         kernel: &Kernel,
         shape: (Dim3, Dim3, u32),
+        cluster: Option<Dim3>,
         params: &[u8],
         limits: &Limits,
         grid_workspace: u64,
@@ -1005,7 +1028,8 @@ impl Device {
             let children = crate::exec::children::Children::at_depth(depth);
             // A cooperative launch's children are ordinary grids.
             let workspace = if depth == 0 { grid_workspace } else { 0 };
-            let ran = self.launch_grid(&k, shape, &params, limits, (workspace, &children));
+            let cluster = if depth == 0 { cluster } else { None };
+            let ran = self.launch_grid(&k, shape, cluster, &params, limits, (workspace, &children));
             // A child's printf output comes after its parent's.
             self.printed.next_grid();
             hazards.append(&mut self.hazards);
@@ -1042,10 +1066,12 @@ impl Device {
         result
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn launch_grid(
         &mut self,
         kernel: &Kernel,
         (grid, block, dynamic_shared): (Dim3, Dim3, u32),
+        cluster: Option<Dim3>,
         params: &[u8],
         limits: &Limits,
         (grid_workspace, children): (u64, &crate::exec::children::Children),
@@ -1054,8 +1080,11 @@ impl Device {
         if let Some(e) = program.reachable_error(kernel.func) {
             return Err(Fault::of_launch(format!("`{}` cannot run: {}", kernel.name, e.message)));
         }
+        let cluster =
+            crate::launch::cluster_shape(grid, cluster, program.funcs[kernel.func as usize].cluster)
+                .map_err(Fault::of_launch)?;
         self.place_memory(program)?;
-        let shape = Shape { grid, block };
+        let shape = Shape { grid, block, cluster };
         let found = std::sync::Mutex::new(Vec::new());
         let mut cta = self.cta(kernel, shape, (dynamic_shared, params), limits.checked(), (&found, children));
         cta.grid_workspace = grid_workspace;

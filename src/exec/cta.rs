@@ -49,6 +49,8 @@ pub struct Scratch {
     timed_out: Option<u64>,
     /// Turns the CTA has begun ([`Cta::resume`]).
     turns: u32,
+    /// Warp instructions its last turn ran.
+    last_used: u64,
 }
 
 /// How a turn of a CTA ended ([`Cta::resume`]).
@@ -72,7 +74,8 @@ pub struct Suspended(pub Box<Scratch>);
 
 // SAFETY: the only non-Send parts of a `Scratch` are the `Rc`s of its shared-memory
 // shadow and of its warpgroups' wgmma logs, held by the scratch and its own warps and
-// by nothing else; a `Suspended`
+// by nothing else (a cluster's link, the other `Rc` a warp may hold, is only in the
+// scratches of `Cta::run_cluster`, which never become `Suspended`); a `Suspended`
 // moves all of them together, and they are used by one thread at a time.
 unsafe impl Send for Suspended {}
 
@@ -81,6 +84,25 @@ impl Scratch {
     pub fn next_turn(&mut self) -> u32 {
         self.turns = self.turns.wrapping_add(1);
         self.turns - 1
+    }
+
+    /// Whether its last turn ran any instruction.
+    pub fn ran_last_turn(&self) -> bool {
+        self.last_used > 0
+    }
+
+    /// Its warps join a cluster as rank `rank` (`cluster.rs`).
+    pub fn join_cluster(&mut self, link: &Rc<super::cluster::Link>, rank: u32, warps: usize) {
+        for warp in &mut self.warps[..warps] {
+            warp.cluster = Some(link.clone());
+            warp.rank = rank;
+        }
+    }
+
+    /// Exchanges its shared memory with `other` (a cluster keeps those of the CTAs
+    /// not running).
+    pub fn swap_shared(&mut self, other: &mut Vec<u8>) {
+        std::mem::swap(&mut self.shared, other);
     }
 
     /// Where the first waiting group of the CTA is, for reports.
@@ -142,6 +164,7 @@ impl Cta<'_> {
         let before = effects(scratch);
         let mut steps = Steps::new(limits);
         let result = self.go(n, &mut steps, scratch, yield_after);
+        scratch.last_used = steps.used();
         steps.flush();
         let wrote = effects(scratch) != before;
         let result = result.map(|looping| match looping {
@@ -244,6 +267,7 @@ impl Cta<'_> {
             let mut acted = false;
             for w in 0..warps.len() {
                 acted |= self.try_sync(n, &mut warps[w])?;
+                acted |= self.wake_cluster(&mut warps[w]);
                 if self.program.mbarrier_waits {
                     acted |= self.wake_mbarriers(&mut warps[w], shared);
                 }
@@ -300,6 +324,14 @@ impl Cta<'_> {
             }
             if warps.iter().all(|w| w.groups.is_empty()) {
                 return Ok(None);
+            }
+            // Threads waiting for the other CTAs of their cluster: it steps aside for
+            // them (`cluster.rs`).
+            if warps
+                .iter()
+                .any(|w| w.cluster.is_some() && w.groups.leaves().any(|(_, n)| n.wait == Wait::Cluster))
+            {
+                return Ok(Some(false));
             }
             return Err(self.deadlock(n, warps, bars, shared));
         }
@@ -531,6 +563,7 @@ impl Cta<'_> {
                         format!("wait for member lanes {:#010x} (of mask {m:#010x})", m & warp.live & !done)
                     }
                     Wait::Mbarrier { .. } => Self::mbar_waits_for(warp, shared, done.trailing_zeros()),
+                    Wait::Cluster => "wait at the cluster barrier".to_string(),
                     Wait::Ready => "are ready".to_string(),
                 };
                 let at = self.program.insts.get(node.pc as usize).unwrap_or(&self.program.insts[0]);

@@ -102,6 +102,13 @@ enum Job {
 /// the faulted CTA forever), and it is the first in launch order among the faults met
 /// by then.
 pub fn run(cta: &Cta<'_>, count: u64, limits: &Limits) -> Option<(u64, Fault)> {
+    // Clusters of more than one CTA run whole, each on one thread (`cluster.rs`).
+    if cta.shape.cluster_size() > 1 {
+        return (0..cta.shape.clusters())
+            .into_par_iter()
+            .filter_map(|c| cta.run_cluster(c, limits).err())
+            .min_by_key(|(n, _)| *n);
+    }
     if !cta.program.may_spin || cta.checks.trace {
         return (0..count)
             .into_par_iter()

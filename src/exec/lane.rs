@@ -27,6 +27,9 @@ pub(super) enum Target {
     Local(u64),
     /// An offset in the kernel's parameter buffer (read-only).
     Param(u64),
+    /// An offset in the shared memory of the CTA of this rank in the cluster, another
+    /// than the lane's own (`cluster.rs`).
+    Remote(u32, u64),
 }
 
 impl Cta<'_> {
@@ -499,14 +502,23 @@ impl Cta<'_> {
                 write(w, *dst, l, u64::from(v));
             }
             Op::Mapa { dst, a, rank, window } => {
+                use super::cluster::{OFFSET_MASK, RANK_SHIFT};
                 let r = read(w, *rank, l) as u32;
-                if r != 0 {
+                let size = self.shape.cluster_size();
+                if r >= size {
                     return Err(format!(
-                        "mapa: CTA rank {r} is outside the cluster (ptxvm launches clusters of one CTA, rank 0)"
+                        "mapa: CTA rank {r} is outside the cluster of {size} CTA{} (undefined behaviour)",
+                        if size == 1 { "" } else { "s" }
                     ));
                 }
-                let v = read(w, *a, l).wrapping_add(*window);
-                write(w, *dst, l, v);
+                // The offset in the CTA's shared memory, whatever rank it named.
+                let off = read(w, *a, l).wrapping_sub(*window) & OFFSET_MASK;
+                write(w, *dst, l, *window + off + ((u64::from(r) + 1) << RANK_SHIFT));
+            }
+            Op::Getctarank { dst, a, window } => {
+                let off = read(w, *a, l).wrapping_sub(*window);
+                let r = off >> super::cluster::RANK_SHIFT;
+                write(w, *dst, l, if r == 0 { u64::from(w.rank) } else { r - 1 });
             }
             Op::Isspacep { space, dst, a } => {
                 let a = read(w, *a, l);
@@ -515,7 +527,7 @@ impl Cta<'_> {
                 let target = self.target(w, Mem::Generic, a);
                 let is_const = self.program.consts.iter().any(|&(lo, hi)| (lo..hi).contains(&a));
                 let v = match space {
-                    IsSpace::Shared => matches!(target, Target::Shared(_)),
+                    IsSpace::Shared => matches!(target, Target::Shared(_) | Target::Remote(..)),
                     IsSpace::Local => matches!(target, Target::Local(_)),
                     IsSpace::Const => is_const,
                     IsSpace::Param => matches!(target, Target::Param(_)),
@@ -625,6 +637,7 @@ impl Cta<'_> {
             | Op::Match { .. }
             | Op::Redux { .. }
             | Op::Barrier(_)
+            | Op::ClusterBarrier { .. }
             | Op::WarpSync { .. }
             | Op::Nanosleep
             | Op::Elect { .. }
@@ -671,6 +684,13 @@ impl Cta<'_> {
                 w.local[l][r].copy_from_slice(&f(old).to_le_bytes()[..size as usize]);
                 old
             }
+            Target::Remote(rank, a) => {
+                let mut mem = remote(w, rank, a)?.borrow_mut();
+                let r = range(mem.len(), a, size as u8, "shared")?;
+                let old = le(&mem[r.clone()]);
+                mem[r].copy_from_slice(&f(old).to_le_bytes()[..size as usize]);
+                old
+            }
             Target::Param(a) => return Err(param_write(a)),
         })
     }
@@ -713,6 +733,12 @@ impl Cta<'_> {
             Special::Ntid(a) => pick(self.shape.block, a),
             Special::Ctaid(a) => pick(self.shape.ctaid(n), a),
             Special::Nctaid(a) => pick(self.shape.grid, a),
+            Special::Clusterid(a) => pick(self.shape.clusterid(n), a),
+            Special::Nclusterid(a) => pick(self.shape.nclusterid(), a),
+            Special::ClusterCtaid(a) => pick(self.shape.cluster_ctaid(n), a),
+            Special::ClusterNctaid(a) => pick(self.shape.cluster, a),
+            Special::ClusterCtarank => u64::from(self.shape.rank(n)),
+            Special::ClusterNctarank => u64::from(self.shape.cluster_size()),
             Special::Laneid => u64::from(lane),
             Special::Warpid => u64::from(w.index),
             Special::Nwarpid => u64::from(self.shape.warps_per_cta()),
@@ -742,13 +768,13 @@ impl Cta<'_> {
     pub(super) fn target(&self, w: &Warp, mem: Mem, a: u64) -> Target {
         match mem {
             Mem::Global => Target::Global(a),
-            Mem::Shared => Target::Shared(a),
+            Mem::Shared => shared_target(w, a),
             Mem::Local => Target::Local(a),
             Mem::Param => Target::Param(a),
             Mem::Frame => Target::Local(a.wrapping_add(u64::from(w.base))),
             Mem::Generic => {
                 if (SHARED_WINDOW..SHARED_WINDOW + WINDOW).contains(&a) {
-                    Target::Shared(a - SHARED_WINDOW)
+                    shared_target(w, a - SHARED_WINDOW)
                 } else if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW).contains(&a) {
                     Target::Local(a - LOCAL_WINDOW)
                 } else if (PARAM_WINDOW..PARAM_WINDOW + WINDOW).contains(&a) {
@@ -779,6 +805,10 @@ impl Cta<'_> {
                 Ok(le(&shared[r]))
             }
             Target::Local(a) => Ok(le(&w.local[l][range(w.top as usize, a, size, "local")?])),
+            Target::Remote(rank, a) => {
+                let mem = remote(w, rank, a)?.borrow();
+                Ok(le(&mem[range(mem.len(), a, size, "shared")?]))
+            }
             Target::Param(a) => {
                 let end = a.checked_add(u64::from(size)).filter(|&e| e <= self.params.len() as u64);
                 let Some(end) = end else {
@@ -819,9 +849,38 @@ impl Cta<'_> {
                 w.local[l][r].copy_from_slice(bytes);
                 Ok(())
             }
+            Target::Remote(rank, a) => {
+                let mut mem = remote(w, rank, a)?.borrow_mut();
+                let r = range(mem.len(), a, size, "shared")?;
+                mem[r].copy_from_slice(bytes);
+                Ok(())
+            }
             Target::Param(a) => Err(param_write(a)),
         }
     }
+}
+
+/// A shared (`.shared::cta` or `.shared::cluster`) offset: the lane's own CTA's, or,
+/// with a rank in bits 24.. (`cluster.rs`), another CTA's of the cluster.
+fn shared_target(w: &Warp, off: u64) -> Target {
+    use super::cluster::{OFFSET_MASK, RANK_SHIFT};
+    match off >> RANK_SHIFT {
+        0 => Target::Shared(off),
+        r if r - 1 == u64::from(w.rank) => Target::Shared(off & OFFSET_MASK),
+        r => Target::Remote((r - 1).min(u64::from(u32::MAX)) as u32, off & OFFSET_MASK),
+    }
+}
+
+/// The shared memory of the CTA of rank `rank` in the lane's cluster.
+fn remote(w: &Warp, rank: u32, a: u64) -> Result<&std::cell::RefCell<Vec<u8>>, String> {
+    let size = w.cluster.as_ref().map_or(1, |c| c.mem.len());
+    w.cluster.as_ref().and_then(|c| c.mem.get(rank as usize)).ok_or_else(|| {
+        format!(
+            "out of bounds: the .shared::cluster address of offset {a:#x} in the CTA of rank {rank} is outside the \
+             cluster of {size} CTA{}",
+            if size == 1 { "" } else { "s" }
+        )
+    })
 }
 
 /// Lane `l` of `w` accesses `len` shared bytes at `start`: the shadow notes it, if the

@@ -7,6 +7,7 @@
 
 mod builtin;
 pub mod children;
+pub mod cluster;
 pub mod cta;
 mod fast;
 pub mod grid;

@@ -38,6 +38,9 @@ pub enum Wait {
     /// `test_wait` that found it incomplete, where the CTA also wakes it when
     /// nothing else can run (time passes).
     Mbarrier { spin: bool },
+    /// At `barrier.cluster.wait`, until the cluster barrier's phase its lanes arrived
+    /// in completes (`cluster.rs`).
+    Cluster,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -123,6 +126,7 @@ impl Groups {
                 }
                 Wait::Sync => [4, 0, 0],
                 Wait::Mbarrier { spin } => [5 | u32::from(spin) << 1, 0, 0],
+                Wait::Cluster => [8, 0, 0],
             };
             out.extend([
                 u32::from(n.used) | u32::from(n.call) << 1,

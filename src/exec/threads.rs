@@ -37,14 +37,67 @@ impl Dim3 {
     }
 }
 
-/// The shape of a launch as the special registers see it.
+/// The shape of a launch as the special registers see it: the grid of CTAs, each
+/// CTA's threads, and the clusters the grid is tiled into (1 x 1 x 1: a cluster is
+/// one CTA).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     pub grid: Dim3,
     pub block: Dim3,
+    pub cluster: Dim3,
 }
 
+/// A cluster of one CTA.
+pub const ONE: Dim3 = Dim3 { x: 1, y: 1, z: 1 };
+
 impl Shape {
+    /// CTAs in a cluster.
+    pub fn cluster_size(&self) -> u32 {
+        self.cluster.count() as u32
+    }
+
+    /// Clusters in the grid.
+    pub fn clusters(&self) -> u64 {
+        self.grid.count() / self.cluster.count().max(1)
+    }
+
+    /// `%clusterid` of the `n`-th CTA (launch order).
+    pub fn clusterid(&self, n: u64) -> Dim3 {
+        let c = self.ctaid(n);
+        Dim3 { x: c.x / self.cluster.x, y: c.y / self.cluster.y, z: c.z / self.cluster.z }
+    }
+
+    /// `%cluster_ctaid` of the `n`-th CTA.
+    pub fn cluster_ctaid(&self, n: u64) -> Dim3 {
+        let c = self.ctaid(n);
+        Dim3 { x: c.x % self.cluster.x, y: c.y % self.cluster.y, z: c.z % self.cluster.z }
+    }
+
+    /// `%cluster_ctarank` of the `n`-th CTA: its place in its cluster, x fastest.
+    pub fn rank(&self, n: u64) -> u32 {
+        let (c, k) = (self.cluster_ctaid(n), self.cluster);
+        c.x + k.x * (c.y + k.y * c.z)
+    }
+
+    /// `%nclusterid`: clusters along each dimension of the grid.
+    pub fn nclusterid(&self) -> Dim3 {
+        let (g, k) = (self.grid, self.cluster);
+        Dim3 { x: g.x / k.x, y: g.y / k.y, z: g.z / k.z }
+    }
+
+    /// The launch-order number of the CTA of rank `rank` in cluster number `c`
+    /// (clusters numbered x fastest, as CTAs are).
+    pub fn cta_of(&self, c: u64, rank: u32) -> u64 {
+        let nc = self.nclusterid();
+        let (ncx, ncy) = (u64::from(nc.x), u64::from(nc.y));
+        let id = Dim3 { x: (c % ncx) as u32, y: (c / ncx % ncy) as u32, z: (c / (ncx * ncy)) as u32 };
+        let k = self.cluster;
+        let r = Dim3 { x: rank % k.x, y: rank / k.x % k.y, z: rank / (k.x * k.y) };
+        let (x, y, z) = (id.x * k.x + r.x, id.y * k.y + r.y, id.z * k.z + r.z);
+        let (gx, gy) = (u64::from(self.grid.x), u64::from(self.grid.y));
+        u64::from(x) + gx * (u64::from(y) + gy * u64::from(z))
+    }
+
     /// Warps per CTA (the last may be partial).
     pub fn warps_per_cta(&self) -> u32 {
         (self.block.count() as u32).div_ceil(WARP_SIZE)
@@ -87,7 +140,11 @@ mod tests {
     use super::*;
 
     fn shape(block: (u32, u32, u32)) -> Shape {
-        Shape { grid: Dim3 { x: 3, y: 2, z: 2 }, block: Dim3 { x: block.0, y: block.1, z: block.2 } }
+        Shape {
+            grid: Dim3 { x: 3, y: 2, z: 2 },
+            block: Dim3 { x: block.0, y: block.1, z: block.2 },
+            cluster: ONE,
+        }
     }
 
     #[test]

@@ -145,6 +145,13 @@ pub(super) struct Warp {
     pub wg_watch: bool,
     /// Its warpgroup's log of `wgmma.mma_async`s, in a kernel that has them.
     pub wg_group: Option<Rc<RefCell<super::wgmma::WgGroup>>>,
+    /// Its CTA's cluster, when it has more than one CTA, and the CTA's rank in it.
+    pub cluster: Option<Rc<super::cluster::Link>>,
+    pub rank: u32,
+    /// Lanes that arrived at the cluster barrier and have not waited yet, and the
+    /// phase each arrived in.
+    pub cl_pending: u32,
+    pub cl_phase: [u64; 32],
 }
 
 /// Deepest call nesting, and most local memory per thread (CUDA's stack limit is
@@ -203,6 +210,9 @@ impl Warp {
         self.wg = None;
         self.wg_watch = false;
         self.wg_group = None;
+        self.cluster = None;
+        self.rank = 0;
+        self.cl_pending = 0;
         // Each lane's thread id, for `%tid` (lanes past the block's threads never run).
         for l in 0..WARP_SIZE {
             let t =
@@ -645,6 +655,7 @@ impl Cta<'_> {
             }
             Op::Exit => {
                 self.exit(warp, leaf, active);
+                self.cluster_exit(warp, active);
                 if warp.live == 0 {
                     self.wgmma_gone(n, warp, inst)?;
                 }
@@ -674,6 +685,31 @@ impl Cta<'_> {
                 Ok(warp.groups.goto(leaf, pc + 1))
             }
             Op::Barrier(bar) => self.barrier(n, warp, inst, bar, leaf, pc, mask, active),
+            Op::ClusterBarrier { wait, cta } => {
+                if warp.cluster.is_none() {
+                    return if *wait {
+                        self.barrier(n, warp, inst, cta, leaf, pc, mask, active)
+                    } else {
+                        Ok(warp.groups.goto(leaf, pc + 1))
+                    };
+                }
+                if !*wait {
+                    self.cluster_arrive(warp, active).map_err(|c| self.fault(n, warp, active, inst, c))?;
+                    return Ok(warp.groups.goto(leaf, pc + 1));
+                }
+                if active != mask {
+                    let cause =
+                        "barrier.cluster.wait with a guard false for some lanes of the group: ptxvm waits \
+                                 with whole groups"
+                            .to_string();
+                    return Err(self.fault(n, warp, mask & !active, inst, cause));
+                }
+                if self.cluster_waited(warp, active).map_err(|c| self.fault(n, warp, active, inst, c))? {
+                    return Ok(warp.groups.goto(leaf, pc + 1));
+                }
+                warp.groups.node_mut(leaf).wait = super::simt::Wait::Cluster;
+                Ok(false)
+            }
             Op::Mbarrier(m) => self.mbarrier(n, warp, shared, inst, m, leaf, pc, mask, active),
             Op::Ldmatrix { .. } | Op::Stmatrix { .. } | Op::Mma(_) | Op::Wmma(_) | Op::Wgmma(_) => {
                 self.matrix(n, warp, shared, inst, active)?;

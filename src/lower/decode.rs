@@ -110,19 +110,6 @@ impl<'m> Decoder<'m> {
             _ => return fail(f.name.span, "the function is not in the program"),
         };
         let kernel = f.kind == FuncKind::Entry;
-        // ptxvm launches clusters of one CTA: a kernel that requires more would read
-        // the wrong cluster shape and never see the other CTAs' shared memory.
-        if let Some((_, dims)) = f.directives.iter().find(|(n, _)| n.text(src) == ".reqnctapercluster")
-            && dims.iter().try_fold(1u64, |a, &d| a.checked_mul(d)).is_none_or(|n| n > 1)
-        {
-            return fail(
-                f.name.span,
-                format!(
-                    "`.reqnctapercluster {}`: ptxvm runs clusters of one CTA, and cannot run larger ones yet",
-                    dims.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
-                ),
-            );
-        }
         let flow = Flow::build(module, src, body);
         let (params, rets) = &layout.sigs[k];
         let mut top = Scope::default();

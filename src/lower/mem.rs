@@ -109,8 +109,8 @@ impl<'m> Decoder<'m> {
         }
     }
 
-    /// `alloca`, `pmevent`, `getctarank` and `mapa` (PTX ISA 9.7.9.16, 9.7.19.2, 9.7.9.24, 9.7.9.23), for
-    /// clusters of one CTA: every shared address is the CTA's own, of rank 0.
+    /// `alloca`, `pmevent`, `getctarank` and `mapa` (PTX ISA 9.7.9.16, 9.7.19.2, 9.7.9.24,
+    /// 9.7.9.23): `exec/cluster.rs` has what a `.shared::cluster` address holds.
     pub(super) fn misc_op(&mut self, i: &InstrView<'m>, f: &Form) -> Result<Op, LowerError> {
         let ops = i.operands;
         match f.opcode {
@@ -134,15 +134,23 @@ impl<'m> Decoder<'m> {
             // 9.7.19.5): registers here are not a budget to share.
             O::Setmaxnreg => Ok(Op::Fence),
             O::Tensormap => self.tensormap(i),
-            O::Getctarank if ops.len() == 2 => Ok(Op::Mov { dst: self.dst(&ops[0])?, src: Src::Imm(0) }),
+            O::Getctarank if ops.len() == 2 => {
+                let dst = self.dst(&ops[0])?;
+                let a = self.src(&ops[1], f.ty().unwrap_or(Ty::U64))?;
+                // A 32-bit `.shared::cluster` address is a shared offset; the rest are
+                // generic ones here (see `Self::space`).
+                let window =
+                    if matches!(f.ty(), Some(Ty::U64 | Ty::B64 | Ty::S64)) { SHARED_WINDOW } else { 0 };
+                Ok(Op::Getctarank { dst, a, window })
+            }
             O::Mapa if ops.len() == 3 => {
                 let dst = self.dst(&ops[0])?;
                 let a = self.src(&ops[1], f.ty().unwrap_or(Ty::U64))?;
                 let rank = self.src(&ops[2], Ty::U32)?;
-                // A 64-bit `.shared::cluster` address is a generic one here (see
-                // `Self::space`); a 32-bit one is the shared offset itself.
-                let window =
-                    if f.has(W::SharedCluster) && dst.file == RegFile::R64 { SHARED_WINDOW } else { 0 };
+                // A 64-bit address (generic, or `.shared::cluster`, which is generic here:
+                // see `Self::space`) is in the shared window; a 32-bit one is the shared
+                // offset itself.
+                let window = if dst.file == RegFile::R64 { SHARED_WINDOW } else { 0 };
                 Ok(Op::Mapa { dst, a, rank, window })
             }
             _ => self.unsupported(i),
@@ -325,11 +333,10 @@ impl<'m> Decoder<'m> {
                     "%ntid" => Special::Ntid(axis),
                     "%ctaid" => Special::Ctaid(axis),
                     "%nctaid" => Special::Nctaid(axis),
-                    // A cluster is one CTA (ptxvm launches no larger ones).
-                    "%clusterid" => Special::Ctaid(axis),
-                    "%nclusterid" => Special::Nctaid(axis),
-                    "%cluster_ctaid" => Special::Fixed(0),
-                    "%cluster_nctaid" => Special::Fixed(1),
+                    "%clusterid" => Special::Clusterid(axis),
+                    "%nclusterid" => Special::Nclusterid(axis),
+                    "%cluster_ctaid" => Special::ClusterCtaid(axis),
+                    "%cluster_nctaid" => Special::ClusterNctaid(axis),
                     _ => return self.unsupported(i),
                 };
                 Ok(Op::MovSpecial { dst: self.dst(dst)?, sreg })
@@ -358,10 +365,12 @@ impl<'m> Decoder<'m> {
                     "%globaltimer" => Special::Globaltimer,
                     "%dynamic_smem_size" => Special::DynamicSmemSize,
                     "%total_smem_size" => Special::TotalSmemSize,
-                    "%clusterid" => Special::Ctaid(0),
-                    "%nclusterid" => Special::Nctaid(0),
-                    "%cluster_ctaid" | "%cluster_ctarank" => Special::Fixed(0),
-                    "%cluster_nctaid" | "%cluster_nctarank" => Special::Fixed(1),
+                    "%clusterid" => Special::Clusterid(0),
+                    "%nclusterid" => Special::Nclusterid(0),
+                    "%cluster_ctaid" => Special::ClusterCtaid(0),
+                    "%cluster_nctaid" => Special::ClusterNctaid(0),
+                    "%cluster_ctarank" => Special::ClusterCtarank,
+                    "%cluster_nctarank" => Special::ClusterNctarank,
                     // Driver-defined registers: cooperative groups read the grid-sync
                     // workspace from `%envreg1`/`%envreg2`.
                     s if s

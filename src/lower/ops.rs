@@ -291,10 +291,16 @@ pub enum Special {
     Globaltimer,
     DynamicSmemSize,
     TotalSmemSize,
-    /// A register whose value is fixed for a launch of one CTA per cluster:
-    /// `%cluster_ctarank` and `%cluster_ctaid` (0), `%cluster_nctarank` and
-    /// `%cluster_nctaid` (1).
+    /// A register whose value is fixed.
     Fixed(u32),
+    /// `%clusterid`, `%nclusterid`, `%cluster_ctaid`, `%cluster_nctaid` (by axis),
+    /// `%cluster_ctarank` and `%cluster_nctarank`.
+    Clusterid(u8),
+    Nclusterid(u8),
+    ClusterCtaid(u8),
+    ClusterNctaid(u8),
+    ClusterCtarank,
+    ClusterNctarank,
     /// `%envreg<N>`, which the driver sets: in a cooperative launch `%envreg1` and
     /// `%envreg2` hold the high and low halves of the grid-sync workspace's address
     /// (cooperative groups' `this_grid()`); every other one, and outside a
@@ -819,6 +825,13 @@ pub enum Op {
     Wmma(Box<Wmma>),
     /// `wgmma.fence`, `commit_group`, `wait_group` and `mma_async` (PTX ISA 9.7.15).
     Wgmma(Wgmma),
+    /// `barrier.cluster.arrive` (`wait` false) and `barrier.cluster.wait` (PTX ISA
+    /// 9.7.13.3). In a cluster of one CTA the wait is `cta`, a barrier for every
+    /// thread of the CTA, and the arrival marks nothing another CTA could wait for.
+    ClusterBarrier {
+        wait: bool,
+        cta: Box<Barrier>,
+    },
     /// A video instruction (`vadd` ... `vshr`, `vadd2` ... `vset4`): `d = f(a, b, c)` on
     /// 32 bits.
     Video {
@@ -913,12 +926,20 @@ pub enum Op {
         dst: Slot,
         a: Src,
     },
-    /// `mapa` (PTX ISA 9.7.9.23) in a cluster of one CTA: rank 0 is the CTA itself,
-    /// so `a` plus `window`; any other rank is outside the cluster.
+    /// `mapa` (PTX ISA 9.7.9.23): the `.shared::cluster` address of `a`'s place in
+    /// the CTA of rank `rank` (`exec/cluster.rs`); `window` is the generic shared
+    /// window for 64-bit addresses, 0 for 32-bit ones.
     Mapa {
         dst: Slot,
         a: Src,
         rank: Src,
+        window: u64,
+    },
+    /// `getctarank` (PTX ISA 9.7.9.24): the rank of the CTA whose shared memory `a`
+    /// (less `window`) is in.
+    Getctarank {
+        dst: Slot,
+        a: Src,
         window: u64,
     },
     /// `alloca.type ptr, size{, align}` (PTX ISA 9.7.9.16): `size` bytes on the
@@ -1044,6 +1065,7 @@ impl Op {
             | Op::Stmatrix { .. }
             | Op::Surf(_)
             | Op::Barrier(_)
+            | Op::ClusterBarrier { .. }
             | Op::Alloca { .. }
             | Op::Exit
             | Op::Trap
@@ -1295,6 +1317,8 @@ pub struct Func {
     /// A kernel's static shared memory, as byte ranges, when it may not touch all of
     /// the module's (other kernels' variables are out of its bounds).
     pub shared: Option<Vec<(u32, u32)>>,
+    /// The cluster shape a kernel requires (`.reqnctapercluster`).
+    pub cluster: Option<crate::exec::threads::Dim3>,
 }
 
 /// A whole module, decoded: every function's instructions in one pc space.

@@ -185,6 +185,10 @@ pub fn lower_module(
             callees,
             indirect,
             shared: None,
+            cluster: f.directives.iter().find(|(n, _)| n.text(src) == ".reqnctapercluster").map(|(_, d)| {
+                let at = |k: usize| d.get(k).map_or(1, |&v| u32::try_from(v).unwrap_or(u32::MAX));
+                crate::exec::threads::Dim3 { x: at(0), y: at(1), z: at(2) }
+            }),
         });
         used_shared.push(used);
     }

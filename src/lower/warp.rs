@@ -108,20 +108,18 @@ impl<'m> Decoder<'m> {
     fn barrier(&self, i: &InstrView<'_>, aligned: bool, f: &Form) -> Result<Op, LowerError> {
         let ops = i.operands;
         if f.has(W::Cluster) {
-            // A cluster is one CTA here: `barrier.cluster.arrive` marks nothing another
-            // CTA could wait for, and `.wait` waits for every thread of the CTA, as an
-            // unaligned CTA barrier does (PTX ISA 9.7.13.3). Barrier 0 stands in for it.
-            if f.has(W::Arrive) {
-                return Ok(Op::Fence);
-            }
-            return Ok(Op::Barrier(Box::new(Barrier {
+            // In a cluster of one CTA, `.wait` waits for every thread of the CTA, as
+            // an unaligned CTA barrier does (PTX ISA 9.7.13.3): barrier 0 stands in
+            // for it there (`exec/cluster.rs` has the clusters of more).
+            let cta = Box::new(Barrier {
                 kind: BarKind::Sync,
                 aligned: f.has(W::Aligned),
                 id: Src::Imm(0),
                 count: None,
                 dst: None,
                 pred: None,
-            })));
+            });
+            return Ok(Op::ClusterBarrier { wait: !f.has(W::Arrive), cta });
         }
         let has = |w: W| f.has(w);
         let kind = if has(W::Sync) {

@@ -120,17 +120,27 @@ int main(int argc, char **argv) {
     CHECK(cuLaunchKernelEx(&cfg, axpy, args, NULL));
     CHECK(cuMemcpyDtoH(y, y16, sizeof y));
     for (int i = 0; i < N; i++) EXPECT(y[i] == 4.0f * i + 1.0f);
+    /* Clusters: the grid's 8 CTAs in clusters of 2 run as before; clusters of 16
+       (more than 8) or of 3 (not tiling the grid) are refused. */
     attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
     attr.value.clusterDim.x = 2, attr.value.clusterDim.y = 1, attr.value.clusterDim.z = 1;
-    EXPECT_ERR(cuLaunchKernelEx(&cfg, axpy, args, NULL), CUDA_ERROR_INVALID_CLUSTER_SIZE);
-    /* Clusters that fit at once: a cluster of one CTA is one block (2048 threads
-       per SM: 16 blocks of 128) on each of the H100's 132 SMs; a larger cluster is
-       refused as its launch is. */
+    CHECK(cuLaunchKernelEx(&cfg, axpy, args, NULL));
+    CHECK(cuMemcpyDtoH(y, y16, sizeof y));
+    for (int i = 0; i < N; i++) EXPECT(y[i] == 6.0f * i + 1.0f);
+    /* Clusters that fit at once: 16 blocks of 128 threads per SM (2048 threads) on
+       each of the H100's 132 SMs, in pairs; a cluster refused at launch is refused
+       here too. */
     int clusters = 0;
-    EXPECT_ERR(cuOccupancyMaxActiveClusters(&clusters, axpy, &cfg), CUDA_ERROR_INVALID_CLUSTER_SIZE);
+    CHECK(cuOccupancyMaxActiveClusters(&clusters, axpy, &cfg));
+    EXPECT(clusters == 16 * 132 / 2);
     attr.value.clusterDim.x = 1;
     CHECK(cuOccupancyMaxActiveClusters(&clusters, axpy, &cfg));
     EXPECT(clusters == 16 * 132);
+    attr.value.clusterDim.x = 16;
+    EXPECT_ERR(cuLaunchKernelEx(&cfg, axpy, args, NULL), CUDA_ERROR_INVALID_CLUSTER_SIZE);
+    EXPECT_ERR(cuOccupancyMaxActiveClusters(&clusters, axpy, &cfg), CUDA_ERROR_INVALID_CLUSTER_SIZE);
+    attr.value.clusterDim.x = 3;
+    EXPECT_ERR(cuLaunchKernelEx(&cfg, axpy, args, NULL), CUDA_ERROR_INVALID_CLUSTER_SIZE);
 
     /* A module's variables: written from the host, counted by a kernel. */
     CUdeviceptr counter;

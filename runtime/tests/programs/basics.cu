@@ -40,7 +40,7 @@ int main() {
     EXPECT(strcmp(prop.name, "ptxvm (sm_90)") == 0 && prop.major == 9 && prop.minor == 0);
     EXPECT(prop.multiProcessorCount == 132 && prop.warpSize == 32 && prop.maxThreadsPerBlock == 1024);
     EXPECT(prop.sharedMemPerBlockOptin == 232448 && prop.maxThreadsPerMultiProcessor == 2048);
-    EXPECT(prop.managedMemory == 1 && prop.memoryPoolsSupported == 1 && prop.clusterLaunch == 0);
+    EXPECT(prop.managedMemory == 1 && prop.memoryPoolsSupported == 1 && prop.clusterLaunch == 1);
     EXPECT(prop.totalGlobalMem > (1ull << 30) && prop.hostNumaId == -1);
     EXPECT(cudaGetDeviceProperties(&prop, 1) == cudaErrorInvalidDevice);
     cudaGetLastError();

@@ -1,0 +1,78 @@
+//! Thread-block clusters through `ptxvm run` (PTX ISA 2.2.1, 9.7.9.23, 9.7.13.3), on
+//! hand-written PTX in `tests/data/run/cluster.ptx`, whose kernels declare their
+//! cluster shape (`.reqnctapercluster`). Expected values follow from the ISA: the
+//! cluster special registers from the grid's tiling into clusters, distributed
+//! shared memory through `mapa`, and the cluster barrier counting every thread of
+//! the cluster. Never from ptxvm's output.
+
+mod common;
+
+use serde_json::Value;
+use std::process::Output;
+
+const PTX: &str = "tests/data/run/cluster.ptx";
+
+fn run(kernel: &str, grid: u32, args: &str) -> (Output, Value) {
+    let spec = format!(r#"{{"kernel": "{kernel}", "grid": {grid}, "block": 64, "args": [{args}]}}"#);
+    common::run_spec(PTX, &spec, &[])
+}
+
+fn words(json: &Value, k: usize) -> Vec<u64> {
+    json["buffers"][k]["data"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect()
+}
+
+/// Runs a kernel that must fault; its diagnostic.
+fn fault(kernel: &str, grid: u32) -> String {
+    let (out, _) = run(kernel, grid, "");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{kernel}: {err}");
+    err
+}
+
+/// Eight CTAs in clusters of four: CTA c is rank c % 4 of cluster c / 4. Each thread
+/// reads element tid of the next rank's shared array (1000 rank + tid), and every
+/// thread of the cluster adds 1 to rank 0's counter before the second barrier.
+#[test]
+fn ctas_of_a_cluster_read_each_others_shared_memory() {
+    let (out, json) =
+        run("cluster_exchange", 8, r#"{"buffer": "u32", "len": 64}, {"buffer": "u32", "len": 512}"#);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let (regs, next) = (words(&json, 0), words(&json, 1));
+    for c in 0..8u64 {
+        let rank = c % 4;
+        // ctarank, nctarank, clusterid.x, cluster_ctaid.x, nclusterid.x, counter,
+        // getctarank of the next rank's address.
+        let want = [rank, 4, c / 4, rank, 2, 4 * 64, (rank + 1) % 4, 0];
+        assert_eq!(regs[8 * c as usize..8 * c as usize + 8], want, "CTA {c}");
+        for t in 0..64u64 {
+            assert_eq!(next[(64 * c + t) as usize], 1000 * ((rank + 1) % 4) + t, "CTA {c} thread {t}");
+        }
+    }
+}
+
+#[test]
+fn a_grid_must_tile_into_whole_clusters() {
+    let (out, _) =
+        run("cluster_exchange", 6, r#"{"buffer": "u32", "len": 64}, {"buffer": "u32", "len": 512}"#);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("the grid (6, 1, 1) is not a whole number of clusters of (4, 1, 1)"), "{err}");
+}
+
+/// Rank 1's second warp waits at `bar.sync` for its first warp, which waits at the
+/// cluster barrier for the second: a deadlock of the cluster, named as one.
+#[test]
+fn a_cluster_barrier_that_cannot_complete_is_a_deadlock() {
+    let err = fault("cluster_deadlock", 2);
+    assert!(err.contains("deadlock at the cluster barrier: the CTAs of ranks [0, 1] wait"), "{err}");
+    assert!(err.contains("note: `barrier.cluster.wait;`: CTA (1,0,0) (rank 1) waits here"), "{err}");
+}
+
+/// PTX ISA 9.7.13.3: a thread waits for the phase it arrived in; waiting without
+/// arriving, arriving twice, and `mapa` to a rank outside the cluster are undefined.
+#[test]
+fn undefined_uses_of_the_cluster_are_faults() {
+    assert!(fault("cluster_wait_first", 2).contains("lane 0 waits without having arrived"));
+    assert!(fault("cluster_arrive_twice", 2).contains("lane 0 arrives again before it waited"));
+    assert!(fault("cluster_far_rank", 2).contains("mapa: CTA rank 2 is outside the cluster of 2 CTAs"));
+}
