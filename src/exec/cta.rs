@@ -306,6 +306,12 @@ impl Cta<'_> {
                     fell |= Self::wake_spinning(warp);
                 }
             }
+            // In a cluster, what the CTA waits for may come from its other CTAs
+            // (arrivals on its mbarriers, the cluster barrier): it steps aside for
+            // them first (`cluster.rs` finds a cluster where nothing can move).
+            if !fell && !only_loops && warps.iter().any(|w| w.cluster.is_some()) {
+                return Ok(if warps.iter().all(|w| w.groups.is_empty()) { None } else { Some(false) });
+            }
             if !fell && self.program.mbarrier_waits {
                 // Failing that, the time limit of the try_waits passes, unless they
                 // wait as they did when it last passed: then nothing will change.

@@ -925,7 +925,7 @@ fn param_write(a: u64) -> String {
     )
 }
 
-fn range(len: usize, addr: u64, size: u8, space: &str) -> Result<std::ops::Range<usize>, String> {
+pub(super) fn range(len: usize, addr: u64, size: u8, space: &str) -> Result<std::ops::Range<usize>, String> {
     let size = u64::from(size);
     if !addr.is_multiple_of(size) {
         return Err(format!("{space} address 0x{addr:x} is not aligned to the {size}-byte access"));

@@ -230,7 +230,29 @@ impl Cta<'_> {
             }
             return Ok(());
         }
-        let at = self.mbar_at(w, shared.len(), m.mem, m.addr, m.offset, l)?;
+        let (rank, at) = self.mbar_place(w, shared.len(), m.mem, m.addr, m.offset, l)?;
+        let Some(rank) = rank else { return Self::mbar_apply(w, shared, at, m, a, l) };
+        // Another CTA's mbarrier (`.shared::cluster`): arrivals and tx counts reach it.
+        if !matches!(m.op, MbarOp::Arrive { .. } | MbarOp::ExpectTx | MbarOp::CompleteTx) {
+            return Err(format!(
+                "this mbarrier operation on the mbarrier at {at:#x} of the CTA of rank {rank}: only arrivals and \
+                 tx-counts may reach another CTA's mbarrier"
+            ));
+        }
+        let link = w.cluster.clone().ok_or("a .shared::cluster address outside any cluster")?;
+        let mut mem = link.mem[rank as usize].borrow_mut();
+        Self::mbar_apply(w, &mut mem, at, m, a, l)
+    }
+
+    /// Operation `m` (with operand `a`) of lane `l` on the mbarrier at `at` of `shared`.
+    fn mbar_apply(
+        w: &mut Warp,
+        shared: &mut [u8],
+        at: usize,
+        m: &Mbar,
+        a: u64,
+        l: usize,
+    ) -> Result<(), String> {
         // Every operation here changes the object (counted once, for try_wait).
         w.mbar_updates.set(w.mbar_updates.get() + 1);
         if m.op == MbarOp::Init {
@@ -265,7 +287,8 @@ impl Cta<'_> {
         Ok(())
     }
 
-    /// The shared-memory offset of lane `l`'s mbarrier object.
+    /// The shared-memory offset of lane `l`'s mbarrier object, in its own CTA (a wait
+    /// waits on its own CTA's mbarriers only).
     fn mbar_at(
         &self,
         w: &Warp,
@@ -275,14 +298,43 @@ impl Cta<'_> {
         offset: i64,
         l: usize,
     ) -> Result<usize, String> {
+        match self.mbar_place(w, len, mem, addr, offset, l)? {
+            (None, at) => Ok(at),
+            (Some(rank), at) => Err(format!(
+                "the mbarrier object at {at:#x} is in the shared memory of the CTA of rank {rank}, not this CTA's"
+            )),
+        }
+    }
+
+    /// Where lane `l`'s mbarrier object is: the rank of the CTA of the cluster it is
+    /// in (`None`: the lane's own) and its shared offset there.
+    fn mbar_place(
+        &self,
+        w: &Warp,
+        len: usize,
+        mem: Mem,
+        addr: Src,
+        offset: i64,
+        l: usize,
+    ) -> Result<(Option<u32>, usize), String> {
         let a = super::lane::address(w, addr, offset, l);
-        let Target::Shared(s) = self.target(w, mem, a) else {
-            return Err(format!("the mbarrier object's address {a:#x} is not in shared memory"));
+        let (rank, s) = match self.target(w, mem, a) {
+            Target::Shared(s) => (None, s),
+            Target::Remote(rank, s) => (Some(rank), s),
+            _ => return Err(format!("the mbarrier object's address {a:#x} is not in shared memory")),
         };
         if !s.is_multiple_of(8) {
             return Err(format!("the mbarrier object at shared address {s:#x} is not 8-byte aligned"));
         }
-        Ok(self.shared_range(len, s, 8)?.start)
+        if let Some(rank) = rank {
+            let size = w.cluster.as_ref().map_or(0, |c| c.mem.len());
+            if rank as usize >= size {
+                return Err(format!("the mbarrier's CTA rank {rank} is outside the cluster of {size} CTAs"));
+            }
+            // Every CTA of the cluster has the same shared memory size.
+            return Ok((Some(rank), super::lane::range(len, s, 8, "shared")?.start));
+        }
+        Ok((None, self.shared_range(len, s, 8)?.start))
     }
 
     /// `cp.async.bulk` for lane `l`: the copy, then the complete-tx on its mbarrier.
@@ -318,23 +370,39 @@ impl Cta<'_> {
         shared: &[u8],
         mbar: Option<(Mem, Src, i64)>,
         l: usize,
-    ) -> Result<Option<(usize, Mbarrier)>, String> {
+    ) -> Result<Option<BulkMbar>, String> {
         let Some((mem, addr, offset)) = mbar else { return Ok(None) };
-        let at = self.mbar_at(w, shared.len(), mem, addr, offset, l)?;
-        Ok(Some((at, object(shared, at)?)))
+        let (rank, at) = self.mbar_place(w, shared.len(), mem, addr, offset, l)?;
+        let b = match (rank, &w.cluster) {
+            (Some(r), Some(link)) => object(&link.mem[r as usize].borrow(), at)?,
+            _ => object(shared, at)?,
+        };
+        Ok(Some(BulkMbar { rank, at, b }))
     }
+}
+
+/// The mbarrier a bulk copy completes on: in the CTA of `rank` of the cluster (`None`:
+/// the copying CTA), at shared offset `at`, as it was before the copy.
+pub(super) struct BulkMbar {
+    rank: Option<u32>,
+    at: usize,
+    b: Mbarrier,
 }
 
 /// The complete-tx of `bytes` a bulk copy makes on its mbarrier (if it has one) once
 /// its bytes have moved.
-fn complete_bulk(
-    w: &Warp,
-    shared: &mut [u8],
-    mbar: Option<(usize, Mbarrier)>,
-    bytes: u64,
-) -> Result<(), String> {
-    let Some((at, b)) = mbar else { return Ok(()) };
+fn complete_bulk(w: &Warp, shared: &mut [u8], mbar: Option<BulkMbar>, bytes: u64) -> Result<(), String> {
+    let Some(BulkMbar { rank, at, b }) = mbar else { return Ok(()) };
     w.mbar_updates.set(w.mbar_updates.get() + 1);
+    let link = w.cluster.clone();
+    let mut remote = match (rank, &link) {
+        (Some(r), Some(link)) => Some(link.mem[r as usize].borrow_mut()),
+        _ => None,
+    };
+    let shared: &mut [u8] = match remote.as_mut() {
+        Some(mem) => mem,
+        None => shared,
+    };
     let before = object(shared, at).unwrap_or(b);
     let mut after = before;
     after.complete_tx(bytes)?;
@@ -423,12 +491,56 @@ impl Cta<'_> {
         for (d, x) in start.iter_mut().enumerate().take(usize::from(c.dims)) {
             *x = read(w, c.coords[d], l) as u32 as i32;
         }
-        let mbar = self.bulk_mbar(w, shared, c.mbar, l)?;
+        // A multicast copy goes to each CTA of its mask, at the same offsets (the
+        // rank + 1 in bits 24.. of a shared address: `cluster.rs`); its own copy is
+        // the CTA's.
+        let Some(mask) = c.multicast.map(|m| read(w, m, l) as u16) else {
+            let mbar = self.bulk_mbar(w, shared, c.mbar, l)?;
+            return self.tensor_box(w, shared, c, &map, &start, base, l, mbar);
+        };
+        use super::cluster::{OFFSET_MASK, RANK_SHIFT};
+        let size = self.shape.cluster_size();
+        if u32::from(mask) >> size != 0 {
+            return Err(format!(
+                "cp.async.bulk.tensor.multicast::cluster: the CTA mask {mask:#06x} names CTAs outside the cluster \
+                 of {size} (undefined behaviour)"
+            ));
+        }
+        for r in lanes(u32::from(mask)) {
+            let at = |off: u64| (off & OFFSET_MASK) | (u64::from(r) + 1) << RANK_SHIFT;
+            let mbar = c.mbar.map(|(mem, addr, offset)| {
+                let a = super::lane::address(w, addr, offset, l);
+                let off = match self.target(w, mem, a) {
+                    Target::Shared(s) | Target::Remote(_, s) => s,
+                    _ => a,
+                };
+                (Mem::Shared, Src::Imm(at(off)), 0)
+            });
+            let mbar = self.bulk_mbar(w, shared, mbar, l)?;
+            self.tensor_box(w, shared, c, &map, &start, at(base), l, mbar)?;
+        }
+        Ok(())
+    }
+
+    /// Moves one box of a tensor copy between global memory and shared memory at
+    /// `base` (a shared address, maybe another CTA's), then completes `mbar`.
+    #[allow(clippy::too_many_arguments)]
+    fn tensor_box(
+        &self,
+        w: &mut Warp,
+        shared: &mut [u8],
+        c: &CpTensor,
+        map: &super::tma::TensorMap,
+        start: &[i32; 5],
+        base: u64,
+        l: usize,
+        mbar: Option<BulkMbar>,
+    ) -> Result<(), String> {
         let (n, size) = (map.box_counts(), map.element_bytes() as u8);
         let mut k = [0u64; 5];
         'each: loop {
             let smem = map.shared_offset(base, &k);
-            let global = map.element(&start, &k);
+            let global = map.element(start, &k);
             match (c.mbar.is_some(), global) {
                 (true, Some(g)) => {
                     let v = self.load(w, shared, Mem::Global, g, size, l)?;

@@ -166,17 +166,20 @@ impl<'m> Decoder<'m> {
             else {
                 return self.unsupported(i);
             };
-            if ops.len() != 3 + hint {
+            let multicast = usize::from(has(W::MulticastCluster));
+            if ops.len() != 3 + multicast + hint {
                 return self.unsupported(i);
             }
             let (map, coords) = coords(m)?;
             let (dp, bp) = (self.place(d, shared)?, self.place(b, shared)?);
+            let multicast = if multicast == 1 { Some(self.src(&ops[3], Ty::B16)?) } else { None };
             return Ok(Op::CpTensor(Box::new(CpTensor {
                 smem: (dp.mem, dp.addr, dp.offset),
                 map,
                 coords,
                 dims,
                 mbar: Some((bp.mem, bp.addr, bp.offset)),
+                multicast,
             })));
         }
         if has(W::BulkGroup) {
@@ -188,12 +191,16 @@ impl<'m> Decoder<'m> {
             }
             let (map, coords) = coords(m)?;
             let sp = self.place(s, shared)?;
+            if has(W::MulticastCluster) {
+                return self.unsupported(i);
+            }
             return Ok(Op::CpTensor(Box::new(CpTensor {
                 smem: (sp.mem, sp.addr, sp.offset),
                 map,
                 coords,
                 dims,
                 mbar: None,
+                multicast: None,
             })));
         }
         self.unsupported(i)
@@ -219,6 +226,7 @@ const TENSOR_MODIFIERS: &[&str] = &[
     "L2::cache_hint",
     "prefetch",
     "L2",
+    "multicast::cluster",
 ];
 
 /// The modifiers of the `cp.async.bulk` forms ptxvm runs.

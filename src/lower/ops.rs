@@ -1180,6 +1180,10 @@ pub struct CpTensor {
     pub coords: [Src; 5],
     pub dims: u8,
     pub mbar: Option<(Mem, Src, i64)>,
+    /// `.multicast::cluster`: the CTAs of the cluster (a bit per rank) whose shared
+    /// memory, at the same offset, gets the box, each completing on its mbarrier at
+    /// the same offset.
+    pub multicast: Option<Src>,
 }
 
 /// Where a memory access goes.

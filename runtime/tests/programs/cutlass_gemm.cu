@@ -1,7 +1,8 @@
-// A CUTLASS 3 Hopper GEMM (TMA loads, warp-specialized wgmma mainloop, mbarrier
-// pipeline) built for sm_90a from pip's nvidia-cutlass headers, checked against a CPU
-// GEMM: FP16 inputs with FP32 accumulation within CUTLASS's own verification
-// tolerance, and s8 inputs with s32 accumulation exactly.
+// CUTLASS 3 Hopper GEMMs (TMA loads, warp-specialized wgmma mainloops, mbarrier
+// pipelines, and clusters of two with multicast TMA) built for sm_90a from pip's
+// nvidia-cutlass headers, checked against a CPU GEMM: FP16 inputs with FP32
+// accumulation within CUTLASS's own verification tolerance, and s8 inputs with s32
+// accumulation exactly.
 //
 //   nvcc -std=c++17 -arch=sm_90a -O2 --expt-relaxed-constexpr -I$CUTLASS/include \
 //        -I$CUTLASS/tools/util/include cutlass_gemm.cu
@@ -34,7 +35,8 @@ using namespace cute;
 
 // A row-major (K contiguous), B column-major (K contiguous): both K-major in shared
 // memory, as the TN GEMMs CUTLASS's Hopper examples run.
-template <class ElementA, class ElementB, class ElementAcc, class ElementD, class Schedule, class Tile>
+template <class ElementA, class ElementB, class ElementAcc, class ElementD, class Schedule, class Tile,
+          class Cluster = Shape<_1, _1, _1>>
 struct Gemm {
     using LayoutA = cutlass::layout::RowMajor;
     using LayoutB = cutlass::layout::ColumnMajor;
@@ -42,7 +44,6 @@ struct Gemm {
     static constexpr int AlignA = 128 / cutlass::sizeof_bits<ElementA>::value;
     static constexpr int AlignB = 128 / cutlass::sizeof_bits<ElementB>::value;
     static constexpr int AlignD = 128 / cutlass::sizeof_bits<ElementD>::value;
-    using Cluster = Shape<_1, _1, _1>;
     using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
         cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Tile, Cluster,
         cutlass::epilogue::collective::EpilogueTileAuto, ElementAcc, ElementAcc, ElementD, LayoutD, AlignD,
@@ -107,12 +108,12 @@ static int next(int lo, int hi) {
 // FP16 inputs in [-2, 2] with eighths, FP32 accumulation; CUTLASS's examples verify
 // with a relative tolerance (cutlass::reference::device::BlockCompareRelativelyEqual,
 // epsilon 1e-2 for half inputs, nonzero floor 1e-4): that is the bound here.
-template <class Schedule, class Tile>
+template <class Schedule, class Tile, class Cluster = Shape<_1, _1, _1>>
 static int half_gemm(const char *name, int M, int N, int K) {
     std::vector<cutlass::half_t> a(size_t(M) * K), b(size_t(N) * K);
     for (auto &x : a) x = cutlass::half_t(next(-16, 16) / 8.0f);
     for (auto &x : b) x = cutlass::half_t(next(-16, 16) / 8.0f);
-    auto d = Gemm<cutlass::half_t, cutlass::half_t, float, float, Schedule, Tile>::run(M, N, K, a, b);
+    auto d = Gemm<cutlass::half_t, cutlass::half_t, float, float, Schedule, Tile, Cluster>::run(M, N, K, a, b);
     int bad = 0;
     for (int m = 0; m < M; m++)
         for (int n = 0; n < N; n++) {
@@ -151,6 +152,11 @@ int main() {
     // Ping-pong: two consumer warp groups taking turns.
     bad += half_gemm<KernelTmaWarpSpecializedPingpong, Shape<_64, _128, _64>>("f16 pingpong", 128, 256, 192);
     bad += int8_gemm<KernelTmaWarpSpecialized, Shape<_128, _128, _128>>("s8 ws", 128, 144, 384);
+    // Clusters of two CTAs along M: each loads its half of the B tiles and multicasts
+    // them to both (TMA .multicast::cluster), and releases the stages of the other
+    // CTA's pipeline with remote mbarrier arrivals.
+    bad += half_gemm<KernelTmaWarpSpecialized, Shape<_128, _128, _64>, Shape<_2, _1, _1>>("f16 cluster 2x1", 256, 256,
+                                                                                        256);
     if (bad) {
         printf("cutlass_gemm: %d wrong\n", bad);
         return 1;
