@@ -242,6 +242,9 @@ pub struct LaunchSpec {
     pub grid: Dim3,
     pub block: Dim3,
     pub dynamic_shared_bytes: u32,
+    /// CTAs of a thread-block cluster (`"cluster"`); `None`: the kernel's own
+    /// (`.reqnctapercluster`), or one.
+    pub cluster: Option<Dim3>,
     pub args: Vec<Arg>,
 }
 
@@ -328,8 +331,11 @@ impl LaunchSpec {
 fn spec_from(v: &Value, raw_data: &[Option<RawList<'_>>], dir: &Path) -> Result<LaunchSpec, SpecError> {
     let Value::Object(obj) = v else { return err("spec", "must be a JSON object") };
     for k in obj.keys() {
-        if !matches!(k.as_str(), "kernel" | "grid" | "block" | "dynamic_shared_bytes" | "args") {
-            return err(k, "unknown field (expected kernel, grid, block, dynamic_shared_bytes, args)");
+        if !matches!(k.as_str(), "kernel" | "grid" | "block" | "cluster" | "dynamic_shared_bytes" | "args") {
+            return err(
+                k,
+                "unknown field (expected kernel, grid, block, cluster, dynamic_shared_bytes, args)",
+            );
         }
     }
     let kernel = match obj.get("kernel") {
@@ -345,6 +351,16 @@ fn spec_from(v: &Value, raw_data: &[Option<RawList<'_>>], dir: &Path) -> Result<
             format!("{} threads per block; CUDA allows at most {MAX_BLOCK_THREADS}", block.count()),
         );
     }
+    let cluster = match obj.get("cluster") {
+        None => None,
+        Some(v) => {
+            let c = dim3(Some(v), "cluster", Dim3 { x: 8, y: 8, z: 8 })?;
+            if let Err(why) = cluster_shape(grid, Some(c), None) {
+                return err("cluster", why);
+            }
+            Some(c)
+        }
+    };
     let dynamic_shared_bytes = match obj.get("dynamic_shared_bytes") {
         None => 0,
         Some(v) => match v.as_u64() {
@@ -367,7 +383,7 @@ fn spec_from(v: &Value, raw_data: &[Option<RawList<'_>>], dir: &Path) -> Result<
             .collect::<Result<_, _>>()?,
         Some(_) => return err("args", "must be a list"),
     };
-    let spec = LaunchSpec { kernel, grid, block, dynamic_shared_bytes, args };
+    let spec = LaunchSpec { kernel, grid, block, dynamic_shared_bytes, cluster, args };
     // Two buffers may not write the same file under `--out-dir`.
     let mut names: Vec<(String, usize)> = (0..spec.args.len())
         .filter(|&k| matches!(spec.args[k], Arg::Buffer { .. } | Arg::NpyBuffer { .. } | Arg::Surface(_)))

@@ -224,15 +224,22 @@ pub fn run(
         limits = limits.timeout(Duration::from_secs_f64(timeout));
     }
     let total = spec.grid.count();
-    let result = watch(&limits, total, || {
-        device.launch_with(
+    let result = watch(&limits, total, || match spec.cluster {
+        Some(c) => device.launch_clustered(
+            &bound.kernel,
+            (spec.grid, spec.block, spec.dynamic_shared_bytes),
+            c,
+            &bound.params,
+            &limits,
+        ),
+        None => device.launch_with(
             &bound.kernel,
             spec.grid,
             spec.block,
             spec.dynamic_shared_bytes,
             &bound.params,
             &limits,
-        )
+        ),
     });
     // Device printf output comes first on stdout, as a CUDA program's does before the
     // host prints its results; the result JSON follows on a line of its own.

@@ -76,3 +76,25 @@ fn undefined_uses_of_the_cluster_are_faults() {
     assert!(fault("cluster_arrive_twice", 2).contains("lane 0 arrives again before it waited"));
     assert!(fault("cluster_far_rank", 2).contains("mapa: CTA rank 2 is outside the cluster of 2 CTAs"));
 }
+
+/// The launch spec's `"cluster"` tiles a kernel without a cluster shape of its own:
+/// CTAs 0..4 in clusters of 2 are ranks 0, 1, 0, 1 of 2; without it, each is rank 0
+/// of 1; a cluster that does not tile the grid is a bad spec (exit 1).
+#[test]
+fn the_launch_spec_gives_the_cluster_shape() {
+    let spec = |cluster: &str| {
+        format!(
+            r#"{{"kernel": "cluster_ranks", "grid": 4, "block": 32{cluster}, "args": [{{"buffer": "u32", "len": 8}}]}}"#
+        )
+    };
+    let (out, json) = common::run_spec(PTX, &spec(r#", "cluster": [2, 1, 1]"#), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(words(&json, 0), [0, 2, 1, 2, 0, 2, 1, 2]);
+    let (out, json) = common::run_spec(PTX, &spec(""), &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(words(&json, 0), [0, 1, 0, 1, 0, 1, 0, 1]);
+    let (out, _) = common::run_spec(PTX, &spec(r#", "cluster": 3"#), &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("the grid (4, 1, 1) is not a whole number of clusters of (3, 1, 1)"), "{err}");
+}
