@@ -57,7 +57,8 @@ fn examples_and_syntax_samples_pass_check() {
     }
 }
 
-/// Triton-style PTX, written by hand in that shape (corpus/triton/README.md).
+/// Triton-style PTX, written by hand in that shape, and Triton's own sm_90a GEMM
+/// (corpus/triton/README.md).
 #[test]
 fn every_triton_style_file_passes_check() {
     let (n, failures) = check_all("corpus/triton");

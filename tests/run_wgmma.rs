@@ -2,7 +2,8 @@
 //! reports, beside the defined orders, through `ptxvm run` on hand-written PTX in
 //! `tests/data/run/wgmma_faults.ptx`: shared memory is zero, so D = A*B + C keeps C,
 //! which each kernel sets to 1, 2, ... 8 in `%f1..%f8`. The products themselves are
-//! checked in `tests/kernels.rs` (`tools/wgmma_cases.py`).
+//! checked in `tests/kernels.rs` (`tools/wgmma_cases.py`); Triton's own sm_90a GEMM
+//! (`corpus/triton/matmul_wgmma.ptx`) runs here against a GEMM in Rust.
 
 mod common;
 
@@ -82,4 +83,49 @@ fn a_warpgroup_must_execute_the_same_wgmma() {
     assert!(err.contains("warp 3 of the warpgroup exited without executing a wgmma.mma_async"), "{err}");
     let err = fault("waits_first", 64);
     assert!(err.contains("needs a whole warpgroup (threads 0..128), and the CTA has 64 threads"), "{err}");
+}
+
+/// Triton 3.9's sm_90a output for a tiled f16 GEMM (`corpus/triton/gen_sm90a.py`):
+/// wgmma.mma_async from shared-memory descriptors with B transposed, its pipeline of
+/// `cp.async` stages, 128 x 128 x 128 on a 2 x 2 grid. Small integers: every sum is
+/// exact in f32, so C is A B exactly.
+#[test]
+fn tritons_sm90a_wgmma_gemm_matches_a_cpu_gemm() {
+    let (m, n, k) = (128usize, 128usize, 128usize);
+    let a: Vec<i32> = (0..m * k).map(|e| ((e / k * 7 + e % k * 3) % 11) as i32 - 5).collect();
+    let b: Vec<i32> = (0..k * n).map(|e| ((e / n * 5 + e % n * 2) % 9) as i32 - 4).collect();
+    // Small integers as f16 bits, by hand: sign, exponent 15 + e, 10 fraction bits.
+    let f16 = |x: i32| -> u16 {
+        if x == 0 {
+            return 0;
+        }
+        let (sign, v) = (if x < 0 { 0x8000 } else { 0 }, x.unsigned_abs());
+        let e = 31 - v.leading_zeros();
+        sign | ((15 + e) as u16) << 10 | ((v << (10 - e)) & 0x3ff) as u16
+    };
+    let list = |v: &[i32]| v.iter().map(|&x| f16(x).to_string()).collect::<Vec<_>>().join(", ");
+    let scalars: Vec<String> =
+        [m, n, k, k, 1, n, 1, n, 1].iter().map(|v| format!(r#"{{"type": "u32", "value": {v}}}"#)).collect();
+    let spec = format!(
+        r#"{{"kernel": "matmul", "grid": [2, 2], "block": 128, "dynamic_shared_bytes": 16384, "args": [
+            {{"buffer": "u16", "data": [{}]}}, {{"buffer": "u16", "data": [{}]}}, {{"buffer": "f32", "len": {}}},
+            {}, {{"buffer": "u8", "len": 16}}, {{"buffer": "u8", "len": 16}}]}}"#,
+        list(&a),
+        list(&b),
+        m * n,
+        scalars.join(", ")
+    );
+    let (out, json) = common::run_spec("corpus/triton/matmul_wgmma.ptx", &spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let got = floats_at(&json, 2);
+    for i in 0..m {
+        for j in 0..n {
+            let want: i32 = (0..k).map(|l| a[i * k + l] * b[l * n + j]).sum();
+            assert_eq!(got[i * n + j], f64::from(want), "C[{i}][{j}]");
+        }
+    }
+}
+
+fn floats_at(json: &Value, k: usize) -> Vec<f64> {
+    json["buffers"][k]["data"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect()
 }

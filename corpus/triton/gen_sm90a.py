@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Generates corpus/triton/matmul_wgmma.ptx: OpenAI Triton's own output for sm_90a, a
+tiled f16 GEMM with f32 accumulation (64 x 64 tiles, K steps of 32, 4 warps, 3
+stages), which Triton lowers to wgmma.mma_async with shared-memory descriptors.
+Triton compiles for a GPU target without a GPU:
+
+    pip install triton          # 3.9.0 made the committed file
+    python3 corpus/triton/gen_sm90a.py
+
+The kernel needs 16384 bytes of dynamic shared memory (printed), 128 threads per
+CTA, a (M / 64, N / 64) grid, and two scratch pointers after its own parameters
+(Triton's global and profile scratch; unused here). tests/run_wgmma.rs runs it.
+"""
+
+import os
+
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+
+
+@triton.jit
+def matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+           BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
+    b = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        x = tl.load(a)
+        y = tl.load(b)
+        acc += tl.dot(x, y)
+        a += BK * stride_ak
+        b += BK * stride_bk
+    c = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
+    tl.store(c, acc)
+
+
+def main():
+    sig = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32",
+           "stride_am": "i32", "stride_ak": "i32", "stride_bk": "i32", "stride_bn": "i32", "stride_cm": "i32",
+           "stride_cn": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"}
+    src = ASTSource(fn=matmul, signature=sig, constexprs={"BM": 64, "BN": 64, "BK": 32})
+    kernel = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4, "num_stages": 3})
+    out = os.path.join(os.path.dirname(__file__), "matmul_wgmma.ptx")
+    with open(out, "w") as f:
+        f.write(kernel.asm["ptx"])
+    print(f"{out}: {kernel.metadata.shared} bytes of shared memory")
+
+
+if __name__ == "__main__":
+    main()
