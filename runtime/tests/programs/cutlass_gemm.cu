@@ -14,6 +14,7 @@
 #include <vector>
 #include <cmath>
 
+#include "check.cuh"
 #include "cute/tensor.hpp"
 #include "cutlass/cutlass.h"
 #include "cutlass/epilogue/collective/collective_builder.hpp"
@@ -24,14 +25,6 @@
 
 using namespace cute;
 
-#define CHECK(x)                                                                        \
-    do {                                                                                \
-        cudaError_t e_ = (x);                                                           \
-        if (e_ != cudaSuccess) {                                                        \
-            printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));  \
-            exit(1);                                                                    \
-        }                                                                               \
-    } while (0)
 
 // A row-major (K contiguous), B column-major (K contiguous): both K-major in shared
 // memory, as the TN GEMMs CUTLASS's Hopper examples run.

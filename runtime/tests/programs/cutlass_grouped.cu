@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "check.cuh"
 #include "cute/tensor.hpp"
 #include "cutlass/cutlass.h"
 #include "cutlass/epilogue/collective/collective_builder.hpp"
@@ -25,14 +26,6 @@
 
 using namespace cute;
 
-#define CHECK(x)                                                                        \
-    do {                                                                                \
-        cudaError_t e_ = (x);                                                           \
-        if (e_ != cudaSuccess) {                                                        \
-            printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));  \
-            exit(1);                                                                    \
-        }                                                                               \
-    } while (0)
 
 using Problem = cutlass::gemm::GroupProblemShape<Shape<int, int, int>>;
 using ElementA = cutlass::half_t;
