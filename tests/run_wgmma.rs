@@ -1,4 +1,4 @@
-//! What the PTX ISA leaves undefined about `wgmma.mma_async` (9.7.15.5.2), and ptxvm
+//! What the PTX ISA leaves undefined about `wgmma.mma_async` (9.7.15.5), and ptxvm
 //! reports, beside the defined orders, through `ptxvm run` on hand-written PTX in
 //! `tests/data/run/wgmma_faults.ptx`: shared memory is zero, so D = A*B + C keeps C,
 //! which each kernel sets to 1, 2, ... 8 in `%f1..%f8`. The products themselves are
@@ -128,4 +128,16 @@ fn tritons_sm90a_wgmma_gemm_matches_a_cpu_gemm() {
 
 fn floats_at(json: &Value, k: usize) -> Vec<f64> {
     json["buffers"][k]["data"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect()
+}
+
+/// PTX ISA 9.7.15.5.1: `wgmma.fence` must come before the first `wgmma.mma_async`,
+/// and between any other access to a wgmma's accumulator or A registers and the
+/// wgmma; without it the behaviour is undefined.
+#[test]
+fn a_wgmma_needs_a_fence_after_its_registers_were_last_touched() {
+    let err = fault("no_fence", 128);
+    assert!(err.contains("301:5: fault") && err.contains("with no wgmma.fence before it"), "{err}");
+    let err = fault("write_after_fence", 128);
+    assert!(err.contains("333:5: fault") && err.contains("was accessed since the last wgmma.fence"), "{err}");
+    assert!(err.contains("332:5: note: `mov.f32 %f3, 0f41200000;`: the access"), "{err}");
 }

@@ -143,6 +143,8 @@ pub(super) struct Warp {
     /// are any, when each instruction is checked for touching their registers.
     pub wg: Option<Box<super::wgmma::WgWarp>>,
     pub wg_watch: bool,
+    /// In a kernel with wgmma: each instruction's registers are noted (`wgmma.rs`).
+    pub wg_track: bool,
     /// Its warpgroup's log of `wgmma.mma_async`s, in a kernel that has them.
     pub wg_group: Option<Rc<RefCell<super::wgmma::WgGroup>>>,
     /// Its CTA's cluster, when it has more than one CTA, and the CTA's rank in it.
@@ -209,6 +211,7 @@ impl Warp {
         self.sample_at = u64::MAX;
         self.wg = None;
         self.wg_watch = false;
+        self.wg_track = !program.touches.is_empty();
         self.wg_group = None;
         self.cluster = None;
         self.rank = 0;
@@ -500,9 +503,9 @@ impl Cta<'_> {
             {
                 trace.push(TraceStep { pc, mask, active });
             }
-            if warp.wg_watch
+            if warp.wg_track
                 && active != 0
-                && let Some((cause, wgmma)) = self.wgmma_touch(warp, pc)
+                && let Some((cause, wgmma)) = self.wgmma_track(warp, pc)
             {
                 warp.groups.node_mut(leaf).pc = pc;
                 let mut f = self.fault(n, warp, active, &self.program.insts[pc as usize], cause);

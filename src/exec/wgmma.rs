@@ -38,6 +38,9 @@
 //! - an instruction other than a wgmma that names an accumulator or A register of a
 //!   `wgmma.mma_async` before a `wgmma.wait_group` has waited for it (the lowering lists
 //!   the registers each instruction names, [`Program::touches`]);
+//! - a `wgmma.mma_async` with no `wgmma.fence` before it, or whose accumulator or A
+//!   registers another instruction named since the last fence (each register's last
+//!   naming is noted, with the warp's clock, in kernels that have wgmma);
 //! - shared memory that a pending `wgmma.mma_async` read, changed (by any thread, or a
 //!   copy) before the wait: the bytes read are kept and compared at the wait;
 //! - the warps of a warpgroup executing different `wgmma.mma_async`s (another
@@ -58,6 +61,9 @@ use crate::sem::round;
 /// The K data of one row of A or column of B: 32 bytes, K in order.
 type Row = [u8; 32];
 
+/// Why a wgmma is undefined, with the instruction a note names (its pc and what it is).
+type Note = (String, Option<(u32, &'static str)>);
+
 /// A `wgmma.mma_async` that no `wgmma.wait_group` has waited for yet.
 struct Pending {
     pc: u32,
@@ -71,11 +77,15 @@ struct Pending {
     bytes: Vec<u8>,
 }
 
-/// A warp's `wgmma.mma_async`s not yet waited for, and its commits.
+/// A warp's `wgmma.mma_async`s not yet waited for, its commits, the clock of its last
+/// `wgmma.fence`, and when (clock, frame) each register was last named by another
+/// instruction.
 #[derive(Default)]
 pub(super) struct WgWarp {
     pending: Vec<Pending>,
     commits: u64,
+    fence: Option<u64>,
+    seen: rustc_hash::FxHashMap<u32, (u64, u32, u32)>,
 }
 
 /// What identifies one `wgmma.mma_async` of a warpgroup: every warp must execute the
@@ -107,7 +117,7 @@ pub(crate) struct WgGroup {
 impl WgGroup {
     /// Records warp `rank` executing `sig`; an error says how the warps disagree, and
     /// the pc of the other instruction.
-    fn execute(&mut self, rank: usize, sig: Sig) -> Result<(), (String, Option<u32>)> {
+    fn execute(&mut self, rank: usize, sig: Sig) -> Result<(), Note> {
         let seq = self.next[rank];
         self.next[rank] += 1;
         let at = (seq - self.base) as usize;
@@ -132,7 +142,7 @@ impl WgGroup {
                     sig.desc_b,
                     sig.scale_d
                 );
-                return Err((cause, (first.pc != sig.pc).then_some(first.pc)));
+                return Err((cause, (first.pc != sig.pc).then_some((first.pc, "the other wgmma.mma_async"))));
             }
             *seen |= 1 << rank;
         } else {
@@ -151,7 +161,7 @@ impl WgGroup {
 
     /// Drops the entries every live warp executed; an error names an entry that a
     /// warp which exited never executed.
-    fn settle(&mut self) -> Result<(), (String, Option<u32>)> {
+    fn settle(&mut self) -> Result<(), Note> {
         while let Some(&(sig, seen)) = self.log.front() {
             if seen | self.gone != 0xf {
                 break;
@@ -162,7 +172,7 @@ impl WgGroup {
                     "warp {gone} of the warpgroup exited without executing a wgmma.mma_async that the others \
                      executed (undefined behaviour)"
                 );
-                return Err((cause, Some(sig.pc)));
+                return Err((cause, Some((sig.pc, "the wgmma.mma_async"))));
             }
             self.log.pop_front();
             self.base += 1;
@@ -284,16 +294,18 @@ impl Cta<'_> {
         inst: &Inst,
         w: &Wgmma,
     ) -> Result<(), Fault> {
-        let fault = |warp: &Warp, (cause, other): (String, Option<u32>)| {
+        let fault = |warp: &Warp, (cause, note): Note| {
             let mut f = self.fault(n, warp, u32::MAX, inst, cause);
-            if let Some(pc) = other {
-                f.notes.push((pc, "the other wgmma.mma_async".into()));
-            }
+            f.notes.extend(note.map(|(pc, what)| (pc, what.to_string())));
             f
         };
         match w {
-            // Each wgmma completes as it is issued: the fence orders nothing more.
-            Wgmma::Fence => Ok(()),
+            // Each wgmma completes as it is issued: the fence marks where register
+            // accesses may no longer touch the wgmmas' operands.
+            Wgmma::Fence => {
+                warp.wg.get_or_insert_default().fence = Some(warp.clock);
+                Ok(())
+            }
             Wgmma::Commit => {
                 warp.wg.get_or_insert_default().commits += 1;
                 Ok(())
@@ -331,15 +343,22 @@ impl Cta<'_> {
         }
     }
 
-    /// Whether the instruction at `pc`, which `active` lanes execute, names a register
-    /// that a pending `wgmma.mma_async` owns: the cause, and the wgmma's pc.
-    pub(super) fn wgmma_touch(&self, warp: &Warp, pc: u32) -> Option<(String, u32)> {
+    /// In a kernel with wgmma, before the instruction at `pc` runs: whether it names a
+    /// register that a pending `wgmma.mma_async` owns (the cause, and the wgmma's pc);
+    /// else it notes when it named each of its registers, for the fence rule.
+    pub(super) fn wgmma_track(&self, warp: &mut Warp, pc: u32) -> Option<(String, u32)> {
         if matches!(self.program.insts[pc as usize].op, crate::lower::program::Op::Wgmma(_)) {
             return None;
         }
         let keys = self.program.touches.get(pc as usize)?;
-        let frame = warp.frame_id();
-        let wg = warp.wg.as_ref()?;
+        let (frame, clock, watch) = (warp.frame_id(), warp.clock, warp.wg_watch);
+        let wg = warp.wg.get_or_insert_default();
+        if !watch {
+            for &k in keys.iter() {
+                wg.seen.insert(k, (clock, frame, pc));
+            }
+            return None;
+        }
         let p = wg.pending.iter().find(|p| p.frame == frame && keys.iter().any(|k| p.regs.contains(k)))?;
         let cause = "this instruction names an accumulator or A register of a wgmma.mma_async that no \
                      wgmma.wait_group has waited for (undefined behaviour in the PTX ISA; ptxas 13 makes such \
@@ -353,26 +372,41 @@ impl Cta<'_> {
         let Some(group) = warp.wg_group.as_ref() else { return Ok(()) };
         let mut g = group.borrow_mut();
         g.gone |= 1 << (warp.index % 4);
-        g.settle().map_err(|(cause, other)| {
+        g.settle().map_err(|(cause, note)| {
             let mut f = self.fault(n, warp, u32::MAX, inst, cause);
-            f.notes.extend(other.map(|pc| (pc, "the wgmma.mma_async".to_string())));
+            f.notes.extend(note.map(|(pc, what)| (pc, what.to_string())));
             f
         })
     }
 
-    fn wgmma_mma(&self, warp: &mut Warp, shared: &[u8], mma: &WgmmaMma) -> Result<(), (String, Option<u32>)> {
+    fn wgmma_mma(&self, warp: &mut Warp, shared: &[u8], mma: &WgmmaMma) -> Result<(), Note> {
         let pc = warp.pc_now;
-        let mut reads = Vec::new();
-        let sig = self.wgmma_compute(warp, shared, mma, &mut reads).map_err(|c| (c, None))?;
-        if let Some(group) = warp.wg_group.clone() {
-            group.borrow_mut().execute((warp.index % 4) as usize, sig)?;
-        }
         let mut regs: Vec<u32> = mma.d.iter().map(|s| s.key()).collect();
         if let WgmmaA::Regs(srcs) = mma.a {
             regs.extend(srcs.iter().filter_map(|s| match s {
                 Src::Reg(slot) => Some(slot.key()),
                 Src::Imm(_) => None,
             }));
+        }
+        // PTX ISA 9.7.15.5.1: wgmma.fence before the first wgmma.mma_async, and between
+        // any other access to a wgmma's accumulator or A registers and the wgmma.
+        let frame = warp.frame_id();
+        let wg = warp.wg.get_or_insert_default();
+        let Some(fence) = wg.fence else {
+            let cause = "wgmma.mma_async with no wgmma.fence before it (undefined behaviour)".to_string();
+            return Err((cause, None));
+        };
+        let late = regs.iter().filter_map(|k| wg.seen.get(k)).find(|&&(c, f, _)| f == frame && c >= fence);
+        if let Some(&(_, _, at)) = late {
+            let cause = "an accumulator or A register of this wgmma.mma_async was accessed since the last \
+                         wgmma.fence, which must come between the two (undefined behaviour)"
+                .to_string();
+            return Err((cause, Some((at, "the access"))));
+        }
+        let mut reads = Vec::new();
+        let sig = self.wgmma_compute(warp, shared, mma, &mut reads).map_err(|c| (c, None))?;
+        if let Some(group) = warp.wg_group.clone() {
+            group.borrow_mut().execute((warp.index % 4) as usize, sig)?;
         }
         let bytes = reads
             .iter()

@@ -134,18 +134,18 @@ __global__ void __launch_bounds__(128) attention(const __grid_constant__ CUtenso
             o[i] *= alpha[h];
         }
         // P as the A fragments of four k-steps of 16 keys: D registers 8 kk .. 8 kk + 7
-        // are A elements 0..7 of step kk, two to a register.
-        fence();
-        for (int kk = 0; kk < 4; kk++) {
-            uint32_t p[4];
+        // are A elements 0..7 of step kk, two to a register. They are written before
+        // the fence, as the accumulators' rescaling is (PTX ISA 9.7.15.5.1).
+        uint32_t p[4][4];
+        for (int kk = 0; kk < 4; kk++)
             for (int r = 0; r < 4; r++) {
                 __half2 h2 = __floats2half2_rn(s[8 * kk + 2 * r], s[8 * kk + 2 * r + 1]);
-                p[r] = *reinterpret_cast<uint32_t *>(&h2);
+                p[kk][r] = *reinterpret_cast<uint32_t *>(&h2);
             }
-            // V rows kk*16.. of 128 bytes each: 2048 bytes a step; groups of 8 keys
-            // 1024 bytes apart (SBO).
-            pv(o, p, desc_k(smem(v) + 2048 * kk));
-        }
+        fence();
+        // V rows kk*16.. of 128 bytes each: 2048 bytes a step; groups of 8 keys 1024
+        // bytes apart (SBO).
+        for (int kk = 0; kk < 4; kk++) pv(o, p[kk], desc_k(smem(v) + 2048 * kk));
         commit_wait();
         __syncthreads();
     }
