@@ -85,12 +85,11 @@ fn a_warpgroup_must_execute_the_same_wgmma() {
     assert!(err.contains("needs a whole warpgroup (threads 0..128), and the CTA has 64 threads"), "{err}");
 }
 
-/// Triton 3.9's sm_90a output for a tiled f16 GEMM (`corpus/triton/gen_sm90a.py`):
-/// wgmma.mma_async from shared-memory descriptors with B transposed, its pipeline of
-/// `cp.async` stages, 128 x 128 x 128 on a 2 x 2 grid. Small integers: every sum is
-/// exact in f32, so C is A B exactly.
-#[test]
-fn tritons_sm90a_wgmma_gemm_matches_a_cpu_gemm() {
+/// Runs one of Triton 3.9's sm_90a GEMMs (`corpus/triton/gen_sm90a.py`) 128 x 128 x
+/// 128 on a 2 x 2 grid with `smem` bytes of shared memory, its own scalars `scalars`
+/// and `scratch` bytes of global scratch per CTA, against a GEMM in Rust. Small
+/// integers: every sum is exact in f32, so C is A B exactly.
+fn triton_gemm(ptx: &str, kernel: &str, smem: u32, scalars: &[usize], scratch: usize) {
     let (m, n, k) = (128usize, 128usize, 128usize);
     let a: Vec<i32> = (0..m * k).map(|e| ((e / k * 7 + e % k * 3) % 11) as i32 - 5).collect();
     let b: Vec<i32> = (0..k * n).map(|e| ((e / n * 5 + e % n * 2) % 9) as i32 - 4).collect();
@@ -105,25 +104,42 @@ fn tritons_sm90a_wgmma_gemm_matches_a_cpu_gemm() {
     };
     let list = |v: &[i32]| v.iter().map(|&x| f16(x).to_string()).collect::<Vec<_>>().join(", ");
     let scalars: Vec<String> =
-        [m, n, k, k, 1, n, 1, n, 1].iter().map(|v| format!(r#"{{"type": "u32", "value": {v}}}"#)).collect();
+        scalars.iter().map(|v| format!(r#"{{"type": "u32", "value": {v}}}"#)).collect();
     let spec = format!(
-        r#"{{"kernel": "matmul", "grid": [2, 2], "block": 128, "dynamic_shared_bytes": 16384, "args": [
+        r#"{{"kernel": "{kernel}", "grid": [2, 2], "block": 128, "dynamic_shared_bytes": {smem}, "args": [
             {{"buffer": "u16", "data": [{}]}}, {{"buffer": "u16", "data": [{}]}}, {{"buffer": "f32", "len": {}}},
-            {}, {{"buffer": "u8", "len": 16}}, {{"buffer": "u8", "len": 16}}]}}"#,
+            {}, {{"buffer": "u8", "len": {}}}, {{"buffer": "u8", "len": 16}}]}}"#,
         list(&a),
         list(&b),
         m * n,
-        scalars.join(", ")
+        scalars.join(", "),
+        (4 * scratch).max(16)
     );
-    let (out, json) = common::run_spec("corpus/triton/matmul_wgmma.ptx", &spec, &[]);
+    let (out, json) = common::run_spec(ptx, &spec, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let got = floats_at(&json, 2);
     for i in 0..m {
         for j in 0..n {
             let want: i32 = (0..k).map(|l| a[i * k + l] * b[l * n + j]).sum();
-            assert_eq!(got[i * n + j], f64::from(want), "C[{i}][{j}]");
+            assert_eq!(got[i * n + j], f64::from(want), "{kernel}: C[{i}][{j}]");
         }
     }
+}
+
+/// Tiles through pointers: wgmma from descriptors with B transposed, fed by a
+/// pipeline of `cp.async` stages.
+#[test]
+fn tritons_sm90a_wgmma_gemm_matches_a_cpu_gemm() {
+    let strides = [128, 128, 128, 128, 1, 128, 1, 128, 1];
+    triton_gemm("corpus/triton/matmul_wgmma.ptx", "matmul", 16384, &strides, 0);
+}
+
+/// Tiles through tensor descriptors Triton makes on the device: `tensormap.replace`
+/// of every field of 128 zeroed bytes in shared memory, `tensormap.cp_fenceproxy` into
+/// its global scratch (384 bytes a CTA), TMA loads on mbarriers, a TMA store.
+#[test]
+fn tritons_sm90a_tma_gemm_makes_its_tensor_maps_on_the_device() {
+    triton_gemm("corpus/triton/matmul_tma.ptx", "matmul_tma", 24600, &[128, 128, 128], 384);
 }
 
 fn floats_at(json: &Value, k: usize) -> Vec<f64> {

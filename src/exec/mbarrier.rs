@@ -430,8 +430,14 @@ impl Cta<'_> {
             let v = self.load(w, shared, r.mem, at.wrapping_add(8 * k), 8, l)?;
             bytes[8 * k as usize..][..8].copy_from_slice(&v.to_le_bytes());
         }
-        let mut map = TensorMap::decode(&bytes).ok_or_else(|| {
-            format!("tensormap.replace: the 128 bytes at {at:#x} are not a tensor map made by cuTensorMapEncodeTiled")
+        // 128 zero bytes are a map whose every field is zero, which the replaces then
+        // fill in (Triton makes its maps on the device so).
+        let blank = bytes.iter().all(|&b| b == 0);
+        let mut map = TensorMap::decode(&bytes).or_else(|| blank.then(TensorMap::blank)).ok_or_else(|| {
+            format!(
+                "tensormap.replace: the 128 bytes at {at:#x} are neither a tensor map made by cuTensorMapEncodeTiled \
+                 nor zero"
+            )
         })?;
         map.replace(r.field, read(w, r.value, l), r.stride_unit)?;
         for (k, chunk) in map.encode().chunks_exact(8).enumerate() {

@@ -263,6 +263,23 @@ impl TensorMap {
         sane.then_some(map)
     }
 
+    /// The map 128 zero bytes stand for: every field zero (element type u8, rank 1,
+    /// no swizzle, zero fill), but the boxes and element strides ptxvm's encoding
+    /// cannot hold as zero, which are 1 until a `tensormap.replace` sets them.
+    pub fn blank() -> TensorMap {
+        TensorMap {
+            dtype: 0,
+            rank: 1,
+            global: 0,
+            dims: [0; 5],
+            strides: [1, 0, 0, 0, 0],
+            boxes: [1; 5],
+            element_strides: [1; 5],
+            swizzle: 0,
+            nan_fill: false,
+        }
+    }
+
     /// Sets `field` to `value` as `tensormap.replace` does (PTX ISA 9.7.9.26; a stride
     /// in units of `stride_unit` bytes). A value the map cannot hold, or one for a
     /// layout ptxvm does not copy, is refused with why.
@@ -414,6 +431,8 @@ mod tests {
         assert_eq!(map.strides[..3], [2, 512, 416 * 70]);
         assert_eq!((map.boxes[2], map.element_strides[1]), (3, 1));
         assert_eq!(TensorMap::decode(&map.encode()), Some(map.clone()));
+        // The map of 128 zero bytes, before its fields are set, survives its bytes too.
+        assert_eq!(TensorMap::decode(&TensorMap::blank().encode()), Some(TensorMap::blank()));
         for (field, value) in [
             (MapField::GlobalAddress, 0x2008),
             (MapField::Rank, 5),
