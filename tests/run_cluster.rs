@@ -60,12 +60,19 @@ fn a_grid_must_tile_into_whole_clusters() {
 }
 
 /// Rank 1's second warp waits at `bar.sync` for its first warp, which waits at the
-/// cluster barrier for the second: a deadlock of the cluster, named as one.
+/// cluster barrier for the second: a deadlock of the cluster, reported at the CTA
+/// that waits for something of its own, with what each of its groups waits for.
 #[test]
 fn a_cluster_barrier_that_cannot_complete_is_a_deadlock() {
     let err = fault("cluster_deadlock", 2);
-    assert!(err.contains("deadlock at the cluster barrier: the CTAs of ranks [0, 1] wait"), "{err}");
-    assert!(err.contains("note: `barrier.cluster.wait;`: CTA (1,0,0) (rank 1) waits here"), "{err}");
+    // Rank 1 waits for something of its own (its CTA barrier): the fault is its.
+    assert!(
+        err.contains("ctaid=(1,0,0)") && err.contains("deadlock in a cluster: none of its CTAs"),
+        "{err}"
+    );
+    assert!(err.contains("In rank 1: deadlock: no thread of the CTA can go on"), "{err}");
+    assert!(err.contains("note: `bar.sync 0;`: lanes 0xffffffff of warp 1 wait at barrier 0"), "{err}");
+    assert!(err.contains("note: `barrier.cluster.wait;`: CTA (0,0,0) (rank 0) waits here"), "{err}");
 }
 
 /// PTX ISA 9.7.13.3: a thread waits for the phase it arrived in; waiting without

@@ -750,6 +750,12 @@ impl Device {
         let cluster = crate::launch::cluster_shape(grid, None, program.funcs[kernel.func as usize].cluster)
             .unwrap_or(crate::exec::threads::ONE);
         let shape = Shape { grid, block, cluster };
+        if cluster.count() > 1 {
+            let cause = "the kernel runs in clusters of more than one CTA, whose CTAs run together: ptxvm trace \
+                         follows one CTA alone and cannot trace them yet";
+            let origin = Dim3 { x: 0, y: 0, z: 0 };
+            return (Trace { ctaid: origin, block, warps: Vec::new() }, Some(Fault::of_launch(cause.into())));
+        }
         if cta >= grid.count() {
             let cause = format!("CTA {cta} is outside the grid of {} CTAs", grid.count());
             let origin = Dim3 { x: 0, y: 0, z: 0 };

@@ -132,7 +132,12 @@ impl Cta<'_> {
     pub(super) fn cluster_exit(&self, warp: &mut Warp, lanes_out: u32) {
         let Some(link) = warp.cluster.clone() else { return };
         link.exited.set(link.exited.get() + lanes_out.count_ones());
-        link.exited_arrived.set(link.exited_arrived.get() + (lanes_out & warp.cl_pending).count_ones());
+        // Of those, the ones whose arrival counts in the current phase (an arrival in a
+        // phase that has completed counts no more).
+        let phase = link.phase();
+        let arrived_now =
+            lanes(lanes_out & warp.cl_pending).filter(|&l| warp.cl_phase[l as usize] == phase).count();
+        link.exited_arrived.set(link.exited_arrived.get() + arrived_now as u32);
         warp.cl_pending &= !lanes_out;
         link.settle();
     }
@@ -180,32 +185,34 @@ impl Cta<'_> {
                 return Ok(());
             }
             if !ran && link.phase() == phase {
-                return Err(self.cluster_deadlock(&ctas, &scratches, &done));
+                return Err(self.cluster_deadlock(&ctas, &mut scratches, &done, &link));
             }
         }
     }
 
-    /// The fault of a cluster whose CTAs all wait at the cluster barrier that some
-    /// thread of it will never reach: at the first waiting CTA.
-    fn cluster_deadlock(&self, ctas: &[u64], scratches: &[Box<Scratch>], done: &[bool]) -> (u64, Fault) {
+    /// The fault of a cluster none of whose CTAs can go on: the first waiting CTA's own
+    /// deadlock report (what each of its groups waits for: the cluster barrier, an
+    /// mbarrier, a CTA barrier), with a note for each other waiting CTA.
+    fn cluster_deadlock(
+        &self,
+        ctas: &[u64],
+        scratches: &mut [Box<Scratch>],
+        done: &[bool],
+        link: &Link,
+    ) -> (u64, Fault) {
         let waiting: Vec<usize> = (0..ctas.len()).filter(|&r| !done[r]).collect();
-        let first = waiting[0];
-        let pc = scratches[first].first_pc().unwrap_or(0);
-        let cause = format!(
-            "deadlock at the cluster barrier: the CTAs of ranks {:?} wait at barrier.cluster.wait for a phase that \
-             threads of the cluster never arrive at, and nothing else can run (CTAs {} of the cluster ended)",
-            waiting,
-            done.iter().filter(|&&d| d).count()
+        // The CTA that waits for something of its own first: the likelier culprit.
+        let first = waiting.iter().copied().find(|&r| scratches[r].waits_within()).unwrap_or(waiting[0]);
+        let scratch = &mut scratches[first];
+        scratch.swap_shared(&mut link.mem[first].borrow_mut());
+        let mut f = scratch.deadlock_report(self, ctas[first]);
+        scratch.swap_shared(&mut link.mem[first].borrow_mut());
+        f.cause = format!(
+            "deadlock in a cluster: none of its CTAs can go on (ranks {waiting:?} wait; {} ended). In rank {first}: {}",
+            done.iter().filter(|&&d| d).count(),
+            f.cause
         );
-        let mut f = Fault {
-            cause,
-            ctaid: self.shape.ctaid(ctas[first]),
-            tid: super::threads::Dim3 { x: 0, y: 0, z: 0 },
-            pc,
-            notes: Vec::new(),
-            calls: Vec::new(),
-        };
-        for &r in waiting.iter().skip(1).take(8) {
+        for &r in waiting.iter().filter(|&&r| r != first).take(8) {
             if let Some(pc) = scratches[r].first_pc() {
                 let c = self.shape.ctaid(ctas[r]);
                 f.notes.push((pc, format!("CTA ({},{},{}) (rank {r}) waits here", c.x, c.y, c.z)));

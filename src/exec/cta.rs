@@ -105,6 +105,21 @@ impl Scratch {
         std::mem::swap(&mut self.shared, other);
     }
 
+    /// Why CTA `n` of `cta`, with every group waiting, cannot go on: the CTA's own
+    /// deadlock report (what each group waits for).
+    pub fn deadlock_report(&self, cta: &Cta<'_>, n: u64) -> Fault {
+        let count = cta.shape.warps_per_cta() as usize;
+        cta.deadlock(n, &self.warps[..count], &self.bars, &self.shared)
+    }
+
+    /// Whether some group of the CTA waits for something other than the cluster
+    /// barrier (a CTA barrier, an mbarrier, other lanes).
+    pub fn waits_within(&self) -> bool {
+        self.warps
+            .iter()
+            .any(|w| w.groups.iter().any(|(_, n)| n.wait != Wait::Cluster && n.mask & !n.pending != 0))
+    }
+
     /// Where the first waiting group of the CTA is, for reports.
     pub fn first_pc(&self) -> Option<u32> {
         self.warps.iter().find_map(|w| w.groups.leaves().next().map(|(_, node)| node.pc))
@@ -330,14 +345,6 @@ impl Cta<'_> {
             }
             if warps.iter().all(|w| w.groups.is_empty()) {
                 return Ok(None);
-            }
-            // Threads waiting for the other CTAs of their cluster: it steps aside for
-            // them (`cluster.rs`).
-            if warps
-                .iter()
-                .any(|w| w.cluster.is_some() && w.groups.leaves().any(|(_, n)| n.wait == Wait::Cluster))
-            {
-                return Ok(Some(false));
             }
             return Err(self.deadlock(n, warps, bars, shared));
         }

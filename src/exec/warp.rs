@@ -715,6 +715,15 @@ impl Cta<'_> {
             }
             Op::Mbarrier(m) => self.mbarrier(n, warp, shared, inst, m, leaf, pc, mask, active),
             Op::Ldmatrix { .. } | Op::Stmatrix { .. } | Op::Mma(_) | Op::Wmma(_) | Op::Wgmma(_) => {
+                // A wait for warpgroup operations the other warps have yet to issue
+                // waits for them: the group lets the others run and comes back.
+                if let Op::Wgmma(crate::lower::program::Wgmma::Wait(keep)) = &inst.op
+                    && active == mask
+                    && !self.wgmma_wait_ready(warp, *keep)
+                {
+                    warp.groups.yield_leaf(leaf);
+                    return Ok(false);
+                }
                 self.matrix(n, warp, shared, inst, active)?;
                 Ok(warp.groups.goto(leaf, pc + 1))
             }

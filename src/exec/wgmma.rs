@@ -68,6 +68,8 @@ type Note = (String, Option<(u32, &'static str)>);
 struct Pending {
     pc: u32,
     frame: u32,
+    /// Its number among its warpgroup's wgmma.mma_asyncs.
+    seq: u64,
     /// The group it belongs to: the warp's commits before it.
     group: u64,
     /// Its accumulator and A registers ([`crate::lower::regs::Slot::key`]).
@@ -112,12 +114,15 @@ pub(crate) struct WgGroup {
     next: [u64; 4],
     /// Warps whose threads all exited.
     gone: u8,
+    /// The warpgroup operations below this number have completed: a warp's wait for
+    /// them returned (they read nothing more after it).
+    done_below: u64,
 }
 
 impl WgGroup {
     /// Records warp `rank` executing `sig`; an error says how the warps disagree, and
     /// the pc of the other instruction.
-    fn execute(&mut self, rank: usize, sig: Sig) -> Result<(), Note> {
+    fn execute(&mut self, rank: usize, sig: Sig) -> Result<u64, Note> {
         let seq = self.next[rank];
         self.next[rank] += 1;
         let at = (seq - self.base) as usize;
@@ -156,7 +161,16 @@ impl WgGroup {
             }
             self.log.push_back((sig, 1 << rank));
         }
-        self.settle()
+        self.settle().map(|()| seq)
+    }
+
+    /// Whether every warp of the warpgroup has issued its wgmma.mma_async number
+    /// `seq` (or exited): only then does the warpgroup's operation complete.
+    fn issued_by_all(&self, seq: u64) -> bool {
+        match seq.checked_sub(self.base) {
+            None => true,
+            Some(at) => self.log.get(at as usize).is_none_or(|&(_, seen)| seen | self.gone == 0xf),
+        }
     }
 
     /// Drops the entries every live warp executed; an error names an entry that a
@@ -318,7 +332,15 @@ impl Cta<'_> {
                     wg.pending.drain(..).partition(|p| p.group < done);
                 wg.pending = pending;
                 warp.wg_watch = !wg.pending.is_empty();
-                for p in finished {
+                // A warpgroup operation another warp's wait already completed read its
+                // operands by then: what changed since is no hazard.
+                let mut group = warp.wg_group.as_ref().map(|g| g.borrow_mut());
+                let done_below = group.as_ref().map_or(0, |g| g.done_below);
+                if let (Some(g), Some(last)) = (group.as_mut(), finished.iter().map(|p| p.seq + 1).max()) {
+                    g.done_below = g.done_below.max(last);
+                }
+                drop(group);
+                for p in finished.into_iter().filter(|p| p.seq >= done_below) {
                     let mut at = 0;
                     for &(a, len) in &p.reads {
                         let (a, len) = (a as usize, usize::from(len));
@@ -341,6 +363,17 @@ impl Cta<'_> {
             }
             Wgmma::Mma(mma) => self.wgmma_mma(warp, shared, mma).map_err(|e| fault(warp, e)),
         }
+    }
+
+    /// Whether `wgmma.wait_group keep` may complete now: the warpgroup operations of
+    /// the groups it waits for have been issued by every warp of the warpgroup (each
+    /// warp computes its part when it issues it; the operation is the warpgroup's, so
+    /// a warp that ran ahead waits here for the others, as on the GPU).
+    pub(super) fn wgmma_wait_ready(&self, warp: &Warp, keep: u32) -> bool {
+        let (Some(wg), Some(group)) = (warp.wg.as_ref(), warp.wg_group.as_ref()) else { return true };
+        let done = wg.commits.saturating_sub(u64::from(keep));
+        let group = group.borrow();
+        wg.pending.iter().filter(|p| p.group < done).all(|p| group.issued_by_all(p.seq))
     }
 
     /// In a kernel with wgmma, before the instruction at `pc` runs: whether it names a
@@ -405,9 +438,10 @@ impl Cta<'_> {
         }
         let mut reads = Vec::new();
         let sig = self.wgmma_compute(warp, shared, mma, &mut reads).map_err(|c| (c, None))?;
-        if let Some(group) = warp.wg_group.clone() {
-            group.borrow_mut().execute((warp.index % 4) as usize, sig)?;
-        }
+        let seq = match warp.wg_group.clone() {
+            Some(group) => group.borrow_mut().execute((warp.index % 4) as usize, sig)?,
+            None => 0,
+        };
         let bytes = reads
             .iter()
             .flat_map(|&(a, len)| &shared[a as usize..a as usize + usize::from(len)])
@@ -416,7 +450,7 @@ impl Cta<'_> {
         let frame = warp.frame_id();
         let wg = warp.wg.get_or_insert_default();
         let group = wg.commits;
-        wg.pending.push(Pending { pc, frame, group, regs, reads, bytes });
+        wg.pending.push(Pending { pc, frame, seq, group, regs, reads, bytes });
         warp.wg_watch = true;
         Ok(())
     }
