@@ -105,3 +105,12 @@ fn the_launch_spec_gives_the_cluster_shape() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("the grid (4, 1, 1) is not a whole number of clusters of (3, 1, 1)"), "{err}");
 }
+
+/// Threads that arrived and exited without waiting count as exited in later phases,
+/// not as arrived: the second phase completes with the threads that remain.
+#[test]
+fn threads_that_arrive_then_exit_stop_counting_in_later_phases() {
+    let (out, json) = run("cluster_exit_after_arrive", 2, r#"{"buffer": "u32", "len": 2}"#);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(words(&json, 0), [7, 7]);
+}
