@@ -114,3 +114,11 @@ fn threads_that_arrive_then_exit_stop_counting_in_later_phases() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(words(&json, 0), [7, 7]);
 }
+
+/// `.shared::cluster` addresses carry the rank above bit 24 (`exec/cluster.rs`); in a
+/// kernel not in clusters such an offset is past its shared memory, and faults.
+#[test]
+fn a_shared_offset_past_the_cta_is_no_alias_of_its_own() {
+    let err = fault("cluster_far_offset", 1);
+    assert!(err.contains("is outside the cluster of 1 CTA"), "{err}");
+}

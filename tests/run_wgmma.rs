@@ -96,15 +96,8 @@ fn triton_gemm(ptx: &str, kernel: &str, smem: u32, scalars: &[usize], scratch: u
     let (m, n, k) = (128usize, 128usize, 128usize);
     let a: Vec<i32> = (0..m * k).map(|e| ((e / k * 7 + e % k * 3) % 11) as i32 - 5).collect();
     let b: Vec<i32> = (0..k * n).map(|e| ((e / n * 5 + e % n * 2) % 9) as i32 - 4).collect();
-    // Small integers as f16 bits, by hand: sign, exponent 15 + e, 10 fraction bits.
-    let f16 = |x: i32| -> u16 {
-        if x == 0 {
-            return 0;
-        }
-        let (sign, v) = (if x < 0 { 0x8000 } else { 0 }, x.unsigned_abs());
-        let e = 31 - v.leading_zeros();
-        sign | ((15 + e) as u16) << 10 | ((v << (10 - e)) & 0x3ff) as u16
-    };
+    // Small integers: exact in f16.
+    let f16 = |x: i32| half::f16::from_f32(x as f32).to_bits();
     let list = |v: &[i32]| v.iter().map(|&x| f16(x).to_string()).collect::<Vec<_>>().join(", ");
     let scalars: Vec<String> =
         scalars.iter().map(|v| format!(r#"{{"type": "u32", "value": {v}}}"#)).collect();

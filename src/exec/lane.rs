@@ -511,9 +511,11 @@ impl Cta<'_> {
                         if size == 1 { "" } else { "s" }
                     ));
                 }
-                // The offset in the CTA's shared memory, whatever rank it named.
+                // The offset in the CTA's shared memory, whatever rank it named; the
+                // CTA's own rank gives the plain offset, as `.shared::cta` has it.
                 let off = read(w, *a, l).wrapping_sub(*window) & OFFSET_MASK;
-                write(w, *dst, l, *window + off + ((u64::from(r) + 1) << RANK_SHIFT));
+                let rank = if r == w.rank { 0 } else { (u64::from(r) + 1) << RANK_SHIFT };
+                write(w, *dst, l, *window + off + rank);
             }
             Op::Getctarank { dst, a, window } => {
                 let off = read(w, *a, l).wrapping_sub(*window);
@@ -757,7 +759,6 @@ impl Cta<'_> {
             Special::Globaltimer => w.clock,
             Special::DynamicSmemSize => u64::from(self.dynamic_shared),
             Special::TotalSmemSize => u64::from(self.program.dynamic_shared_at + self.dynamic_shared),
-            Special::Fixed(v) => u64::from(v),
             Special::Envreg(1) => self.grid_workspace >> 32,
             Special::Envreg(2) => self.grid_workspace & 0xffff_ffff,
             Special::Envreg(_) => 0,
@@ -866,7 +867,9 @@ fn shared_target(w: &Warp, off: u64) -> Target {
     use super::cluster::{OFFSET_MASK, RANK_SHIFT};
     match off >> RANK_SHIFT {
         0 => Target::Shared(off),
-        r if r - 1 == u64::from(w.rank) => Target::Shared(off & OFFSET_MASK),
+        // Another CTA's `mapa` to this one (this CTA's own gives plain offsets).
+        r if w.cluster.is_some() && r - 1 == u64::from(w.rank) => Target::Shared(off & OFFSET_MASK),
+        // Past the shared memory of a CTA not in a cluster: the access faults.
         r => Target::Remote((r - 1).min(u64::from(u32::MAX)) as u32, off & OFFSET_MASK),
     }
 }
@@ -913,7 +916,6 @@ fn vector_aligned(a: u64, n: u8, size: u8) -> Result<(), String> {
     Ok(())
 }
 
-/// The bytes of an access to a `len`-byte memory, or why it faults.
 /// Why a write through generic address `PARAM_WINDOW + a` fails: kernel parameters
 /// are read-only (PTX ISA 5.1.6.1: a kernel's parameters are read through their
 /// generic addresses, never written).
@@ -925,6 +927,7 @@ fn param_write(a: u64) -> String {
     )
 }
 
+/// The bytes of an access to a `len`-byte memory, or why it faults.
 pub(super) fn range(len: usize, addr: u64, size: u8, space: &str) -> Result<std::ops::Range<usize>, String> {
     let size = u64::from(size);
     if !addr.is_multiple_of(size) {

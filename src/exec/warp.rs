@@ -276,12 +276,12 @@ impl Warp {
         }
     }
 
-    /// Checks frame `f`'s registers out into [`Warp::regs`].
     /// The frame whose registers are checked out now.
     pub fn frame_id(&self) -> u32 {
         self.frame
     }
 
+    /// Checks frame `f`'s registers out into [`Warp::regs`].
     pub fn use_frame(&mut self, f: u32) {
         if f == self.frame {
             return;

@@ -72,8 +72,6 @@ struct Pending {
     seq: u64,
     /// The group it belongs to: the warp's commits before it.
     group: u64,
-    /// Its accumulator and A registers ([`crate::lower::regs::Slot::key`]).
-    regs: Vec<u32>,
     /// The shared memory it read: (address, length) and, in order, the bytes.
     reads: Vec<(u32, u8)>,
     bytes: Vec<u8>,
@@ -392,7 +390,11 @@ impl Cta<'_> {
             }
             return None;
         }
-        let p = wg.pending.iter().find(|p| p.frame == frame && keys.iter().any(|k| p.regs.contains(k)))?;
+        let owns = |p: &Pending| match &self.program.insts[p.pc as usize].op {
+            crate::lower::program::Op::Wgmma(Wgmma::Mma(m)) => keys.iter().any(|k| m.operands.contains(k)),
+            _ => false,
+        };
+        let p = wg.pending.iter().find(|p| p.frame == frame && owns(p))?;
         let cause = "this instruction names an accumulator or A register of a wgmma.mma_async that no \
                      wgmma.wait_group has waited for (undefined behaviour in the PTX ISA; ptxas 13 makes such \
                      code wait, at a cost, and says so in its C7514 and C7517 notes)"
@@ -414,13 +416,6 @@ impl Cta<'_> {
 
     fn wgmma_mma(&self, warp: &mut Warp, shared: &[u8], mma: &WgmmaMma) -> Result<(), Note> {
         let pc = warp.pc_now;
-        let mut regs: Vec<u32> = mma.d.iter().map(|s| s.key()).collect();
-        if let WgmmaA::Regs(srcs) = mma.a {
-            regs.extend(srcs.iter().filter_map(|s| match s {
-                Src::Reg(slot) => Some(slot.key()),
-                Src::Imm(_) => None,
-            }));
-        }
         // PTX ISA 9.7.15.5.1: wgmma.fence before the first wgmma.mma_async, and between
         // any other access to a wgmma's accumulator or A registers and the wgmma.
         let frame = warp.frame_id();
@@ -429,7 +424,8 @@ impl Cta<'_> {
             let cause = "wgmma.mma_async with no wgmma.fence before it (undefined behaviour)".to_string();
             return Err((cause, None));
         };
-        let late = regs.iter().filter_map(|k| wg.seen.get(k)).find(|&&(c, f, _)| f == frame && c >= fence);
+        let late =
+            mma.operands.iter().filter_map(|k| wg.seen.get(k)).find(|&&(c, f, _)| f == frame && c >= fence);
         if let Some(&(_, _, at)) = late {
             let cause = "an accumulator or A register of this wgmma.mma_async was accessed since the last \
                          wgmma.fence, which must come between the two (undefined behaviour)"
@@ -450,7 +446,7 @@ impl Cta<'_> {
         let frame = warp.frame_id();
         let wg = warp.wg.get_or_insert_default();
         let group = wg.commits;
-        wg.pending.push(Pending { pc, frame, seq, group, regs, reads, bytes });
+        wg.pending.push(Pending { pc, frame, seq, group, reads, bytes });
         warp.wg_watch = true;
         Ok(())
     }

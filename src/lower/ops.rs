@@ -107,6 +107,9 @@ pub struct WgmmaMma {
     pub neg_b: bool,
     pub trans_a: bool,
     pub trans_b: bool,
+    /// Its accumulator and A registers ([`crate::lower::regs::Slot::key`]): what no
+    /// other instruction may touch while it is pending.
+    pub operands: Box<[u32]>,
 }
 
 /// The field of a tensor map that `tensormap.replace` sets, with its ordinal (the
@@ -291,8 +294,6 @@ pub enum Special {
     Globaltimer,
     DynamicSmemSize,
     TotalSmemSize,
-    /// A register whose value is fixed.
-    Fixed(u32),
     /// `%clusterid`, `%nclusterid`, `%cluster_ctaid`, `%cluster_nctaid` (by axis),
     /// `%cluster_ctarank` and `%cluster_nctarank`.
     Clusterid(u8),

@@ -154,7 +154,15 @@ impl<'m> Decoder<'m> {
                 trans_b = imm(7, &[0, 1], "imm-trans-b")? == 1;
             }
         }
-        let mma = WgmmaMma { kind, acc16, n, d, a, b, scale_d, neg_a, neg_b, trans_a, trans_b };
+        let mut operands: Vec<u32> = d.iter().map(|s| s.key()).collect();
+        if let WgmmaA::Regs(srcs) = a {
+            operands.extend(srcs.iter().filter_map(|s| match s {
+                Src::Reg(slot) => Some(slot.key()),
+                Src::Imm(_) => None,
+            }));
+        }
+        let operands = operands.into();
+        let mma = WgmmaMma { kind, acc16, n, d, a, b, scale_d, neg_a, neg_b, trans_a, trans_b, operands };
         Ok(Op::Wgmma(Wgmma::Mma(Box::new(mma))))
     }
 }
