@@ -15,6 +15,13 @@
 
 use crate::lower::program::MapField;
 
+/// Shared address `a` under a swizzle of `width` bytes (0: none, 32, 64 or 128): its
+/// 16-byte chunk XORed with bits 7.. of the address (one, two or three bits), as TMA
+/// writes a tile and wgmma reads one.
+pub fn swizzle(a: u64, width: u64) -> u64 {
+    if width == 0 { a } else { a ^ ((a >> 7) & (width / 16 - 1)) << 4 }
+}
+
 /// `CUtensorMapDataType` values ptxvm copies, with their sizes in bytes.
 const TYPES: &[(u32, &str, u32)] = &[
     (0, "UINT8", 1),
@@ -363,15 +370,7 @@ impl TensorMap {
         for d in (0..self.rank as usize).rev() {
             index = index * n[d] + k[d];
         }
-        let a = base + index * self.element_bytes();
-        match self.swizzle {
-            0 => a,
-            s => {
-                let bits = u64::from(s / 32).trailing_zeros() + 1; // 1, 2 or 3
-                let mask = (1 << bits) - 1;
-                a ^ (((a >> 7) & mask) << 4)
-            }
-        }
+        swizzle(base + index * self.element_bytes(), u64::from(self.swizzle))
     }
 
     /// What an element outside the tensor reads: zero, or with a NaN fill (float

@@ -223,7 +223,7 @@ impl Desc {
     }
 
     fn swizzle(&self, a: u64) -> u64 {
-        if self.width == 0 { a } else { a ^ ((a >> 7) & (self.width / 16 - 1)) << 4 }
+        super::tma::swizzle(a, self.width)
     }
 
     /// The address of byte `kb` (< 32) of row `mn` in a K-major layout.
