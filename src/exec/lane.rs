@@ -660,7 +660,7 @@ impl Cta<'_> {
     /// One atomic read-modify-write of a `ty` value at `a` in `mem` by lane `l`: the
     /// old value.
     #[allow(clippy::too_many_arguments)]
-    fn atomic(
+    pub(super) fn atomic(
         &self,
         w: &mut Warp,
         shared: &mut [u8],

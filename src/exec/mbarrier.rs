@@ -29,6 +29,7 @@
 use super::lane::{Target, read, write};
 use super::simt::Wait;
 use super::warp::{Cta, Fault, Warp, lanes};
+use crate::lower::ops::{AtomOp, AtomTy};
 use crate::lower::program::{CpBulk, CpTensor, Inst, Mbar, MbarOp, Mem, Op, Src};
 use crate::sem::mbarrier::{self as mb, Arrive, Mbarrier};
 
@@ -337,7 +338,9 @@ impl Cta<'_> {
         Ok((None, self.shared_range(len, s, 8)?.start))
     }
 
-    /// `cp.async.bulk` for lane `l`: the copy, then the complete-tx on its mbarrier.
+    /// `cp.async.bulk` for lane `l`: the copy (or the reduction of `cp.reduce.async.
+    /// bulk`), then the complete-tx on its mbarrier; a multicast copy does so in each
+    /// CTA of its mask.
     pub(super) fn cp_bulk(
         &self,
         w: &mut Warp,
@@ -353,13 +356,82 @@ impl Cta<'_> {
                 "cp.async.bulk: size {size} and addresses {d:#x}, {s:#x} must be multiples of 16"
             ));
         }
-        // The whole mbarrier is checked before any byte moves.
-        let mbar = self.bulk_mbar(w, shared, c.mbar, l)?;
-        for k in (0..size).step_by(8) {
-            let v = self.load(w, shared, c.src.0, s.wrapping_add(k), 8, l)?;
-            self.store(w, shared, c.dst.0, d.wrapping_add(k), 8, v, l)?;
+        let Some(mask) = c.multicast.map(|m| read(w, m, l) as u16) else {
+            // The whole mbarrier is checked before any byte moves.
+            let mbar = self.bulk_mbar(w, shared, c.mbar, l)?;
+            self.bulk_bytes(w, shared, c, (c.dst.0, d), s, size, l)?;
+            return complete_bulk(w, shared, mbar, size);
+        };
+        let d = match self.target(w, c.dst.0, d) {
+            Target::Shared(a) | Target::Remote(_, a) => a,
+            _ => {
+                return Err(format!(
+                    "cp.async.bulk.multicast::cluster: {d:#x} is not a shared-memory address"
+                ));
+            }
+        };
+        for (r, mbar) in self.multicast_ranks(w, mask, c.mbar, l)? {
+            let mbar = self.bulk_mbar(w, shared, Some(mbar), l)?;
+            self.bulk_bytes(w, shared, c, (Mem::Shared, in_rank(d, r)), s, size, l)?;
+            complete_bulk(w, shared, mbar, size)?;
         }
-        complete_bulk(w, shared, mbar, size)
+        Ok(())
+    }
+
+    /// The `size` bytes of bulk copy `c` from `s` to `dst`, 8 at a time, or reduced
+    /// element by element into `dst`.
+    #[allow(clippy::too_many_arguments)]
+    fn bulk_bytes(
+        &self,
+        w: &mut Warp,
+        shared: &mut [u8],
+        c: &CpBulk,
+        dst: (Mem, u64),
+        s: u64,
+        size: u64,
+        l: usize,
+    ) -> Result<(), String> {
+        let Some((op, ty)) = c.red else {
+            for k in (0..size).step_by(8) {
+                let v = self.load(w, shared, c.src.0, s.wrapping_add(k), 8, l)?;
+                self.store(w, shared, dst.0, dst.1.wrapping_add(k), 8, v, l)?;
+            }
+            return Ok(());
+        };
+        let n = ty.bytes();
+        for k in (0..size).step_by(n as usize) {
+            let v = self.load(w, shared, c.src.0, s.wrapping_add(k), n as u8, l)?;
+            let f = |old| crate::sem::atom::apply(op, ty, old, v, 0);
+            self.atomic(w, shared, dst.0, dst.1.wrapping_add(k), ty, l, f)?;
+        }
+        Ok(())
+    }
+
+    /// The ranks a multicast copy goes to, each with its mbarrier: the one at the
+    /// same shared offset as lane `l`'s `mbar`, in that CTA.
+    fn multicast_ranks(
+        &self,
+        w: &Warp,
+        mask: u16,
+        mbar: Option<(Mem, Src, i64)>,
+        l: usize,
+    ) -> Result<Vec<(u32, Place)>, String> {
+        let size = self.shape.cluster_size();
+        if u32::from(mask) >> size != 0 {
+            return Err(format!(
+                "multicast::cluster: the CTA mask {mask:#06x} names CTAs outside the cluster of {size} (undefined \
+                 behaviour)"
+            ));
+        }
+        let Some((mem, addr, offset)) = mbar else {
+            return Err("multicast::cluster: a multicast copy completes on an mbarrier".into());
+        };
+        let a = super::lane::address(w, addr, offset, l);
+        let off = match self.target(w, mem, a) {
+            Target::Shared(s) | Target::Remote(_, s) => s,
+            _ => a,
+        };
+        Ok(lanes(u32::from(mask)).map(|r| (r, (Mem::Shared, Src::Imm(in_rank(off, r)), 0))).collect())
     }
 
     /// The mbarrier a bulk copy completes on, checked before any byte moves: its
@@ -380,6 +452,9 @@ impl Cta<'_> {
         Ok(Some(BulkMbar { rank, at, b }))
     }
 }
+
+/// An operand's place in memory: its space, address and offset.
+type Place = (Mem, Src, i64);
 
 /// The mbarrier a bulk copy completes on: in the CTA of `rank` of the cluster (`None`:
 /// the copying CTA), at shared offset `at`, as it was before the copy.
@@ -504,26 +579,9 @@ impl Cta<'_> {
             let mbar = self.bulk_mbar(w, shared, c.mbar, l)?;
             return self.tensor_box(w, shared, c, &map, &start, base, l, mbar);
         };
-        use super::cluster::{OFFSET_MASK, RANK_SHIFT};
-        let size = self.shape.cluster_size();
-        if u32::from(mask) >> size != 0 {
-            return Err(format!(
-                "cp.async.bulk.tensor.multicast::cluster: the CTA mask {mask:#06x} names CTAs outside the cluster \
-                 of {size} (undefined behaviour)"
-            ));
-        }
-        for r in lanes(u32::from(mask)) {
-            let at = |off: u64| (off & OFFSET_MASK) | (u64::from(r) + 1) << RANK_SHIFT;
-            let mbar = c.mbar.map(|(mem, addr, offset)| {
-                let a = super::lane::address(w, addr, offset, l);
-                let off = match self.target(w, mem, a) {
-                    Target::Shared(s) | Target::Remote(_, s) => s,
-                    _ => a,
-                };
-                (Mem::Shared, Src::Imm(at(off)), 0)
-            });
-            let mbar = self.bulk_mbar(w, shared, mbar, l)?;
-            self.tensor_box(w, shared, c, &map, &start, at(base), l, mbar)?;
+        for (r, mbar) in self.multicast_ranks(w, mask, c.mbar, l)? {
+            let mbar = self.bulk_mbar(w, shared, Some(mbar), l)?;
+            self.tensor_box(w, shared, c, &map, &start, in_rank(base, r), l, mbar)?;
         }
         Ok(())
     }
@@ -543,6 +601,7 @@ impl Cta<'_> {
         mbar: Option<BulkMbar>,
     ) -> Result<(), String> {
         let (n, size) = (map.box_counts(), map.element_bytes() as u8);
+        let red = c.red.map(|op| tensor_reduction(op, map)).transpose()?;
         let mut k = [0u64; 5];
         'each: loop {
             let smem = map.shared_offset(base, &k);
@@ -555,7 +614,13 @@ impl Cta<'_> {
                 (true, None) => self.store(w, shared, Mem::Shared, smem, size, map.fill(), l)?,
                 (false, Some(g)) => {
                     let v = self.load(w, shared, Mem::Shared, smem, size, l)?;
-                    self.store(w, shared, Mem::Global, g, size, v, l)?;
+                    match red {
+                        Some((op, ty)) => {
+                            let f = |old| crate::sem::atom::apply(op, ty, old, v, 0);
+                            self.atomic(w, shared, Mem::Global, g, ty, l, f)?;
+                        }
+                        None => self.store(w, shared, Mem::Global, g, size, v, l)?,
+                    }
                 }
                 // Elements outside the tensor are not written back.
                 (false, None) => {}
@@ -571,6 +636,47 @@ impl Cta<'_> {
         }
         complete_bulk(w, shared, mbar, map.box_bytes())
     }
+}
+
+/// The reduction `cp.reduce.async.bulk.tensor` does with `op` on the elements of
+/// `map`: the pairs of PTX ISA 9.7.9.25.5.2's table, where `.add` takes 32-bit
+/// integers, `.u64`, `.f32` and the halves, `.min`/`.max` the integers of 32 and 64
+/// bits and the halves, `.inc`/`.dec` `.u32`, and the bitwise operations integers of
+/// 32 and 64 bits. Another pair is undefined behaviour, reported.
+fn tensor_reduction(op: AtomOp, map: &super::tma::TensorMap) -> Result<(AtomOp, AtomTy), String> {
+    let ty = match map.dtype {
+        2 => Some(AtomTy::U32),
+        3 => Some(AtomTy::S32),
+        4 => Some(AtomTy::U64),
+        5 => Some(AtomTy::S64),
+        6 => Some(AtomTy::F16),
+        7 => Some(AtomTy::F32),
+        9 => Some(AtomTy::BF16),
+        _ => None,
+    };
+    let ok = match (op, ty) {
+        (AtomOp::Add, Some(t)) => t != AtomTy::S64,
+        (AtomOp::Min | AtomOp::Max, Some(t)) => t != AtomTy::F32,
+        (AtomOp::Inc | AtomOp::Dec, Some(t)) => t == AtomTy::U32,
+        (_, Some(t)) => matches!(t, AtomTy::U32 | AtomTy::S32 | AtomTy::U64 | AtomTy::S64),
+        (_, None) => false,
+    };
+    match ty {
+        Some(ty) if ok => Ok((op, ty)),
+        _ => Err(format!(
+            "cp.reduce.async.bulk.tensor: .{} on a tensor of {} elements is not a reduction the ISA defines \
+             (undefined behaviour)",
+            op.name(),
+            map.dtype_name()
+        )),
+    }
+}
+
+/// Shared offset `off` in the CTA of rank `r` of the cluster: the rank + 1 in bits
+/// 24.. of a shared address (`cluster.rs`).
+fn in_rank(off: u64, r: u32) -> u64 {
+    use super::cluster::{OFFSET_MASK, RANK_SHIFT};
+    (off & OFFSET_MASK) | (u64::from(r) + 1) << RANK_SHIFT
 }
 
 /// The mbarrier object at shared offset `at` (8 bytes known to be there).
@@ -628,5 +734,45 @@ fn update(w: &Warp, shared: &mut [u8], at: usize, before: Mbarrier, after: Mbarr
 fn store(shared: &mut [u8], at: usize, word: u64) {
     if let Some(b) = shared.get_mut(at..at + 8) {
         b.copy_from_slice(&word.to_le_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::tma::{TensorMap, Tiled};
+
+    /// PTX ISA 9.7.9.25.5.2: the operation and element type pairs of
+    /// `cp.reduce.async.bulk.tensor`; the element type is the tensor map's.
+    #[test]
+    fn a_tensor_reduction_takes_the_pairs_the_isa_lists() {
+        let map = |dtype| {
+            let t = Tiled {
+                dtype,
+                rank: 1,
+                global: 0x1000,
+                dims: vec![64],
+                boxes: vec![16],
+                element_strides: vec![1],
+                ..Tiled::default()
+            };
+            TensorMap::tiled(&t).unwrap()
+        };
+        // UINT8, UINT16, UINT32, INT32, UINT64, INT64, FLOAT16, FLOAT32, FLOAT64, BFLOAT16.
+        let table: [(AtomOp, [bool; 10]); 5] = [
+            (AtomOp::Add, [false, false, true, true, true, false, true, true, false, true]),
+            (AtomOp::Min, [false, false, true, true, true, true, true, false, false, true]),
+            (AtomOp::Inc, [false, false, true, false, false, false, false, false, false, false]),
+            (AtomOp::Dec, [false, false, true, false, false, false, false, false, false, false]),
+            (AtomOp::Xor, [false, false, true, true, true, true, false, false, false, false]),
+        ];
+        for (op, row) in table {
+            for (dtype, ok) in row.into_iter().enumerate() {
+                let got = tensor_reduction(op, &map(dtype as u32));
+                assert_eq!(got.is_ok(), ok, "{op:?} on type {dtype}: {got:?}");
+            }
+        }
+        let err = tensor_reduction(AtomOp::Add, &map(8)).unwrap_err();
+        assert!(err.contains(".add on a tensor of FLOAT64 elements"), "{err}");
     }
 }

@@ -194,6 +194,11 @@ impl TensorMap {
         Ok(map)
     }
 
+    /// The name of the element type (`CUtensorMapDataType` without its prefix).
+    pub fn dtype_name(&self) -> &'static str {
+        TYPES.iter().find(|(v, ..)| *v == self.dtype).map_or("unknown", |&(_, name, _)| name)
+    }
+
     /// Bytes of one element.
     pub fn element_bytes(&self) -> u64 {
         self.strides[0]

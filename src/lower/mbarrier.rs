@@ -72,23 +72,31 @@ impl<'m> Decoder<'m> {
     }
 
     /// `cp.async.bulk`: global or shared memory into shared memory completing on an
-    /// mbarrier, shared memory into global memory (`.bulk_group`), and the
-    /// commit, wait and prefetch forms, which have nothing left to order once the
-    /// copy is done. Tensor copies and multicast are not run yet.
+    /// mbarrier (into several CTAs' with `.multicast::cluster`), shared memory into
+    /// global memory (`.bulk_group`), and the commit, wait and prefetch forms, which
+    /// have nothing left to order once the copy is done. `cp.reduce.async.bulk` is
+    /// the same copy reducing into its destination.
     pub(super) fn cp_bulk(&mut self, i: &InstrView<'m>, f: &Form) -> Result<Op, LowerError> {
         let has = |w: W| f.has(w);
-        // The table's row for bulk copies is open: modifiers it does not know yet
-        // (`.reduce`, `.cp_mask`, ...) are not in the form, so the name itself must
-        // hold only those of the copies run understands.
+        let name = i.full_name(self.src);
+        let reduce = name.starts_with("cp.reduce.");
         if has(W::Tensor) {
-            return self.cp_tensor(i, f);
+            return self.cp_tensor(i, f, reduce);
         }
-        let known = i.full_name(self.src).split('.').skip(1).all(|m| BULK_MODIFIERS.contains(&m));
-        if !known || has(W::MulticastCluster) {
+        // The table's row for bulk copies is open: modifiers it does not know yet
+        // (`.cp_mask`, ...) are not in the form, so the name itself must hold only
+        // those of the copies run understands.
+        let known = name
+            .split('.')
+            .skip(1)
+            .all(|m| BULK_MODIFIERS.contains(&m) || reduce && REDUCE_MODIFIERS.contains(&m));
+        if !known {
             return self.unsupported(i);
         }
+        let red =
+            if reduce { Some(bulk_reduction(name, has(W::Global)).map_err(|m| err(i, m))?) } else { None };
         // `cp.async.bulk.prefetch.L2.global [a], size`: a cache hint.
-        if has(W::CommitGroup) || has(W::WaitGroup) || has(W::L2) {
+        if !reduce && (has(W::CommitGroup) || has(W::WaitGroup) || has(W::L2)) {
             return Ok(Op::Fence);
         }
         let ops = i.operands;
@@ -97,10 +105,12 @@ impl<'m> Decoder<'m> {
         else {
             return self.unsupported(i);
         };
-        // After the size: the mbarrier of a copy into shared memory, then a cache
-        // policy with `.L2::cache_hint`.
-        let want = 3 + usize::from(has(W::CompleteTx)) + usize::from(has(W::L2CacheHint));
-        if ops.len() != want {
+        // After the size: the mbarrier of a copy into shared memory, the CTA mask of a
+        // multicast, then a cache policy with `.L2::cache_hint`.
+        let multicast = has(W::MulticastCluster);
+        let want =
+            3 + usize::from(has(W::CompleteTx)) + usize::from(multicast) + usize::from(has(W::L2CacheHint));
+        if ops.len() != want || multicast && (reduce || !has(W::CompleteTx) || !has(W::Global)) {
             return self.unsupported(i);
         }
         let shared = Some(Space::Shared);
@@ -114,28 +124,124 @@ impl<'m> Decoder<'m> {
             return self.unsupported(i);
         };
         let (dp, sp) = (self.place(d, dst_space)?, self.place(s, src_space)?);
+        let multicast = if multicast { Some(self.src(&ops[4], Ty::B16)?) } else { None };
         Ok(Op::CpBulk(Box::new(CpBulk {
             dst: (dp.mem, dp.addr, dp.offset),
             src: (sp.mem, sp.addr, sp.offset),
             size: self.src(size, Ty::U32)?,
             mbar: mbar.map(|m| (m.mem, m.addr, m.offset)),
+            red,
+            multicast,
         })))
     }
 }
 
+/// An error at instruction `i`.
+fn err(i: &InstrView<'_>, message: String) -> LowerError {
+    LowerError { span: i.span, message }
+}
+
+/// The reduction of `cp.reduce.async.bulk` named `name`, into global memory or (not
+/// `global`) into a CTA's shared memory: those ptxas 13.5 accepts (and CCCL's
+/// `cuda::ptx` lists), each the operation `red` does on that type. Into shared memory
+/// only 32-bit operations and `.add.u64`; into global memory also the 64-bit ones, the
+/// floats, and min/max of halves; an add of halves needs `.noftz` and nothing else
+/// takes it.
+fn bulk_reduction(name: &str, global: bool) -> Result<(AtomOp, AtomTy), String> {
+    let words: Vec<&str> = name.split('.').collect();
+    let op = [
+        ("add", AtomOp::Add),
+        ("min", AtomOp::Min),
+        ("max", AtomOp::Max),
+        ("inc", AtomOp::Inc),
+        ("dec", AtomOp::Dec),
+        ("and", AtomOp::And),
+        ("or", AtomOp::Or),
+        ("xor", AtomOp::Xor),
+    ]
+    .into_iter()
+    .find(|(w, _)| words.contains(w));
+    let ty = words.last().copied().unwrap_or_default();
+    let Some((op_name, op)) = op else {
+        return Err(format!(
+            "{name}: a bulk reduction needs its operation (.add, .min, .max, .inc, .dec, .and, .or, .xor)"
+        ));
+    };
+    let noftz = words.contains(&"noftz");
+    let allowed: &[&str] = match (op, global) {
+        (AtomOp::Add, true) => &["u32", "s32", "u64", "f32", "f64", "f16", "bf16"],
+        (AtomOp::Add, false) => &["u32", "s32", "u64"],
+        (AtomOp::Min | AtomOp::Max, true) => &["u32", "s32", "u64", "s64", "f16", "bf16"],
+        (AtomOp::Min | AtomOp::Max, false) => &["u32", "s32"],
+        (AtomOp::Inc | AtomOp::Dec, _) => &["u32"],
+        (_, true) => &["b32", "b64"],
+        (_, false) => &["b32"],
+    };
+    let half = matches!(ty, "f16" | "bf16");
+    if !allowed.contains(&ty) || noftz != (op == AtomOp::Add && half) {
+        let into = if global { "global" } else { "shared" };
+        let why = if op == AtomOp::Add && half && !noftz {
+            format!(".add on .{ty} needs .noftz")
+        } else if noftz && allowed.contains(&ty) {
+            format!(".noftz is only for .add on .f16 and .bf16, not .{op_name}.{ty}")
+        } else {
+            format!(
+                ".{op_name} into {into} memory takes {}, not .{ty}",
+                allowed.iter().map(|t| format!(".{t}")).collect::<Vec<_>>().join(", ")
+            )
+        };
+        return Err(format!("{name}: {why}"));
+    }
+    let ty = match ty {
+        "b32" | "u32" => AtomTy::U32,
+        "s32" => AtomTy::S32,
+        "b64" | "u64" => AtomTy::U64,
+        "s64" => AtomTy::S64,
+        "f16" => AtomTy::F16,
+        "bf16" => AtomTy::BF16,
+        "f32" => AtomTy::F32,
+        _ => AtomTy::F64,
+    };
+    Ok((op, ty))
+}
+
 impl<'m> Decoder<'m> {
     /// `cp.async.bulk.tensor.Nd` in tile mode, global to shared memory completing on
-    /// an mbarrier, or shared to global memory in a bulk group. Multicast, im2col and
-    /// the other load modes are not run yet.
-    fn cp_tensor(&mut self, i: &InstrView<'m>, f: &Form) -> Result<Op, LowerError> {
+    /// an mbarrier, or shared to global memory in a bulk group, which
+    /// `cp.reduce.async.bulk.tensor` reduces into the tensor. Im2col and the other load
+    /// modes are not run yet.
+    fn cp_tensor(&mut self, i: &InstrView<'m>, f: &Form, reduce: bool) -> Result<Op, LowerError> {
         let has = |w: W| f.has(w);
-        let known = i.full_name(self.src).split('.').skip(1).all(|m| TENSOR_MODIFIERS.contains(&m));
+        let name = i.full_name(self.src);
+        let known = name
+            .split('.')
+            .skip(1)
+            .all(|m| TENSOR_MODIFIERS.contains(&m) || reduce && REDUCE_MODIFIERS.contains(&m));
         let Some(dims) = f.pick(&[(W::D1, 1u8), (W::D2, 2), (W::D3, 3), (W::D4, 4), (W::D5, 5)]) else {
             return self.unsupported(i);
         };
         if !known {
             return self.unsupported(i);
         }
+        // The element type is the tensor map's: the executor checks the pair.
+        let red = match reduce {
+            true => {
+                let ops = [
+                    AtomOp::Add,
+                    AtomOp::Min,
+                    AtomOp::Max,
+                    AtomOp::Inc,
+                    AtomOp::Dec,
+                    AtomOp::And,
+                    AtomOp::Or,
+                    AtomOp::Xor,
+                ];
+                let found = ops.into_iter().find(|op| name.split('.').any(|m| m == op.name()));
+                let (Some(op), false) = (found, has(W::CompleteTx)) else { return self.unsupported(i) };
+                Some(op)
+            }
+            false => None,
+        };
         // `cp.async.bulk.prefetch.tensor.Nd.L2.global`: a cache hint, nothing a
         // program can read.
         if i.full_name(self.src).split('.').any(|m| m == "prefetch") {
@@ -180,6 +286,7 @@ impl<'m> Decoder<'m> {
                 dims,
                 mbar: Some((bp.mem, bp.addr, bp.offset)),
                 multicast,
+                red,
             })));
         }
         if has(W::BulkGroup) {
@@ -201,6 +308,7 @@ impl<'m> Decoder<'m> {
                 dims,
                 mbar: None,
                 multicast: None,
+                red,
             })));
         }
         self.unsupported(i)
@@ -229,6 +337,13 @@ const TENSOR_MODIFIERS: &[&str] = &[
     "multicast::cluster",
 ];
 
+/// The modifiers `cp.reduce.async.bulk(.tensor)` adds to the copies': the operation,
+/// `.noftz` and the element type.
+const REDUCE_MODIFIERS: &[&str] = &[
+    "reduce", "add", "min", "max", "inc", "dec", "and", "or", "xor", "noftz", "f16", "bf16", "b32", "u32",
+    "s32", "b64", "u64", "s64", "f32", "f64",
+];
+
 /// The modifiers of the `cp.async.bulk` forms ptxvm runs.
 const BULK_MODIFIERS: &[&str] = &[
     "async",
@@ -244,4 +359,5 @@ const BULK_MODIFIERS: &[&str] = &[
     "read",
     "prefetch",
     "L2",
+    "multicast::cluster",
 ];

@@ -1164,6 +1164,13 @@ pub struct CpBulk {
     pub src: (Mem, Src, i64),
     pub size: Src,
     pub mbar: Option<(Mem, Src, i64)>,
+    /// `cp.reduce.async.bulk`: each element of the destination becomes the
+    /// reduction of itself and the source's element, as `red` makes it.
+    pub red: Option<(AtomOp, AtomTy)>,
+    /// `.multicast::cluster`: the CTAs of the cluster (a bit per rank) whose shared
+    /// memory, at the destination's offset, gets the bytes, each completing on its
+    /// mbarrier at the same offset.
+    pub multicast: Option<Src>,
 }
 
 /// `cp.async.bulk.tensor.Nd` in tile mode (PTX ISA 9.7.9.25.5.1): a box of the
@@ -1185,6 +1192,9 @@ pub struct CpTensor {
     /// memory, at the same offset, gets the box, each completing on its mbarrier at
     /// the same offset.
     pub multicast: Option<Src>,
+    /// `cp.reduce.async.bulk.tensor`: the box reduced into the tensor in global
+    /// memory, element by element as `red` does, in the tensor map's element type.
+    pub red: Option<AtomOp>,
 }
 
 /// Where a memory access goes.

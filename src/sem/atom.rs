@@ -21,6 +21,24 @@ pub enum AtomOp {
     Cas,
 }
 
+impl AtomOp {
+    /// The operation's modifier, without its dot.
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomOp::Add => "add",
+            AtomOp::Min => "min",
+            AtomOp::Max => "max",
+            AtomOp::Inc => "inc",
+            AtomOp::Dec => "dec",
+            AtomOp::And => "and",
+            AtomOp::Or => "or",
+            AtomOp::Xor => "xor",
+            AtomOp::Exch => "exch",
+            AtomOp::Cas => "cas",
+        }
+    }
+}
+
 /// How `atom` reads its operands (`.b32`/`.b64` read as unsigned).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AtomTy {
@@ -55,7 +73,9 @@ impl AtomTy {
 /// `(old == 0 || old > b) ? b : old - 1`, `cas` is `old == b ? c : old`;
 /// `atom.add.f32` rounds to nearest even and flushes subnormal inputs and results to
 /// sign-preserving zero; `.f64` does not flush, nor do the halves (`.noftz`), which add
-/// each half of a pair on its own.
+/// each half of a pair on its own. `min`/`max` of a half (the bulk reductions'
+/// `.f16`/`.bf16`) follow the `min`/`max` instructions: a NaN gives the other input,
+/// `-0 < +0`.
 pub fn apply(op: AtomOp, ty: AtomTy, old: u64, b: u64, c: u64) -> u64 {
     let mask = if ty.bytes() == 8 { u64::MAX } else { (1 << (8 * ty.bytes())) - 1 };
     let half_add = |fmt, x: u64, y: u64| farith::binary(fmt, FOp::Add, Rnd::Rn, false, false, x, y);
@@ -74,6 +94,11 @@ pub fn apply(op: AtomOp, ty: AtomTy, old: u64, b: u64, c: u64) -> u64 {
         (AtomOp::Add, AtomTy::F16x2) => pair_add(round::F16, old, b),
         (AtomOp::Add, AtomTy::BF16x2) => pair_add(round::BF16, old, b),
         (AtomOp::Add, _) => old.wrapping_add(b),
+        (AtomOp::Min | AtomOp::Max, AtomTy::F16 | AtomTy::BF16) => {
+            let fmt = if ty == AtomTy::F16 { round::F16 } else { round::BF16 };
+            let m = float::MinMax { max: op == AtomOp::Max, nan: false, xorsign_abs: false };
+            farith::half_min_max(fmt, m, false, old, b)
+        }
         (AtomOp::Min, AtomTy::S32 | AtomTy::S64) => signed(old).min(signed(b)) as u64,
         (AtomOp::Max, AtomTy::S32 | AtomTy::S64) => signed(old).max(signed(b)) as u64,
         (AtomOp::Min, _) => old.min(b),
