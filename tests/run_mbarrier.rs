@@ -231,6 +231,32 @@ fn a_tensor_copy_needs_a_tensor_map() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("are not a tensor map made by cuTensorMapEncodeTiled"), "{err}");
+    // A tile copy through an im2col map is undefined behaviour, reported.
+    use ptxvm::exec::tma::{Im2colArgs, TensorMap, Tiled};
+    let t = Tiled {
+        dtype: 7,
+        rank: 3,
+        global: 0x1000,
+        dims: vec![8, 8, 2],
+        strides: vec![32, 256],
+        element_strides: vec![1; 3],
+        ..Tiled::default()
+    };
+    let args = Im2colArgs { lower: vec![0], upper: vec![0], channels: 8, pixels: 8 };
+    let bytes = TensorMap::im2col(&t, &args).unwrap().encode().map(|b| b.to_string()).join(", ");
+    let (out, _) = run(
+        "tests/data/run/mbarrier_unsupported.ptx",
+        "tensor3d",
+        1,
+        &format!(r#"{{"buffer": "u8", "data": [{bytes}]}}"#),
+        &[],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("a tile copy through a tensor map cuTensorMapEncodeIm2col made (undefined"),
+        "{err}"
+    );
 }
 
 /// A try_wait whose phase cannot complete while the thread waits returns false once

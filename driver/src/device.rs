@@ -121,7 +121,7 @@ fn attribute(attrib: i32) -> Option<i32> {
         120 => 1, // cluster launch (up to 8 CTAs, src/exec/cluster.rs)
         121..=125 => 0,
         126 => 4,       // memory synchronisation domains
-        127 => 1,       // tensor maps (tile mode: cuTensorMapEncodeTiled, cp.async.bulk.tensor)
+        127 => 1,       // tensor maps (cuTensorMapEncodeTiled, cuTensorMapEncodeIm2col, cp.async.bulk.tensor)
         128 | 129 => 0, // fabric handles, unified function pointers
         130 => 0,
         131 => -1, // NUMA id

@@ -177,6 +177,7 @@ static TABLE: std::sync::LazyLock<Vec<(&str, i32, usize)>> = std::sync::LazyLock
     ("cuSurfObjectCreate", 5000, crate::texture::cuSurfObjectCreate as *const () as usize),
     ("cuSurfObjectDestroy", 5000, crate::texture::cuSurfObjectDestroy as *const () as usize),
     ("cuTensorMapEncodeTiled", 12000, crate::tma::cuTensorMapEncodeTiled as *const () as usize),
+    ("cuTensorMapEncodeIm2col", 12000, crate::tma::cuTensorMapEncodeIm2col as *const () as usize),
     ("cuTensorMapReplaceAddress", 12000, crate::tma::cuTensorMapReplaceAddress as *const () as usize),
     ("cuMemGetAllocationGranularity", 10020, crate::vmm::cuMemGetAllocationGranularity as *const () as usize),
     ("cuMemAddressReserve", 10020, crate::vmm::cuMemAddressReserve as *const () as usize),

@@ -1,10 +1,11 @@
-//! Tensor maps (`cuTensorMapEncodeTiled`, `cuTensorMapReplaceAddress`): 128 opaque
+//! Tensor maps (`cuTensorMapEncodeTiled`, `cuTensorMapEncodeIm2col`,
+//! `cuTensorMapReplaceAddress`): 128 opaque
 //! bytes that `cp.async.bulk.tensor` reads in a kernel; the library defines them
 //! (`ptxvm::exec::tma`) and checks CUDA's requirements of the arguments.
 
 use crate::error;
 use crate::types::CUresult;
-use ptxvm::exec::tma::{MapError, TensorMap, Tiled};
+use ptxvm::exec::tma::{Im2colArgs, MapError, TensorMap, Tiled};
 use std::ffi::c_void;
 
 /// `rank` elements of the caller's array `p` (`count` of them), or `INVALID_VALUE`
@@ -78,6 +79,50 @@ crate::api! {
         write_map(tensor_map, &map)
     }
 
+    fn cuTensorMapEncodeIm2col(
+        tensor_map: *mut u8,
+        dtype: u32,
+        rank: u32,
+        global_address: *mut c_void,
+        global_dim: *const u64,
+        global_strides: *const u64,
+        pixel_box_lower_corner: *const i32,
+        pixel_box_upper_corner: *const i32,
+        channels_per_pixel: u32,
+        pixels_per_column: u32,
+        element_strides: *const u32,
+        interleave: u32,
+        swizzle: u32,
+        l2_promotion: u32,
+        oob_fill: u32,
+    ) {
+        if !(3..=5).contains(&rank) {
+            return Err(crate::fail(error::INVALID_VALUE, format!("tensorRank is {rank}, not 3, 4 or 5 (im2col)")));
+        }
+        let r = rank as usize;
+        let tiled = Tiled {
+            dtype,
+            rank,
+            global: global_address as u64,
+            dims: array(global_dim, r, "globalDim")?,
+            strides: array(global_strides, r - 1, "globalStrides")?,
+            boxes: Vec::new(),
+            element_strides: array(element_strides, r, "elementStrides")?,
+            interleave,
+            swizzle,
+            l2_promotion,
+            oob_fill,
+        };
+        let args = Im2colArgs {
+            lower: array(pixel_box_lower_corner, r - 2, "pixelBoxLowerCorner")?,
+            upper: array(pixel_box_upper_corner, r - 2, "pixelBoxUpperCorner")?,
+            channels: channels_per_pixel,
+            pixels: pixels_per_column,
+        };
+        let map = TensorMap::im2col(&tiled, &args).map_err(map_error)?;
+        write_map(tensor_map, &map)
+    }
+
     fn cuTensorMapReplaceAddress(tensor_map: *mut u8, global_address: *mut c_void) {
         if tensor_map.is_null() || !(tensor_map as usize).is_multiple_of(64) {
             return Err(crate::fail(error::INVALID_VALUE, "tensorMap is NULL or not 64-byte aligned"));
@@ -86,7 +131,7 @@ crate::api! {
         // SAFETY: a non-NULL, aligned CUtensorMap of 128 bytes, read before it is written.
         unsafe { std::ptr::copy_nonoverlapping(tensor_map, bytes.as_mut_ptr(), 128) };
         let Some(mut map) = TensorMap::decode(&bytes) else {
-            return Err(crate::fail(error::INVALID_VALUE, "tensorMap is not a map cuTensorMapEncodeTiled made"));
+            return Err(crate::fail(error::INVALID_VALUE, "tensorMap is not a map cuTensorMapEncodeTiled or cuTensorMapEncodeIm2col made"));
         };
         if !(global_address as u64).is_multiple_of(16) {
             return Err(crate::fail(error::INVALID_VALUE, format!("globalAddress {global_address:?} is not 16-byte aligned")));

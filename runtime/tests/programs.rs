@@ -505,6 +505,16 @@ fn tma_through_cuda_get_driver_entry_point_and_a_grid_constant_map() {
     assert!(out.status.success() && stdout == "tma: ok\n", "{stdout}\n{stderr}");
 }
 
+/// A 3 x 3 convolution as an implicit GEMM over im2col TMA loads
+/// (`cuTensorMapEncodeIm2col`), against a direct convolution on the CPU.
+#[test]
+fn an_im2col_convolution_matches_a_direct_one() {
+    let Some(exe) = build("im2col", &["-arch=sm_90"]) else { return };
+    let Some(out) = exec(&exe, &[]) else { return };
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success() && stdout == "im2col: ok\n", "{stdout}\n{stderr}");
+}
+
 #[test]
 fn texture_programs_check_themselves_against_the_cpu() {
     for name in ["tex_rotate", "tex_3d", "tex_layered", "tex_cubemap", "surf_tex", "tex_pitch", "tex_mip"] {

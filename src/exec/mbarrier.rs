@@ -550,6 +550,15 @@ impl Cta<'_> {
                 c.dims, map.rank
             ));
         }
+        if map.im2col.is_some() != c.im2col.is_some() {
+            let (copy, made) = match c.im2col {
+                Some(_) => ("an im2col", "cuTensorMapEncodeTiled"),
+                None => ("a tile", "cuTensorMapEncodeIm2col"),
+            };
+            return Err(format!(
+                "cp.async.bulk.tensor: {copy} copy through a tensor map {made} made (undefined behaviour)"
+            ));
+        }
         let s = super::lane::address(w, c.smem.1, c.smem.2, l);
         if !s.is_multiple_of(128) {
             return Err(format!("cp.async.bulk.tensor: the shared address {s:#x} is not 128-byte aligned"));
@@ -602,10 +611,21 @@ impl Cta<'_> {
     ) -> Result<(), String> {
         let (n, size) = (map.box_counts(), map.element_bytes() as u8);
         let red = c.red.map(|op| tensor_reduction(op, map)).transpose()?;
+        // An im2col copy's pixels, each a row of channels.
+        let pixels = match c.im2col {
+            Some(o) => map.im2col_pixels(start, &o.map(|o| read(w, o, l) as u16 as i32)),
+            None => Vec::new(),
+        };
         let mut k = [0u64; 5];
         'each: loop {
             let smem = map.shared_offset(base, &k);
-            let global = map.element(start, &k);
+            let global = match pixels.get(k[1] as usize) {
+                Some(&(mut x)) if c.im2col.is_some() => {
+                    x[0] += k[0] as i64;
+                    map.address(&x)
+                }
+                _ => map.element(start, &k),
+            };
             match (c.mbar.is_some(), global) {
                 (true, Some(g)) => {
                     let v = self.load(w, shared, Mem::Global, g, size, l)?;

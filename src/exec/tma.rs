@@ -57,6 +57,32 @@ pub struct TensorMap {
     pub swizzle: u32,
     /// Elements outside the tensor read as NaN (`CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA`).
     pub nan_fill: bool,
+    /// The fields of a map `cuTensorMapEncodeIm2col` made (its boxes are unused).
+    pub im2col: Option<Im2col>,
+}
+
+/// What an im2col map adds to a tiled one (PTX ISA 5.5.4): the bounding box of the
+/// spatial dimensions (W, H, D: dimensions 1 to `rank - 2`), and how many channels of
+/// how many pixels a copy moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Im2col {
+    /// The box's lower corner along W, H and D, from the tensor's first element.
+    pub lower: [i32; 3],
+    /// The box's upper corner along W, H and D, from the tensor's last element.
+    pub upper: [i32; 3],
+    pub channels: u32,
+    pub pixels: u32,
+}
+
+/// The arguments `cuTensorMapEncodeIm2col` adds to the tiled ones (which give no
+/// boxes).
+#[derive(Clone, Debug, Default)]
+pub struct Im2colArgs {
+    /// `rank - 2` values each, W first.
+    pub lower: Vec<i32>,
+    pub upper: Vec<i32>,
+    pub channels: u32,
+    pub pixels: u32,
 }
 
 /// Why `cuTensorMapEncodeTiled` refuses its arguments.
@@ -93,6 +119,20 @@ pub struct Tiled {
     pub oob_fill: u32,
 }
 
+/// Bytes of the swizzle span of `CUtensorMapSwizzle` `s`.
+fn swizzle_bytes(s: u32) -> Result<u32, MapError> {
+    match s {
+        0 => Ok(0),
+        1 => Ok(32),
+        2 => Ok(64),
+        3 => Ok(128),
+        4..=6 => Err(MapError::Unsupported(format!(
+            "swizzle {s} (the 128-byte span in 32- or 64-byte atoms, sm_100) is not copied yet"
+        ))),
+        s => Err(MapError::Invalid(format!("{s} is not a CUtensorMapSwizzle"))),
+    }
+}
+
 impl TensorMap {
     /// Checks `t` against CUDA's requirements (`cuda.h`'s documentation of
     /// `cuTensorMapEncodeTiled`) and makes its map.
@@ -121,19 +161,7 @@ impl TensorMap {
                 "interleaved layouts (CU_TENSOR_MAP_INTERLEAVE_16B, _32B) are not copied yet".into(),
             );
         }
-        let swizzle = match t.swizzle {
-            0 => 0,
-            1 => 32,
-            2 => 64,
-            3 => 128,
-            4..=6 => {
-                return unsupported(format!(
-                    "swizzle {} (the 128-byte span in 32- or 64-byte atoms, sm_100) is not copied yet",
-                    t.swizzle
-                ));
-            }
-            s => return bad(format!("{s} is not a CUtensorMapSwizzle")),
-        };
+        let swizzle = swizzle_bytes(t.swizzle)?;
         if t.l2_promotion > 3 {
             return bad(format!("{} is not a CUtensorMapL2promotion", t.l2_promotion));
         }
@@ -156,6 +184,7 @@ impl TensorMap {
             element_strides: [1; 5],
             swizzle,
             nan_fill,
+            im2col: None,
         };
         map.strides[0] = u64::from(size);
         for d in 0..rank {
@@ -199,13 +228,80 @@ impl TensorMap {
         TYPES.iter().find(|(v, ..)| *v == self.dtype).map_or("unknown", |&(_, name, _)| name)
     }
 
+    /// Checks `t` (with no boxes) and `args` against CUDA's requirements (`cuda.h`'s
+    /// documentation of `cuTensorMapEncodeIm2col`) and makes the map.
+    pub fn im2col(t: &Tiled, args: &Im2colArgs) -> Result<TensorMap, MapError> {
+        let bad = |s: String| Err(MapError::Invalid(s));
+        if !(3..=5).contains(&t.rank) {
+            return bad(format!("tensorRank is {}, not 3, 4 or 5 (im2col)", t.rank));
+        }
+        let spatial = t.rank as usize - 2;
+        // The corners' range narrows as the spatial dimensions grow (cuda.h).
+        let limit = match t.rank {
+            3 => 1 << 15,
+            4 => 1 << 7,
+            _ => 1 << 4,
+        };
+        // Boxes of one element (16 bytes' worth in dimension 0) and no swizzle stand in
+        // for what the map has not while the shared fields are checked.
+        let mut tiled = t.clone();
+        tiled.boxes = vec![1; t.rank as usize];
+        tiled.boxes[0] = 16;
+        tiled.swizzle = 0;
+        let mut map = TensorMap::tiled(&tiled)?;
+        map.swizzle = swizzle_bytes(t.swizzle)?;
+        let mut lower = [0; 3];
+        let mut upper = [0; 3];
+        for d in 0..spatial {
+            let (lo, hi) = (args.lower[d], args.upper[d]);
+            for (name, v) in [("pixelBoxLowerCorner", lo), ("pixelBoxUpperCorner", hi)] {
+                if !(-limit..limit).contains(&v) {
+                    return bad(format!(
+                        "{name}[{d}] is {v}, outside [{}, {}] for a rank-{} tensor",
+                        -limit,
+                        limit - 1,
+                        t.rank
+                    ));
+                }
+            }
+            // The box spans lo ..= dim - 1 + hi.
+            if i64::from(lo) > map.dims[d + 1] as i64 - 1 + i64::from(hi) {
+                return bad(format!(
+                    "the bounding box along spatial dimension {d} ({lo} to {} - 1 + {hi}) is empty",
+                    map.dims[d + 1]
+                ));
+            }
+            (lower[d], upper[d]) = (lo, hi);
+        }
+        if !(1..=256).contains(&args.channels) {
+            return bad(format!("channelsPerPixel is {}, not 1 to 256", args.channels));
+        }
+        if !(1..=1024).contains(&args.pixels) {
+            return bad(format!("pixelsPerColumn is {}, not 1 to 1024", args.pixels));
+        }
+        let inner = u64::from(args.channels) * map.element_bytes();
+        if map.swizzle != 0 && inner > u64::from(map.swizzle) {
+            return bad(format!(
+                "channelsPerPixel * {} bytes = {inner} is wider than the {}-byte swizzle",
+                map.element_bytes(),
+                map.swizzle
+            ));
+        }
+        map.im2col = Some(Im2col { lower, upper, channels: args.channels, pixels: args.pixels });
+        Ok(map)
+    }
+
     /// Bytes of one element.
     pub fn element_bytes(&self) -> u64 {
         self.strides[0]
     }
 
-    /// Elements of the box in shared memory along each dimension.
+    /// Elements of the box in shared memory along each dimension (of an im2col map:
+    /// its channels, then its pixels).
     pub fn box_counts(&self) -> [u64; 5] {
+        if let Some(i) = &self.im2col {
+            return [u64::from(i.channels), u64::from(i.pixels), 1, 1, 1];
+        }
         let mut n = [1u64; 5];
         for (d, n) in n.iter_mut().enumerate().take(self.rank as usize) {
             // Dimension 0 takes every element (its element stride is ignored).
@@ -228,6 +324,13 @@ impl TensorMap {
             | u64::from(self.rank) << 8
             | u64::from(self.swizzle) << 16
             | u64::from(self.nan_fill) << 32;
+        // An im2col map: a flag, its channels and pixels, and its corners as 16-bit
+        // values, W first.
+        if let Some(i) = &self.im2col {
+            w[1] |= 1 << 33 | u64::from(i.channels) << 34 | u64::from(i.pixels) << 43;
+            let pack = |c: &[i32; 3]| (0..3).fold(0, |acc, d| acc | u64::from(c[d] as u16) << (16 * d));
+            (w[14], w[15]) = (pack(&i.lower), pack(&i.upper));
+        }
         w[2] = self.global;
         w[3..8].copy_from_slice(&self.dims);
         w[8..13].copy_from_slice(&self.strides);
@@ -255,6 +358,15 @@ impl TensorMap {
             rank: field(1, 8, 8) as u32,
             swizzle: field(1, 16, 16) as u32,
             nan_fill: field(1, 32, 1) == 1,
+            im2col: (field(1, 33, 1) == 1).then(|| {
+                let unpack = |k: usize| [0, 1, 2].map(|d| i32::from((w[k] >> (16 * d)) as u16 as i16));
+                Im2col {
+                    lower: unpack(14),
+                    upper: unpack(15),
+                    channels: field(1, 34, 9) as u32,
+                    pixels: field(1, 43, 11) as u32,
+                }
+            }),
             global: w[2],
             dims: [0; 5],
             strides: [0; 5],
@@ -289,6 +401,7 @@ impl TensorMap {
             element_strides: [1; 5],
             swizzle: 0,
             nan_fill: false,
+            im2col: None,
         }
     }
 
@@ -359,6 +472,52 @@ impl TensorMap {
         for d in 0..self.rank as usize {
             let e = if d == 0 { 1 } else { u64::from(self.element_strides[d]) };
             let x = i64::from(at[d]) + (k[d] * e) as i64;
+            if x < 0 || x as u64 >= self.dims[d] {
+                return None;
+            }
+            addr = addr.wrapping_add((x as u64).wrapping_mul(self.strides[d]));
+        }
+        Some(addr)
+    }
+
+    /// The tensor coordinates of the pixels an im2col copy at `at` ({c, w, (h, (d,)) n})
+    /// with filter offsets `offsets` (W first) moves, in order (PTX ISA 5.5.4): the
+    /// traversal starts at `at`'s spatial position, steps along W by its traversal
+    /// stride, and past the bounding box's upper W goes back to its lower W and one
+    /// step on in H (then D, then one image on in N, which has no box); each pixel
+    /// read is the traversal's position plus the offsets. Past the last image, and
+    /// in the padding the box may cover, pixels lie outside the tensor.
+    pub fn im2col_pixels(&self, at: &[i32; 5], offsets: &[i32; 3]) -> Vec<[i64; 5]> {
+        let Some(i) = &self.im2col else { return Vec::new() };
+        let r = self.rank as usize;
+        let mut pos: [i64; 5] = at.map(i64::from);
+        let mut out = Vec::with_capacity(i.pixels as usize);
+        for _ in 0..i.pixels {
+            let mut x = pos;
+            for d in 1..r - 1 {
+                x[d] += i64::from(offsets[d - 1]);
+            }
+            out.push(x);
+            // The spatial dimensions wrap inside the box; N, the last, goes on.
+            let mut carry = true;
+            for (d, p) in pos.iter_mut().enumerate().take(r - 1).skip(1) {
+                *p += i64::from(self.element_strides[d]);
+                if *p <= self.dims[d] as i64 - 1 + i64::from(i.upper[d - 1]) {
+                    carry = false;
+                    break;
+                }
+                *p = i64::from(i.lower[d - 1]);
+            }
+            pos[r - 1] += i64::from(carry);
+        }
+        out
+    }
+
+    /// The address of the element at tensor coordinates `x`, or `None` outside the
+    /// tensor.
+    pub fn address(&self, x: &[i64; 5]) -> Option<u64> {
+        let mut addr = self.global;
+        for (d, &x) in x.iter().enumerate().take(self.rank as usize) {
             if x < 0 || x as u64 >= self.dims[d] {
                 return None;
             }
@@ -495,6 +654,92 @@ mod tests {
             assert_eq!(TensorMap::tiled(&t).unwrap().fill(), want, "type {dtype}");
         }
         assert_eq!(TensorMap::tiled(&f32_2d(0)).unwrap().fill(), 0);
+    }
+
+    /// An NHWC tensor of 2 images of 4 x 4 pixels of 32 float channels as an im2col
+    /// map with a box of [-1, 2] in W and H: the lower corner -1, the upper corner -1
+    /// from the last pixel.
+    fn nhwc_2x4x4x32(pixels: u32, element_strides: Vec<u32>) -> TensorMap {
+        let t = Tiled {
+            dtype: 7,
+            rank: 4,
+            global: 0x1000,
+            dims: vec![32, 4, 4, 2],
+            strides: vec![128, 512, 2048],
+            element_strides,
+            ..Tiled::default()
+        };
+        let args = Im2colArgs { lower: vec![-1, -1], upper: vec![-1, -1], channels: 32, pixels };
+        TensorMap::im2col(&t, &args).unwrap()
+    }
+
+    /// Each pixel's value in Triton's examples: its index in the tensor, from 1; 0
+    /// outside.
+    fn pixel_values(map: &TensorMap, at: [i32; 5], offsets: [i32; 3]) -> Vec<u64> {
+        let value = |x: &[i64; 5]| map.address(x).map_or(0, |a| (a - 0x1000) / 128 + 1);
+        map.im2col_pixels(&at, &offsets).iter().map(value).collect()
+    }
+
+    /// Triton's Gluon tutorial on TMA im2col (python/tutorials/gluon/13-tma-im2col.py,
+    /// whose outputs come from Hopper and Blackwell GPUs), examples 5 and 3.
+    #[test]
+    fn im2col_traverses_the_box_wrapping_into_the_next_row_and_image() {
+        let map = nhwc_2x4x4x32(16, vec![1; 4]);
+        assert_eq!(TensorMap::decode(&map.encode()), Some(map.clone()));
+        assert_eq!((map.box_counts(), map.box_bytes()), ([32, 16, 1, 1, 1], 32 * 16 * 4));
+        // Example 5: from (n 0, h 1, w 2), offsets 0; padding reads 0, and past h = 2
+        // the traversal goes on in image 1 at the box's corner (-1, -1).
+        let want = [7, 0, 9, 10, 11, 0, 0, 0, 0, 0, 17, 18, 19, 0, 21, 22];
+        assert_eq!(pixel_values(&map, [0, 2, 1, 0, 0], [0, 0, 0]), want);
+        // Example 3: from the box's corner (-1, -1) with offsets (1, 1): the image.
+        assert_eq!(pixel_values(&map, [0, -1, -1, 0, 0], [1, 1, 0]), (1..=16).collect::<Vec<_>>());
+        // The channel is the first coordinate: channel 5 of pixel (0, 0, 0).
+        assert_eq!(map.address(&[5, 0, 0, 0, 0]), Some(0x1000 + 20));
+        assert_eq!(map.address(&[32, 0, 0, 0, 0]), None);
+    }
+
+    /// A traversal stride of 2 in W and H visits the box's positions -1 and 1 (CUTLASS's
+    /// count of them: (4 + -1 - -1 - 1) / 2 + 1 = 2 each).
+    #[test]
+    fn im2col_traversal_strides_step_inside_the_box() {
+        let map = nhwc_2x4x4x32(6, vec![1, 2, 2, 1]);
+        // (h, w) = (-1,-1) (-1,1) (1,-1) (1,1), then image 1: (-1,-1) (-1,1); offsets (1, 1).
+        assert_eq!(pixel_values(&map, [0, -1, -1, 0, 0], [1, 1, 0]), [1, 3, 9, 11, 17, 19]);
+    }
+
+    #[test]
+    fn im2col_arguments_are_checked_as_cuda_documents() {
+        let t = |rank: u32| Tiled {
+            dtype: 7,
+            rank,
+            global: 0x1000,
+            dims: vec![32, 4, 4, 2, 2][..rank as usize].to_vec(),
+            strides: vec![128, 512, 2048, 4096][..rank as usize - 1].to_vec(),
+            element_strides: vec![1; rank as usize],
+            ..Tiled::default()
+        };
+        let args = |lower: Vec<i32>, upper: Vec<i32>, channels, pixels| Im2colArgs {
+            lower,
+            upper,
+            channels,
+            pixels,
+        };
+        let invalid =
+            |t: &Tiled, a: &Im2colArgs| matches!(TensorMap::im2col(t, a), Err(MapError::Invalid(_)));
+        assert!(invalid(&t(2), &args(vec![], vec![], 32, 16)));
+        // Corners: [-128, 127] for rank 4, [-16, 15] for rank 5.
+        assert!(invalid(&t(4), &args(vec![-129, 0], vec![0, 0], 32, 16)));
+        assert!(TensorMap::im2col(&t(4), &args(vec![-128, 0], vec![0, 0], 32, 16)).is_ok());
+        assert!(invalid(&t(5), &args(vec![0, 16, 0], vec![0, 0, 0], 32, 16)));
+        // An empty box: W from 3 to 4 - 1 - 1 = 2.
+        assert!(invalid(&t(4), &args(vec![3, 0], vec![-1, 0], 32, 16)));
+        assert!(invalid(&t(4), &args(vec![0, 0], vec![0, 0], 257, 16)));
+        assert!(invalid(&t(4), &args(vec![0, 0], vec![0, 0], 32, 1025)));
+        // 32 floats are 128 bytes: wider than a 64-byte swizzle.
+        let mut s = t(4);
+        s.swizzle = 2;
+        assert!(invalid(&s, &args(vec![0, 0], vec![0, 0], 32, 16)));
+        assert!(TensorMap::im2col(&s, &args(vec![0, 0], vec![0, 0], 16, 16)).is_ok());
     }
 
     #[test]

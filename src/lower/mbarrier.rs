@@ -208,8 +208,7 @@ fn bulk_reduction(name: &str, global: bool) -> Result<(AtomOp, AtomTy), String> 
 impl<'m> Decoder<'m> {
     /// `cp.async.bulk.tensor.Nd` in tile mode, global to shared memory completing on
     /// an mbarrier, or shared to global memory in a bulk group, which
-    /// `cp.reduce.async.bulk.tensor` reduces into the tensor. Im2col and the other load
-    /// modes are not run yet.
+    /// `cp.reduce.async.bulk.tensor` reduces into the tensor; in tile or im2col mode.
     fn cp_tensor(&mut self, i: &InstrView<'m>, f: &Form, reduce: bool) -> Result<Op, LowerError> {
         let has = |w: W| f.has(w);
         let name = i.full_name(self.src);
@@ -249,6 +248,28 @@ impl<'m> Decoder<'m> {
         }
         let ops = i.operands;
         let hint = usize::from(has(W::L2CacheHint));
+        let im2col = name.split('.').find(|m| m.starts_with("im2col"));
+        if im2col.is_some() && dims < 3 {
+            return self.unsupported(i);
+        }
+        // The filter offsets of `.im2col`: a vector of `dims - 2` 16-bit values.
+        let offsets = |at: usize| -> Result<Option<[Src; 3]>, LowerError> {
+            match im2col {
+                None => Ok(None),
+                Some("im2col") => {
+                    let Some(Operand::Vector(items, _)) = ops.get(at) else { return self.unsupported(i) };
+                    if items.len() != usize::from(dims) - 2 {
+                        return self.unsupported(i);
+                    }
+                    let mut o = [Src::Imm(0); 3];
+                    for (k, item) in items.iter().enumerate() {
+                        o[k] = self.src(item, Ty::U16)?;
+                    }
+                    Ok(Some(o))
+                }
+                Some(_) => Ok(Some([Src::Imm(0); 3])),
+            }
+        };
         let coords = |image: &ImageAddr| -> Result<(Src, [Src; 5]), LowerError> {
             let Operand::Vector(items, _) = &image.coords else { return self.unsupported(i) };
             if items.len() != usize::from(dims) || image.sampler.is_some() {
@@ -273,12 +294,15 @@ impl<'m> Decoder<'m> {
                 return self.unsupported(i);
             };
             let multicast = usize::from(has(W::MulticastCluster));
-            if ops.len() != 3 + multicast + hint {
+            let with_offsets = usize::from(im2col == Some("im2col"));
+            if ops.len() != 3 + with_offsets + multicast + hint || im2col == Some("im2col_no_offs") {
                 return self.unsupported(i);
             }
             let (map, coords) = coords(m)?;
             let (dp, bp) = (self.place(d, shared)?, self.place(b, shared)?);
-            let multicast = if multicast == 1 { Some(self.src(&ops[3], Ty::B16)?) } else { None };
+            let im2col = offsets(3)?;
+            let multicast =
+                if multicast == 1 { Some(self.src(&ops[3 + with_offsets], Ty::B16)?) } else { None };
             return Ok(Op::CpTensor(Box::new(CpTensor {
                 smem: (dp.mem, dp.addr, dp.offset),
                 map,
@@ -287,13 +311,14 @@ impl<'m> Decoder<'m> {
                 mbar: Some((bp.mem, bp.addr, bp.offset)),
                 multicast,
                 red,
+                im2col,
             })));
         }
         if has(W::BulkGroup) {
             let (Some(Operand::Image(m)), Some(Operand::Addr(s))) = (ops.first(), ops.get(1)) else {
                 return self.unsupported(i);
             };
-            if ops.len() != 2 + hint {
+            if ops.len() != 2 + hint || im2col == Some("im2col") {
                 return self.unsupported(i);
             }
             let (map, coords) = coords(m)?;
@@ -309,6 +334,7 @@ impl<'m> Decoder<'m> {
                 mbar: None,
                 multicast: None,
                 red,
+                im2col: offsets(0)?,
             })));
         }
         self.unsupported(i)
@@ -329,6 +355,8 @@ const TENSOR_MODIFIERS: &[&str] = &[
     "shared::cta",
     "global",
     "tile",
+    "im2col",
+    "im2col_no_offs",
     "mbarrier::complete_tx::bytes",
     "bulk_group",
     "L2::cache_hint",

@@ -1195,6 +1195,9 @@ pub struct CpTensor {
     /// `cp.reduce.async.bulk.tensor`: the box reduced into the tensor in global
     /// memory, element by element as `red` does, in the tensor map's element type.
     pub red: Option<AtomOp>,
+    /// Im2col mode (`.im2col`, `.im2col_no_offs`): the filter offsets along W, H and
+    /// D (`dims - 2` of them; zeros without offsets).
+    pub im2col: Option<[Src; 3]>,
 }
 
 /// Where a memory access goes.
