@@ -122,3 +122,32 @@ fn a_shared_offset_past_the_cta_is_no_alias_of_its_own() {
     let err = fault("cluster_far_offset", 1);
     assert!(err.contains("is outside the cluster of 1 CTA"), "{err}");
 }
+
+/// `cluster_ring`: 12 clusters of 2 CTAs, each waiting on the next one's flag.
+fn cluster_ring(start: u32, threads: &str) -> (Output, Value, String) {
+    let spec = format!(
+        r#"{{"kernel": "cluster_ring", "grid": 24, "block": 64, "args": [{{"buffer": "u32", "len": 12}},
+            {{"type": "u32", "value": 12}}, {{"type": "u32", "value": {start}}}]}}"#
+    );
+    let (out, json) = common::run_spec_env(PTX, &spec, &[], &[("RAYON_NUM_THREADS", threads)]);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out, json, err)
+}
+
+/// Clusters take turns as CTAs do: a cluster waiting on memory a later cluster writes
+/// steps aside for it, on one host thread or two, so the chain started by the last
+/// cluster completes; with no start it is a deadlock across clusters, found as one.
+#[test]
+fn clusters_that_wait_on_later_clusters_take_turns() {
+    for threads in ["1", "2"] {
+        let (out, json, err) = cluster_ring(11, threads);
+        assert_eq!(out.status.code(), Some(0), "{threads} threads: {err}");
+        assert_eq!(words(&json, 0), vec![1; 12], "{threads} threads");
+        let (out, _, err) = cluster_ring(12, threads);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("deadlock across CTAs: each of the 12 CTAs still running waits"), "{err}");
+        // Rank 1 of cluster 0 is CTA 1; its thread 0 loops.
+        assert!(err.contains("ctaid=(1,0,0) tid=(0,0,0)"), "{err}");
+        assert!(err.contains("CTA (1,0,0) loops here: lanes 0x00000001 of warp 0"), "{err}");
+    }
+}

@@ -14,6 +14,10 @@
 //! before it waits, is undefined behaviour and a fault. A CTA whose threads all wait
 //! on the cluster steps aside for the cluster's other CTAs; when none of them can go on
 //! either, the cluster is deadlocked.
+//!
+//! A kernel that may wait on other CTAs (`grid.rs`) runs its clusters in rounds, a
+//! slice for each CTA, and a cluster steps aside for the others after each round, so
+//! a cluster may wait on memory another cluster writes.
 
 use super::cta::{Scratch, Turn};
 use super::limits::Limits;
@@ -29,6 +33,24 @@ pub const OFFSET_MASK: u64 = (1 << RANK_SHIFT) - 1;
 
 /// Warp instructions a CTA of a cluster runs before the next CTA's turn.
 const SLICE: u64 = 1 << 16;
+
+/// A cluster started: its CTAs (by launch order), their states, which of them ended,
+/// and what they share.
+pub struct ClusterRun {
+    link: Rc<Link>,
+    ctas: Vec<u64>,
+    scratches: Vec<Scratch>,
+    done: Vec<bool>,
+    turns: u32,
+}
+
+impl ClusterRun {
+    /// Where its first CTA still running waits, for reports: that CTA and the place.
+    pub fn first_pc(&self) -> Option<(u64, u32)> {
+        let r = (0..self.ctas.len()).find(|&r| !self.done[r])?;
+        Some((self.ctas[r], self.scratches[r].first_pc()?))
+    }
+}
 
 /// What the CTAs of one cluster share: their shared memories (each kept here while
 /// its CTA does not run) and the cluster barrier.
@@ -147,47 +169,86 @@ impl Cta<'_> {
     /// # Errors
     /// The first fault met, with its CTA's launch-order number.
     pub fn run_cluster(&self, c: u64, limits: &Limits) -> Result<(), (u64, Fault)> {
+        let mut run = self.start_cluster(c);
+        while !self.cluster_round(&mut run, limits, false)?.0.done {}
+        Ok(())
+    }
+
+    /// Sets up cluster number `c`: each of its CTAs started, their shared memories in
+    /// the link.
+    pub fn start_cluster(&self, c: u64) -> ClusterRun {
         let ranks = self.shape.cluster_size();
         let link = Rc::new(Link::new(ranks, ranks * self.shape.block.count() as u32));
         let ctas: Vec<u64> = (0..ranks).map(|r| self.shape.cta_of(c, r)).collect();
-        let mut scratches: Vec<Box<Scratch>> = Vec::with_capacity(ranks as usize);
+        let mut scratches: Vec<Scratch> = Vec::with_capacity(ranks as usize);
         for (r, &n) in ctas.iter().enumerate() {
-            let mut s = Box::<Scratch>::default();
+            let mut s = Scratch::default();
             self.start(n, &mut s);
             s.join_cluster(&link, r as u32, self.shape.warps_per_cta() as usize);
             // Its shared memory lives in the link but while it runs.
             s.swap_shared(&mut link.mem[r].borrow_mut());
             scratches.push(s);
         }
-        let mut done = vec![false; ranks as usize];
-        loop {
-            let phase = link.phase();
-            let mut ran = false;
-            for r in 0..ranks as usize {
-                if done[r] {
-                    continue;
-                }
-                let (n, scratch) = (ctas[r], &mut scratches[r]);
-                // The CTA runs on its own shared memory; the others' stay in the link.
-                scratch.swap_shared(&mut link.mem[r].borrow_mut());
-                let turn = self.resume(n, limits, scratch, Some(SLICE), false);
-                scratch.swap_shared(&mut link.mem[r].borrow_mut());
-                match turn {
-                    Ok(Turn { done: true, .. }) => {
-                        done[r] = true;
-                        ran = true;
-                    }
-                    Ok(_) => ran |= scratch.ran_last_turn(),
-                    Err(f) => return Err((n, f)),
-                }
+        ClusterRun { done: vec![false; ranks as usize], link, ctas, scratches, turns: 0 }
+    }
+
+    /// One round of cluster `run`: a turn of a slice for each CTA not done. The
+    /// cluster's turn: done when every CTA is; watched, it waits on other clusters
+    /// when it changed nothing and each CTA not done either looped without changing
+    /// anything or ran nothing (blocked on the others), with the first CTA that loops
+    /// (by launch order) and its loops.
+    ///
+    /// # Errors
+    /// The first fault met, with its CTA's launch-order number; a cluster where
+    /// nothing can move is deadlocked.
+    pub fn cluster_round(
+        &self,
+        run: &mut ClusterRun,
+        limits: &Limits,
+        watch: bool,
+    ) -> Result<(Turn, u64), (u64, Fault)> {
+        let ClusterRun { link, ctas, scratches, done, .. } = run;
+        let phase = link.phase();
+        let (mut ran, mut wrote) = (false, false);
+        let mut waits: Option<(u64, Vec<super::spin::Loop>)> = None;
+        let mut all_wait = watch;
+        for r in 0..ctas.len() {
+            if done[r] {
+                continue;
             }
-            if done.iter().all(|&d| d) {
-                return Ok(());
+            let (n, scratch) = (ctas[r], &mut scratches[r]);
+            // The CTA runs on its own shared memory; the others' stay in the link.
+            scratch.swap_shared(&mut link.mem[r].borrow_mut());
+            let turn = self.resume(n, limits, scratch, Some(SLICE), watch);
+            scratch.swap_shared(&mut link.mem[r].borrow_mut());
+            let turn = turn.map_err(|f| (n, f))?;
+            wrote |= turn.wrote;
+            if turn.done {
+                done[r] = true;
+                ran = true;
+                continue;
             }
-            if !ran && link.phase() == phase {
-                return Err(self.cluster_deadlock(&ctas, &mut scratches, &done, &link));
+            ran |= scratch.ran_last_turn();
+            match turn.waits {
+                Some(loops) if !loops.is_empty() => {
+                    waits.get_or_insert((n, loops));
+                }
+                _ => all_wait &= !scratch.ran_last_turn(),
             }
         }
+        let finished = done.iter().all(|&d| d);
+        if !finished && !ran && link.phase() == phase {
+            return Err(self.cluster_deadlock(ctas, scratches, done, link));
+        }
+        let waits = waits.filter(|_| all_wait && !wrote && link.phase() == phase);
+        let at = waits.as_ref().map_or(ctas[0], |(n, _)| *n);
+        Ok((Turn { done: finished, wrote, waits: waits.map(|(_, l)| l) }, at))
+    }
+
+    /// The number of the turn cluster `run` begins now, from 0.
+    pub fn next_cluster_turn(run: &mut ClusterRun) -> u32 {
+        run.turns = run.turns.wrapping_add(1);
+        run.turns - 1
     }
 
     /// The fault of a cluster none of whose CTAs can go on: the first waiting CTA's own
@@ -196,7 +257,7 @@ impl Cta<'_> {
     fn cluster_deadlock(
         &self,
         ctas: &[u64],
-        scratches: &mut [Box<Scratch>],
+        scratches: &mut [Scratch],
         done: &[bool],
         link: &Link,
     ) -> (u64, Fault) {

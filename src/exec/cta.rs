@@ -68,15 +68,19 @@ pub struct Turn {
     pub waits: Option<Vec<Loop>>,
 }
 
-/// A started CTA that let other CTAs run, with its whole state, to be resumed on any
-/// host thread.
-pub struct Suspended(pub Box<Scratch>);
+/// A started CTA, or cluster, that let others run, with its whole state, to be
+/// resumed on any host thread.
+pub enum Suspended {
+    Cta(Box<Scratch>),
+    Cluster(Box<super::cluster::ClusterRun>),
+}
 
 // SAFETY: the only non-Send parts of a `Scratch` are the `Rc`s of its shared-memory
-// shadow and of its warpgroups' wgmma logs, held by the scratch and its own warps and
-// by nothing else (a cluster's link, the other `Rc` a warp may hold, is only in the
-// scratches of `Cta::run_cluster`, which never become `Suspended`); a `Suspended`
-// moves all of them together, and they are used by one thread at a time.
+// shadow, of its warpgroups' wgmma logs and of its cluster's link; those of a CTA are
+// held by its scratch and its own warps, and a cluster's link by its `ClusterRun` and
+// the warps of its CTAs' scratches, which the `ClusterRun` holds: nothing outside a
+// `Suspended` holds any of them. A `Suspended` moves them all together, and they are
+// used by one thread at a time.
 unsafe impl Send for Suspended {}
 
 impl Scratch {

@@ -52,17 +52,18 @@ struct Board {
     /// Each turn that may have changed memory ends an epoch.
     epoch: u64,
     epoch_began: Instant,
-    /// The CTAs whose last turn, begun in this epoch, found them waiting on other
-    /// CTAs (by launch order), and where they loop.
-    waiting: HashMap<u64, Vec<Loop>>,
+    /// The CTAs (or clusters) whose last turn, begun in this epoch, found them waiting
+    /// on others, by launch order: the CTA that loops, and where.
+    waiting: HashMap<u64, (u64, Vec<Loop>)>,
     /// The deadlock fault, made when it was found (turns still running may end
     /// after it and change what is waiting).
     deadlocked: Option<(u64, Fault)>,
 }
 
 impl Board {
-    /// CTA `n`'s turn, begun in epoch `began` and `watched` or not, ended as `turn`.
-    fn turn_ended(&mut self, n: u64, began: u64, watched: bool, turn: &Turn) {
+    /// CTA (or cluster) `n`'s turn, begun in epoch `began` and `watched` or not, ended
+    /// as `turn`, with CTA `at` the one that waits.
+    fn turn_ended(&mut self, n: u64, at: u64, began: u64, watched: bool, turn: &Turn) {
         if turn.wrote {
             self.epoch += 1;
             self.epoch_began = Instant::now();
@@ -73,7 +74,7 @@ impl Board {
         } else if watched {
             match &turn.waits {
                 // A turn begun before memory last changed may have read the old values.
-                Some(loops) if began == self.epoch => self.waiting.insert(n, loops.clone()),
+                Some(loops) if began == self.epoch => self.waiting.insert(n, (at, loops.clone())),
                 _ => self.waiting.remove(&n),
             };
         }
@@ -102,8 +103,10 @@ enum Job {
 /// the faulted CTA forever), and it is the first in launch order among the faults met
 /// by then.
 pub fn run(cta: &Cta<'_>, count: u64, limits: &Limits) -> Option<(u64, Fault)> {
-    // Clusters of more than one CTA run whole, each on one thread (`cluster.rs`).
-    if cta.shape.cluster_size() > 1 {
+    // Clusters of more than one CTA run whole, each on one thread (`cluster.rs`), and
+    // take turns as the CTAs of other kernels do when they may wait.
+    let clusters = cta.shape.cluster_size() > 1;
+    if clusters && !cta.program.may_spin {
         return (0..cta.shape.clusters())
             .into_par_iter()
             .filter_map(|c| cta.run_cluster(c, limits).err())
@@ -116,6 +119,8 @@ pub fn run(cta: &Cta<'_>, count: u64, limits: &Limits) -> Option<(u64, Fault)> {
             .flatten()
             .min_by_key(|(n, _)| *n);
     }
+    // What takes turns: clusters, or CTAs.
+    let count = if clusters { cta.shape.clusters() } else { count };
     let board = Mutex::new(Board {
         next: 0,
         aside: VecDeque::new(),
@@ -139,9 +144,13 @@ pub fn run(cta: &Cta<'_>, count: u64, limits: &Limits) -> Option<(u64, Fault)> {
     }
     let mut first = board.faults.into_iter().min_by_key(|(n, _)| *n)?;
     // A wait that never ended: say where the CTAs still waiting were.
-    for (n, Suspended(scratch)) in board.aside.iter().take(MAX_NOTES) {
-        if let Some(pc) = scratch.first_pc() {
-            let c = cta.shape.ctaid(*n);
+    for (n, suspended) in board.aside.iter().take(MAX_NOTES) {
+        let at = match suspended {
+            Suspended::Cta(scratch) => scratch.first_pc().map(|pc| (*n, pc)),
+            Suspended::Cluster(run) => run.first_pc(),
+        };
+        if let Some((n, pc)) = at {
+            let c = cta.shape.ctaid(n);
             first.1.notes.push((pc, format!("CTA ({},{},{}) was waiting here", c.x, c.y, c.z)));
         }
     }
@@ -150,8 +159,8 @@ pub fn run(cta: &Cta<'_>, count: u64, limits: &Limits) -> Option<(u64, Fault)> {
 
 /// The fault of a deadlocked launch, at the first CTA in launch order, with a note
 /// for each of the next CTAs: where its first looping warp loops.
-fn deadlock(cta: &Cta<'_>, waiting: &HashMap<u64, Vec<Loop>>, grace: Duration) -> (u64, Fault) {
-    let mut ctas: Vec<(u64, &[Loop])> = waiting.iter().map(|(n, l)| (*n, &l[..])).collect();
+fn deadlock(cta: &Cta<'_>, waiting: &HashMap<u64, (u64, Vec<Loop>)>, grace: Duration) -> (u64, Fault) {
+    let mut ctas: Vec<(u64, &[Loop])> = waiting.values().map(|(n, l)| (*n, &l[..])).collect();
     ctas.sort_by_key(|(n, _)| *n);
     let place = |n: u64, loops: &[Loop]| {
         let c = cta.shape.ctaid(n);
@@ -249,23 +258,40 @@ fn work(cta: &Cta<'_>, count: u64, limits: &Limits, board: &Mutex<Board>) {
                 }
             }
         };
-        let (n, mut scratch, resumed) = match job {
-            Job::Start(n) => (n, spare.take().unwrap_or_default(), false),
-            Job::Resume(n, Suspended(scratch)) => (n, scratch, true),
+        let clusters = cta.shape.cluster_size() > 1;
+        let (n, mut unit, resumed) = match job {
+            Job::Start(n) if clusters => (n, Suspended::Cluster(Box::new(cta.start_cluster(n))), false),
+            Job::Start(n) => (n, Suspended::Cta(spare.take().unwrap_or_default()), false),
+            Job::Resume(n, unit) => (n, unit, true),
         };
         // A CTA that stepped aside is watched for waiting on others every few turns
         // (watching costs a few per cent of a turn that computes).
-        let watch = resumed && scratch.next_turn().is_multiple_of(WATCH_EVERY);
+        let next_turn = match &mut unit {
+            Suspended::Cta(scratch) => scratch.next_turn(),
+            Suspended::Cluster(run) => Cta::next_cluster_turn(run),
+        };
+        let watch = resumed && next_turn.is_multiple_of(WATCH_EVERY);
         // A CTA resumed may always step aside again (its place is free); a new one
         // only while there is room.
         let may_yield = resumed || lock(board).aside.len() < MAX_ASIDE;
         // A panic here is a bug of ptxvm's; it must not leave the other workers
         // waiting for this one forever, so it ends the launch as a fault.
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            if !resumed {
-                cta.start(n, &mut scratch);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &mut unit {
+            Suspended::Cta(scratch) => {
+                if !resumed {
+                    cta.start(n, scratch);
+                }
+                cta.resume(n, limits, scratch, may_yield.then_some(SLICE), watch)
+                    .map(|t| (t, n))
+                    .map_err(|f| (n, f))
             }
-            cta.resume(n, limits, &mut scratch, may_yield.then_some(SLICE), watch)
+            // A cluster takes a round of turns, or, with no room aside, all of them.
+            Suspended::Cluster(run) => loop {
+                let round = cta.cluster_round(run, limits, watch);
+                if may_yield || !matches!(round, Ok((Turn { done: false, .. }, _))) {
+                    break round;
+                }
+            },
         }))
         .unwrap_or_else(|panic| {
             let what = panic
@@ -273,31 +299,37 @@ fn work(cta: &Cta<'_>, count: u64, limits: &Limits, board: &Mutex<Board>) {
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned());
             let origin = super::threads::Dim3 { x: 0, y: 0, z: 0 };
-            Err(Fault {
-                cause: format!("internal error in ptxvm: {}; please report it", what.unwrap_or_default()),
-                ctaid: cta.shape.ctaid(n),
-                tid: origin,
-                pc: 0,
-                notes: Vec::new(),
-                calls: Vec::new(),
-            })
+            let first = if clusters { cta.shape.cta_of(n, 0) } else { n };
+            Err((
+                first,
+                Fault {
+                    cause: format!("internal error in ptxvm: {}; please report it", what.unwrap_or_default()),
+                    ctaid: cta.shape.ctaid(first),
+                    tid: origin,
+                    pc: 0,
+                    notes: Vec::new(),
+                    calls: Vec::new(),
+                },
+            ))
         });
         let mut b = lock(board);
         b.running -= 1;
         match result {
-            Ok(turn) => {
-                b.turn_ended(n, began, watch, &turn);
+            Ok((turn, at)) => {
+                b.turn_ended(n, at, began, watch, &turn);
                 if turn.done {
-                    spare = Some(scratch);
+                    if let Suspended::Cta(scratch) = unit {
+                        spare = Some(scratch);
+                    }
                 } else {
-                    b.aside.push_back((n, Suspended(scratch)));
+                    b.aside.push_back((n, unit));
                     if b.deadlocked.is_none() && b.is_deadlocked(count, limits.grace()) {
                         b.deadlocked = Some(deadlock(cta, &b.waiting, limits.grace()));
                         b.stop = true;
                     }
                 }
             }
-            Err(f) => {
+            Err((n, f)) => {
                 b.faults.push((n, f));
                 // The others may wait for this CTA: end the launch.
                 b.stop = true;
