@@ -18,6 +18,7 @@ mod mbarrier;
 pub mod memory;
 pub mod sanitize;
 pub mod simt;
+mod sparse;
 pub mod spin;
 mod storage;
 mod sync;

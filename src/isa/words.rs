@@ -108,7 +108,7 @@ words! {
     M8n16 = ".m8n16",
     X1 = ".x1", X2 = ".x2", X4 = ".x4", Trans = ".trans", Row = ".row", Col = ".col",
     Load = ".load", Store = ".store", Mma = ".mma", A = ".a", B = ".b", C = ".c", D = ".d",
-    Fence = ".fence", CommitGroupWg = ".commit", Sp = ".sp",
+    Fence = ".fence", CommitGroupWg = ".commit", Sp = ".sp", SpOrdered = ".sp::ordered_metadata",
     // Textures and surfaces (9.7.10, 9.7.11).
     A1d = ".a1d", A2d = ".a2d", Cube = ".cube", Acube = ".acube", D2ms = ".2dms",
     A2dms = ".a2dms", G = ".g", P = ".p", Zero = ".zero", Trap = ".trap",

@@ -36,6 +36,21 @@ pub enum MmaKind {
     Int8 { a_signed: bool, b_signed: bool, satfinite: bool },
     /// `m8n8k4.f64.f64.f64.f64`.
     F64,
+    /// `.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32` (sparse, `m16n8k64`).
+    Fp8 { a: crate::sem::cvt::Fp8, b: crate::sem::cvt::Fp8 },
+}
+
+/// What `mma.sp` adds (PTX ISA 9.7.14.6): A holds only the non-zero half of each
+/// group of its elements (2 of 4; for `.tf32`, 1 of 2), and `e` holds the metadata
+/// that places them, from the threads the sparsity selector names.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sparse {
+    /// K of the shape: A is 16 x K (K / 2 stored), B K x 8.
+    pub k: u8,
+    pub e: Src,
+    pub selector: u8,
+    /// `.sp::ordered_metadata`: each group's two indices must ascend.
+    pub ordered: bool,
 }
 
 /// An `mma.sync`'s fragments: each lane's registers of `D`, `A`, `B` and `C`.
@@ -46,6 +61,8 @@ pub struct Mma {
     pub a: Vec<Src>,
     pub b: Vec<Src>,
     pub c: Vec<Src>,
+    /// `mma.sp`.
+    pub sparse: Option<Sparse>,
 }
 
 /// What a `wgmma.mma_async` multiplies (PTX ISA 9.7.15.5.2): the element types of A
