@@ -135,10 +135,11 @@ def address(major, width, lbo, sbo, size_bits, mn, k):
     L, S = lbo * 8 // size_bits, sbo * 8 // size_bits  # the byte offsets in elements
     if major == "K":
         x = {0: 1, 32: 2, 64: 4, 128: 8}[width]
+        # K runs on past 32 bytes only in sparse B (64 bytes of K).
         if width == 0:
-            shape, stride = ((8, 1 << 20), (T, 2)), ((T, S), (1, L))
+            shape, stride = ((8, 1 << 20), (T, 1 << 20)), ((T, S), (1, L))
         else:
-            shape, stride = ((8, 1 << 20), (T, 2)), ((x * T, S), (1, T))
+            shape, stride = ((8, 1 << 20), (T, 1 << 20)), ((x * T, S), (1, T))
         off = layout_offset(shape, stride, (mn, k))
     else:
         if width == 0:
@@ -168,11 +169,11 @@ def place(image, base, major, width, lbo, sbo, ty, mat):
                     image[a + j] = (b >> (8 * j)) & 0xff
 
 
-def footprint(major, width, lbo, sbo, ty, rows):
+def footprint(major, width, lbo, sbo, ty, rows, k=None):
     bits = BITS[ty]
     top = 0
     for mn in range(rows):
-        for k in range(k_of(ty)):
+        for k in range(k or k_of(ty)):
             top = max(top, address(major, width, lbo, sbo, bits, mn, k) + max(bits // 8, 1))
     return top
 
@@ -254,14 +255,15 @@ def kernel(name, c):
              "    ld.param.u64 %rd10, [out];",
              "    add.s64 %rd11, %rd10, %rd8;",
              "    ld.param.u64 %rd12, [ain];",
-             "    mul.wide.u32 %rd13, %r2, 16;",
+             # Four A words a thread, and for a sparse wgmma the metadata word.
+             f"    mul.wide.u32 %rd13, %r2, {20 if c.get('sparse') is not None else 16};",
              "    add.s64 %rd14, %rd12, %rd13;"]
     ld = "ld.global.f32" if f32 else "ld.global.b32"
     st = "st.global.f32" if f32 else "st.global.b32"
     dregs = [f"{reg}{16 + i if not f32 else 1 + i}" for i in range(nd)]
     for i, r in enumerate(dregs):
         lines.append(f"    {ld} {r}, [%rd9+{4 * i}];")
-    for i in range(4):
+    for i in range(5 if c.get("sparse") is not None else 4):
         lines.append(f"    ld.global.b32 %r{8 + i}, [%rd14+{4 * i}];")
     types = f".{dty}.{aty}.{bty}" if aty not in ("s8", "u8", "b1") else \
         (".satfinite" if c.get("satfinite") else "") + f".s32.{aty}.{bty}" + (".and.popc" if aty == "b1" else "")
@@ -273,9 +275,12 @@ def kernel(name, c):
         if not c["a_regs"]:
             imms.append(str(int(c["trans_a"])))
         imms.append(str(int(c["trans_b"])))
-    ops = ", ".join([f"{{{', '.join(dregs)}}}", a_op, "%rd6", "%p2"] + imms)
+    sparse = c.get("sparse")
+    meta = [] if sparse is None else ["%r12", str(sparse)]
+    ops = ", ".join([f"{{{', '.join(dregs)}}}", a_op, "%rd6"] + meta + ["%p2"] + imms)
+    sp, kk = ("", k) if sparse is None else (".sp", 2 * k)
     lines += ["    wgmma.fence.sync.aligned;",
-              f"    wgmma.mma_async.sync.aligned.m64n{n}k{k}{types} {ops};",
+              f"    wgmma.mma_async{sp}.sync.aligned.m64n{n}k{kk}{types} {ops};",
               "    wgmma.commit_group.sync.aligned;",
               "    wgmma.wait_group.sync.aligned 0;"]
     for i, r in enumerate(dregs):
@@ -286,11 +291,41 @@ def kernel(name, c):
 
 # ---- the cases ----
 
+def sparsify(aty, a, sel, rng):
+    """A sparse A from a compressed one (`a`: 64 rows of K/2 elements): the logical
+    rows (K elements, zero where dropped) and each thread's metadata word, per
+    PTX ISA 9.7.15.6 (each warp's 16 rows in mma.sp's layout, tools/mma_sp_cases.py)."""
+    from mma_sp_cases import field_place
+    half = len(a[0])
+    k = 2 * half
+    tf32 = aty == "tf32"
+    logical = [[(0, 0)] * k for _ in range(64)]
+    meta = [rng.getrandbits(32) for _ in range(128)]
+    for r in range(64):
+        for grp in range(k // (2 if tf32 else 4)):
+            if tf32:
+                p = rng.randint(0, 1)
+                logical[r][2 * grp + p] = a[r][grp]
+                f = 0b0100 if p == 0 else 0b1110
+            else:
+                i0, i1 = rng.sample(range(4), 2)
+                logical[r][4 * grp + i0] = a[r][2 * grp]
+                logical[r][4 * grp + i1] = a[r][2 * grp + 1]
+                f = i0 | i1 << 2
+            lane, at = field_place(aty, k, sel, r % 16, grp)
+            th = 32 * (r // 16) + lane
+            meta[th] = meta[th] & ~(0xf << at) | f << at
+    return logical, meta
+
+
 def build(name, c, rng):
     n, aty, bty, dty = c["n"], c["atype"], c["btype"], c["dtype"]
     k = k_of(aty)
+    sparse = c.get("sparse")
+    kb = k if sparse is None else 2 * k
     a = [[element(aty, rng) for _ in range(k)] for _ in range(64)]
-    b = [[element(bty, rng) for _ in range(k)] for _ in range(n)]  # B by column: b[n][k]
+    b = [[element(bty, rng) for _ in range(kb)] for _ in range(n)]  # B by column: b[n][k]
+    a_logical, meta = (a, None) if sparse is None else sparsify(aty, a, sparse, rng)
     ints = aty in ("s8", "u8", "b1")
     # C per element.
     if ints:
@@ -307,7 +342,7 @@ def build(name, c, rng):
     a_at = 0
     a_size = 0 if c["a_regs"] else footprint(amaj, wa, la, sa, aty, 64)
     b_at = (a_size + 1023) // 1024 * 1024
-    size = b_at + footprint(bmaj, wb, lb, sb, bty, n)
+    size = b_at + footprint(bmaj, wb, lb, sb, bty, n, kb)
     size = (size + 1023) // 1024 * 1024
     image = bytearray(size)
     if not c["a_regs"]:
@@ -324,7 +359,7 @@ def build(name, c, rng):
             if aty == "b1":
                 s = sum(a[r][kk][1] & b[col][kk][1] for kk in range(k))
             else:
-                s = sum(a[r][kk][1] * b[col][kk][1] for kk in range(k)) * sa_ * sb_
+                s = sum(a_logical[r][kk][1] * b[col][kk][1] for kk in range(kb)) * sa_ * sb_
             if keep:
                 s += cm[r][col]
             row.append(s)
@@ -360,12 +395,16 @@ def build(name, c, rng):
     c_words, d_words = words_of(cm), words_of(d)
     # A fragments in registers (4 words a thread).
     bits = BITS[aty]
-    ain = [0] * (128 * 4)
+    per = 4 if sparse is None else 5
+    ain = [0] * (128 * per)
     if c["a_regs"]:
         for th in range(128):
             for i in range(128 // bits):
                 r, kk, reg, shift = a_place(bits, th, i)
-                ain[4 * th + reg] |= a[r][kk][0] << shift
+                ain[per * th + reg] |= a[r][kk][0] << shift
+    if sparse is not None:
+        for th in range(128):
+            ain[per * th + 4] = meta[th]
     desc_a = descriptor(a_at, la, sa, wa) if not c["a_regs"] else 0
     desc_b = descriptor(b_at, lb, sb, wb)
     el = "f32" if dty == "f32" else "u32"
@@ -424,6 +463,18 @@ def cases():
     add("u8_sat", 48, "s32", "u8", satfinite=True, b_layout=(32, 16, 256))
     add("b1_sw128", 256, "s32", "b1")
     add("b1_regs", 16, "s32", "b1", a_regs=True, b_layout=(0, 128, 256))
+    # wgmma.mma_async.sp (9.7.15.6): A compressed (K/2), B with the whole K (64 bytes
+    # of it: K-major in the 64- and 128-byte swizzles or none, or MN-major), the
+    # metadata of each warp's 16 rows from the threads the selector names.
+    add("sp_f16_sw128", 16, "f32", "f16", sparse=0)
+    add("sp_bf16_regs_none", 8, "f32", "bf16", a_regs=True, b_layout=(0, 256, 128 + 16), sparse=1)
+    add("sp_f16_f16acc_sw64", 32, "f16", "f16", a_layout=(64, 16, 512), b_layout=(64, 16, 512), sparse=1,
+        scale_a=-1)
+    add("sp_f16_trans_b", 64, "f32", "f16", trans_b=True, b_layout=(128, 8192, 1024), sparse=0)
+    add("sp_tf32_sw128", 16, "f32", "tf32", sparse=1)
+    add("sp_e4m3_e5m2", 24, "f32", "e4m3", "e5m2", sparse=0, scale_b=-1)
+    add("sp_s8_u8_sat", 16, "s32", "s8", "u8", satfinite=True, sparse=0)
+    add("sp_u8_regs", 8, "s32", "u8", a_regs=True, b_layout=(0, 512, 128), sparse=0)
     return out
 
 

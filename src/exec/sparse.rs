@@ -40,20 +40,73 @@ fn bits(kind: MmaKind) -> usize {
     }
 }
 
-/// The metadata field of row `row`, group `grp`, from each lane's `e`, or why it is
-/// undefined.
-fn field(kind: MmaKind, sp: &Sparse, e: &[u64; 32], row: usize, grp: usize) -> Result<u64, String> {
+/// The metadata field of row `row`, group `grp`, from each lane's `e`, for elements
+/// of `bits` bits, a K of `k` and selector `sel`.
+fn field(bits: usize, k: usize, sel: usize, e: &[u64; 32], row: usize, grp: usize) -> u64 {
     let (g, hi) = (row % 8, row >= 8);
-    let bits = bits(kind);
-    let per_row = usize::from(sp.k) / if bits == 32 { 2 } else { 4 };
-    let sel = usize::from(sp.selector);
+    let per_row = k / if bits == 32 { 2 } else { 4 };
     let (lane, at) = match (per_row, bits) {
         (4, _) => (4 * g + sel, 4 * grp + if hi { 16 } else { 0 }),
         (8, 16 | 32) => (4 * g + 2 * sel + grp / 4, 4 * (grp % 4) + if hi { 16 } else { 0 }),
         (8, _) => (4 * g + 2 * sel + usize::from(hi), 4 * grp),
         _ => (4 * g + usize::from(hi) + 2 * (grp / 8), 4 * (grp % 8)),
     };
-    Ok(e[lane] >> at & 0xf)
+    e[lane] >> at & 0xf
+}
+
+/// The elements each of 16 rows of a sparse A keeps, with the K each meets: the
+/// compressed A's element (`a(row, column)`, `bits` bits) placed by the metadata in
+/// `e` (K `k`, selector `sel`; `ordered`: `::ordered_metadata`), or why the
+/// metadata is undefined.
+pub fn kept(
+    bits: usize,
+    k: usize,
+    sel: u8,
+    ordered: bool,
+    e: &[u64; 32],
+    a: impl Fn(usize, usize) -> u64,
+) -> Result<Vec<Vec<(u64, usize)>>, String> {
+    let per_row = k / if bits == 32 { 2 } else { 4 };
+    if per_row == 8 && sel > 1 {
+        return Err(format!(
+            "the sparsity selector {sel} is not 0 or 1, the pairs of threads that can hold this shape's metadata \
+             (undefined behaviour)"
+        ));
+    }
+    let mut kept: Vec<Vec<(u64, usize)>> = vec![Vec::new(); 16];
+    for (row, kept) in kept.iter_mut().enumerate() {
+        for grp in 0..per_row {
+            let f = field(bits, k, usize::from(sel), e, row, grp);
+            let bad = |why: &str| {
+                Err(format!(
+                    "the sparsity metadata {f:#06b} of row {row}, elements {}..{} of A {why} (undefined behaviour)",
+                    grp * k / per_row,
+                    (grp + 1) * k / per_row
+                ))
+            };
+            if bits == 32 {
+                let at = match f {
+                    0b0100 => 0,
+                    0b1110 => 1,
+                    _ => return bad("is neither 0b0100 nor 0b1110, the two a .tf32 group may have"),
+                };
+                kept.push((a(row, grp), 2 * grp + at));
+                continue;
+            }
+            let (i0, i1) = ((f & 3) as usize, (f >> 2) as usize);
+            if i0 == i1 {
+                return bad("places both of its group's elements at the same position");
+            }
+            if ordered && i0 > i1 {
+                return bad(
+                    "gives its group's positions in descending order, which ::ordered_metadata forbids",
+                );
+            }
+            kept.push((a(row, 2 * grp), 4 * grp + i0));
+            kept.push((a(row, 2 * grp + 1), 4 * grp + i1));
+        }
+    }
+    Ok(kept)
 }
 
 /// Where lane (`g`, `t`)'s register `r`, element `j` (of 32 / bits) of a fragment of A
@@ -81,14 +134,6 @@ pub fn mma_sp(
 ) -> Result<Frags, String> {
     let bits = bits(kind);
     let k = usize::from(sp.k);
-    let per_row = k / if bits == 32 { 2 } else { 4 };
-    if per_row == 8 && sp.selector > 1 {
-        return Err(format!(
-            "the sparsity selector {} is not 0 or 1, the pairs of threads that can hold this shape's metadata \
-             (undefined behaviour)",
-            sp.selector
-        ));
-    }
     let mask = if bits == 32 { u64::MAX } else { (1 << bits) - 1 };
     let nregs = |n_bits: usize| n_bits / 1024;
     // The compressed A and B (B[k][col]) as raw elements.
@@ -108,40 +153,7 @@ pub fn mma_sp(
             }
         }
     }
-    // Each row's kept elements with the K each meets.
-    let mut kept: Vec<Vec<(u64, usize)>> = vec![Vec::new(); 16];
-    for (row, kept) in kept.iter_mut().enumerate() {
-        for grp in 0..per_row {
-            let f = field(kind, sp, e, row, grp)?;
-            let bad = |why: &str| {
-                Err(format!(
-                    "the sparsity metadata {f:#06b} of row {row}, elements {}..{} of A {why} (undefined behaviour)",
-                    grp * k / per_row,
-                    (grp + 1) * k / per_row
-                ))
-            };
-            if bits == 32 {
-                let at = match f {
-                    0b0100 => 0,
-                    0b1110 => 1,
-                    _ => return bad("is neither 0b0100 nor 0b1110, the two a .tf32 group may have"),
-                };
-                kept.push((am[row][grp], 2 * grp + at));
-                continue;
-            }
-            let (i0, i1) = ((f & 3) as usize, (f >> 2) as usize);
-            if i0 == i1 {
-                return bad("places both of its group's elements at the same position");
-            }
-            if sp.ordered && i0 > i1 {
-                return bad(
-                    "gives its group's positions in descending order, which ::ordered_metadata forbids",
-                );
-            }
-            kept.push((am[row][2 * grp], 4 * grp + i0));
-            kept.push((am[row][2 * grp + 1], 4 * grp + i1));
-        }
-    }
+    let kept = kept(bits, k, sp.selector, sp.ordered, e, |row, col| am[row][col])?;
     // C and D: row g (+ 8 for registers 2 and 3), column 2t + (i & 1); with f16
     // accumulators two halves in each of two registers.
     let acc16 = matches!(kind, MmaKind::Half { acc16: true, .. });

@@ -248,6 +248,62 @@ impl Desc {
     }
 }
 
+/// The D of a sparse wgmma for each lane's `elems` accumulator elements into `out`:
+/// each row's kept elements of A (`kept`, with the K each meets) times the elements of
+/// B's column `b(column, k)` they meet, plus `c0(lane, element)` (raw), summed as the
+/// dense forms sum.
+fn sparse_products(
+    mma: &WgmmaMma,
+    kept: &[Vec<(u64, usize)>],
+    b: impl Fn(usize, usize) -> u64,
+    c0: impl Fn(usize, usize) -> u64,
+    elems: usize,
+    out: &mut [[u64; 128]],
+) {
+    let kind = mma.kind;
+    for (lane, o) in out.iter_mut().enumerate() {
+        for (i, e) in o.iter_mut().take(elems).enumerate() {
+            let (r, c) = d_place(lane / 4, lane % 4, i);
+            let ks = &kept[r];
+            *e = match kind {
+                WgmmaKind::Int8 { a_signed, b_signed, satfinite } => {
+                    let int = |v: u64, signed: bool| if signed { i64::from(v as u8 as i8) } else { v as i64 };
+                    let av: Vec<i64> = ks.iter().map(|&(x, _)| int(x, a_signed)).collect();
+                    let bv: Vec<i64> = ks.iter().map(|&(_, kk)| int(b(c, kk), b_signed)).collect();
+                    u64::from(dot_int(&av, &bv, i64::from(c0(lane, i) as u32 as i32), satfinite))
+                }
+                _ => {
+                    let value = |v: u64, fp8: Option<crate::sem::cvt::Fp8>, neg: bool| -> f32 {
+                        let x = match (kind, fp8) {
+                            (WgmmaKind::Half { bf16 }, _) => {
+                                widen(if bf16 { round::BF16 } else { round::F16 }, v) as f32
+                            }
+                            (WgmmaKind::Tf32, _) => f32::from_bits(v as u32 & 0xffff_e000),
+                            (_, Some(f)) => widen(round::F16, fp8_to_f16(f, v as u8)) as f32,
+                            _ => 0.0,
+                        };
+                        if neg { -x } else { x }
+                    };
+                    let (fa, fb) = match kind {
+                        WgmmaKind::Fp8 { a, b } => (Some(a), Some(b)),
+                        _ => (None, None),
+                    };
+                    let av: Vec<f32> = ks.iter().map(|&(x, _)| value(x, fa, mma.neg_a)).collect();
+                    let bv: Vec<f32> = ks.iter().map(|&(_, kk)| value(b(c, kk), fb, mma.neg_b)).collect();
+                    let c = c0(lane, i);
+                    let c = if mma.acc16 { widen(round::F16, c) as f32 } else { f32::from_bits(c as u32) };
+                    let sum = u64::from(dot_f32(&av, &bv, c).to_bits());
+                    if mma.acc16 {
+                        float_to_float(round::F16, round::F32, Rnd::Rn, false, false, sum)
+                    } else {
+                        sum
+                    }
+                }
+            };
+        }
+    }
+}
+
 /// Element `k` of `bits` bits (1, 8, 16 or 32) of a row.
 fn elem(row: &Row, k: usize, bits: usize) -> u64 {
     match bits {
@@ -496,7 +552,7 @@ impl Cta<'_> {
                 let d = Desc::of(raw)?;
                 for (r, row) in a.iter_mut().enumerate() {
                     *row =
-                        self.wgmma_row(warp, shared, &d, 16 * rank + r as u64, mma.trans_a, bits, reads)?;
+                        self.wgmma_row(warp, shared, &d, 16 * rank + r as u64, mma.trans_a, bits, 0, reads)?;
                 }
             }
             WgmmaA::Regs(srcs) => {
@@ -516,7 +572,14 @@ impl Cta<'_> {
         let db = Desc::of(desc_b)?;
         let mut b = Vec::with_capacity(n_cols);
         for col in 0..n_cols {
-            b.push(self.wgmma_row(warp, shared, &db, col as u64, mma.trans_b, bits, reads)?);
+            b.push(self.wgmma_row(warp, shared, &db, col as u64, mma.trans_b, bits, 0, reads)?);
+        }
+        // A sparse wgmma's B has twice the K: the second 32 bytes of each column.
+        let mut b_hi = Vec::new();
+        if mma.sparse.is_some() {
+            for col in 0..n_cols {
+                b_hi.push(self.wgmma_row(warp, shared, &db, col as u64, mma.trans_b, bits, 1, reads)?);
+            }
         }
         let scale = pred_mask(warp, mma.scale_d);
         if scale != 0 && scale != u32::MAX {
@@ -535,83 +598,95 @@ impl Cta<'_> {
             }
         };
         let mut out = vec![[0u64; 128]; 32];
-        match kind {
-            WgmmaKind::Int8 { a_signed, b_signed, satfinite } => {
-                let value = |row: &Row, kk: usize, signed: bool| {
-                    let v = elem(row, kk, 8) as u8;
-                    if signed { i64::from(v as i8) } else { i64::from(v) }
-                };
-                let am: Vec<Vec<i64>> =
-                    a.iter().map(|r| (0..k).map(|kk| value(r, kk, a_signed)).collect()).collect();
-                let bm: Vec<Vec<i64>> =
-                    b.iter().map(|r| (0..k).map(|kk| value(r, kk, b_signed)).collect()).collect();
-                for (lane, o) in out.iter_mut().enumerate() {
-                    for (i, e) in o.iter_mut().take(elems).enumerate() {
-                        let (r, c) = d_place(lane / 4, lane % 4, i);
-                        let c0 = if keep { i64::from(acc(lane, i) as u32 as i32) } else { 0 };
-                        *e = u64::from(dot_int(&am[r], &bm[c], c0, satfinite));
-                    }
-                }
-            }
-            WgmmaKind::B1 => {
-                let bit = |row: &Row| (0..k).map(|kk| elem(row, kk, 1) == 1).collect::<Vec<_>>();
-                let am: Vec<Vec<bool>> = a.iter().map(bit).collect();
-                let bm: Vec<Vec<bool>> = b.iter().map(bit).collect();
-                for (lane, o) in out.iter_mut().enumerate() {
-                    for (i, e) in o.iter_mut().take(elems).enumerate() {
-                        let (r, c) = d_place(lane / 4, lane % 4, i);
-                        let c0 = if keep { i64::from(acc(lane, i) as u32 as i32) } else { 0 };
-                        *e = u64::from(dot_b1(&am[r], &bm[c], c0, true));
-                    }
-                }
-            }
-            _ => {
-                let value = |row: &Row, kk: usize, fp8: Option<crate::sem::cvt::Fp8>| -> f32 {
-                    let e = elem(row, kk, bits);
-                    match (kind, fp8) {
-                        (WgmmaKind::Half { bf16 }, _) => {
-                            widen(if bf16 { round::BF16 } else { round::F16 }, e) as f32
+        if let Some((meta, sel)) = mma.sparse {
+            let e: [u64; 32] = std::array::from_fn(|lane| read(warp, meta, lane));
+            let kept = super::sparse::kept(bits, 2 * k, sel, false, &e, |r, c| elem(&a[r], c, bits))
+                .map_err(|e| format!("wgmma.mma_async.sp: {e}"))?;
+            // Element `kk` of K of column `c` of B.
+            let b_at = |c: usize, kk: usize| {
+                if kk < k { elem(&b[c], kk, bits) } else { elem(&b_hi[c], kk - k, bits) }
+            };
+            let c0 = |lane: usize, i: usize| if keep { acc(lane, i) } else { 0 };
+            sparse_products(mma, &kept, b_at, c0, elems, &mut out);
+        } else {
+            match kind {
+                WgmmaKind::Int8 { a_signed, b_signed, satfinite } => {
+                    let value = |row: &Row, kk: usize, signed: bool| {
+                        let v = elem(row, kk, 8) as u8;
+                        if signed { i64::from(v as i8) } else { i64::from(v) }
+                    };
+                    let am: Vec<Vec<i64>> =
+                        a.iter().map(|r| (0..k).map(|kk| value(r, kk, a_signed)).collect()).collect();
+                    let bm: Vec<Vec<i64>> =
+                        b.iter().map(|r| (0..k).map(|kk| value(r, kk, b_signed)).collect()).collect();
+                    for (lane, o) in out.iter_mut().enumerate() {
+                        for (i, e) in o.iter_mut().take(elems).enumerate() {
+                            let (r, c) = d_place(lane / 4, lane % 4, i);
+                            let c0 = if keep { i64::from(acc(lane, i) as u32 as i32) } else { 0 };
+                            *e = u64::from(dot_int(&am[r], &bm[c], c0, satfinite));
                         }
-                        (WgmmaKind::Tf32, _) => f32::from_bits(e as u32 & 0xffff_e000),
-                        (_, Some(f)) => widen(round::F16, fp8_to_f16(f, e as u8)) as f32,
-                        _ => unreachable!("integer kinds are handled above"),
                     }
-                };
-                let (fa, fb) = match kind {
-                    WgmmaKind::Fp8 { a, b } => (Some(a), Some(b)),
-                    _ => (None, None),
-                };
-                let signed = |x: f32, neg: bool| if neg { -x } else { x };
-                let am: Vec<Vec<f32>> = a
-                    .iter()
-                    .map(|r| (0..k).map(|kk| signed(value(r, kk, fa), mma.neg_a)).collect())
-                    .collect();
-                let bm: Vec<Vec<f32>> = b
-                    .iter()
-                    .map(|r| (0..k).map(|kk| signed(value(r, kk, fb), mma.neg_b)).collect())
-                    .collect();
-                for (lane, o) in out.iter_mut().enumerate() {
-                    for (i, e) in o.iter_mut().take(elems).enumerate() {
-                        let (r, c) = d_place(lane / 4, lane % 4, i);
-                        let c0 = match (keep, mma.acc16) {
-                            (false, _) => 0.0,
-                            (true, false) => f32::from_bits(acc(lane, i) as u32),
-                            (true, true) => widen(round::F16, acc(lane, i)) as f32,
-                        };
-                        let sum = dot_f32(&am[r], &bm[c], c0);
-                        *e = if mma.acc16 {
-                            // Summed as f32 accumulators are, then rounded to f16 once.
-                            float_to_float(
-                                round::F16,
-                                round::F32,
-                                Rnd::Rn,
-                                false,
-                                false,
-                                u64::from(sum.to_bits()),
-                            )
-                        } else {
-                            u64::from(sum.to_bits())
-                        };
+                }
+                WgmmaKind::B1 => {
+                    let bit = |row: &Row| (0..k).map(|kk| elem(row, kk, 1) == 1).collect::<Vec<_>>();
+                    let am: Vec<Vec<bool>> = a.iter().map(bit).collect();
+                    let bm: Vec<Vec<bool>> = b.iter().map(bit).collect();
+                    for (lane, o) in out.iter_mut().enumerate() {
+                        for (i, e) in o.iter_mut().take(elems).enumerate() {
+                            let (r, c) = d_place(lane / 4, lane % 4, i);
+                            let c0 = if keep { i64::from(acc(lane, i) as u32 as i32) } else { 0 };
+                            *e = u64::from(dot_b1(&am[r], &bm[c], c0, true));
+                        }
+                    }
+                }
+                _ => {
+                    let value = |row: &Row, kk: usize, fp8: Option<crate::sem::cvt::Fp8>| -> f32 {
+                        let e = elem(row, kk, bits);
+                        match (kind, fp8) {
+                            (WgmmaKind::Half { bf16 }, _) => {
+                                widen(if bf16 { round::BF16 } else { round::F16 }, e) as f32
+                            }
+                            (WgmmaKind::Tf32, _) => f32::from_bits(e as u32 & 0xffff_e000),
+                            (_, Some(f)) => widen(round::F16, fp8_to_f16(f, e as u8)) as f32,
+                            _ => unreachable!("integer kinds are handled above"),
+                        }
+                    };
+                    let (fa, fb) = match kind {
+                        WgmmaKind::Fp8 { a, b } => (Some(a), Some(b)),
+                        _ => (None, None),
+                    };
+                    let signed = |x: f32, neg: bool| if neg { -x } else { x };
+                    let am: Vec<Vec<f32>> = a
+                        .iter()
+                        .map(|r| (0..k).map(|kk| signed(value(r, kk, fa), mma.neg_a)).collect())
+                        .collect();
+                    let bm: Vec<Vec<f32>> = b
+                        .iter()
+                        .map(|r| (0..k).map(|kk| signed(value(r, kk, fb), mma.neg_b)).collect())
+                        .collect();
+                    for (lane, o) in out.iter_mut().enumerate() {
+                        for (i, e) in o.iter_mut().take(elems).enumerate() {
+                            let (r, c) = d_place(lane / 4, lane % 4, i);
+                            let c0 = match (keep, mma.acc16) {
+                                (false, _) => 0.0,
+                                (true, false) => f32::from_bits(acc(lane, i) as u32),
+                                (true, true) => widen(round::F16, acc(lane, i)) as f32,
+                            };
+                            let sum = dot_f32(&am[r], &bm[c], c0);
+                            *e = if mma.acc16 {
+                                // Summed as f32 accumulators are, then rounded to f16 once.
+                                float_to_float(
+                                    round::F16,
+                                    round::F32,
+                                    Rnd::Rn,
+                                    false,
+                                    false,
+                                    u64::from(sum.to_bits()),
+                                )
+                            } else {
+                                u64::from(sum.to_bits())
+                            };
+                        }
                     }
                 }
             }
@@ -632,7 +707,8 @@ impl Cta<'_> {
     }
 
     /// The K data of row `mn` (of A, or column of B) of a descriptor's matrix:
-    /// K-major, or MN-major when transposed. Each range read is added to `reads`.
+    /// K-major, or MN-major when transposed; its 32 bytes number `part` (a sparse
+    /// wgmma's B has two). Each range read is added to `reads`.
     #[allow(clippy::too_many_arguments)]
     fn wgmma_row(
         &self,
@@ -642,6 +718,7 @@ impl Cta<'_> {
         mn: u64,
         trans: bool,
         bits: usize,
+        part: u64,
         reads: &mut Vec<(u32, u8)>,
     ) -> Result<Row, String> {
         let mut row = [0u8; 32];
@@ -655,14 +732,24 @@ impl Cta<'_> {
             Ok(())
         };
         if !trans {
+            // 64 bytes of K in a row of a 32-byte swizzle: how they lie is not the
+            // canonical layouts' (each of which holds one row's K in the swizzle's span).
+            if part == 1 && d.width == 32 {
+                return Err(
+                    "wgmma.mma_async.sp: B's 64 bytes of K in a K-major layout with the 32-byte swizzle are not \
+                     laid out as ptxvm knows (use no swizzle, or 64 or 128 bytes)"
+                        .into(),
+                );
+            }
             let (lo, hi) = row.split_at_mut(16);
-            read(d.k_major(mn, 0), lo)?;
-            read(d.k_major(mn, 16), hi)?;
+            read(d.k_major(mn, 32 * part), lo)?;
+            read(d.k_major(mn, 32 * part + 16), hi)?;
         } else {
             // MN-major: 16-bit elements only (the lowering allows no other).
             let size = bits as u64 / 8;
-            for kk in 0..(256 / bits) {
-                let at = d.mn_major(mn * size, kk as u64);
+            let per = 256 / bits;
+            for kk in 0..per {
+                let at = d.mn_major(mn * size, (kk + per * part as usize) as u64);
                 read(at, &mut row[kk * size as usize..(kk + 1) * size as usize])?;
             }
         }

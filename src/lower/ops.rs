@@ -127,6 +127,9 @@ pub struct WgmmaMma {
     /// Its accumulator and A registers ([`crate::lower::regs::Slot::key`]): what no
     /// other instruction may touch while it is pending.
     pub operands: Box<[u32]>,
+    /// `wgmma.mma_async.sp`: the metadata register and the sparsity selector; A holds
+    /// half of K (PTX ISA 9.7.15.6).
+    pub sparse: Option<(Src, u8)>,
 }
 
 /// The field of a tensor map that `tensormap.replace` sets, with its ordinal (the

@@ -9,6 +9,8 @@
 //! `imm-scale-a`/`imm-scale-b` (1 or -1, floating-point types only) and
 //! `imm-trans-a`/`imm-trans-b` (0 or 1, f16 and bf16 only; trans-a only with A in
 //! shared memory). A combination outside the list is an error before the launch.
+//! `wgmma.mma_async.sp` (9.7.15.6) doubles K and adds the metadata register and the
+//! sparsity selector after B.
 
 use super::decode::Decoder;
 use super::ops::*;
@@ -60,11 +62,16 @@ impl<'m> Decoder<'m> {
         }) else {
             return bad(i.span, "expected a shape .m64nNkK");
         };
-        let words: Vec<&str> = mods
+        let sparse = mods.contains(&".sp");
+        let mut words: Vec<&str> = mods
             .iter()
             .copied()
-            .filter(|m| !matches!(*m, ".mma_async" | ".sync" | ".aligned") && !m.starts_with(".m64n"))
+            .filter(|m| !matches!(*m, ".mma_async" | ".sync" | ".aligned" | ".sp") && !m.starts_with(".m64n"))
             .collect();
+        // The sparse form may give .satfinite after the types.
+        if sparse && words.last() == Some(&".satfinite") {
+            words.rotate_right(1);
+        }
         let fp8 = |w: &str| match w {
             ".e4m3" => Some(Fp8::E4m3),
             ".e5m2" => Some(Fp8::E5m2),
@@ -95,7 +102,10 @@ impl<'m> Decoder<'m> {
             [".s32", ".b1", ".b1", ".and", ".popc"] => (WgmmaKind::B1, false),
             _ => return bad(i.span, "these types are not a wgmma.mma_async variant"),
         };
-        let shape_ok = usize::from(k) == kind.k()
+        if sparse && kind == WgmmaKind::B1 {
+            return bad(i.span, "b1 has no sparse wgmma");
+        }
+        let shape_ok = usize::from(k) == kind.k() * if sparse { 2 } else { 1 }
             && match kind {
                 WgmmaKind::Int8 { .. } => int_n(n, false),
                 WgmmaKind::B1 => int_n(n, true),
@@ -107,10 +117,11 @@ impl<'m> Decoder<'m> {
         let float = !matches!(kind, WgmmaKind::Int8 { .. } | WgmmaKind::B1);
         let half = matches!(kind, WgmmaKind::Half { .. });
         let regs_a = matches!(ops.get(1), Some(Operand::Vector(..)));
-        // d, a, b-desc, scale-d, then the immediates.
+        // d, a, b-desc, (sp-meta, sp-sel,) scale-d, then the immediates.
         let imms = usize::from(float) * 2 + usize::from(half) * (1 + usize::from(!regs_a));
-        if ops.len() != 4 + imms {
-            return bad(i.span, &format!("expected {} operands, found {}", 4 + imms, ops.len()));
+        let at = if sparse { 5 } else { 3 };
+        if ops.len() != at + 1 + imms {
+            return bad(i.span, &format!("expected {} operands, found {}", at + 1 + imms, ops.len()));
         }
         let count = if acc16 { n / 4 } else { n / 2 };
         let d = match &ops[0] {
@@ -133,7 +144,20 @@ impl<'m> Decoder<'m> {
             o => WgmmaA::Desc(self.src(o, Ty::B64)?),
         };
         let b = self.src(&ops[2], Ty::B64)?;
-        let scale_d = self.pred_src(&ops[3])?;
+        // The selector: a pair of threads of each group of four (16- and 32-bit
+        // types), or all four (8-bit).
+        let sparse = match sparse {
+            false => None,
+            true => {
+                let most = if kind.bits() == 8 { 0 } else { 1 };
+                let sel = match &ops[4] {
+                    Operand::Int { bits, .. } if *bits <= most => *bits as u8,
+                    o => return bad(o.span(), &format!("sp-sel is a constant from 0 to {most}")),
+                };
+                Some((self.src(&ops[3], Ty::B32)?, sel))
+            }
+        };
+        let scale_d = self.pred_src(&ops[at])?;
         let imm = |k: usize, allowed: &[i64], what: &str| -> Result<i64, LowerError> {
             match ops.get(k) {
                 Some(Operand::Int { bits, .. }) if allowed.contains(&(*bits as i64)) => Ok(*bits as i64),
@@ -143,15 +167,15 @@ impl<'m> Decoder<'m> {
         };
         let (mut neg_a, mut neg_b, mut trans_a, mut trans_b) = (false, false, false, false);
         if float {
-            neg_a = imm(4, &[1, -1], "imm-scale-a")? == -1;
-            neg_b = imm(5, &[1, -1], "imm-scale-b")? == -1;
+            neg_a = imm(at + 1, &[1, -1], "imm-scale-a")? == -1;
+            neg_b = imm(at + 2, &[1, -1], "imm-scale-b")? == -1;
         }
         if half {
             if regs_a {
-                trans_b = imm(6, &[0, 1], "imm-trans-b")? == 1;
+                trans_b = imm(at + 3, &[0, 1], "imm-trans-b")? == 1;
             } else {
-                trans_a = imm(6, &[0, 1], "imm-trans-a")? == 1;
-                trans_b = imm(7, &[0, 1], "imm-trans-b")? == 1;
+                trans_a = imm(at + 3, &[0, 1], "imm-trans-a")? == 1;
+                trans_b = imm(at + 4, &[0, 1], "imm-trans-b")? == 1;
             }
         }
         let mut operands: Vec<u32> = d.iter().map(|s| s.key()).collect();
@@ -162,7 +186,8 @@ impl<'m> Decoder<'m> {
             }));
         }
         let operands = operands.into();
-        let mma = WgmmaMma { kind, acc16, n, d, a, b, scale_d, neg_a, neg_b, trans_a, trans_b, operands };
+        let mma =
+            WgmmaMma { kind, acc16, n, d, a, b, scale_d, neg_a, neg_b, trans_a, trans_b, operands, sparse };
         Ok(Op::Wgmma(Wgmma::Mma(Box::new(mma))))
     }
 }
