@@ -210,14 +210,21 @@ fn cutlass_grouped_gemm_edits_its_tensor_maps_on_the_device() {
 
 /// A FlashAttention-style kernel of our own: TMA tiles on an mbarrier, wgmma from
 /// descriptors (Q K^T) and from registers (P V, V transposed), an online softmax,
-/// against a CPU attention in double precision.
+/// against a CPU attention in double precision and against numpy's
+/// (`flash_attention_check.py`).
 #[test]
-fn flash_attention_matches_a_cpu_attention() {
+fn flash_attention_matches_a_cpu_attention_and_numpy() {
     let flags = ["-std=c++17", "-gencode", "arch=compute_90a,code=compute_90a", "-O2"];
     let Some(exe) = build("flash_attention", &flags) else { return };
-    let Some(out) = exec(&exe, &[]) else { return };
+    let Some(python) = python_with_numpy() else { return };
+    let dump = libs().join("flash_attention.bin");
+    let Some(out) = exec(&exe, &[dump.to_str().unwrap()]) else { return };
     let (stdout, stderr) = text(&out);
     assert!(out.status.success() && stdout == "flash_attention: ok\n", "{stdout}\n{stderr}");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/flash_attention_check.py");
+    let check = Command::new(python).arg(script).arg(&dump).output().unwrap();
+    let (stdout, stderr) = text(&check);
+    assert!(check.status.success() && stdout.contains("against numpy"), "{stdout}\n{stderr}");
 }
 
 /// Clusters through cooperative groups: a DSMEM reduction over `__cluster_dims__(4)`

@@ -2,7 +2,8 @@
 // V tiles (128-byte swizzle) completing on an mbarrier, S = Q K^T with wgmma from
 // shared-memory descriptors, an online softmax in registers, and O += P V with P fed
 // to wgmma from registers and V read transposed (MN-major) from shared memory.
-// Checked against a CPU attention in double precision on the same f16 inputs.
+// Checked against a CPU attention in double precision on the same f16 inputs, and, given
+// a file name, writes inputs and output for numpy (flash_attention_check.py).
 //
 //   nvcc -std=c++17 -gencode arch=compute_90a,code=compute_90a -O2 flash_attention.cu
 //
@@ -156,7 +157,7 @@ __global__ void __launch_bounds__(128) attention(const __grid_constant__ CUtenso
     for (int i = 0; i < 32; i++) out[size_t(q0 + row_of(i)) * D + col_of(i)] = o[i] / l[i / 2 % 2];
 }
 
-int main() {
+int main(int argc, char **argv) {
     size_t n = size_t(HEADS) * L * D;
     std::vector<__half> q(n), k(n), v(n);
     std::vector<float> qf(n), kf(n), vf(n);
@@ -226,6 +227,19 @@ int main() {
         return 1;
     }
     fprintf(stderr, "flash_attention: worst absolute error %.3g\n", worst);
+    // For numpy (runtime/tests/programs/flash_attention_check.py): the sizes, then Q,
+    // K and V (f16) and the output (f32), raw.
+    if (argc > 1) {
+        FILE *f = fopen(argv[1], "wb");
+        EXPECT(f != nullptr);
+        int sizes[3] = {HEADS, L, D};
+        fwrite(sizes, sizeof sizes, 1, f);
+        fwrite(q.data(), 2, n, f);
+        fwrite(k.data(), 2, n, f);
+        fwrite(v.data(), 2, n, f);
+        fwrite(got.data(), 4, n, f);
+        fclose(f);
+    }
     printf("flash_attention: ok\n");
     return 0;
 }
