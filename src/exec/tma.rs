@@ -59,6 +59,9 @@ pub struct TensorMap {
     pub nan_fill: bool,
     /// The fields of a map `cuTensorMapEncodeIm2col` made (its boxes are unused).
     pub im2col: Option<Im2col>,
+    /// Bytes of an interleaved layout's channel slice (`CU_TENSOR_MAP_INTERLEAVE_16B`,
+    /// `_32B`), or 0. ptxvm copies those whose dimension 0 is one slice or less.
+    pub interleave: u8,
 }
 
 /// What an im2col map adds to a tiled one (PTX ISA 5.5.4): the bounding box of the
@@ -156,12 +159,34 @@ impl TensorMap {
         if t.interleave > 2 {
             return bad(format!("{} is not a CUtensorMapInterleave", t.interleave));
         }
-        if t.interleave != 0 {
-            return unsupported(
-                "interleaved layouts (CU_TENSOR_MAP_INTERLEAVE_16B, _32B) are not copied yet".into(),
-            );
-        }
         let swizzle = swizzle_bytes(t.swizzle)?;
+        // An interleaved layout (NC/8HWC8: cuda.h, PTX ISA 5.5.6) groups channels in
+        // slices of 16 or 32 bytes, dimension 0. Where that dimension is one slice (or
+        // less), the map is a tiled one whose dimension 0 keeps its element stride;
+        // how TMA splits a wider dimension 0 into slices is not documented.
+        let interleave: u8 = [0, 16, 32][t.interleave as usize];
+        if interleave != 0 {
+            if rank < 3 {
+                return bad(format!("an interleaved layout needs tensorRank 3 or more, not {rank}"));
+            }
+            if interleave == 32 && swizzle != 32 {
+                return bad("CU_TENSOR_MAP_INTERLEAVE_32B needs CU_TENSOR_MAP_SWIZZLE_32B".into());
+            }
+            if interleave == 32
+                && (!t.global.is_multiple_of(32) || t.strides.iter().any(|s| !s.is_multiple_of(32)))
+            {
+                return bad(
+                    "CU_TENSOR_MAP_INTERLEAVE_32B needs globalAddress and globalStrides in 32 bytes".into()
+                );
+            }
+            if t.dims.first().is_some_and(|&d| d * u64::from(size) > u64::from(interleave)) {
+                return unsupported(format!(
+                    "an interleaved layout whose dimension 0 ({} x {size} bytes) spans more than one {interleave}-byte \
+                     slice: how TMA splits it into slices is not documented, and ptxvm does not guess",
+                    t.dims[0]
+                ));
+            }
+        }
         if t.l2_promotion > 3 {
             return bad(format!("{} is not a CUtensorMapL2promotion", t.l2_promotion));
         }
@@ -185,6 +210,7 @@ impl TensorMap {
             swizzle,
             nan_fill,
             im2col: None,
+            interleave,
         };
         map.strides[0] = u64::from(size);
         for d in 0..rank {
@@ -211,16 +237,24 @@ impl TensorMap {
             }
             map.strides[d] = s;
         }
+        // The box's inner dimension: a multiple of 16 bytes, and within the swizzle's
+        // span, without interleave (cuda.h).
         let inner = u64::from(map.boxes[0]) * u64::from(size);
-        if !inner.is_multiple_of(16) {
+        if interleave == 0 && !inner.is_multiple_of(16) {
             return bad(format!("boxDim[0] * {size} bytes = {inner} is not a multiple of 16 bytes"));
         }
-        if swizzle != 0 && inner > u64::from(swizzle) {
+        if interleave == 0 && swizzle != 0 && inner > u64::from(swizzle) {
             return bad(format!(
                 "the box's inner dimension, {inner} bytes, is wider than the {swizzle}-byte swizzle"
             ));
         }
         Ok(map)
+    }
+
+    /// The element stride of dimension `d`: dimension 0 takes every element but in an
+    /// interleaved layout (cuda.h: its element stride is ignored otherwise).
+    fn stride_of(&self, d: usize) -> u32 {
+        if d == 0 && self.interleave == 0 { 1 } else { self.element_strides[d] }
     }
 
     /// The name of the element type (`CUtensorMapDataType` without its prefix).
@@ -234,6 +268,9 @@ impl TensorMap {
         let bad = |s: String| Err(MapError::Invalid(s));
         if !(3..=5).contains(&t.rank) {
             return bad(format!("tensorRank is {}, not 3, 4 or 5 (im2col)", t.rank));
+        }
+        if t.interleave != 0 {
+            return Err(MapError::Unsupported("interleaved im2col maps are not copied yet".into()));
         }
         let spatial = t.rank as usize - 2;
         // The corners' range narrows as the spatial dimensions grow (cuda.h).
@@ -304,8 +341,7 @@ impl TensorMap {
         }
         let mut n = [1u64; 5];
         for (d, n) in n.iter_mut().enumerate().take(self.rank as usize) {
-            // Dimension 0 takes every element (its element stride is ignored).
-            let e = if d == 0 { 1 } else { self.element_strides[d] };
+            let e = self.stride_of(d);
             *n = u64::from(self.boxes[d].div_ceil(e));
         }
         n
@@ -323,7 +359,8 @@ impl TensorMap {
         w[1] = u64::from(self.dtype)
             | u64::from(self.rank) << 8
             | u64::from(self.swizzle) << 16
-            | u64::from(self.nan_fill) << 32;
+            | u64::from(self.nan_fill) << 32
+            | u64::from(self.interleave / 16) << 54;
         // An im2col map: a flag, its channels and pixels, and its corners as 16-bit
         // values, W first.
         if let Some(i) = &self.im2col {
@@ -358,6 +395,7 @@ impl TensorMap {
             rank: field(1, 8, 8) as u32,
             swizzle: field(1, 16, 16) as u32,
             nan_fill: field(1, 32, 1) == 1,
+            interleave: 16 * field(1, 54, 2) as u8,
             im2col: (field(1, 33, 1) == 1).then(|| {
                 let unpack = |k: usize| [0, 1, 2].map(|d| i32::from((w[k] >> (16 * d)) as u16 as i16));
                 Im2col {
@@ -380,6 +418,7 @@ impl TensorMap {
             map.element_strides[d] = field(13, 13 * d as u32 + 9, 4) as u32;
         }
         let sane = (1..=5).contains(&map.rank)
+            && matches!(map.interleave, 0 | 16 | 32)
             && TYPES.iter().any(|(v, ..)| *v == map.dtype)
             && matches!(map.swizzle, 0 | 32 | 64 | 128)
             && map.boxes.iter().all(|&b| (1..=256).contains(&b))
@@ -402,6 +441,7 @@ impl TensorMap {
             swizzle: 0,
             nan_fill: false,
             im2col: None,
+            interleave: 0,
         }
     }
 
@@ -470,7 +510,7 @@ impl TensorMap {
     pub fn element(&self, at: &[i32; 5], k: &[u64; 5]) -> Option<u64> {
         let mut addr = self.global;
         for d in 0..self.rank as usize {
-            let e = if d == 0 { 1 } else { u64::from(self.element_strides[d]) };
+            let e = u64::from(self.stride_of(d));
             let x = i64::from(at[d]) + (k[d] * e) as i64;
             if x < 0 || x as u64 >= self.dims[d] {
                 return None;
@@ -630,9 +670,51 @@ mod tests {
             t.dtype = 2;
             t.oob_fill = 1
         }));
-        let mut t = f32_2d(0);
-        t.interleave = 1;
-        assert!(matches!(TensorMap::tiled(&t), Err(MapError::Unsupported(_))));
+    }
+
+    /// CUDA's rules for interleaved maps (cuda.h's cuTensorMapEncodeTiled): rank 3 or
+    /// more, 32-byte ones with the 32-byte swizzle and 32-byte aligned address and
+    /// strides, no 16-byte rule on the box's inner dimension; and the element stride
+    /// of dimension 0 counts. A dimension 0 wider than a slice is refused.
+    #[test]
+    fn interleaved_maps_of_one_slice_copy_as_tiles() {
+        // NC/8HWC8 of f16: 8 channels (16 bytes) of 6 x 5 pixels of 2 images.
+        let t = |interleave, swizzle| Tiled {
+            dtype: 6,
+            rank: 4,
+            global: 0x1000,
+            dims: vec![8, 6, 5, 2],
+            strides: vec![16, 96, 480],
+            boxes: vec![8, 4, 2, 1],
+            element_strides: vec![2, 1, 1, 1],
+            interleave,
+            swizzle,
+            ..Tiled::default()
+        };
+        let map = TensorMap::tiled(&t(1, 0)).unwrap();
+        assert_eq!(TensorMap::decode(&map.encode()), Some(map.clone()));
+        // Every other channel: 4 of the 8.
+        assert_eq!(map.box_counts(), [4, 4, 2, 1, 1]);
+        assert_eq!(map.element(&[0, 1, 0, 0, 0], &[3, 0, 1, 0, 0]), Some(0x1000 + 6 * 2 + 16 + 96));
+        let kind = |t: &Tiled| match TensorMap::tiled(t) {
+            Ok(_) => "ok",
+            Err(MapError::Invalid(_)) => "invalid",
+            Err(MapError::Unsupported(_)) => "unsupported",
+        };
+        // 32-byte interleave: the 32-byte swizzle, strides in 32 bytes.
+        assert_eq!(kind(&t(2, 0)), "invalid");
+        assert_eq!(kind(&t(2, 1)), "invalid");
+        let mut wide = t(2, 1);
+        (wide.dims[0], wide.strides) = (16, vec![32, 192, 960]);
+        assert_eq!(kind(&wide), "ok");
+        // Rank 2, and a dimension 0 of two slices.
+        let mut flat = t(1, 0);
+        (flat.rank, flat.dims, flat.strides, flat.boxes, flat.element_strides) =
+            (2, vec![8, 30], vec![16], vec![8, 4], vec![1, 1]);
+        assert_eq!(kind(&flat), "invalid");
+        let mut two = t(1, 0);
+        (two.dims[0], two.strides[0]) = (16, 32);
+        assert_eq!(kind(&two), "unsupported");
     }
 
     #[test]
