@@ -92,7 +92,7 @@ fn a_warpgroup_must_execute_the_same_wgmma() {
 /// 128 on a 2 x 2 grid with `smem` bytes of shared memory, its own scalars `scalars`
 /// and `scratch` bytes of global scratch per CTA, against a GEMM in Rust. Small
 /// integers: every sum is exact in f32, so C is A B exactly.
-fn triton_gemm(ptx: &str, kernel: &str, smem: u32, scalars: &[usize], scratch: usize) {
+fn triton_gemm(ptx: &str, kernel: &str, block: u32, smem: u32, scalars: &[usize], scratch: usize) {
     let (m, n, k) = (128usize, 128usize, 128usize);
     let a: Vec<i32> = (0..m * k).map(|e| ((e / k * 7 + e % k * 3) % 11) as i32 - 5).collect();
     let b: Vec<i32> = (0..k * n).map(|e| ((e / n * 5 + e % n * 2) % 9) as i32 - 4).collect();
@@ -102,7 +102,7 @@ fn triton_gemm(ptx: &str, kernel: &str, smem: u32, scalars: &[usize], scratch: u
     let scalars: Vec<String> =
         scalars.iter().map(|v| format!(r#"{{"type": "u32", "value": {v}}}"#)).collect();
     let spec = format!(
-        r#"{{"kernel": "{kernel}", "grid": [2, 2], "block": 128, "dynamic_shared_bytes": {smem}, "args": [
+        r#"{{"kernel": "{kernel}", "grid": [2, 2], "block": {block}, "dynamic_shared_bytes": {smem}, "args": [
             {{"buffer": "u16", "data": [{}]}}, {{"buffer": "u16", "data": [{}]}}, {{"buffer": "f32", "len": {}}},
             {}, {{"buffer": "u8", "len": {}}}, {{"buffer": "u8", "len": 16}}]}}"#,
         list(&a),
@@ -127,7 +127,7 @@ fn triton_gemm(ptx: &str, kernel: &str, smem: u32, scalars: &[usize], scratch: u
 #[test]
 fn tritons_sm90a_wgmma_gemm_matches_a_cpu_gemm() {
     let strides = [128, 128, 128, 128, 1, 128, 1, 128, 1];
-    triton_gemm("corpus/triton/matmul_wgmma.ptx", "matmul", 16384, &strides, 0);
+    triton_gemm("corpus/triton/matmul_wgmma.ptx", "matmul", 128, 16384, &strides, 0);
 }
 
 /// Tiles through tensor descriptors Triton makes on the device: `tensormap.replace`
@@ -135,7 +135,16 @@ fn tritons_sm90a_wgmma_gemm_matches_a_cpu_gemm() {
 /// its global scratch (384 bytes a CTA), TMA loads on mbarriers, a TMA store.
 #[test]
 fn tritons_sm90a_tma_gemm_makes_its_tensor_maps_on_the_device() {
-    triton_gemm("corpus/triton/matmul_tma.ptx", "matmul_tma", 24600, &[128, 128, 128], 384);
+    triton_gemm("corpus/triton/matmul_tma.ptx", "matmul_tma", 128, 24600, &[128, 128, 128], 384);
+}
+
+/// The same loop warp-specialized (`tl.range(..., warp_specialize=True)`): 384 threads,
+/// a producer warp issuing the TMA loads while the consumer warpgroups wait on
+/// mbarriers with `try_wait.parity` given `-(phase & 1)` (`phase_parity_is_its_low_bit`
+/// in tests/run_mbarrier.rs).
+#[test]
+fn tritons_warp_specialized_gemm_matches_a_cpu_gemm() {
+    triton_gemm("corpus/triton/matmul_ws.ptx", "matmul_ws", 384, 57752, &[128, 128, 128], 512);
 }
 
 fn floats_at(json: &Value, k: usize) -> Vec<f64> {
