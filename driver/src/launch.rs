@@ -107,12 +107,9 @@ pub(crate) fn run(d: &mut Driver, f: u64, l: &Launch, params: &[u8]) -> Result<(
         limits = limits.timeout(std::time::Duration::from_secs_f64(cfg.timeout));
     }
     let dim = |v: [u32; 3]| Dim3 { x: v[0], y: v[1], z: v[2] };
-    let result = if l.cooperative && l.cluster.is_some_and(|c| c.iter().product::<u32>() > 1) {
-        let why =
-            "a cooperative launch in clusters of more than one CTA: ptxvm runs either, not both together yet";
-        return Err(crate::fail(error::NOT_SUPPORTED, why));
-    } else if l.cooperative {
-        d.device.launch_cooperative(&kernel, (dim(l.grid), dim(l.block), l.shared), params, &limits)
+    let result = if l.cooperative {
+        let shape = (dim(l.grid), dim(l.block), l.shared);
+        d.device.launch_cooperative(&kernel, shape, l.cluster.map(dim), params, &limits)
     } else if let Some(c) = l.cluster {
         d.device.launch_clustered(&kernel, (dim(l.grid), dim(l.block), l.shared), dim(c), params, &limits)
     } else {

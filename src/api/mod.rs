@@ -991,7 +991,8 @@ impl Device {
 
     /// [`Device::launch_with`] as a cooperative launch (`cuLaunchCooperativeKernel`):
     /// cooperative groups' `this_grid()` is valid, and `grid.sync()` waits for every
-    /// CTA of the grid, all of which run until they reach it.
+    /// CTA of the grid, all of which run until they reach it; in clusters of
+    /// `cluster` CTAs where given (`cuLaunchKernelEx` with both attributes).
     ///
     /// # Errors
     /// As [`Device::launch`], and a fault of the launch when its grid-sync workspace
@@ -1000,6 +1001,7 @@ impl Device {
         &mut self,
         kernel: &Kernel,
         (grid, block, dynamic_shared): (Dim3, Dim3, u32),
+        cluster: Option<Dim3>,
         params: &[u8],
         limits: &Limits,
     ) -> Result<(), Fault> {
@@ -1008,7 +1010,8 @@ impl Device {
             .alloc(8)
             .map_err(|e| Fault::of_launch(format!("cannot place the grid-sync workspace: {e}")))?;
         self.memory.label(workspace, "the grid-sync workspace of a cooperative launch");
-        let result = self.launch_tree(kernel, (grid, block, dynamic_shared), None, params, limits, workspace);
+        let result =
+            self.launch_tree(kernel, (grid, block, dynamic_shared), cluster, params, limits, workspace);
         let _ = self.memory.free(workspace);
         result
     }

@@ -1,8 +1,10 @@
 // Thread-block clusters through cooperative groups, run unmodified under ptxvm exec:
 // a sum that each cluster of 4 CTAs reduces through distributed shared memory
 // (__cluster_dims__, cluster.map_shared_rank, cluster.sync), and a swap between the
-// two CTAs of clusters launched with cudaLaunchKernelEx's cluster attribute. Checked
-// against the CPU.
+// two CTAs of clusters launched with cudaLaunchKernelEx's cluster attribute, and a
+// cooperative launch in clusters (both attributes) whose clusters reduce through
+// distributed shared memory, then meet at grid.sync() to add up every cluster's sum.
+// Checked against the CPU.
 #include "check.cuh"
 #include <cooperative_groups.h>
 #include <vector>
@@ -44,6 +46,28 @@ __global__ void pair_swap(const int *in, int *out, unsigned *shape) {
         shape[3 * blockIdx.x + 2] = cluster.block_index().x;
     }
     cluster.sync();
+}
+
+// A cooperative launch in clusters of two: each cluster's rank 0 adds both CTAs'
+// partial sums through distributed shared memory into sums[cluster]; after
+// grid.sync(), CTA 0 adds up every cluster's sum into *total.
+__global__ void cluster_grid_sum(const int *x, int *sums, int *total) {
+    __shared__ int partial;
+    cg::cluster_group cluster = cg::this_cluster();
+    cg::grid_group grid = cg::this_grid();
+    if (threadIdx.x == 0) partial = 0;
+    __syncthreads();
+    atomicAdd(&partial, x[blockIdx.x * THREADS + threadIdx.x]);
+    cluster.sync();
+    if (cluster.block_rank() == 0 && threadIdx.x == 0)
+        sums[blockIdx.x / 2] = partial + *cluster.map_shared_rank(&partial, 1);
+    cluster.sync();
+    grid.sync();
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        int t = 0;
+        for (unsigned c = 0; c < gridDim.x / 2; c++) t += sums[c];
+        *total = t;
+    }
 }
 
 int main() {
@@ -92,6 +116,30 @@ int main() {
     attr.val.clusterDim.x = 16;
     config.gridDim = dim3(16);
     EXPECT(cudaLaunchKernelEx(&config, pair_swap, (const int *)dx, dswap, dshape) != cudaSuccess);
+
+    // Cooperative and in clusters of two: 8 clusters, more than the host has threads.
+    cudaLaunchAttribute both[2];
+    both[0].id = cudaLaunchAttributeClusterDimension;
+    both[0].val.clusterDim.x = 2, both[0].val.clusterDim.y = 1, both[0].val.clusterDim.z = 1;
+    both[1].id = cudaLaunchAttributeCooperative;
+    both[1].val.cooperative = 1;
+    config.gridDim = dim3(ctas);
+    config.attrs = both;
+    config.numAttrs = 2;
+    int *dsums, *dtotal;
+    CHECK(cudaMalloc(&dsums, ctas / 2 * sizeof(int)));
+    CHECK(cudaMalloc(&dtotal, sizeof(int)));
+    CHECK(cudaLaunchKernelEx(&config, cluster_grid_sum, (const int *)dx, dsums, dtotal));
+    int pair_sums[ctas / 2], total = 0, want_total = 0;
+    CHECK(cudaMemcpy(pair_sums, dsums, sizeof pair_sums, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(&total, dtotal, sizeof total, cudaMemcpyDeviceToHost));
+    for (int c = 0; c < ctas / 2; c++) {
+        int want = 0;
+        for (int i = 2 * c * THREADS; i < 2 * (c + 1) * THREADS; i++) want += x[i];
+        EXPECT(pair_sums[c] == want);
+        want_total += want;
+    }
+    EXPECT(total == want_total);
     printf("cluster: ok\n");
     return 0;
 }
