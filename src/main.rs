@@ -110,8 +110,8 @@ enum Command {
     },
     /// Draw one CTA's execution as an HTML page: divergence made visible.
     ///
-    /// The CTA runs alone (the launch spec as for `run`; other CTAs do not run). The
-    /// page (one file, an SVG inside) has a band per warp, a row per lane and a
+    /// The CTA runs alone (the launch spec as for `run`; other CTAs do not run, but
+    /// those of its cluster run with it). The page (one file, an SVG inside) has a band per warp, a row per lane and a
     /// column per instruction the warp executed: dark where the lane ran it, pale
     /// where its guard was false, empty where the lane was on another path, waiting
     /// or exited. Red triangles mark divergent branches, green ones reconvergence,

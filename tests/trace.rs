@@ -102,6 +102,33 @@ fn a_faulting_cta_is_drawn_up_to_its_fault() {
     assert!(String::from_utf8_lossy(&run.stderr).contains("--cta 3: the grid has 3 CTAs (0 to 2)"));
 }
 
+/// A CTA of a cluster runs with its cluster's other CTAs (it reads their shared
+/// memory and waits with them at the cluster barrier), and the page is its own: CTA 5
+/// of `cluster_exchange` (clusters of 4), whose warps each run to their end.
+#[test]
+fn a_cta_of_a_cluster_is_traced_with_its_cluster_running() {
+    let dir = std::env::temp_dir().join(format!("ptxvm-trace-cluster-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (out, spec) = (dir.join("cluster.html"), dir.join("cluster.json"));
+    std::fs::write(
+        &spec,
+        r#"{"kernel": "cluster_exchange", "grid": 8, "block": 64, "args": [{"buffer": "u32", "len": 64}, {"buffer": "u32", "len": 512}]}"#,
+    )
+    .unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_ptxvm"))
+        .args(["trace", "tests/data/run/cluster.ptx", "--cta", "5", "--launch"])
+        .arg(&spec)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let page = std::fs::read_to_string(&out).unwrap();
+    assert!(page.contains("CTA (5,0,0) of a block of 64&times;1&times;1 threads, 2 warps"), "{page}");
+    assert!(page.contains("warp 0: ") && page.contains("warp 1: "), "{page}");
+    assert!(page.contains("mapa.shared::cluster.u32"), "{page}");
+}
+
 /// The page in Debian's Chromium, headless: it renders to a PNG of the window's size.
 #[test]
 fn the_page_renders_in_headless_chromium() {

@@ -731,7 +731,8 @@ impl Device {
 
     /// Runs CTA `cta` (in launch order) of a launch alone, recording every instruction
     /// each of its warps executes with its lane masks, for `ptxvm trace`. Other CTAs do
-    /// not run, so they write nothing it could read.
+    /// not run, so they write nothing it could read; but those of its cluster, which
+    /// run with it (untraced in the result).
     ///
     /// # Errors
     /// None: a fault ends the trace where it happened and comes back with it.
@@ -750,12 +751,6 @@ impl Device {
         let cluster = crate::launch::cluster_shape(grid, None, program.funcs[kernel.func as usize].cluster)
             .unwrap_or(crate::exec::threads::ONE);
         let shape = Shape { grid, block, cluster };
-        if cluster.count() > 1 {
-            let cause = "the kernel runs in clusters of more than one CTA, whose CTAs run together: ptxvm trace \
-                         follows one CTA alone and cannot trace them yet";
-            let origin = Dim3 { x: 0, y: 0, z: 0 };
-            return (Trace { ctaid: origin, block, warps: Vec::new() }, Some(Fault::of_launch(cause.into())));
-        }
         if cta >= grid.count() {
             let cause = format!("CTA {cta} is outside the grid of {} CTAs", grid.count());
             let origin = Dim3 { x: 0, y: 0, z: 0 };
@@ -771,7 +766,21 @@ impl Device {
         let children = crate::exec::children::Children::default();
         let run = self.cta(kernel, shape, (dynamic_shared, params), checks, (&found, &children));
         let mut scratch = Scratch::default();
-        let fault = run.run(cta, limits, &mut scratch).err();
+        let fault = if cluster.count() > 1 {
+            // The CTA's cluster runs whole, in rounds; the trace is the CTA's own.
+            let mut cl = run.start_cluster(shape.cluster_index(cta));
+            let fault = loop {
+                match run.cluster_round(&mut cl, limits, false) {
+                    Ok((turn, _)) if turn.done => break None,
+                    Ok(_) => {}
+                    Err((_, f)) => break Some(f),
+                }
+            };
+            scratch = cl.take(shape.rank(cta));
+            fault
+        } else {
+            run.run(cta, limits, &mut scratch).err()
+        };
         let (launched, unused) = children.take();
         for b in unused.into_iter().chain(launched.iter().map(|c| c.buffer)) {
             let _ = self.heap.give_back(b);

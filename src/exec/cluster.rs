@@ -45,6 +45,11 @@ pub struct ClusterRun {
 }
 
 impl ClusterRun {
+    /// The state of its CTA of rank `rank` (for `ptxvm trace`, once the cluster ran).
+    pub fn take(&mut self, rank: u32) -> Scratch {
+        std::mem::take(&mut self.scratches[rank as usize])
+    }
+
     /// Where its first CTA still running waits, for reports: that CTA and the place.
     pub fn first_pc(&self) -> Option<(u64, u32)> {
         let r = (0..self.ctas.len()).find(|&r| !self.done[r])?;

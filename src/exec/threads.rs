@@ -79,6 +79,13 @@ impl Shape {
         c.x + k.x * (c.y + k.y * c.z)
     }
 
+    /// The number of the cluster of the `n`-th CTA, in the order [`Shape::cta_of`]
+    /// takes.
+    pub fn cluster_index(&self, n: u64) -> u64 {
+        let (id, nc) = (self.clusterid(n), self.nclusterid());
+        u64::from(id.x) + u64::from(nc.x) * (u64::from(id.y) + u64::from(nc.y) * u64::from(id.z))
+    }
+
     /// `%nclusterid`: clusters along each dimension of the grid.
     pub fn nclusterid(&self) -> Dim3 {
         let (g, k) = (self.grid, self.cluster);
