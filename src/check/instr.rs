@@ -65,7 +65,49 @@ pub fn special_register(name: &str) -> Option<bool> {
     })
 }
 
+/// Does the form write its first operand, a register that no rule of its own checks?
+/// (The comparison and selection opcodes, video, texture and control
+/// instructions have rules of their own; `bar`/`barrier` write only with `.red`.)
+fn writes_first(f: &Form) -> bool {
+    match f.opcode {
+        O::Setp | O::Set | O::Selp | O::Slct | O::And | O::Or | O::Xor | O::Not | O::Cnot => false,
+        O::Bar | O::Barrier => f.has(Word::Red),
+        O::Ld
+        | O::Ldu
+        | O::Atom
+        | O::Cvt
+        | O::Cvta
+        | O::Isspacep
+        | O::Createpolicy
+        | O::Activemask
+        | O::Match
+        | O::Redux
+        | O::Shfl
+        | O::Vote
+        | O::Alloca
+        | O::Getctarank
+        | O::Mapa
+        | O::Mov => true,
+        o => matches!(o.family(), Family::Int | Family::Float),
+    }
+}
+
 impl<'a> Checker<'a> {
+    /// A register destination given an immediate or an address: ptxas's "Result
+    /// register required".
+    fn register_destination(&mut self, i: &I<'a>, name: &str) {
+        let found = match i.operands.first() {
+            Some(Operand::Int { .. } | Operand::Float { .. }) => "an immediate",
+            Some(Operand::Addr(_)) => "an address",
+            _ => return,
+        };
+        let op = &i.operands[0];
+        self.error(
+            op.span(),
+            format!("{name}: the destination must be a register, found {found} `{}`", op.span().text(self.src)),
+        );
+    }
+
     /// Checks one instruction; its form's index when the opcode is known.
     pub(super) fn instr(&mut self, i: &I<'a>) -> Option<u32> {
         let name = i.full_name(self.src);
@@ -74,6 +116,15 @@ impl<'a> Checker<'a> {
         }
         let k = self.form(i, name)?;
         let opcode = self.forms[k as usize].opcode;
+        // The arithmetic forms of one type check their destination with their sources.
+        let form = self.forms[k as usize];
+        let arithmetic = matches!(
+            opcode,
+            O::Add | O::Sub | O::Mul | O::Mad | O::Div | O::Rem | O::Min | O::Max | O::Abs | O::Neg | O::Fma
+        ) && same_typed(&form).is_some();
+        if writes_first(&form) && !arithmetic {
+            self.register_destination(i, name);
+        }
         // `(a, b)` lists belong to call (ptxas: a syntax error anywhere else).
         if opcode != O::Call
             && let Some(op) = i.operands.iter().find(|o| matches!(o, Operand::List(..)))
