@@ -22,7 +22,8 @@ Output (tests/data/ptxas_matrix/operand_cases.jsonl), one JSON object a line:
 
     {"id", "file", "line", "kind", "instr", "accept", "error"}
 
-`file` and `line` (from 1) name the corpus line the case replaces with `instr`;
+`file` and `line` (from 1) name the corpus line the case replaces with `instr` (files
+ptxas rejects unchanged are left out; targets below sm_75 compile as sm_75);
 `accept` is ptxas's verdict on the module so changed (the unchanged module is
 accepted), `error` its first error line without the `ptxas FILE, line N; ` prefix,
 trimmed to 160 characters. tests/ptxas_operand_matrix.rs runs `ptxvm check` on each
@@ -84,6 +85,8 @@ def cases():
                 mutated[k] = by
                 instr = f"{guard}{name}{space}{', '.join(mutated)};"
                 instr = f"{indent}{{ .reg .{ty} %ptxvm_m; {instr} }}" if ty else indent + instr
+                # What followed the instruction on its line (a comment, a closing brace).
+                instr += rest
                 out.append({"file": rel, "line": ln, "kind": kind, "instr": instr})
 
             for k, o in enumerate(operands):
@@ -98,13 +101,18 @@ def cases():
 
 
 def target_of(text):
+    """The module's target as ptxas 13.5 takes it: targets below sm_75, which it no
+    longer compiles for, compile as sm_75."""
     m = re.search(r"^\s*\.target\s+(sm_\w+)", text, re.M)
-    return m.group(1) if m else "sm_90"
+    t = m.group(1) if m else "sm_90"
+    n = re.match(r"sm_(\d+)", t)
+    return "sm_75" if n and int(n.group(1)) < 75 else t
 
 
 def run(ptxas, c):
     lines = open(os.path.join(ROOT, c["file"]), errors="replace").read().split("\n")
-    lines[c["line"] - 1] = c["instr"]
+    if c["instr"] is not None:
+        lines[c["line"] - 1] = c["instr"]
     text = "\n".join(lines)
     with tempfile.NamedTemporaryFile("w", suffix=".ptx", delete=False) as f:
         f.write(text)
@@ -128,6 +136,11 @@ def main():
     if not ptxas:
         sys.exit("set PTXAS to a ptxas binary (pip install nvidia-cuda-nvcc)")
     todo = cases()
+    # Only modules ptxas accepts unchanged (at their target as target_of gives it).
+    files = sorted({c["file"] for c in todo})
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
+        base = dict(zip(files, ex.map(lambda f: run(ptxas, {"file": f, "line": 1, "instr": None})["accept"], files)))
+    todo = [c for c in todo if base[c["file"]]]
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
         results = list(ex.map(lambda c: run(ptxas, c), todo))
     with open(OUT, "w") as f:

@@ -6,6 +6,7 @@
 use super::types::{Class, Ty};
 use super::{Checker, I};
 use crate::isa::{Form, Word, groups};
+use crate::syntax::ast::Operand;
 
 /// How a conversion changes a value, for the rounding rules.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -72,6 +73,45 @@ fn kind(d: Ty, s: Ty) -> Option<Kind> {
 }
 
 impl<'a> Checker<'a> {
+    /// The registers of a scalar cvt (PTX ISA 5.2.3's relaxed rule for cvt, as ptxas
+    /// 13.5 applies it, tests/ptxas_operand_matrix.rs): each may be a bit-size or
+    /// integer register as wide as its type or wider (16 bits at least), or a float
+    /// register of exactly its type; never a predicate. With .bf16 on either side,
+    /// ptxas relaxes nothing: each register has its type's size.
+    fn cvt_registers(&mut self, i: &I<'a>, name: &str, d: Ty, s: Ty) {
+        use super::scope::{Def, Sym};
+        use super::types::compatible;
+        let scalar = |t: Ty| t.is_int() || matches!(t, Ty::F16 | Ty::BF16 | Ty::F32 | Ty::F64);
+        if !scalar(d) || !scalar(s) || i.operands.len() != 2 {
+            return;
+        }
+        let strict = d == Ty::BF16 || s == Ty::BF16;
+        for (k, ty) in [(0, d), (1, s)] {
+            let Operand::Name(n) = &i.operands[k] else { continue };
+            let Some(Def { sym: Sym::Reg { ty: reg, .. }, .. }) = self.lookup(self.t(n)) else { continue };
+            let int = |t: Ty| matches!(t.class(), Class::Bit | Class::Unsigned | Class::Signed);
+            let wide = reg.bits() >= ty.bits().max(16);
+            let ok = compatible(ty, reg)
+                || (ty.bits() == 8 && int(reg) && reg.bits() == 16)
+                || (!strict && int(reg) && wide);
+            if !ok {
+                let role = if k == 0 { "destination" } else { "source" };
+                let want = if strict {
+                    format!(
+                        "a register of {}'s size (no wider one: the conversion involves .bf16)",
+                        ty.word()
+                    )
+                } else {
+                    format!("a {} register, or a bit-size or integer one at least as wide", ty.word())
+                };
+                self.error(
+                    n.span,
+                    format!("{name}: {role} `{}` is a {} register; expected {want}", self.t(n), reg.word()),
+                );
+            }
+        }
+    }
+
     pub(super) fn cvt_rules(&mut self, i: &I<'a>, name: &str, f: &Form) {
         let &[d, s] = f.types() else { return };
         let Some(kind) = kind(d, s) else {
@@ -139,6 +179,7 @@ impl<'a> Checker<'a> {
                 fail(self, &format!(".sat does not apply from {} to {}", s.word(), d.word()));
             }
         }
+        self.cvt_registers(i, name, d, s);
         let narrow_from_f32 =
             s == Ty::F32 && (is_half(d) || is_fp8(d) || matches!(d, Ty::TF32 | Ty::F16x2 | Ty::BF16x2));
         let unpack_or_fp8 = (d == Ty::F16x2 && is_fp8(s)) || (is_fp8(d) && s == Ty::F16x2);

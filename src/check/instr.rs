@@ -104,7 +104,10 @@ impl<'a> Checker<'a> {
         let op = &i.operands[0];
         self.error(
             op.span(),
-            format!("{name}: the destination must be a register, found {found} `{}`", op.span().text(self.src)),
+            format!(
+                "{name}: the destination must be a register, found {found} `{}`",
+                op.span().text(self.src)
+            ),
         );
     }
 
