@@ -128,6 +128,9 @@ impl<'a> Checker<'a> {
         if writes_first(&form) && !arithmetic {
             self.register_destination(i, name);
         }
+        if matches!(opcode, O::Ld | O::Ldu | O::St | O::Atom | O::Red) {
+            self.data_registers(i, name, &form);
+        }
         // `(a, b)` lists belong to call (ptxas: a syntax error anywhere else).
         if opcode != O::Call
             && let Some(op) = i.operands.iter().find(|o| matches!(o, Operand::List(..)))
@@ -191,6 +194,62 @@ impl<'a> Checker<'a> {
             opcode => self.generic(i, name, opcode),
         }
         Some(k)
+    }
+
+    /// The data registers of ld, ldu, st, atom and red, as ptxas 13.5 takes them
+    /// (tests/ptxas_operand_matrix.rs): ld's destinations and st's sources may be wider
+    /// than the type (PTX ISA 5.2.3's relaxed rule; 16 bits at least): any register but
+    /// a predicate for a bit-size type, a bit-size or integer one otherwise, a float one
+    /// only of the type's size; atom and red take registers of the type's size.
+    fn data_registers(&mut self, i: &I<'a>, name: &str, f: &Form) {
+        let Some(ty) = f.ty() else { return };
+        let n = i.operands.len();
+        let hint = usize::from(f.has(Word::L2CacheHint));
+        let (data, relaxed): (Vec<usize>, bool) = match f.opcode {
+            O::Ld | O::Ldu => (vec![0], true),
+            O::St => (vec![1], true),
+            O::Atom => ((0..n.saturating_sub(hint)).filter(|&k| k != 1).collect(), false),
+            O::Red => ((1..n.saturating_sub(hint)).collect(), false),
+            _ => return,
+        };
+        let int = |t: Ty| matches!(t.class(), Class::Bit | Class::Unsigned | Class::Signed);
+        for k in data {
+            let items: Vec<&Operand> = match i.operands.get(k) {
+                Some(Operand::Vector(items, _)) => items.iter().collect(),
+                Some(op) => vec![op],
+                None => continue,
+            };
+            for op in items {
+                let Operand::Name(r) = op else { continue };
+                let Some(Def { sym: Sym::Reg { ty: reg, .. }, .. }) = self.lookup(self.t(r)) else {
+                    continue;
+                };
+                let wide = reg.bits() >= ty.bits().max(16) && reg.class() != Class::Pred;
+                let ok = compatible(ty, reg)
+                    || relaxed && wide && (ty.class() == Class::Bit || int(reg))
+                    || !relaxed && ty.bits() == 8 && int(reg) && reg.bits() == 16;
+                if !ok {
+                    let want = if relaxed {
+                        format!("a register of {} or wider", ty.word())
+                    } else {
+                        format!("a register of {}'s size", ty.word())
+                    };
+                    let role = if k == 0 && f.opcode != O::St && f.opcode != O::Red {
+                        "destination"
+                    } else {
+                        "source"
+                    };
+                    self.error(
+                        r.span,
+                        format!(
+                            "{name}: {role} `{}` is a {} register; expected {want}",
+                            self.t(r),
+                            reg.word()
+                        ),
+                    );
+                }
+            }
+        }
     }
 
     /// Operands of an instruction the table validates: names resolve, vector widths
