@@ -65,6 +65,54 @@ pub fn special_register(name: &str) -> Option<bool> {
     })
 }
 
+/// What an operand of a form takes: a register of a type compatible with it, and an
+/// immediate that fits it where `imm` (sources only).
+#[derive(Clone, Copy)]
+struct Slot {
+    ty: Ty,
+    imm: bool,
+}
+
+/// The operands of the forms whose every operand has a type fixed by the form (PTX
+/// ISA 9.7's operand lists): the destination first, then the sources. `None` for the
+/// forms whose operands another rule checks, or that have no such list yet.
+fn signature(f: &Form) -> Option<Vec<Slot>> {
+    let t = f.ty()?;
+    let (dst, src) = (|ty| Slot { ty, imm: false }, |ty| Slot { ty, imm: true });
+    let same = |n: usize| -> Vec<Slot> { std::iter::once(dst(t)).chain((1..n).map(|_| src(t))).collect() };
+    let half = matches!(t, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2);
+    let one_type = f.types().len() == 1;
+    Some(match f.opcode {
+        // The halves take no immediate (ptxas: `add.rn.f16 d, a, 0x3C00` is an error).
+        O::Add | O::Sub | O::Mul | O::Fma | O::Min | O::Max | O::Abs | O::Neg if half && one_type => {
+            let n = match f.opcode {
+                O::Fma => 4,
+                O::Abs | O::Neg => 2,
+                _ => 3,
+            };
+            std::iter::once(dst(t)).chain((1..n).map(|_| dst(t))).collect()
+        }
+        O::Rcp | O::Sqrt | O::Rsqrt | O::Sin | O::Cos | O::Lg2 | O::Ex2 | O::Tanh if one_type && !half => {
+            same(2)
+        }
+        O::Copysign if one_type => same(3),
+        O::Addc | O::Subc if one_type => same(3),
+        O::Madc if one_type && !f.has(Word::Wide) => same(4),
+        O::Sad | O::Mad24 if one_type => same(4),
+        O::Mul24 if one_type => same(3),
+        O::Mul if one_type && f.has(Word::Wide) => vec![dst(t.widened()?), src(t), src(t)],
+        O::Mad if one_type && f.has(Word::Wide) => vec![dst(t.widened()?), src(t), src(t), src(t.widened()?)],
+        O::Shl | O::Shr if one_type => vec![dst(t), src(t), src(Ty::U32)],
+        O::Bfe if one_type => vec![dst(t), src(t), src(Ty::U32), src(Ty::U32)],
+        O::Bfi if one_type => vec![dst(t), src(t), src(t), src(Ty::U32), src(Ty::U32)],
+        O::Popc | O::Clz | O::Bfind if one_type => vec![dst(Ty::U32), src(t)],
+        O::Brev if one_type => same(2),
+        O::Prmt if f.types() == [Ty::B32] => same(4),
+        O::Redux if one_type => vec![dst(t), src(t), src(Ty::B32)],
+        _ => return None,
+    })
+}
+
 /// Does the form write its first operand, a register that no rule of its own checks?
 /// (The comparison and selection opcodes, video, texture and control
 /// instructions have rules of their own; `bar`/`barrier` write only with `.red`.)
@@ -125,8 +173,23 @@ impl<'a> Checker<'a> {
             opcode,
             O::Add | O::Sub | O::Mul | O::Mad | O::Div | O::Rem | O::Min | O::Max | O::Abs | O::Neg | O::Fma
         ) && same_typed(&form).is_some();
-        if writes_first(&form) && !arithmetic {
+        let signed = signature(&form).filter(|_| !arithmetic);
+        if writes_first(&form) && !arithmetic && signed.is_none() {
             self.register_destination(i, name);
+        }
+        if let Some(slots) = &signed
+            && slots.len() == i.operands.len()
+        {
+            for (k, (op, slot)) in i.operands.iter().zip(slots).enumerate() {
+                // Pairs, negations, sinks and vectors have rules of their own.
+                if matches!(
+                    op,
+                    Operand::Name(_) | Operand::Offset(..) | Operand::Int { .. } | Operand::Float { .. }
+                ) {
+                    let role = if k == 0 { "destination".to_string() } else { format!("operand {k}") };
+                    self.typed_operand(op, slot.ty, name, &role, slot.imm);
+                }
+            }
         }
         if matches!(opcode, O::Ld | O::Ldu | O::St | O::Atom | O::Red) {
             self.data_registers(i, name, &form);

@@ -167,6 +167,20 @@ impl Ty {
 /// type is compatible with every type of its size, signed and unsigned integers of a
 /// size are compatible with each other, and a floating-point type only with itself
 /// (and the bit-size type of its size).
+impl Ty {
+    /// The type twice as wide, of the `.wide` forms' destinations (16- and 32-bit
+    /// integers).
+    pub fn widened(self) -> Option<Ty> {
+        Some(match self {
+            Ty::U16 => Ty::U32,
+            Ty::U32 => Ty::U64,
+            Ty::S16 => Ty::S32,
+            Ty::S32 => Ty::S64,
+            _ => return None,
+        })
+    }
+}
+
 pub fn compatible(instr: Ty, reg: Ty) -> bool {
     if instr == reg {
         return true;
