@@ -71,6 +71,8 @@ pub fn special_register(name: &str) -> Option<bool> {
 struct Slot {
     ty: Ty,
     imm: bool,
+    /// An address (a register or a variable's name) another rule checks.
+    address: bool,
 }
 
 /// The operands of the forms whose every operand has a type fixed by the form (PTX
@@ -78,7 +80,9 @@ struct Slot {
 /// forms whose operands another rule checks, or that have no such list yet.
 fn signature(f: &Form) -> Option<Vec<Slot>> {
     let t = f.ty()?;
-    let (dst, src) = (|ty| Slot { ty, imm: false }, |ty| Slot { ty, imm: true });
+    let (dst, src) =
+        (|ty| Slot { ty, imm: false, address: false }, |ty| Slot { ty, imm: true, address: false });
+    let address = Slot { ty: t, imm: true, address: true };
     let same = |n: usize| -> Vec<Slot> { std::iter::once(dst(t)).chain((1..n).map(|_| src(t))).collect() };
     let half = matches!(t, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2);
     let one_type = f.types().len() == 1;
@@ -108,7 +112,24 @@ fn signature(f: &Form) -> Option<Vec<Slot>> {
         O::Popc | O::Clz | O::Bfind if one_type => vec![dst(Ty::U32), src(t)],
         O::Brev if one_type => same(2),
         O::Prmt if f.types() == [Ty::B32] => same(4),
-        O::Redux if one_type => vec![dst(t), src(t), src(Ty::B32)],
+        // Member masks are 32-bit integers (a float register is no mask).
+        O::Redux if one_type => vec![dst(t), src(t), src(Ty::U32)],
+        O::Shf if one_type => same(4),
+        O::Fns if one_type => vec![dst(t), src(Ty::B32), src(Ty::B32), src(Ty::S32)],
+        O::Shfl if one_type => vec![dst(t), src(t), src(Ty::B32), src(Ty::B32), src(Ty::U32)],
+        O::Vote if f.has(Word::Ballot) => vec![dst(t), src(Ty::Pred), src(Ty::U32)],
+        O::Vote => vec![dst(Ty::Pred), src(Ty::Pred), src(Ty::U32)],
+        O::Match if one_type => vec![dst(Ty::B32), src(t), src(Ty::U32)],
+        O::Activemask => vec![dst(Ty::B32)],
+        O::Cvta if one_type => vec![dst(t), address],
+        O::Mapa if one_type => vec![dst(t), address, src(Ty::U32)],
+        O::Getctarank if one_type => vec![dst(Ty::U32), address],
+        O::Dp4a | O::Dp2a => {
+            let signed = f.types().iter().any(|t| t.class() == super::types::Class::Signed);
+            let d = if signed { Ty::S32 } else { Ty::U32 };
+            vec![dst(d), src(Ty::B32), src(Ty::B32), src(d)]
+        }
+        O::Tanh | O::Ex2 if half && one_type => vec![dst(t), dst(t)],
         _ => return None,
     })
 }
@@ -181,11 +202,22 @@ impl<'a> Checker<'a> {
             && slots.len() == i.operands.len()
         {
             for (k, (op, slot)) in i.operands.iter().zip(slots).enumerate() {
-                // Pairs, negations, sinks and vectors have rules of their own.
-                if matches!(
+                // Pairs, negations, sinks and vectors have rules of their own; ptxas
+                // takes an integer for a predicate source (`vote.all.pred p, 1, m`).
+                let int_pred = k > 0 && slot.ty == Ty::Pred && matches!(op, Operand::Int { .. });
+                let plain = matches!(
                     op,
                     Operand::Name(_) | Operand::Offset(..) | Operand::Int { .. } | Operand::Float { .. }
-                ) {
+                );
+                // An address may be a variable's name; a register has the form's type.
+                let variable = slot.address
+                    && match op {
+                        Operand::Name(n) => {
+                            !matches!(self.lookup(self.t(n)), Some(Def { sym: Sym::Reg { .. }, .. }))
+                        }
+                        _ => true,
+                    };
+                if plain && !int_pred && !variable {
                     let role = if k == 0 { "destination".to_string() } else { format!("operand {k}") };
                     self.typed_operand(op, slot.ty, name, &role, slot.imm);
                 }
@@ -283,6 +315,17 @@ impl<'a> Checker<'a> {
                 None => continue,
             };
             for op in items {
+                // A source immediate fits the type (ptxas: `st.f32 [a], 1` is an error).
+                if matches!(op, Operand::Int { .. } | Operand::Float { .. })
+                    && ty != Ty::B128
+                    && !self.immediate_fits(op, ty)
+                {
+                    self.error(
+                        op.span(),
+                        format!("{name}: `{}` is not a {} immediate", op.span().text(self.src), ty.word()),
+                    );
+                    continue;
+                }
                 let Operand::Name(r) = op else { continue };
                 let Some(Def { sym: Sym::Reg { ty: reg, .. }, .. }) = self.lookup(self.t(r)) else {
                     continue;
