@@ -30,42 +30,17 @@ Usage: python3 tools/mma_sp_cases.py   (deterministic; standard library only)
 import json
 import os
 import random
-import struct
 import subprocess
 import sys
+
+# The number formats of the wgmma cases (run as a script, tools/ is on the path).
+from wgmma_cases import bf16_bits, f16_bits, f32_bits, fp8_value
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 OUT = os.path.join(ROOT, "tests", "kernels")
 PTX = "tests/kernels/mma_sp.ptx"
 
 BITS = {"f16": 16, "bf16": 16, "tf32": 32, "e4m3": 8, "e5m2": 8, "s8": 8, "u8": 8}
-
-
-def f16_bits(v):
-    return struct.unpack("<H", struct.pack("<e", v))[0]
-
-
-def f32_bits(v):
-    return struct.unpack("<I", struct.pack("<f", v))[0]
-
-
-def f32_value(b):
-    return struct.unpack("<f", struct.pack("<I", b))[0]
-
-
-def bf16_bits(v):
-    b = f32_bits(v)
-    assert b & 0xffff == 0, v
-    return b >> 16
-
-
-def fp8_value(ty, b):
-    sign = -1.0 if b & 0x80 else 1.0
-    if ty == "e4m3":
-        e, f = (b >> 3) & 15, b & 7
-        return sign * (f / 8 * 2.0 ** -6 if e == 0 else (1 + f / 8) * 2.0 ** (e - 7))
-    e, f = (b >> 2) & 31, b & 3
-    return sign * (f / 4 * 2.0 ** -14 if e == 0 else (1 + f / 4) * 2.0 ** (e - 15))
 
 
 def element(ty, rng, halves=False):

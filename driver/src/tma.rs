@@ -36,6 +36,38 @@ fn write_map(p: *mut u8, map: &TensorMap) -> Result<(), CUresult> {
     Ok(())
 }
 
+/// The arguments both encoders share, read from the caller's arrays (`boxDim` given
+/// only to the tiled one).
+#[allow(clippy::too_many_arguments)]
+fn tiled_args(
+    dtype: u32,
+    rank: u32,
+    global_address: *mut c_void,
+    global_dim: *const u64,
+    global_strides: *const u64,
+    box_dim: Option<*const u32>,
+    element_strides: *const u32,
+    [interleave, swizzle, l2_promotion, oob_fill]: [u32; 4],
+) -> Result<Tiled, CUresult> {
+    let r = rank as usize;
+    Ok(Tiled {
+        dtype,
+        rank,
+        global: global_address as u64,
+        dims: array(global_dim, r, "globalDim")?,
+        strides: array(global_strides, r - 1, "globalStrides")?,
+        boxes: match box_dim {
+            Some(b) => array(b, r, "boxDim")?,
+            None => Vec::new(),
+        },
+        element_strides: array(element_strides, r, "elementStrides")?,
+        interleave,
+        swizzle,
+        l2_promotion,
+        oob_fill,
+    })
+}
+
 fn map_error(e: MapError) -> CUresult {
     match e {
         MapError::Invalid(why) => crate::fail(error::INVALID_VALUE, why),
@@ -61,20 +93,8 @@ crate::api! {
         if !(1..=5).contains(&rank) {
             return Err(crate::fail(error::INVALID_VALUE, format!("tensorRank is {rank}, not 1 to 5")));
         }
-        let r = rank as usize;
-        let tiled = Tiled {
-            dtype,
-            rank,
-            global: global_address as u64,
-            dims: array(global_dim, r, "globalDim")?,
-            strides: array(global_strides, r - 1, "globalStrides")?,
-            boxes: array(box_dim, r, "boxDim")?,
-            element_strides: array(element_strides, r, "elementStrides")?,
-            interleave,
-            swizzle,
-            l2_promotion,
-            oob_fill,
-        };
+        let modes = [interleave, swizzle, l2_promotion, oob_fill];
+        let tiled = tiled_args(dtype, rank, global_address, global_dim, global_strides, Some(box_dim), element_strides, modes)?;
         let map = TensorMap::tiled(&tiled).map_err(map_error)?;
         write_map(tensor_map, &map)
     }
@@ -100,19 +120,8 @@ crate::api! {
             return Err(crate::fail(error::INVALID_VALUE, format!("tensorRank is {rank}, not 3, 4 or 5 (im2col)")));
         }
         let r = rank as usize;
-        let tiled = Tiled {
-            dtype,
-            rank,
-            global: global_address as u64,
-            dims: array(global_dim, r, "globalDim")?,
-            strides: array(global_strides, r - 1, "globalStrides")?,
-            boxes: Vec::new(),
-            element_strides: array(element_strides, r, "elementStrides")?,
-            interleave,
-            swizzle,
-            l2_promotion,
-            oob_fill,
-        };
+        let modes = [interleave, swizzle, l2_promotion, oob_fill];
+        let tiled = tiled_args(dtype, rank, global_address, global_dim, global_strides, None, element_strides, modes)?;
         let args = Im2colArgs {
             lower: array(pixel_box_lower_corner, r - 2, "pixelBoxLowerCorner")?,
             upper: array(pixel_box_upper_corner, r - 2, "pixelBoxUpperCorner")?,

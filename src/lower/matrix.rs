@@ -8,6 +8,14 @@ use crate::isa::{Form, Opcode as O, Word as W};
 use crate::lower::regs::Slot;
 use crate::syntax::ast::*;
 
+/// The items of vector operand `o` when it has `n` of them.
+fn vector(o: Option<&Operand>, n: usize) -> Option<&Vec<Operand>> {
+    match o {
+        Some(Operand::Vector(items, _)) if items.len() == n => Some(items),
+        _ => None,
+    }
+}
+
 impl<'m> Decoder<'m> {
     pub(super) fn matrix_op(&mut self, i: &InstrView<'m>, f: &Form) -> Result<Op, LowerError> {
         let has = |w: W| f.has(w);
@@ -96,12 +104,6 @@ impl<'m> Decoder<'m> {
                     MmaKind::Half { acc16: true, .. } => (4, 2, 2),
                     _ => (4, 2, 4),
                 };
-                fn vector(o: Option<&Operand>, n: usize) -> Option<&Vec<Operand>> {
-                    match o {
-                        Some(Operand::Vector(items, _)) if items.len() == n => Some(items),
-                        _ => None,
-                    }
-                }
                 let (Some(d), Some(a), Some(b), Some(c)) = (
                     vector(ops.first(), nc),
                     vector(ops.get(1), na),
@@ -111,18 +113,7 @@ impl<'m> Decoder<'m> {
                     return self.unsupported(i);
                 };
                 let reg = if kind == MmaKind::F64 { Ty::B64 } else { Ty::B32 };
-                let srcs = |items: &Vec<Operand>| {
-                    items.iter().map(|o| self.src(o, reg)).collect::<Result<Vec<_>, _>>()
-                };
-                let mma = Mma {
-                    kind,
-                    d: d.iter().map(|o| self.dst(o)).collect::<Result<Vec<_>, _>>()?,
-                    a: srcs(a)?,
-                    b: srcs(b)?,
-                    c: srcs(c)?,
-                    sparse: None,
-                };
-                Ok(Op::Mma(Box::new(mma)))
+                self.mma_of(kind, [d, a, b, c], reg, None)
             }
             O::Wmma => self.wmma_op(i, f),
             O::Wgmma => self.wgmma_op(i, f),
@@ -181,12 +172,6 @@ impl<'m> Decoder<'m> {
         // ptxas takes selectors 0 to 3, and only 0 at k64 (each row's metadata takes
         // two registers); the executor reports those the ISA leaves undefined.
         let max_selector = if k == 64 { 0 } else { 3 };
-        fn vector(o: Option<&Operand>, n: usize) -> Option<&Vec<Operand>> {
-            match o {
-                Some(Operand::Vector(items, _)) if items.len() == n => Some(items),
-                _ => None,
-            }
-        }
         let (Some(d), Some(a), Some(b), Some(c), Some(e), Some(sel)) = (
             vector(ops.first(), nc),
             vector(ops.get(1), na),
@@ -214,15 +199,28 @@ impl<'m> Decoder<'m> {
                 );
             }
         };
+        let sparse = Sparse { k, e: self.src(e, Ty::B32)?, selector, ordered };
+        self.mma_of(kind, [d, a, b, c], Ty::B32, Some(sparse))
+    }
+
+    /// An `mma` of `kind` from its fragments' operands (D, A, B, C), each register
+    /// of `reg` bits.
+    fn mma_of(
+        &mut self,
+        kind: MmaKind,
+        [d, a, b, c]: [&Vec<Operand>; 4],
+        reg: Ty,
+        sparse: Option<Sparse>,
+    ) -> Result<Op, LowerError> {
         let srcs =
-            |items: &Vec<Operand>| items.iter().map(|o| self.src(o, Ty::B32)).collect::<Result<Vec<_>, _>>();
+            |items: &Vec<Operand>| items.iter().map(|o| self.src(o, reg)).collect::<Result<Vec<_>, _>>();
         let mma = Mma {
             kind,
             d: d.iter().map(|o| self.dst(o)).collect::<Result<Vec<_>, _>>()?,
             a: srcs(a)?,
             b: srcs(b)?,
             c: srcs(c)?,
-            sparse: Some(Sparse { k, e: self.src(e, Ty::B32)?, selector, ordered }),
+            sparse,
         };
         Ok(Op::Mma(Box::new(mma)))
     }
