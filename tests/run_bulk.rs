@@ -369,6 +369,19 @@ fn a_multicast_bulk_copy_lands_in_each_cta_of_its_mask() {
     }
 }
 
+/// Outside clusters a CTA is a cluster of one: mask 1 is the CTA itself.
+#[test]
+fn a_multicast_outside_clusters_lands_in_the_cta_itself() {
+    let input: Vec<u64> = (0..8).map(|k| 0x0101_0101_0101_0101 * (k + 3)).collect();
+    let spec = format!(
+        r#"{{"kernel": "multicast_alone", "grid": 1, "block": 1, "args": [{{"buffer": "u64", "len": 8}}, {{"buffer": "u64", "data": [{}]}}]}}"#,
+        list(&input)
+    );
+    let (out, json) = common::run_spec(MULTICAST, &spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(words(&json, 0), input);
+}
+
 /// A mask naming a rank past the cluster's four is undefined behaviour, reported.
 #[test]
 fn a_multicast_mask_outside_the_cluster_faults() {

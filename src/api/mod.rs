@@ -776,7 +776,7 @@ impl Device {
                     Err((_, f)) => break Some(f),
                 }
             };
-            scratch = cl.take(shape.rank(cta));
+            scratch = cl.into_scratch(shape.rank(cta)).unwrap_or_default();
             fault
         } else {
             run.run(cta, limits, &mut scratch).err()

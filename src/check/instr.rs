@@ -75,15 +75,35 @@ struct Slot {
     address: bool,
 }
 
+/// An operand signature: at most five slots.
+#[derive(Clone, Copy)]
+struct Sig {
+    slots: [Slot; 5],
+    len: usize,
+}
+
+fn sig(slots: &[Slot]) -> Sig {
+    let mut out = Sig { slots: [slots[0]; 5], len: slots.len() };
+    out.slots[..slots.len()].copy_from_slice(slots);
+    out
+}
+
+/// Roles of operands in diagnostics, by position.
+const ROLES: [&str; 6] = ["destination", "operand 1", "operand 2", "operand 3", "operand 4", "operand 5"];
+
 /// The operands of the forms whose every operand has a type fixed by the form (PTX
 /// ISA 9.7's operand lists): the destination first, then the sources. `None` for the
 /// forms whose operands another rule checks, or that have no such list yet.
-fn signature(f: &Form) -> Option<Vec<Slot>> {
+fn signature(f: &Form) -> Option<Sig> {
     let t = f.ty()?;
     let (dst, src) =
         (|ty| Slot { ty, imm: false, address: false }, |ty| Slot { ty, imm: true, address: false });
     let address = Slot { ty: t, imm: true, address: true };
-    let same = |n: usize| -> Vec<Slot> { std::iter::once(dst(t)).chain((1..n).map(|_| src(t))).collect() };
+    let same = |n: usize| -> Sig {
+        let mut slots = [src(t); 5];
+        slots[0] = dst(t);
+        Sig { slots, len: n }
+    };
     let half = matches!(t, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2);
     let one_type = f.types().len() == 1;
     Some(match f.opcode {
@@ -94,7 +114,7 @@ fn signature(f: &Form) -> Option<Vec<Slot>> {
                 O::Abs | O::Neg => 2,
                 _ => 3,
             };
-            std::iter::once(dst(t)).chain((1..n).map(|_| dst(t))).collect()
+            Sig { slots: [dst(t); 5], len: n }
         }
         O::Rcp | O::Sqrt | O::Rsqrt | O::Sin | O::Cos | O::Lg2 | O::Ex2 | O::Tanh if one_type && !half => {
             same(2)
@@ -104,32 +124,34 @@ fn signature(f: &Form) -> Option<Vec<Slot>> {
         O::Madc if one_type && !f.has(Word::Wide) => same(4),
         O::Sad | O::Mad24 if one_type => same(4),
         O::Mul24 if one_type => same(3),
-        O::Mul if one_type && f.has(Word::Wide) => vec![dst(t.widened()?), src(t), src(t)],
-        O::Mad if one_type && f.has(Word::Wide) => vec![dst(t.widened()?), src(t), src(t), src(t.widened()?)],
-        O::Shl | O::Shr if one_type => vec![dst(t), src(t), src(Ty::U32)],
-        O::Bfe if one_type => vec![dst(t), src(t), src(Ty::U32), src(Ty::U32)],
-        O::Bfi if one_type => vec![dst(t), src(t), src(t), src(Ty::U32), src(Ty::U32)],
-        O::Popc | O::Clz | O::Bfind if one_type => vec![dst(Ty::U32), src(t)],
+        O::Mul if one_type && f.has(Word::Wide) => sig(&[dst(t.widened()?), src(t), src(t)]),
+        O::Mad if one_type && f.has(Word::Wide) => {
+            sig(&[dst(t.widened()?), src(t), src(t), src(t.widened()?)])
+        }
+        O::Shl | O::Shr if one_type => sig(&[dst(t), src(t), src(Ty::U32)]),
+        O::Bfe if one_type => sig(&[dst(t), src(t), src(Ty::U32), src(Ty::U32)]),
+        O::Bfi if one_type => sig(&[dst(t), src(t), src(t), src(Ty::U32), src(Ty::U32)]),
+        O::Popc | O::Clz | O::Bfind if one_type => sig(&[dst(Ty::U32), src(t)]),
         O::Brev if one_type => same(2),
         O::Prmt if f.types() == [Ty::B32] => same(4),
         // Member masks are 32-bit integers (a float register is no mask).
-        O::Redux if one_type => vec![dst(t), src(t), src(Ty::U32)],
+        O::Redux if one_type => sig(&[dst(t), src(t), src(Ty::U32)]),
         O::Shf if one_type => same(4),
-        O::Fns if one_type => vec![dst(t), src(Ty::B32), src(Ty::B32), src(Ty::S32)],
-        O::Shfl if one_type => vec![dst(t), src(t), src(Ty::B32), src(Ty::B32), src(Ty::U32)],
-        O::Vote if f.has(Word::Ballot) => vec![dst(t), src(Ty::Pred), src(Ty::U32)],
-        O::Vote => vec![dst(Ty::Pred), src(Ty::Pred), src(Ty::U32)],
-        O::Match if one_type => vec![dst(Ty::B32), src(t), src(Ty::U32)],
-        O::Activemask => vec![dst(Ty::B32)],
-        O::Cvta if one_type => vec![dst(t), address],
-        O::Mapa if one_type => vec![dst(t), address, src(Ty::U32)],
-        O::Getctarank if one_type => vec![dst(Ty::U32), address],
+        O::Fns if one_type => sig(&[dst(t), src(Ty::B32), src(Ty::B32), src(Ty::S32)]),
+        O::Shfl if one_type => sig(&[dst(t), src(t), src(Ty::B32), src(Ty::B32), src(Ty::U32)]),
+        O::Vote if f.has(Word::Ballot) => sig(&[dst(t), src(Ty::Pred), src(Ty::U32)]),
+        O::Vote => sig(&[dst(Ty::Pred), src(Ty::Pred), src(Ty::U32)]),
+        O::Match if one_type => sig(&[dst(Ty::B32), src(t), src(Ty::U32)]),
+        O::Activemask => sig(&[dst(Ty::B32)]),
+        O::Cvta if one_type => sig(&[dst(t), address]),
+        O::Mapa if one_type => sig(&[dst(t), address, src(Ty::U32)]),
+        O::Getctarank if one_type => sig(&[dst(Ty::U32), address]),
         O::Dp4a | O::Dp2a => {
             let signed = f.types().iter().any(|t| t.class() == super::types::Class::Signed);
             let d = if signed { Ty::S32 } else { Ty::U32 };
-            vec![dst(d), src(Ty::B32), src(Ty::B32), src(d)]
+            sig(&[dst(d), src(Ty::B32), src(Ty::B32), src(d)])
         }
-        O::Tanh | O::Ex2 if half && one_type => vec![dst(t), dst(t)],
+        O::Tanh | O::Ex2 if half && one_type => sig(&[dst(t), dst(t)]),
         _ => return None,
     })
 }
@@ -198,10 +220,12 @@ impl<'a> Checker<'a> {
         if writes_first(&form) && !arithmetic && signed.is_none() {
             self.register_destination(i, name);
         }
-        if let Some(slots) = &signed
-            && slots.len() == i.operands.len()
+        // Operands resolved here, which `generic` need not look up again.
+        let mut done = 0u32;
+        if let Some(sig) = &signed
+            && sig.len == i.operands.len()
         {
-            for (k, (op, slot)) in i.operands.iter().zip(slots).enumerate() {
+            for (k, (op, slot)) in i.operands.iter().zip(&sig.slots).enumerate() {
                 // Pairs, negations, sinks and vectors have rules of their own; ptxas
                 // takes an integer for a predicate source (`vote.all.pred p, 1, m`).
                 let int_pred = k > 0 && slot.ty == Ty::Pred && matches!(op, Operand::Int { .. });
@@ -218,13 +242,13 @@ impl<'a> Checker<'a> {
                         _ => true,
                     };
                 if plain && !int_pred && !variable {
-                    let role = if k == 0 { "destination".to_string() } else { format!("operand {k}") };
-                    self.typed_operand(op, slot.ty, name, &role, slot.imm);
+                    self.typed_operand(op, slot.ty, name, ROLES[k], slot.imm);
+                    done |= 1 << k;
                 }
             }
         }
         if matches!(opcode, O::Ld | O::Ldu | O::St | O::Atom | O::Red) {
-            self.data_registers(i, name, &form);
+            done |= self.data_registers(i, name, &form);
         }
         // `(a, b)` lists belong to call (ptxas: a syntax error anywhere else).
         if opcode != O::Call
@@ -254,7 +278,7 @@ impl<'a> Checker<'a> {
             O::Cvt if !self.forms[k as usize].has(Word::Pack) => {
                 let form = self.forms[k as usize];
                 self.cvt_rules(i, name, &form);
-                self.generic(i, name, O::Cvt);
+                self.generic(i, name, O::Cvt, done);
             }
             // ptxas: "32-Bit ABI ... is not supported on sm_90 or higher architectures".
             O::Cvta => {
@@ -264,7 +288,7 @@ impl<'a> Checker<'a> {
                         format!("{name}: 32-bit addresses are not supported on sm_90 or higher"),
                     );
                 }
-                self.generic(i, name, O::Cvta);
+                self.generic(i, name, O::Cvta, done);
             }
             // Arithmetic whose operands all have the instruction type: registers of a
             // compatible type, immediates that fit it (ptxas rejects `add.u32 d, a, 1.5`).
@@ -282,11 +306,11 @@ impl<'a> Checker<'a> {
                 if let Some(ty) = same_typed(&self.forms[k as usize]) =>
             {
                 for (n, op) in i.operands.iter().enumerate() {
-                    let role = if n == 0 { "destination".to_string() } else { format!("operand {}", n) };
-                    self.typed_operand(op, ty, name, &role, n > 0);
+                    let role = ROLES.get(n).copied().unwrap_or("operand");
+                    self.typed_operand(op, ty, name, role, n > 0);
                 }
             }
-            opcode => self.generic(i, name, opcode),
+            opcode => self.generic(i, name, opcode, done),
         }
         Some(k)
     }
@@ -296,39 +320,58 @@ impl<'a> Checker<'a> {
     /// than the type (PTX ISA 5.2.3's relaxed rule; 16 bits at least): any register but
     /// a predicate for a bit-size type, a bit-size or integer one otherwise, a float one
     /// only of the type's size; atom and red take registers of the type's size.
-    fn data_registers(&mut self, i: &I<'a>, name: &str, f: &Form) {
-        let Some(ty) = f.ty() else { return };
+    fn data_registers(&mut self, i: &I<'a>, name: &str, f: &Form) -> u32 {
+        let Some(ty) = f.ty() else { return 0 };
         let n = i.operands.len();
         let hint = usize::from(f.has(Word::L2CacheHint));
-        let (data, relaxed): (Vec<usize>, bool) = match f.opcode {
-            O::Ld | O::Ldu => (vec![0], true),
-            O::St => (vec![1], true),
-            O::Atom => ((0..n.saturating_sub(hint)).filter(|&k| k != 1).collect(), false),
-            O::Red => ((1..n.saturating_sub(hint)).collect(), false),
-            _ => return,
+        // The data operands: ld's first, st's second, atom's all but the address (and
+        // a cache policy), red's all after the address.
+        let (first, last, relaxed) = match f.opcode {
+            O::Ld | O::Ldu => (0, 1, true),
+            O::St => (1, 2, true),
+            O::Atom | O::Red => (usize::from(f.opcode == O::Red), n.saturating_sub(hint), false),
+            _ => return 0,
         };
-        let int = |t: Ty| matches!(t.class(), Class::Bit | Class::Unsigned | Class::Signed);
-        for k in data {
-            let items: Vec<&Operand> = match i.operands.get(k) {
-                Some(Operand::Vector(items, _)) => items.iter().collect(),
-                Some(op) => vec![op],
-                None => continue,
+        let mut done = 0;
+        for k in first..last.min(n) {
+            if f.opcode == O::Atom && k == 1 {
+                continue;
+            }
+            let op = &i.operands[k];
+            let items = match op {
+                Operand::Vector(items, _) => &items[..],
+                op => std::slice::from_ref(op),
             };
             for op in items {
-                // A source immediate fits the type (ptxas: `st.f32 [a], 1` is an error).
-                if matches!(op, Operand::Int { .. } | Operand::Float { .. })
-                    && ty != Ty::B128
-                    && !self.immediate_fits(op, ty)
-                {
-                    self.error(
-                        op.span(),
-                        format!("{name}: `{}` is not a {} immediate", op.span().text(self.src), ty.word()),
-                    );
-                    continue;
-                }
-                let Operand::Name(r) = op else { continue };
-                let Some(Def { sym: Sym::Reg { ty: reg, .. }, .. }) = self.lookup(self.t(r)) else {
-                    continue;
+                self.data_operand(
+                    op,
+                    ty,
+                    relaxed,
+                    name,
+                    if k == 0 && f.opcode != O::Red { "destination" } else { "source" },
+                );
+            }
+            if matches!(op, Operand::Vector(..) | Operand::Name(_)) {
+                done |= 1 << k;
+            }
+        }
+        done
+    }
+
+    /// One data operand of [`Self::data_registers`]: a register of `ty` (or, where
+    /// `relaxed`, a wider one), or a source immediate that fits `ty`.
+    fn data_operand(&mut self, op: &Operand, ty: Ty, relaxed: bool, name: &str, role: &str) {
+        let int = |t: Ty| matches!(t.class(), Class::Bit | Class::Unsigned | Class::Signed);
+        match op {
+            // A source immediate fits the type (ptxas: `st.f32 [a], 1` is an error).
+            Operand::Int { .. } | Operand::Float { .. } if ty != Ty::B128 && !self.immediate_fits(op, ty) => {
+                let text = op.span().text(self.src);
+                self.error(op.span(), format!("{name}: `{text}` is not a {} immediate", ty.word()));
+            }
+            Operand::Name(r) => {
+                let Some(Def { sym: Sym::Reg { ty: reg, .. }, .. }) = self.resolve_value_name(*r, name)
+                else {
+                    return;
                 };
                 let wide = reg.bits() >= ty.bits().max(16) && reg.class() != Class::Pred;
                 let ok = compatible(ty, reg)
@@ -340,11 +383,6 @@ impl<'a> Checker<'a> {
                     } else {
                         format!("a register of {}'s size", ty.word())
                     };
-                    let role = if k == 0 && f.opcode != O::St && f.opcode != O::Red {
-                        "destination"
-                    } else {
-                        "source"
-                    };
                     self.error(
                         r.span,
                         format!(
@@ -355,12 +393,14 @@ impl<'a> Checker<'a> {
                     );
                 }
             }
+            _ => {}
         }
     }
 
     /// Operands of an instruction the table validates: names resolve, vector widths
     /// fit, and image operands appear only where they belong.
-    fn generic(&mut self, i: &I<'a>, name: &str, opcode: O) {
+    /// Operands `done` (a bit each) were resolved already.
+    fn generic(&mut self, i: &I<'a>, name: &str, opcode: O, done: u32) {
         if matches!(opcode, O::Ld | O::St | O::Ldu) {
             self.memory_vector(i, name);
         }
@@ -377,8 +417,10 @@ impl<'a> Checker<'a> {
             );
             self.error(op.span(), msg);
         }
-        for op in i.operands {
-            self.resolve_operand(op, name);
+        for (k, op) in i.operands.iter().enumerate() {
+            if done >> k & 1 == 0 {
+                self.resolve_operand(op, name);
+            }
         }
     }
 

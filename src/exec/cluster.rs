@@ -45,9 +45,11 @@ pub struct ClusterRun {
 }
 
 impl ClusterRun {
-    /// The state of its CTA of rank `rank` (for `ptxvm trace`, once the cluster ran).
-    pub fn take(&mut self, rank: u32) -> Scratch {
-        std::mem::take(&mut self.scratches[rank as usize])
+    /// The state of its CTA of rank `rank` (for `ptxvm trace`, once the cluster ran):
+    /// the run ends, so the link's other holders go with it.
+    pub fn into_scratch(mut self, rank: u32) -> Option<Scratch> {
+        let r = rank as usize;
+        (r < self.scratches.len()).then(|| self.scratches.swap_remove(r))
     }
 
     /// Where its first CTA still running waits, for reports: that CTA and the place.
@@ -72,7 +74,7 @@ pub struct Link {
 }
 
 impl Link {
-    pub fn new(ranks: u32, threads: u32) -> Link {
+    pub(crate) fn new(ranks: u32, threads: u32) -> Link {
         Link {
             mem: (0..ranks).map(|_| RefCell::new(Vec::new())).collect(),
             phase: Cell::new(0),

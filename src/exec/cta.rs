@@ -70,7 +70,7 @@ pub struct Turn {
 
 /// A started CTA, or cluster, that let others run, with its whole state, to be
 /// resumed on any host thread.
-pub enum Suspended {
+pub(crate) enum Suspended {
     Cta(Box<Scratch>),
     Cluster(Box<super::cluster::ClusterRun>),
 }
@@ -96,7 +96,7 @@ impl Scratch {
     }
 
     /// Its warps join a cluster as rank `rank` (`cluster.rs`).
-    pub fn join_cluster(&mut self, link: &Rc<super::cluster::Link>, rank: u32, warps: usize) {
+    pub(crate) fn join_cluster(&mut self, link: &Rc<super::cluster::Link>, rank: u32, warps: usize) {
         for warp in &mut self.warps[..warps] {
             warp.cluster = Some(link.clone());
             warp.rank = rank;

@@ -369,7 +369,7 @@ impl Cta<'_> {
         };
         for (r, mbar) in self.multicast_ranks(w, mask, c.mbar, l)? {
             let mbar = self.bulk_mbar(w, shared, Some(mbar), l)?;
-            self.bulk_bytes(w, shared, c, (Mem::Shared, in_rank(d, r)), s, size, l)?;
+            self.bulk_bytes(w, shared, c, (Mem::Shared, in_rank(w, d, r)), s, size, l)?;
             complete_bulk(w, shared, mbar, size)?;
         }
         Ok(())
@@ -413,7 +413,8 @@ impl Cta<'_> {
         mbar: Option<(Mem, Src, i64)>,
         l: usize,
     ) -> Result<Vec<(u32, Place)>, String> {
-        let size = self.shape.cluster_size();
+        // A launch without clusters is a cluster of one CTA.
+        let size = self.shape.cluster_size().max(1);
         if u32::from(mask) >> size != 0 {
             return Err(format!(
                 "multicast::cluster: the CTA mask {mask:#06x} names CTAs outside the cluster of {size} (undefined \
@@ -426,9 +427,13 @@ impl Cta<'_> {
         let a = super::lane::address(w, addr, offset, l);
         let off = match self.target(w, mem, a) {
             Target::Shared(s) | Target::Remote(_, s) => s,
-            _ => a,
+            _ => {
+                return Err(format!(
+                    "multicast::cluster: the mbarrier's address {a:#x} is not in shared memory"
+                ));
+            }
         };
-        Ok(lanes(u32::from(mask)).map(|r| (r, (Mem::Shared, Src::Imm(in_rank(off, r)), 0))).collect())
+        Ok(lanes(u32::from(mask)).map(|r| (r, (Mem::Shared, Src::Imm(in_rank(w, off, r)), 0))).collect())
     }
 
     /// The mbarrier a bulk copy completes on, checked before any byte moves: its
@@ -539,7 +544,10 @@ impl Cta<'_> {
             bytes[8 * k as usize..][..8].copy_from_slice(&v.to_le_bytes());
         }
         let map = TensorMap::decode(&bytes).ok_or_else(|| {
-            format!("cp.async.bulk.tensor: the 128 bytes at {at:#x} are not a tensor map made by cuTensorMapEncodeTiled")
+            format!(
+                "cp.async.bulk.tensor: the 128 bytes at {at:#x} are not a tensor map made by cuTensorMapEncodeTiled \
+                 or cuTensorMapEncodeIm2col"
+            )
         })?;
         if map.rank != u32::from(c.dims) {
             return Err(format!(
@@ -587,7 +595,7 @@ impl Cta<'_> {
         };
         for (r, mbar) in self.multicast_ranks(w, mask, c.mbar, l)? {
             let mbar = self.bulk_mbar(w, shared, Some(mbar), l)?;
-            self.tensor_box(w, shared, c, &map, &start, in_rank(base, r), l, mbar)?;
+            self.tensor_box(w, shared, c, &map, &start, in_rank(w, base, r), l, mbar)?;
         }
         Ok(())
     }
@@ -690,10 +698,14 @@ fn tensor_reduction(op: AtomOp, map: &super::tma::TensorMap) -> Result<(AtomOp, 
 }
 
 /// Shared offset `off` in the CTA of rank `r` of the cluster: the rank + 1 in bits
-/// 24.. of a shared address (`cluster.rs`).
-fn in_rank(off: u64, r: u32) -> u64 {
+/// 24.. of a shared address (`cluster.rs`); outside clusters, where only rank 0 is
+/// named, the CTA's own offset.
+fn in_rank(w: &Warp, off: u64, r: u32) -> u64 {
     use super::cluster::{OFFSET_MASK, RANK_SHIFT};
-    (off & OFFSET_MASK) | (u64::from(r) + 1) << RANK_SHIFT
+    match w.cluster {
+        None => off & OFFSET_MASK,
+        Some(_) => (off & OFFSET_MASK) | (u64::from(r) + 1) << RANK_SHIFT,
+    }
 }
 
 /// The mbarrier object at shared offset `at` (8 bytes known to be there).

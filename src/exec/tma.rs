@@ -179,7 +179,7 @@ impl TensorMap {
                     "CU_TENSOR_MAP_INTERLEAVE_32B needs globalAddress and globalStrides in 32 bytes".into()
                 );
             }
-            if t.dims.first().is_some_and(|&d| d * u64::from(size) > u64::from(interleave)) {
+            if t.dims.first().is_some_and(|&d| d.saturating_mul(u64::from(size)) > u64::from(interleave)) {
                 return unsupported(format!(
                     "an interleaved layout whose dimension 0 ({} x {size} bytes) spans more than one {interleave}-byte \
                      slice: how TMA splits it into slices is not documented, and ptxvm does not guess",
@@ -417,7 +417,16 @@ impl TensorMap {
             map.boxes[d] = field(13, 13 * d as u32, 9) as u32;
             map.element_strides[d] = field(13, 13 * d as u32 + 9, 4) as u32;
         }
+        let rank = map.rank as usize;
+        let im2col_sane = map.im2col.is_none_or(|i| {
+            (3..=5).contains(&map.rank) && (1..=256).contains(&i.channels) && (1..=1024).contains(&i.pixels)
+        });
+        // Bytes that are no map `tiled`, `im2col` or `tensormap.replace` could make are
+        // none (a kernel may write any 128 bytes; a map being filled in from zeros has
+        // dimensions of 0).
         let sane = (1..=5).contains(&map.rank)
+            && im2col_sane
+            && map.dims[..rank.min(5)].iter().all(|&d| d <= 1 << 31)
             && matches!(map.interleave, 0 | 16 | 32)
             && TYPES.iter().any(|(v, ..)| *v == map.dtype)
             && matches!(map.swizzle, 0 | 32 | 64 | 128)
@@ -488,7 +497,7 @@ impl TensorMap {
                 self.dtype = v32;
                 self.strides[0] = u64::from(size);
             }
-            MapField::InterleaveLayout if v32 == 0 => {}
+            MapField::InterleaveLayout if v32 == 0 => self.interleave = 0,
             MapField::SwizzleMode if v32 < 4 => self.swizzle = [0, 32, 64, 128][v32 as usize],
             MapField::SwizzleAtomicity if v32 == 0 => {}
             MapField::FillMode if v32 < 2 => self.nan_fill = v32 == 1,
@@ -497,7 +506,8 @@ impl TensorMap {
             | MapField::SwizzleAtomicity
             | MapField::FillMode => {
                 return bad(&format!(
-                    "{field:?} {v32} is not a layout ptxvm copies yet (it copies Hopper's tiles)"
+                    "{field:?} {v32} is not a layout ptxvm copies yet (interleave, the 32- and 64-byte swizzle \
+                     atoms and their flip are sm_100's or not made by tensormap.replace)"
                 ));
             }
         }
@@ -542,7 +552,7 @@ impl TensorMap {
             let mut carry = true;
             for (d, p) in pos.iter_mut().enumerate().take(r - 1).skip(1) {
                 *p += i64::from(self.element_strides[d]);
-                if *p <= self.dims[d] as i64 - 1 + i64::from(i.upper[d - 1]) {
+                if *p <= (self.dims[d] as i64).saturating_sub(1) + i64::from(i.upper[d - 1]) {
                     carry = false;
                     break;
                 }
@@ -715,6 +725,9 @@ mod tests {
         let mut two = t(1, 0);
         (two.dims[0], two.strides[0]) = (16, 32);
         assert_eq!(kind(&two), "unsupported");
+        // A dimension past 2^64 bytes is no overflow.
+        two.dims[0] = u64::MAX;
+        assert_ne!(kind(&two), "ok");
     }
 
     #[test]
@@ -778,6 +791,25 @@ mod tests {
         // The channel is the first coordinate: channel 5 of pixel (0, 0, 0).
         assert_eq!(map.address(&[5, 0, 0, 0, 0]), Some(0x1000 + 20));
         assert_eq!(map.address(&[32, 0, 0, 0, 0]), None);
+    }
+
+    /// Bytes a kernel forges are no map unless a map could have them: a dimension past
+    /// 2^31, or im2col fields outside CUDA's ranges, make them none; and a traversal
+    /// over the largest dimensions a map may hold does not overflow.
+    #[test]
+    fn forged_map_bytes_are_refused() {
+        let map = nhwc_2x4x4x32(16, vec![1; 4]);
+        let mut bytes = map.encode();
+        bytes[8 * 4..8 * 5].copy_from_slice(&(1u64 << 63).to_le_bytes());
+        assert_eq!(TensorMap::decode(&bytes), None);
+        let mut bytes = map.encode();
+        // Channels (bits 34..43 of word 1) of 0.
+        let w1 = u64::from_le_bytes(bytes[8..16].try_into().unwrap()) & !(0x1ff << 34);
+        bytes[8..16].copy_from_slice(&w1.to_le_bytes());
+        assert_eq!(TensorMap::decode(&bytes), None);
+        let mut big = map.clone();
+        big.dims = [1 << 31; 5];
+        assert_eq!(big.im2col_pixels(&[0, i32::MAX, i32::MAX, i32::MAX, 0], &[0; 3]).len(), 16);
     }
 
     /// A traversal stride of 2 in W and H visits the box's positions -1 and 1 (CUTLASS's
