@@ -198,3 +198,18 @@ proptest! {
         }
     }
 }
+
+/// An instruction with more operands than any form has (37 here) is an error of
+/// counts and names, not a panic: check's operand rules index operands by position.
+#[test]
+fn an_instruction_with_dozens_of_operands_is_an_error() {
+    let many = vec!["%r2"; 35].join(", ");
+    let ptx = format!(
+        ".version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k() {{\n.reg .b32 %r<4>; .reg .b64 %rd<2>;\n\
+         atom.global.add.u32 %r1, [%rd1], {many}, %zz;\nadd.u32 %r1, {many}, %qq;\nret; }}\n"
+    );
+    let diags = ptxvm::check_source(&ptx);
+    assert!(diags.iter().any(|d| d.message.contains("expects 3 or 4 operands, found 38")), "{diags:?}");
+    assert!(diags.iter().any(|d| d.message.contains("undefined name `%zz`")), "{diags:?}");
+    assert!(diags.iter().any(|d| d.message.contains("undefined name `%qq`")), "{diags:?}");
+}

@@ -333,7 +333,7 @@ impl<'a> Checker<'a> {
             _ => return 0,
         };
         let mut done = 0;
-        for k in first..last.min(n) {
+        for k in first..last.min(n).min(32) {
             if f.opcode == O::Atom && k == 1 {
                 continue;
             }
@@ -351,7 +351,11 @@ impl<'a> Checker<'a> {
                     if k == 0 && f.opcode != O::Red { "destination" } else { "source" },
                 );
             }
-            if matches!(op, Operand::Vector(..) | Operand::Name(_)) {
+            // Resolved whole when every item was a name, a sink or a literal.
+            let plain = |o: &Operand| {
+                matches!(o, Operand::Name(_) | Operand::Sink(_) | Operand::Int { .. } | Operand::Float { .. })
+            };
+            if items.iter().all(plain) {
                 done |= 1 << k;
             }
         }
@@ -418,7 +422,7 @@ impl<'a> Checker<'a> {
             self.error(op.span(), msg);
         }
         for (k, op) in i.operands.iter().enumerate() {
-            if done >> k & 1 == 0 {
+            if k >= 32 || done >> k & 1 == 0 {
                 self.resolve_operand(op, name);
             }
         }
