@@ -73,6 +73,8 @@ struct Slot {
     imm: bool,
     /// An address (a register or a variable's name) another rule checks.
     address: bool,
+    /// Not checked here.
+    any: bool,
 }
 
 /// An operand signature: at most five slots.
@@ -95,10 +97,19 @@ const ROLES: [&str; 6] = ["destination", "operand 1", "operand 2", "operand 3", 
 /// ISA 9.7's operand lists): the destination first, then the sources. `None` for the
 /// forms whose operands another rule checks, or that have no such list yet.
 fn signature(f: &Form) -> Option<Sig> {
+    let (dst, src) = (
+        |ty| Slot { ty, imm: false, address: false, any: false },
+        |ty| Slot { ty, imm: true, address: false, any: false },
+    );
+    let any = Slot { ty: Ty::B64, imm: true, address: false, any: true };
+    // The forms without a type word.
+    match f.opcode {
+        O::Isspacep => return Some(sig(&[dst(Ty::Pred), any])),
+        O::Elect => return Some(sig(&[any, src(Ty::U32)])),
+        _ => {}
+    }
     let t = f.ty()?;
-    let (dst, src) =
-        (|ty| Slot { ty, imm: false, address: false }, |ty| Slot { ty, imm: true, address: false });
-    let address = Slot { ty: t, imm: true, address: true };
+    let address = Slot { ty: t, imm: true, address: true, any: false };
     let same = |n: usize| -> Sig {
         let mut slots = [src(t); 5];
         slots[0] = dst(t);
@@ -152,6 +163,9 @@ fn signature(f: &Form) -> Option<Sig> {
             sig(&[dst(d), src(Ty::B32), src(Ty::B32), src(d)])
         }
         O::Tanh | O::Ex2 if half && one_type => sig(&[dst(t), dst(t)]),
+        // `bar.red.popc.u32 d, a, {!}c` and `bar.red.{and,or}.pred p, a, {!}c` (the
+        // form with a thread count has four operands, and no signature yet).
+        O::Bar | O::Barrier if f.has(Word::Red) => sig(&[dst(t), src(Ty::U32), src(Ty::Pred)]),
         _ => return None,
     })
 }
@@ -241,7 +255,7 @@ impl<'a> Checker<'a> {
                         }
                         _ => true,
                     };
-                if plain && !int_pred && !variable {
+                if plain && !int_pred && !variable && !slot.any {
                     self.typed_operand(op, slot.ty, name, ROLES[k], slot.imm);
                     done |= 1 << k;
                 }
