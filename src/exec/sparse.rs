@@ -159,6 +159,27 @@ pub fn mma_sp(
     let acc16 = matches!(kind, MmaKind::Half { acc16: true, .. });
     let c_elem =
         |lane: usize, i: usize| if acc16 { c[lane][i / 2] >> (16 * (i & 1)) & 0xffff } else { c[lane][i] };
+    // Each element's value once: A's kept ones by row, B's by K and column.
+    let value = |v: u64, which: usize| -> f32 {
+        match kind {
+            MmaKind::Half { bf16, .. } => widen(if bf16 { round::BF16 } else { round::F16 }, v) as f32,
+            MmaKind::Tf32 => f32::from_bits(v as u32 & 0xffff_e000),
+            MmaKind::Fp8 { a, b } => {
+                widen(round::F16, fp8_to_f16(if which == 0 { a } else { b }, v as u8)) as f32
+            }
+            _ => 0.0,
+        }
+    };
+    let int = |v: u64, signed: bool| if signed { i64::from(v as u8 as i8) } else { v as i64 };
+    let (a_signed, b_signed) = match kind {
+        MmaKind::Int8 { a_signed, b_signed, .. } => (a_signed, b_signed),
+        _ => (false, false),
+    };
+    let a_f: Vec<Vec<f32>> = kept.iter().map(|ks| ks.iter().map(|&(x, _)| value(x, 0)).collect()).collect();
+    let a_i: Vec<Vec<i64>> =
+        kept.iter().map(|ks| ks.iter().map(|&(x, _)| int(x, a_signed)).collect()).collect();
+    let b_f: Vec<Vec<f32>> = bm.iter().map(|row| row.iter().map(|&x| value(x, 1)).collect()).collect();
+    let b_i: Vec<Vec<i64>> = bm.iter().map(|row| row.iter().map(|&x| int(x, b_signed)).collect()).collect();
     let mut d = [[0u64; 4]; 32];
     for (lane, regs) in d.iter_mut().enumerate() {
         let (g, t) = (lane / 4, lane % 4);
@@ -166,33 +187,18 @@ pub fn mma_sp(
             let (row, col) = (g + if i >= 2 { 8 } else { 0 }, 2 * t + (i & 1));
             let ks = &kept[row];
             let v = match kind {
-                MmaKind::Int8 { a_signed, b_signed, satfinite } => {
-                    let int = |v: u64, signed: bool| if signed { i64::from(v as u8 as i8) } else { v as i64 };
-                    let av: Vec<i64> = ks.iter().map(|&(x, _)| int(x, a_signed)).collect();
-                    let bv: Vec<i64> = ks.iter().map(|&(_, kk)| int(bm[kk][col], b_signed)).collect();
-                    u64::from(dot_int(&av, &bv, i64::from(c_elem(lane, i) as u32 as i32), satfinite))
+                MmaKind::Int8 { satfinite, .. } => {
+                    let bv: Vec<i64> = ks.iter().map(|&(_, kk)| b_i[kk][col]).collect();
+                    u64::from(dot_int(&a_i[row], &bv, i64::from(c_elem(lane, i) as u32 as i32), satfinite))
                 }
                 _ => {
-                    let value = |v: u64, which: usize| -> f32 {
-                        match kind {
-                            MmaKind::Half { bf16, .. } => {
-                                widen(if bf16 { round::BF16 } else { round::F16 }, v) as f32
-                            }
-                            MmaKind::Tf32 => f32::from_bits(v as u32 & 0xffff_e000),
-                            MmaKind::Fp8 { a, b } => {
-                                widen(round::F16, fp8_to_f16(if which == 0 { a } else { b }, v as u8)) as f32
-                            }
-                            _ => 0.0,
-                        }
-                    };
-                    let av: Vec<f32> = ks.iter().map(|&(x, _)| value(x, 0)).collect();
-                    let bv: Vec<f32> = ks.iter().map(|&(_, kk)| value(bm[kk][col], 1)).collect();
+                    let bv: Vec<f32> = ks.iter().map(|&(_, kk)| b_f[kk][col]).collect();
                     let c0 = if acc16 {
                         widen(round::F16, c_elem(lane, i)) as f32
                     } else {
                         f32::from_bits(c_elem(lane, i) as u32)
                     };
-                    let sum = u64::from(dot_f32(&av, &bv, c0).to_bits());
+                    let sum = u64::from(dot_f32(&a_f[row], &bv, c0).to_bits());
                     if acc16 {
                         float_to_float(round::F16, round::F32, Rnd::Rn, false, false, sum)
                     } else {

@@ -261,38 +261,43 @@ fn sparse_products(
     out: &mut [[u64; 128]],
 ) {
     let kind = mma.kind;
+    let (fa, fb) = match kind {
+        WgmmaKind::Fp8 { a, b } => (Some(a), Some(b)),
+        _ => (None, None),
+    };
+    let value = |v: u64, fp8: Option<crate::sem::cvt::Fp8>, neg: bool| -> f32 {
+        let x = match (kind, fp8) {
+            (WgmmaKind::Half { bf16 }, _) => widen(if bf16 { round::BF16 } else { round::F16 }, v) as f32,
+            (WgmmaKind::Tf32, _) => f32::from_bits(v as u32 & 0xffff_e000),
+            (_, Some(f)) => widen(round::F16, fp8_to_f16(f, v as u8)) as f32,
+            _ => 0.0,
+        };
+        if neg { -x } else { x }
+    };
+    let int = |v: u64, signed: bool| if signed { i64::from(v as u8 as i8) } else { v as i64 };
+    let (a_signed, b_signed) = match kind {
+        WgmmaKind::Int8 { a_signed, b_signed, .. } => (a_signed, b_signed),
+        _ => (false, false),
+    };
+    // Each row's kept elements of A as values, once.
+    let a_f: Vec<Vec<f32>> =
+        kept.iter().map(|ks| ks.iter().map(|&(x, _)| value(x, fa, mma.neg_a)).collect()).collect();
+    let a_i: Vec<Vec<i64>> =
+        kept.iter().map(|ks| ks.iter().map(|&(x, _)| int(x, a_signed)).collect()).collect();
     for (lane, o) in out.iter_mut().enumerate() {
         for (i, e) in o.iter_mut().take(elems).enumerate() {
             let (r, c) = d_place(lane / 4, lane % 4, i);
             let ks = &kept[r];
             *e = match kind {
-                WgmmaKind::Int8 { a_signed, b_signed, satfinite } => {
-                    let int = |v: u64, signed: bool| if signed { i64::from(v as u8 as i8) } else { v as i64 };
-                    let av: Vec<i64> = ks.iter().map(|&(x, _)| int(x, a_signed)).collect();
+                WgmmaKind::Int8 { satfinite, .. } => {
                     let bv: Vec<i64> = ks.iter().map(|&(_, kk)| int(b(c, kk), b_signed)).collect();
-                    u64::from(dot_int(&av, &bv, i64::from(c0(lane, i) as u32 as i32), satfinite))
+                    u64::from(dot_int(&a_i[r], &bv, i64::from(c0(lane, i) as u32 as i32), satfinite))
                 }
                 _ => {
-                    let value = |v: u64, fp8: Option<crate::sem::cvt::Fp8>, neg: bool| -> f32 {
-                        let x = match (kind, fp8) {
-                            (WgmmaKind::Half { bf16 }, _) => {
-                                widen(if bf16 { round::BF16 } else { round::F16 }, v) as f32
-                            }
-                            (WgmmaKind::Tf32, _) => f32::from_bits(v as u32 & 0xffff_e000),
-                            (_, Some(f)) => widen(round::F16, fp8_to_f16(f, v as u8)) as f32,
-                            _ => 0.0,
-                        };
-                        if neg { -x } else { x }
-                    };
-                    let (fa, fb) = match kind {
-                        WgmmaKind::Fp8 { a, b } => (Some(a), Some(b)),
-                        _ => (None, None),
-                    };
-                    let av: Vec<f32> = ks.iter().map(|&(x, _)| value(x, fa, mma.neg_a)).collect();
                     let bv: Vec<f32> = ks.iter().map(|&(_, kk)| value(b(c, kk), fb, mma.neg_b)).collect();
                     let c = c0(lane, i);
                     let c = if mma.acc16 { widen(round::F16, c) as f32 } else { f32::from_bits(c as u32) };
-                    let sum = u64::from(dot_f32(&av, &bv, c).to_bits());
+                    let sum = u64::from(dot_f32(&a_f[r], &bv, c).to_bits());
                     if mma.acc16 {
                         float_to_float(round::F16, round::F32, Rnd::Rn, false, false, sum)
                     } else {
