@@ -77,7 +77,8 @@ impl<'a> Checker<'a> {
     /// 13.5 applies it, tests/ptxas_operand_matrix.rs): each may be a bit-size or
     /// integer register as wide as its type or wider (16 bits at least), or a float
     /// register of exactly its type; never a predicate. With .bf16 on either side,
-    /// ptxas relaxes nothing: each register has its type's size.
+    /// ptxas relaxes nothing: each register has its type's size. A source immediate
+    /// fits the source type.
     fn cvt_registers(&mut self, i: &I<'a>, name: &str, d: Ty, s: Ty) {
         use super::scope::{Def, Sym};
         use super::types::compatible;
@@ -86,6 +87,13 @@ impl<'a> Checker<'a> {
             return;
         }
         let strict = d == Ty::BF16 || s == Ty::BF16;
+        // A source immediate fits the source type (ptxas: `cvt.rzi.s32.f32 d, 1` is an
+        // error, `cvt.rn.f32.s32 d, 1` is not).
+        let src = &i.operands[1];
+        if matches!(src, Operand::Int { .. } | Operand::Float { .. }) && !self.immediate_fits(src, s) {
+            let text = src.span().text(self.src);
+            self.error(src.span(), format!("{name}: source `{text}` is not a {} immediate", s.word()));
+        }
         for (k, ty) in [(0, d), (1, s)] {
             let Operand::Name(n) = &i.operands[k] else { continue };
             let Some(Def { sym: Sym::Reg { ty: reg, .. }, .. }) = self.lookup(self.t(n)) else { continue };

@@ -7,6 +7,7 @@ use super::I;
 use super::scope::{Def, Sym};
 use super::types::{Class, Ty, compatible};
 use super::{Checker, space_word};
+use crate::isa::operands::{Kind, signature, writes_first};
 use crate::isa::{Family, Form, Opcode as O, Word};
 use crate::syntax::ast::*;
 
@@ -65,137 +66,8 @@ pub fn special_register(name: &str) -> Option<bool> {
     })
 }
 
-/// What an operand of a form takes: a register of a type compatible with it, and an
-/// immediate that fits it where `imm` (sources only).
-#[derive(Clone, Copy)]
-struct Slot {
-    ty: Ty,
-    imm: bool,
-    /// An address (a register or a variable's name) another rule checks.
-    address: bool,
-    /// Not checked here.
-    any: bool,
-}
-
-/// An operand signature: at most five slots.
-#[derive(Clone, Copy)]
-struct Sig {
-    slots: [Slot; 5],
-    len: usize,
-}
-
-fn sig(slots: &[Slot]) -> Sig {
-    let mut out = Sig { slots: [slots[0]; 5], len: slots.len() };
-    out.slots[..slots.len()].copy_from_slice(slots);
-    out
-}
-
 /// Roles of operands in diagnostics, by position.
 const ROLES: [&str; 6] = ["destination", "operand 1", "operand 2", "operand 3", "operand 4", "operand 5"];
-
-/// The operands of the forms whose every operand has a type fixed by the form (PTX
-/// ISA 9.7's operand lists): the destination first, then the sources. `None` for the
-/// forms whose operands another rule checks, or that have no such list yet.
-fn signature(f: &Form) -> Option<Sig> {
-    let (dst, src) = (
-        |ty| Slot { ty, imm: false, address: false, any: false },
-        |ty| Slot { ty, imm: true, address: false, any: false },
-    );
-    let any = Slot { ty: Ty::B64, imm: true, address: false, any: true };
-    // The forms without a type word.
-    match f.opcode {
-        O::Isspacep => return Some(sig(&[dst(Ty::Pred), any])),
-        O::Elect => return Some(sig(&[any, src(Ty::U32)])),
-        _ => {}
-    }
-    let t = f.ty()?;
-    let address = Slot { ty: t, imm: true, address: true, any: false };
-    let same = |n: usize| -> Sig {
-        let mut slots = [src(t); 5];
-        slots[0] = dst(t);
-        Sig { slots, len: n }
-    };
-    let half = matches!(t, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2);
-    let one_type = f.types().len() == 1;
-    Some(match f.opcode {
-        // The halves take no immediate (ptxas: `add.rn.f16 d, a, 0x3C00` is an error).
-        O::Add | O::Sub | O::Mul | O::Fma | O::Min | O::Max | O::Abs | O::Neg if half && one_type => {
-            let n = match f.opcode {
-                O::Fma => 4,
-                O::Abs | O::Neg => 2,
-                _ => 3,
-            };
-            Sig { slots: [dst(t); 5], len: n }
-        }
-        O::Rcp | O::Sqrt | O::Rsqrt | O::Sin | O::Cos | O::Lg2 | O::Ex2 | O::Tanh if one_type && !half => {
-            same(2)
-        }
-        O::Copysign if one_type => same(3),
-        O::Addc | O::Subc if one_type => same(3),
-        O::Madc if one_type && !f.has(Word::Wide) => same(4),
-        O::Sad | O::Mad24 if one_type => same(4),
-        O::Mul24 if one_type => same(3),
-        O::Mul if one_type && f.has(Word::Wide) => sig(&[dst(t.widened()?), src(t), src(t)]),
-        O::Mad if one_type && f.has(Word::Wide) => {
-            sig(&[dst(t.widened()?), src(t), src(t), src(t.widened()?)])
-        }
-        O::Shl | O::Shr if one_type => sig(&[dst(t), src(t), src(Ty::U32)]),
-        O::Bfe if one_type => sig(&[dst(t), src(t), src(Ty::U32), src(Ty::U32)]),
-        O::Bfi if one_type => sig(&[dst(t), src(t), src(t), src(Ty::U32), src(Ty::U32)]),
-        O::Popc | O::Clz | O::Bfind if one_type => sig(&[dst(Ty::U32), src(t)]),
-        O::Brev if one_type => same(2),
-        O::Prmt if f.types() == [Ty::B32] => same(4),
-        // Member masks are 32-bit integers (a float register is no mask).
-        O::Redux if one_type => sig(&[dst(t), src(t), src(Ty::U32)]),
-        O::Shf if one_type => same(4),
-        O::Fns if one_type => sig(&[dst(t), src(Ty::B32), src(Ty::B32), src(Ty::S32)]),
-        O::Shfl if one_type => sig(&[dst(t), src(t), src(Ty::B32), src(Ty::B32), src(Ty::U32)]),
-        O::Vote if f.has(Word::Ballot) => sig(&[dst(t), src(Ty::Pred), src(Ty::U32)]),
-        O::Vote => sig(&[dst(Ty::Pred), src(Ty::Pred), src(Ty::U32)]),
-        O::Match if one_type => sig(&[dst(Ty::B32), src(t), src(Ty::U32)]),
-        O::Activemask => sig(&[dst(Ty::B32)]),
-        O::Cvta if one_type => sig(&[dst(t), address]),
-        O::Mapa if one_type => sig(&[dst(t), address, src(Ty::U32)]),
-        O::Getctarank if one_type => sig(&[dst(Ty::U32), address]),
-        O::Dp4a | O::Dp2a => {
-            let signed = f.types().iter().any(|t| t.class() == super::types::Class::Signed);
-            let d = if signed { Ty::S32 } else { Ty::U32 };
-            sig(&[dst(d), src(Ty::B32), src(Ty::B32), src(d)])
-        }
-        O::Tanh | O::Ex2 if half && one_type => sig(&[dst(t), dst(t)]),
-        // `bar.red.popc.u32 d, a, {!}c` and `bar.red.{and,or}.pred p, a, {!}c` (the
-        // form with a thread count has four operands, and no signature yet).
-        O::Bar | O::Barrier if f.has(Word::Red) => sig(&[dst(t), src(Ty::U32), src(Ty::Pred)]),
-        _ => return None,
-    })
-}
-
-/// Does the form write its first operand, a register that no rule of its own checks?
-/// (The comparison and selection opcodes, video, texture and control
-/// instructions have rules of their own; `bar`/`barrier` write only with `.red`.)
-fn writes_first(f: &Form) -> bool {
-    match f.opcode {
-        O::Setp | O::Set | O::Selp | O::Slct | O::And | O::Or | O::Xor | O::Not | O::Cnot => false,
-        O::Bar | O::Barrier => f.has(Word::Red),
-        O::Ld
-        | O::Ldu
-        | O::Atom
-        | O::Cvt
-        | O::Cvta
-        | O::Isspacep
-        | O::Createpolicy
-        | O::Activemask
-        | O::Match
-        | O::Redux
-        | O::Shfl
-        | O::Vote
-        | O::Alloca
-        | O::Getctarank
-        | O::Mapa
-        | O::Mov => true,
-        o => matches!(o.family(), Family::Int | Family::Float),
-    }
-}
 
 impl<'a> Checker<'a> {
     /// A register destination given an immediate or an address: ptxas's "Result
@@ -214,6 +86,20 @@ impl<'a> Checker<'a> {
                 op.span().text(self.src)
             ),
         );
+    }
+
+    /// A register holding a generic address of either width: an integer or bit-size
+    /// register of 32 or 64 bits.
+    fn pointer_register(&mut self, n: Name, ty: Ty, name: &str, role: &str) {
+        let int = matches!(ty.class(), Class::Bit | Class::Unsigned | Class::Signed);
+        if !(int && matches!(ty.bits(), 32 | 64)) {
+            let msg = format!(
+                "{name}: {role} `{}` is a {} register; expected a 32- or 64-bit integer register",
+                self.t(n),
+                ty.word()
+            );
+            self.error(n.span, msg);
+        }
     }
 
     /// Checks one instruction; its form's index when the opcode is known.
@@ -237,9 +123,9 @@ impl<'a> Checker<'a> {
         // Operands resolved here, which `generic` need not look up again.
         let mut done = 0u32;
         if let Some(sig) = &signed
-            && sig.len == i.operands.len()
+            && sig.fits(i.operands.len())
         {
-            for (k, (op, slot)) in i.operands.iter().zip(&sig.slots).enumerate() {
+            for (k, (op, slot)) in i.operands.iter().zip(sig.slots()).enumerate() {
                 // Pairs, negations, sinks and vectors have rules of their own; ptxas
                 // takes an integer for a predicate source (`vote.all.pred p, 1, m`).
                 let int_pred = k > 0 && slot.ty == Ty::Pred && matches!(op, Operand::Int { .. });
@@ -247,16 +133,60 @@ impl<'a> Checker<'a> {
                     op,
                     Operand::Name(_) | Operand::Offset(..) | Operand::Int { .. } | Operand::Float { .. }
                 );
-                // An address may be a variable's name; a register has the form's type.
-                let variable = slot.address
-                    && match op {
-                        Operand::Name(n) => {
-                            !matches!(self.lookup(self.t(n)), Some(Def { sym: Sym::Reg { .. }, .. }))
+                if !plain || int_pred {
+                    continue;
+                }
+                let checked = match slot.kind {
+                    Kind::Any => false,
+                    Kind::Memory => {
+                        self.error(op.span(), format!("{name}: {} must be an address in brackets", ROLES[k]));
+                        true
+                    }
+                    Kind::Immediate { lo, hi } => {
+                        let value = match op {
+                            Operand::Int { bits, .. } => Some(*bits),
+                            _ => None,
+                        };
+                        if !value.is_some_and(|v| (u64::from(lo)..=u64::from(hi)).contains(&v)) {
+                            let want = if lo == hi {
+                                format!("the literal {lo}")
+                            } else {
+                                format!("an integer literal from {lo} to {hi}")
+                            };
+                            let text = op.span().text(self.src);
+                            self.error(
+                                op.span(),
+                                format!("{name}: {} must be {want}, found `{text}`", ROLES[k]),
+                            );
                         }
-                        _ => true,
-                    };
-                if plain && !int_pred && !variable && !slot.any {
-                    self.typed_operand(op, slot.ty, name, ROLES[k], slot.imm);
+                        // A name in a literal's place still resolves.
+                        !matches!(op, Operand::Name(_) | Operand::Offset(..))
+                    }
+                    Kind::Value => {
+                        self.typed_operand(op, slot.ty, name, ROLES[k], slot.imm);
+                        true
+                    }
+                    // An address may be a variable's name; a register has the slot's type.
+                    Kind::Address | Kind::Pointer => match op {
+                        Operand::Name(n) => match self.lookup(self.t(n)) {
+                            Some(Def { sym: Sym::Reg { ty, .. }, .. }) if slot.kind == Kind::Pointer => {
+                                self.pointer_register(*n, ty, name, ROLES[k]);
+                                true
+                            }
+                            Some(Def { sym: Sym::Reg { .. }, .. }) => {
+                                self.typed_operand(op, slot.ty, name, ROLES[k], slot.imm);
+                                true
+                            }
+                            _ => false,
+                        },
+                        Operand::Int { .. } | Operand::Float { .. } => {
+                            self.typed_operand(op, slot.ty, name, ROLES[k], slot.imm);
+                            true
+                        }
+                        _ => false,
+                    },
+                };
+                if checked {
                     done |= 1 << k;
                 }
             }
@@ -347,6 +277,17 @@ impl<'a> Checker<'a> {
             _ => return 0,
         };
         let mut done = 0;
+        // ptxas 13.5 takes an immediate compare value for `atom.cas.b128`, but not an
+        // immediate new value (the ISA says nothing of either).
+        if f.opcode == O::Atom
+            && ty == Ty::B128
+            && f.has(Word::Cas)
+            && let Some(op @ (Operand::Int { .. } | Operand::Float { .. })) =
+                last.checked_sub(1).map(|k| &i.operands[k])
+        {
+            let text = op.span().text(self.src);
+            self.error(op.span(), format!("{name}: the new value `{text}` must be a .b128 register"));
+        }
         for k in first..last.min(n).min(32) {
             if f.opcode == O::Atom && k == 1 {
                 continue;

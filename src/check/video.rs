@@ -159,6 +159,9 @@ impl<'a> Checker<'a> {
             }
             op => op,
         };
-        self.typed_operand(op, slot.ty, name, which, slot.role != Role::D);
+        // The SIMD forms take no immediate source (ptxas 13.5: "Incorrect video
+        // selector for operand 1"); the scalar forms and vmad do.
+        let simd = matches!(slot.shape, Shape::Simd2 | Shape::Simd4);
+        self.typed_operand(op, slot.ty, name, which, slot.role != Role::D && !simd);
     }
 }

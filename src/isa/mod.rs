@@ -8,6 +8,7 @@
 //! The model is wasmi's `ir/build/isa.rs`: one list from which the parts are derived.
 
 pub mod groups;
+pub mod operands;
 pub mod table;
 pub mod words;
 
@@ -17,12 +18,15 @@ pub use words::Word;
 
 /// A set of [`Word`]s, one bit each.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct WordSet([u64; 4]);
+pub struct WordSet([u64; WORDSET_LIMBS]);
 
-const _: () = assert!(words::COUNT <= 256, "WordSet holds 256 words");
+/// 64 words per limb.
+const WORDSET_LIMBS: usize = 5;
+
+const _: () = assert!(words::COUNT <= 64 * WORDSET_LIMBS, "WordSet holds 64 words per limb");
 
 impl WordSet {
-    pub const EMPTY: WordSet = WordSet([0; 4]);
+    pub const EMPTY: WordSet = WordSet([0; WORDSET_LIMBS]);
 
     /// The set of the listed words.
     pub const fn of(ws: &[Word]) -> WordSet {
@@ -54,7 +58,7 @@ impl WordSet {
 
     pub const fn union(mut self, other: WordSet) -> WordSet {
         let mut k = 0;
-        while k < 4 {
+        while k < WORDSET_LIMBS {
             self.0[k] |= other.0[k];
             k += 1;
         }
@@ -72,11 +76,11 @@ impl WordSet {
     }
 
     pub fn intersect(&self, other: &WordSet) -> WordSet {
-        WordSet([0, 1, 2, 3].map(|k| self.0[k] & other.0[k]))
+        WordSet(std::array::from_fn(|k| self.0[k] & other.0[k]))
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0 == [0; 4]
+        self.0 == [0; WORDSET_LIMBS]
     }
 
     pub fn len(&self) -> u32 {

@@ -152,6 +152,18 @@ const fn req_of<T: Copy>(g: &[(Word, T)]) -> Group {
     Group { words: WordSet::keys(g), need: true }
 }
 
+/// `tensormap.replace.tile.FIELD{.global,.shared::cta}.b1024.TYPE`, FIELD one of
+/// `fields` (9.7.9.26).
+const fn tensormap_fields(fields: &[Word]) -> [Group; 5] {
+    [req(&[Replace]), req(&[Tile]), req(fields), opt(&[Global, SharedCta]), req(&[B1024])]
+}
+const TENSORMAP_RANK: [Group; 5] = tensormap_fields(&[Rank]);
+const TENSORMAP_DIMS: [Group; 5] = tensormap_fields(&[BoxDim, GlobalDim, ElementStride]);
+const TENSORMAP_ENUMS: [Group; 5] =
+    tensormap_fields(&[Elemtype, InterleaveLayout, SwizzleMode, SwizzleAtomicity, FillMode]);
+const TENSORMAP_ADDRESS: [Group; 5] = tensormap_fields(&[GlobalAddress]);
+const TENSORMAP_STRIDE: [Group; 5] = tensormap_fields(&[GlobalStride]);
+
 const RND: Group = opt_of(groups::RND);
 const NEED_RND: Group = req_of(groups::RND);
 const FTZ: Group = opt(&[Ftz]);
@@ -679,7 +691,35 @@ pub static ROWS: &[Row] = &[
     row(O::Tanh, &[HALF], &[APPROX], (2, 2)).since(70, 75),
     row(O::Tanh, &[BHALF], &[APPROX], (2, 2)).since(78, 90),
     row(O::Tcgen05, &[], &[], (0, 5)).open(),
-    row(O::Tensormap, &[], &[], (2, 3)).open(),
+    // tensormap.replace (9.7.9.26): one row per field class and value type, each with
+    // its operand count (`[addr], new_val` or `[addr], ord, new_val`).
+    // ptxas 13.5 takes each field with one value type only; the ISA wants sm_90a.
+    row(O::Tensormap, &[ONLY_B32], &TENSORMAP_RANK, (2, 2)).since(83, 90),
+    row(O::Tensormap, &[ONLY_B32], &TENSORMAP_DIMS, (3, 3)).since(83, 90),
+    row(O::Tensormap, &[ONLY_B32], &TENSORMAP_ENUMS, (2, 2)).since(83, 90).gates(&[(
+        WordSet::of(&[SwizzleAtomicity]),
+        86,
+        100,
+    )]),
+    row(O::Tensormap, &[ONLY_B64], &TENSORMAP_ADDRESS, (2, 2)).since(83, 90),
+    row(O::Tensormap, &[ONLY_B64], &TENSORMAP_STRIDE, (3, 3)).since(83, 90),
+    // tensormap.cp_fenceproxy (9.7.9.27): every word required.
+    row(
+        O::Tensormap,
+        &[],
+        &[
+            req(&[CpFenceproxy]),
+            req(&[Global]),
+            req(&[SharedCta]),
+            req(&[TensormapGeneric]),
+            req(&[Release]),
+            req(&[Cta, Cluster, Gpu, Sys]),
+            SYNC,
+            req(&[Aligned]),
+        ],
+        (3, 3),
+    )
+    .since(83, 90),
     row(O::Testp, &[F32_64], &[req(&[Finite, Infinite, Number, Notanumber, Normal, Subnormal])], (2, 2)),
     row(O::Tex, &[], &[], (2, 5)).own(),
     row(O::Tld4, &[], &[], (2, 5)).own(),

@@ -120,4 +120,10 @@ words! {
     ArraySize = ".array_size", NumMipmapLevels = ".num_mipmap_levels",
     NumSamples = ".num_samples", ForceUnnormalizedCoords = ".force_unnormalized_coords",
     Texref = ".texref", Samplerref = ".samplerref", Surfref = ".surfref",
+    // Tensor-map edits (9.7.9.26, 9.7.9.27).
+    Replace = ".replace", CpFenceproxy = ".cp_fenceproxy", TensormapGeneric = ".tensormap::generic",
+    B1024 = ".b1024", GlobalAddress = ".global_address", Rank = ".rank", BoxDim = ".box_dim",
+    GlobalDim = ".global_dim", GlobalStride = ".global_stride", ElementStride = ".element_stride",
+    Elemtype = ".elemtype", InterleaveLayout = ".interleave_layout", SwizzleMode = ".swizzle_mode",
+    SwizzleAtomicity = ".swizzle_atomicity", FillMode = ".fill_mode",
 }

@@ -133,7 +133,7 @@ impl<'m> Decoder<'m> {
             // A hint of how many registers the warps of a warpgroup need (PTX ISA
             // 9.7.19.5): registers here are not a budget to share.
             O::Setmaxnreg => Ok(Op::Fence),
-            O::Tensormap => self.tensormap(i),
+            O::Tensormap => self.tensormap(i, f),
             O::Getctarank if ops.len() == 2 => {
                 let dst = self.dst(&ops[0])?;
                 let a = self.src(&ops[1], f.ty().unwrap_or(Ty::U64))?;

@@ -1,95 +1,74 @@
 //! Decoding `tensormap.replace` and `tensormap.cp_fenceproxy` (PTX ISA 9.7.9.26,
 //! 9.7.9.27), with which grouped and pointer-array GEMMs edit a tensor map on the
-//! device. `check` holds `tensormap` to an open row: the words are read here.
+//! device. `check` has held the words and operands to the table's rows
+//! (`isa::table`, `isa::operands`).
 
 use super::decode::Decoder;
 use super::ops::*;
 use super::program::fail;
 use crate::check::types::Ty;
+use crate::isa::{Form, Word};
 use crate::syntax::ast::*;
 
 impl<'m> Decoder<'m> {
     /// `tensormap.replace.tile.FIELD{.global,.shared::cta}.b1024.{b32,b64} [addr],
     /// {ord,} value` and `tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic
     /// .release.SCOPE.sync.aligned [dst], [src], 128`.
-    pub(super) fn tensormap(&mut self, i: &InstrView<'m>) -> Result<Op, LowerError> {
+    pub(super) fn tensormap(&mut self, i: &InstrView<'m>, f: &Form) -> Result<Op, LowerError> {
         let name = i.full_name(self.src);
-        let words: Vec<&str> = name.split('.').skip(1).collect();
         let ops = i.operands;
         let bad = |what: &str| fail::<Op>(i.span, format!("{name}: {what}"));
-        match words.first() {
-            Some(&"cp_fenceproxy") => {
-                let (Some(Operand::Addr(d)), Some(Operand::Addr(s)), Some(Operand::Int { bits: 128, .. })) =
-                    (ops.first(), ops.get(1), ops.get(2))
-                else {
-                    return bad("expected [dst], [src], 128");
-                };
-                if words.get(1) != Some(&"global") || words.get(2) != Some(&"shared::cta") {
-                    return bad("copies from .shared::cta to .global");
-                }
-                let (d, s) = (self.place(d, Some(Space::Global))?, self.place(s, Some(Space::Shared))?);
-                Ok(Op::TensormapCopy { dst: (d.mem, d.addr, d.offset), src: (s.mem, s.addr, s.offset) })
-            }
-            Some(&"replace") if words.get(1) == Some(&"tile") => {
-                let field = words.get(2).copied().unwrap_or("");
-                let mut rest = &words[3.min(words.len())..];
-                let space = match rest.first() {
-                    Some(&"global") => Some(Space::Global),
-                    Some(&"shared::cta") => Some(Space::Shared),
-                    _ => None,
-                };
-                if space.is_some() {
-                    rest = &rest[1..];
-                }
-                let ty = match rest {
-                    ["b1024", "b64"] => Ty::B64,
-                    ["b1024", "b32"] => Ty::B32,
-                    _ => return bad("expected .b1024 and the value's type"),
-                };
-                let ordinal = matches!(field, "box_dim" | "global_dim" | "global_stride" | "element_stride");
-                let (addr, ord, value) = match (ordinal, ops) {
-                    (false, [Operand::Addr(a), v]) => (a, 0, v),
-                    (true, [Operand::Addr(a), Operand::Int { bits, .. }, v]) if *bits < 5 => {
-                        (a, *bits as u8, v)
-                    }
-                    _ => return bad("expected [addr], value, or [addr], ord, value with ord 0 to 4"),
-                };
-                let field = match field {
-                    "global_address" => MapField::GlobalAddress,
-                    "rank" => MapField::Rank,
-                    "box_dim" => MapField::BoxDim(ord),
-                    "global_dim" => MapField::GlobalDim(ord),
-                    "global_stride" if ord < 4 => MapField::GlobalStride(ord),
-                    "element_stride" => MapField::ElementStride(ord),
-                    "elemtype" => MapField::ElemType,
-                    "interleave_layout" => MapField::InterleaveLayout,
-                    "swizzle_mode" => MapField::SwizzleMode,
-                    "swizzle_atomicity" => MapField::SwizzleAtomicity,
-                    "fill_mode" => MapField::FillMode,
-                    _ => return bad("not a field of a tiled tensor map"),
-                };
-                let wide = matches!(field, MapField::GlobalAddress | MapField::GlobalStride(_));
-                if wide != (ty == Ty::B64) {
-                    return bad(if wide {
-                        "this field takes a .b64 value"
-                    } else {
-                        "this field takes a .b32 value"
-                    });
-                }
-                let value = self.src(value, ty)?;
-                let p = self.place(addr, space)?;
-                let stride_unit = if self.ptx_version >= (8, 5) { 1 } else { 16 };
-                let r = TensormapReplace {
-                    field,
-                    mem: p.mem,
-                    addr: p.addr,
-                    offset: p.offset,
-                    value,
-                    stride_unit,
-                };
-                Ok(Op::TensormapReplace(Box::new(r)))
-            }
-            _ => self.unsupported(i),
+        if f.has(Word::CpFenceproxy) {
+            let (Some(Operand::Addr(d)), Some(Operand::Addr(s))) = (ops.first(), ops.get(1)) else {
+                return bad("expected [dst], [src], 128");
+            };
+            let (d, s) = (self.place(d, Some(Space::Global))?, self.place(s, Some(Space::Shared))?);
+            return Ok(Op::TensormapCopy { dst: (d.mem, d.addr, d.offset), src: (s.mem, s.addr, s.offset) });
         }
+        let space = if f.has(Word::Global) {
+            Some(Space::Global)
+        } else if f.has(Word::SharedCta) {
+            Some(Space::Shared)
+        } else {
+            None
+        };
+        let ty = f.ty().unwrap_or(Ty::B32);
+        let (addr, ord, value) = match ops {
+            [Operand::Addr(a), v] => (a, 0, v),
+            [Operand::Addr(a), Operand::Int { bits, .. }, v] if *bits < 5 => (a, *bits as u8, v),
+            _ => return bad("expected [addr], value, or [addr], ord, value with ord 0 to 4"),
+        };
+        let field = if f.has(Word::GlobalAddress) {
+            MapField::GlobalAddress
+        } else if f.has(Word::Rank) {
+            MapField::Rank
+        } else if f.has(Word::BoxDim) {
+            MapField::BoxDim(ord)
+        } else if f.has(Word::GlobalDim) {
+            MapField::GlobalDim(ord)
+        } else if f.has(Word::GlobalStride) && ord < 4 {
+            MapField::GlobalStride(ord)
+        } else if f.has(Word::ElementStride) {
+            MapField::ElementStride(ord)
+        } else if f.has(Word::Elemtype) {
+            MapField::ElemType
+        } else if f.has(Word::InterleaveLayout) {
+            MapField::InterleaveLayout
+        } else if f.has(Word::SwizzleMode) {
+            MapField::SwizzleMode
+        } else if f.has(Word::SwizzleAtomicity) {
+            MapField::SwizzleAtomicity
+        } else if f.has(Word::FillMode) {
+            MapField::FillMode
+        } else {
+            // `.global_stride` with ordinal 4: a map holds four strides (dimension 0's
+            // is the element size), though ptxas 13.5 takes the ordinal.
+            return bad("a tensor map has global strides 0 to 3 (dimension 0 is packed)");
+        };
+        let value = self.src(value, ty)?;
+        let p = self.place(addr, space)?;
+        let stride_unit = if self.ptx_version >= (8, 5) { 1 } else { 16 };
+        let r = TensormapReplace { field, mem: p.mem, addr: p.addr, offset: p.offset, value, stride_unit };
+        Ok(Op::TensormapReplace(Box::new(r)))
     }
 }

@@ -1,0 +1,260 @@
+//! Operand rules of the instruction forms: what each operand position takes, as
+//! ptxas 13.5 decides it (tests/ptxas_operand_matrix.rs holds `check` to its
+//! verdicts). `check` enforces these rules and restates none of them.
+//!
+//! Sources: each instruction's operand list in PTX ISA 9.7 and its "Operand Type
+//! Information" (5.2.3); where ptxas departs from the text, the rule follows ptxas and
+//! says so.
+
+use super::{Form, Opcode as O, Word};
+use crate::check::types::{Class, Ty};
+
+/// What kind of operand a position takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A register whose type is compatible with the slot's (PTX ISA 5.2.3: the same
+    /// size, and bit-size types mix with the others), or, where the slot allows it, an
+    /// immediate that fits the type.
+    Value,
+    /// An address operand another rule checks: a register of the slot's type, a
+    /// variable's name, or an immediate.
+    Address,
+    /// A generic address of either width: an integer or bit-size register of 32 or
+    /// 64 bits, a variable's name, or an immediate (`isspacep`).
+    Pointer,
+    /// A memory operand in brackets, `[addr]`, which another rule resolves.
+    Memory,
+    /// An integer literal from `lo` to `hi`: an ordinal, an enumerated value or a
+    /// fixed size.
+    Immediate { lo: u32, hi: u32 },
+    /// Not checked by the signature.
+    Any,
+}
+
+/// One operand position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub ty: Ty,
+    /// A source that may be an immediate.
+    pub imm: bool,
+    pub kind: Kind,
+}
+
+/// A destination register of type `ty`.
+const fn dst(ty: Ty) -> Slot {
+    Slot { ty, imm: false, kind: Kind::Value }
+}
+
+/// A source of type `ty`: a register or an immediate.
+const fn src(ty: Ty) -> Slot {
+    Slot { ty, imm: true, kind: Kind::Value }
+}
+
+/// A source register of type `ty`, never an immediate.
+const fn reg(ty: Ty) -> Slot {
+    Slot { ty, imm: false, kind: Kind::Value }
+}
+
+const ANY: Slot = Slot { ty: Ty::Other, imm: true, kind: Kind::Any };
+const MEMORY: Slot = Slot { ty: Ty::Other, imm: false, kind: Kind::Memory };
+
+/// An integer literal from `lo` to `hi`.
+const fn literal(lo: u32, hi: u32) -> Slot {
+    Slot { ty: Ty::U32, imm: true, kind: Kind::Immediate { lo, hi } }
+}
+
+/// The operands of a form, in order: the destination first, then the sources. A form
+/// takes from `min` to `slots().len()` operands (trailing ones are optional).
+#[derive(Clone, Copy, Debug)]
+pub struct Signature {
+    slots: [Slot; 5],
+    len: u8,
+    min: u8,
+}
+
+impl Signature {
+    fn of(slots: &[Slot]) -> Signature {
+        let mut out = Signature { slots: [ANY; 5], len: slots.len() as u8, min: slots.len() as u8 };
+        out.slots[..slots.len()].copy_from_slice(slots);
+        out
+    }
+
+    /// The same signature whose operands from `min` on may be left out.
+    fn optional_from(mut self, min: usize) -> Signature {
+        self.min = min as u8;
+        self
+    }
+
+    pub fn slots(&self) -> &[Slot] {
+        &self.slots[..usize::from(self.len)]
+    }
+
+    /// Whether an instruction with `n` operands is held to this signature.
+    pub fn fits(&self, n: usize) -> bool {
+        (usize::from(self.min)..=usize::from(self.len)).contains(&n)
+    }
+}
+
+/// The integer type of a bit-size one's size: ptxas takes no float register where
+/// these forms say `.b32` (`redux.sync.and.b32 d, %f1, m` is an error).
+fn integer(t: Ty) -> Ty {
+    match t {
+        Ty::B16 => Ty::U16,
+        Ty::B32 => Ty::U32,
+        Ty::B64 => Ty::U64,
+        t => t,
+    }
+}
+
+/// The operand signature of a form whose every operand has a type the form fixes
+/// (PTX ISA 9.7's operand lists). `None` for the forms whose operands another rule
+/// checks (the arithmetic of one type, comparisons, memory, conversions, video,
+/// textures, control flow), or that have no signature yet.
+pub fn signature(f: &Form) -> Option<Signature> {
+    let sig = Signature::of;
+    let pointer = Slot { ty: Ty::U64, imm: true, kind: Kind::Pointer };
+    if f.opcode == O::Tensormap {
+        return tensormap(f);
+    }
+    // The forms without a type word.
+    match f.opcode {
+        // ptxas takes a 32-bit register as well as a 64-bit one, never a float one.
+        O::Isspacep => return Some(sig(&[dst(Ty::Pred), pointer])),
+        O::Elect => return Some(sig(&[ANY, src(Ty::U32)])),
+        O::Activemask => return Some(sig(&[dst(Ty::B32)])),
+        _ => {}
+    }
+    let t = f.ty()?;
+    let address = Slot { ty: t, imm: true, kind: Kind::Address };
+    let same = |n: usize| -> Signature {
+        let mut slots = [src(t); 5];
+        slots[0] = dst(t);
+        sig(&slots[..n])
+    };
+    let half = matches!(t, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2);
+    let one_type = f.types().len() == 1;
+    Some(match f.opcode {
+        // The halves take no immediate (ptxas: `add.rn.f16 d, a, 0x3C00` is an error).
+        O::Add | O::Sub | O::Mul | O::Fma | O::Min | O::Max | O::Abs | O::Neg if half && one_type => {
+            let n = match f.opcode {
+                O::Fma => 4,
+                O::Abs | O::Neg => 2,
+                _ => 3,
+            };
+            sig(&[dst(t), reg(t), reg(t), reg(t)][..n])
+        }
+        O::Tanh | O::Ex2 if half && one_type => sig(&[dst(t), reg(t)]),
+        O::Rcp | O::Sqrt | O::Rsqrt | O::Sin | O::Cos | O::Lg2 | O::Ex2 | O::Tanh if one_type && !half => {
+            same(2)
+        }
+        O::Copysign if one_type => same(3),
+        O::Addc | O::Subc if one_type => same(3),
+        O::Madc if one_type && !f.has(Word::Wide) => same(4),
+        O::Sad | O::Mad24 if one_type => same(4),
+        O::Mul24 if one_type => same(3),
+        O::Mul if one_type && f.has(Word::Wide) => sig(&[dst(t.widened()?), src(t), src(t)]),
+        O::Mad if one_type && f.has(Word::Wide) => {
+            sig(&[dst(t.widened()?), src(t), src(t), src(t.widened()?)])
+        }
+        O::Shl | O::Shr if one_type => sig(&[dst(t), src(t), src(Ty::U32)]),
+        O::Bfe if one_type => sig(&[dst(t), src(t), src(Ty::U32), src(Ty::U32)]),
+        O::Bfi if one_type => sig(&[dst(t), src(t), src(t), src(Ty::U32), src(Ty::U32)]),
+        O::Popc | O::Clz | O::Bfind if one_type => sig(&[dst(Ty::U32), src(t)]),
+        O::Brev if one_type => same(2),
+        O::Prmt if f.types() == [Ty::B32] => same(4),
+        // Member masks are 32-bit integers (a float register is no mask).
+        O::Redux if one_type => sig(&[dst(integer(t)), src(integer(t)), src(Ty::U32)]),
+        // ptxas takes a float register for a and b, not for the shift amount.
+        O::Shf if one_type => sig(&[dst(t), src(t), src(t), src(Ty::U32)]),
+        O::Fns if one_type => sig(&[dst(t), src(Ty::B32), src(Ty::B32), src(Ty::S32)]),
+        O::Shfl if one_type => sig(&[dst(t), src(t), src(Ty::B32), src(Ty::B32), src(Ty::U32)]),
+        O::Vote if f.has(Word::Ballot) => sig(&[dst(t), src(Ty::Pred), src(Ty::U32)]),
+        O::Vote => sig(&[dst(Ty::Pred), src(Ty::Pred), src(Ty::U32)]),
+        // ptxas takes a float register for the value, not for the result.
+        O::Match if one_type => sig(&[dst(Ty::U32), src(t), src(Ty::U32)]),
+        O::Cvta if one_type => sig(&[dst(t), address]),
+        O::Mapa if one_type => sig(&[dst(t), address, src(Ty::U32)]),
+        O::Getctarank if one_type => sig(&[dst(Ty::U32), address]),
+        // `alloca.type ptr, size{, align}`: the size is as wide as the pointer.
+        O::Alloca if one_type => sig(&[dst(t), src(t), src(Ty::U32)]).optional_from(2),
+        // `dp4a.atype.btype d, a, b, c`: a and b are integers of their own type words
+        // (no float register), c and d signed when either is.
+        O::Dp4a | O::Dp2a => {
+            let &[a, b] = f.types() else { return None };
+            let signed = a.class() == Class::Signed || b.class() == Class::Signed;
+            let d = if signed { Ty::S32 } else { Ty::U32 };
+            sig(&[dst(d), src(a), src(b), src(d)])
+        }
+        // `mbarrier.{test,try}_wait.parity waitComplete, [addr], phaseParity{, hint}`.
+        O::Mbarrier if f.has(Word::Parity) => {
+            sig(&[dst(Ty::Pred), ANY, src(Ty::U32), src(Ty::U32)]).optional_from(3)
+        }
+        // `bar.red.popc.u32 d, a, {!}c` and `bar.red.{and,or}.pred p, a, {!}c` (the
+        // form with a thread count has four operands, and no signature yet).
+        O::Bar | O::Barrier if f.has(Word::Red) => sig(&[dst(t), src(Ty::U32), src(Ty::Pred)]),
+        _ => return None,
+    })
+}
+
+/// `tensormap.replace` (PTX ISA 9.7.9.26) and `tensormap.cp_fenceproxy` (9.7.9.27).
+/// ptxas 13.5 takes a float register of the value's size for `.rank`,
+/// `.global_address` and `.global_stride`, but not for the dimensions and strides of
+/// `.b32`; the enumerated fields take only a literal ("Integer constant expression
+/// expected"), in the ranges ptxas gives. `.elemtype` takes up to 15, as ptxas does
+/// from PTX 8.7 on sm_100 (up to 12 before).
+fn tensormap(f: &Form) -> Option<Signature> {
+    let sig = Signature::of;
+    let ord = literal(0, 4);
+    if f.has(Word::CpFenceproxy) {
+        return Some(sig(&[MEMORY, MEMORY, literal(128, 128)]));
+    }
+    let field = |w: Word| f.has(w);
+    Some(if field(Word::Rank) {
+        sig(&[MEMORY, src(Ty::B32)])
+    } else if field(Word::GlobalAddress) {
+        sig(&[MEMORY, src(Ty::B64)])
+    } else if field(Word::GlobalStride) {
+        sig(&[MEMORY, ord, src(Ty::B64)])
+    } else if field(Word::BoxDim) || field(Word::GlobalDim) || field(Word::ElementStride) {
+        sig(&[MEMORY, ord, src(Ty::U32)])
+    } else {
+        let hi = if field(Word::Elemtype) {
+            15
+        } else if field(Word::InterleaveLayout) {
+            2
+        } else if field(Word::FillMode) {
+            1
+        } else {
+            3
+        };
+        sig(&[MEMORY, literal(0, hi)])
+    })
+}
+
+/// Does the form write its first operand, a register? (The comparison and selection
+/// opcodes, video, texture and control instructions have rules of their own;
+/// `bar`/`barrier` write only with `.red`.)
+pub fn writes_first(f: &Form) -> bool {
+    use super::Family;
+    match f.opcode {
+        O::Setp | O::Set | O::Selp | O::Slct | O::And | O::Or | O::Xor | O::Not | O::Cnot => false,
+        O::Bar | O::Barrier => f.has(Word::Red),
+        O::Ld
+        | O::Ldu
+        | O::Atom
+        | O::Cvt
+        | O::Cvta
+        | O::Isspacep
+        | O::Createpolicy
+        | O::Activemask
+        | O::Match
+        | O::Redux
+        | O::Shfl
+        | O::Vote
+        | O::Alloca
+        | O::Getctarank
+        | O::Mapa
+        | O::Mov => true,
+        o => matches!(o.family(), Family::Int | Family::Float),
+    }
+}
