@@ -12,11 +12,21 @@ valid:
                types .pred, .b16, .b32, .b64, .f32, .f64 (declared in a block around
                the instruction: `{ .reg .b64 %ptxvm_m; ... }`)
     src_reg    the same for each later plain register
+    vec_long   a vector operand `{a, b}` lengthened by repeating its last element
+    vec_short  a vector operand shortened by its last element (dropped whole when
+               it has one)
+    mod_drop   one word of the instruction's name (a modifier or a type) left out
+    mod_add    a modifier added after the opcode: each word that the opcode carries
+               elsewhere in the corpus and this instruction does not, and each of
+               FOREIGN that it does not carry (words of other instructions, and `.L3`,
+               which is no PTX word)
+
+The vector and modifier mutations follow all the register and immediate ones.
 
 Regenerate the committed data (from the repository root; ptxas 13.5 from pip's
 nvidia-cuda-nvcc):
 
-    PTXAS=.../ptxas python3 tools/ptxas_operand_matrix.py      # ~3,000 cases, a few minutes
+    PTXAS=.../ptxas python3 tools/ptxas_operand_matrix.py      # ~22,000 cases, ~5 minutes
 
 Output (tests/data/ptxas_matrix/operand_cases.jsonl), one JSON object a line:
 
@@ -41,9 +51,12 @@ import tempfile
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 OUT = os.path.join(ROOT, "tests", "data", "ptxas_matrix", "operand_cases.jsonl")
-INSTR = re.compile(r"^(\s*)(@!?%\w+\s+)?([a-z][a-z0-9_]*(?:\.[A-Za-z0-9_:]+)*)(\s+)([^;{}]*);(.*)$")
+INSTR = re.compile(r"^(\s*)(@!?%\w+\s+)?([a-z][a-z0-9_]*(?:\.[A-Za-z0-9_:]+)*)(\s+)([^;]*);(.*)$")
 REG = re.compile(r"^%[A-Za-z_][A-Za-z0-9_]*$")
 TYPES = ["pred", "b16", "b32", "b64", "f32", "f64"]
+# A type word of an instruction's name (not a modifier).
+TYPE_WORD = re.compile(r"^((b|s|u|f)\d+(x\d+)?|bf16(x2)?|pred|tf32|e[2345]m[0-9]x?\d*|ue8m0x2|ue4m3)$")
+FOREIGN = ["sat", "ftz", "cc", "wide", "L3"]
 
 
 def split_operands(text):
@@ -64,19 +77,31 @@ def split_operands(text):
     return out
 
 
-def cases():
+def first_uses():
+    """The first use of each instruction name in the corpus, and the modifiers each
+    opcode carries anywhere in it."""
     seen = set()
-    out = []
+    firsts, pool = [], {}
     for path in sorted(glob.glob(os.path.join(ROOT, "corpus", "**", "*.ptx"), recursive=True)):
         rel = os.path.relpath(path, ROOT)
         for ln, line in enumerate(open(path, errors="replace"), 1):
             m = INSTR.match(line.rstrip("\n"))
-            if not m:
+            if not m or m.group(3).startswith("."):
                 continue
-            indent, guard, name, space, ops, rest = m.groups()
-            if name in seen or name.startswith("."):
-                continue
-            seen.add(name)
+            words = m.group(3).split(".")
+            pool.setdefault(words[0], set()).update(w for w in words[1:] if not TYPE_WORD.match(w))
+            if m.group(3) not in seen:
+                seen.add(m.group(3))
+                firsts.append((rel, ln, m.groups()))
+    return firsts, pool
+
+
+def cases():
+    firsts, pool = first_uses()
+    out = []
+    for rel, ln, groups in firsts:
+        if True:
+            indent, guard, name, space, ops, rest = groups
             operands = split_operands(ops)
             guard = guard or ""
 
@@ -95,6 +120,33 @@ def cases():
                     case(f"{role}_imm", k, "1")
                     for ty in TYPES:
                         case(f"{role}_reg", k, "%ptxvm_m", ty)
+    # Vector lengths and modifiers, after the register and immediate mutations.
+    for rel, ln, (indent, guard, name, space, ops, rest) in firsts:
+        operands = split_operands(ops)
+        guard = guard or ""
+
+        def changed(kind, name, operands):
+            out.append({"file": rel, "line": ln, "kind": kind,
+                        "instr": f"{indent}{guard}{name}{space}{', '.join(operands)};{rest}"})
+
+        for k, o in enumerate(operands):
+            if o.startswith("{") and o.endswith("}"):
+                items = split_operands(o[1:-1])
+                longer = list(operands)
+                longer[k] = "{" + ", ".join(items + items[-1:]) + "}"
+                changed("vec_long", name, longer)
+                shorter = list(operands)
+                if len(items) > 1:
+                    shorter[k] = "{" + ", ".join(items[:-1]) + "}"
+                else:
+                    del shorter[k]
+                changed("vec_short", name, shorter)
+        words = name.split(".")
+        for k in range(1, len(words)):
+            changed("mod_drop", ".".join(words[:k] + words[k + 1:]), operands)
+        extra = sorted(pool[words[0]] - set(words[1:])) + [w for w in FOREIGN if w not in pool[words[0]]]
+        for w in extra:
+            changed("mod_add", ".".join([words[0], w] + words[1:]), operands)
     for i, c in enumerate(out):
         c["id"] = f"op-{i:05d}"
     return out
