@@ -194,6 +194,12 @@ impl<'a> Checker<'a> {
         if matches!(opcode, O::Ld | O::Ldu | O::St | O::Atom | O::Red) {
             done |= self.data_registers(i, name, &form);
         }
+        if matches!(opcode, O::Ld | O::Ldu | O::St) {
+            self.variable_address(i, name, form.pick(crate::isa::groups::SPACE));
+        }
+        if matches!(opcode, O::Ld | O::St | O::Atom | O::Red | O::Mbarrier) {
+            self.generic_address(i, name, &form);
+        }
         // `(a, b)` lists belong to call (ptxas: a syntax error anywhere else).
         if opcode != O::Call
             && let Some(op) = i.operands.iter().find(|o| matches!(o, Operand::List(..)))

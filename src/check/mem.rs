@@ -7,7 +7,7 @@ use super::Checker;
 use super::I;
 use super::scope::{Def, Sym};
 use super::types::{Class, Ty, compatible};
-use crate::syntax::ast::{Name, Operand};
+use crate::syntax::ast::{Name, Operand, Space};
 
 /// May a register of type `reg` hold an element of a 256-bit access of type `instr`?
 /// ptxas: as for other instructions, and a float type also takes the integer
@@ -59,7 +59,15 @@ impl<'a> Checker<'a> {
     /// value) has the vector's size (ptxas: "Argument vector size mismatch").
     pub(super) fn atom_vector(&mut self, i: &I<'a>, name: &str) {
         let width = |m: &str| m.strip_prefix(".v").and_then(|n| n.parse::<usize>().ok());
-        let Some(n) = i.mods.iter().find_map(|m| width(self.t(*m))) else { return };
+        let Some(n) = i.mods.iter().find_map(|m| width(self.t(*m))) else {
+            // ptxas: "Vector is not expected for argument 2 of instruction 'atom'".
+            if let Some(v) =
+                i.operands.iter().find(|o| matches!(o, Operand::Vector(items, _) if items.len() > 1))
+            {
+                self.error(v.span(), format!("{name}: a vector operand needs a .v2, .v4 or .v8 operation"));
+            }
+            return;
+        };
         for o in i.operands {
             if let Operand::Vector(items, span) = o
                 && items.len() != n
@@ -81,9 +89,16 @@ impl<'a> Checker<'a> {
                 .iter()
                 .any(|m| matches!(c.t(m), ".L2::evict_normal" | ".L2::evict_first" | ".L2::evict_last"))
         };
+        let data = if opcode == "st" { i.operands.get(1) } else { i.operands.first() };
         let Some(n) = i.mods.iter().find_map(|m| width(self.t(*m))) else {
             if l2_priority(self) {
                 self.error(i.span, format!("{name}: the .L2 eviction priorities are for 256-bit accesses"));
+            }
+            // ptxas: "Argument vector size mismatch" (a braced single register is one).
+            if let Some(v @ Operand::Vector(items, _)) = data
+                && items.len() > 1
+            {
+                self.error(v.span(), format!("{name}: a vector operand needs a .v2, .v4 or .v8 access"));
             }
             return;
         };
@@ -130,7 +145,6 @@ impl<'a> Checker<'a> {
             }
         }
         // The data operand: the destination of a load, the source of a store.
-        let data = if opcode == "st" { i.operands.get(1) } else { i.operands.first() };
         match data {
             Some(Operand::Vector(items, span)) if items.len() != n as usize => {
                 self.error(
@@ -154,6 +168,59 @@ impl<'a> Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
+    /// The address `[var+offset]` of a variable names the variable's own state space
+    /// (ptxas 13.5: "State space mismatch between instruction and address"): that
+    /// space, or, in a generic access, a space a generic address reaches (global,
+    /// shared, local; not const or param).
+    pub(super) fn variable_address(&mut self, i: &I<'a>, name: &str, space: Option<Space>) {
+        let Some(Operand::Addr(a)) = i.operands.iter().find(|o| matches!(o, Operand::Addr(_))) else {
+            return;
+        };
+        let Some(base) = a.base else { return };
+        let Some(Def { sym: Sym::Var { space: var, .. }, .. }) = self.lookup(self.t(base)) else { return };
+        let fits = match space {
+            Some(s) => s == var,
+            None => matches!(var, Space::Global | Space::Shared | Space::Local),
+        };
+        if !fits {
+            let access = space.map_or("a generic access", super::space_word);
+            let msg = format!(
+                "{name}: `{}` is a {} variable, which {access} cannot address",
+                self.t(base),
+                super::space_word(var)
+            );
+            self.error(base.span, msg);
+        }
+    }
+
+    /// A generic address (no state space) is 64 bits wide: ptxas 13.5 takes a 32-bit
+    /// register for one as 32-bit addressing ("32-Bit compilation is no longer
+    /// supported"). `.local.volatile` needs PTX 9.1.
+    pub(super) fn generic_address(&mut self, i: &I<'a>, name: &str, f: &crate::isa::Form) {
+        use crate::isa::{Word, groups};
+        let space = f.pick(groups::SPACE);
+        if f.has(Word::Volatile) && space == Some(Space::Local) {
+            self.require(i.span, &format!("{name} (.local.volatile)"), 91, 0);
+        }
+        if space.is_some() {
+            return;
+        }
+        let Some(Operand::Addr(a)) = i.operands.iter().find(|o| matches!(o, Operand::Addr(_))) else {
+            return;
+        };
+        let Some(base) = a.base else { return };
+        if let Some(Def { sym: Sym::Reg { ty, .. }, .. }) = self.lookup(self.t(base))
+            && ty.bits() == 32
+        {
+            let msg = format!(
+                "{name}: a generic address is 64 bits wide; `{}` is a {} register (name the state space of a 32-bit address)",
+                self.t(base),
+                ty.word()
+            );
+            self.error(base.span, msg);
+        }
+    }
+
     /// `mov.v2`/`mov.v4` (ptxas 13.5, tests/data/ptxas_matrix/SYNTAX.md, `vecmov`):
     /// 16-, 32- and (`.v2` only) 64-bit types; the destination a vector of exactly N
     /// registers (sinks allowed, not all); the source N elements or one register or

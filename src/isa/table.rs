@@ -269,7 +269,22 @@ const LDST_EXCLUDES: &[(WordSet, WordSet)] = &[
     ),
     (WordSet::of(&[L2CacheHint]), WordSet::of(&[Volatile])),
     (WordSet::of(&[Mmio]), WordSet::of(&[Cta, Cluster, Gpu, V2, V4, V8])),
+    // "Modifier '.acquire' cannot be combined with modifier '.ca'", "... cannot be
+    // applied to '.local' space": a memory order is for global and shared memory.
+    (
+        WordSet::of(&[Relaxed, Acquire, Release]),
+        WordSet::of(&[Local, Param, ParamFunc, ParamEntry, Const, Ca, Cg, Cs, Cv, Lu, Wb, Wt]),
+    ),
+    // "Illegal cache operation for instruction 'ld.nc'", "Modifier '.volatile' cannot
+    // be combined with modifier '.nc'".
+    (WordSet::of(&[Nc]), WordSet::of(&[Cv, Lu, Volatile])),
 ];
+/// "Feature '::cluster' requires PTX ISA .version 7.8" and ".target sm_90"; "Feature
+/// '::cta' requires PTX ISA .version 7.8".
+const LDST_GATES: &[(WordSet, u32, u32)] =
+    &[(WordSet::of(&[SharedCluster]), 78, 90), (WordSet::of(&[SharedCta]), 78, 0)];
+/// "Feature 'atom instruction with vector types' requires .target sm_90" (PTX 8.1).
+const VECTOR_ATOM_GATE: &[(WordSet, u32, u32)] = &[(WordSet::of(&[V2, V4, V8]), 81, 90)];
 /// ptxas: "Modifier '.relaxed' on 'mbarrier.arrive' requires PTX ISA .version 8.6",
 /// "Modifier '.release' ... requires PTX ISA .version 8.0", ".expect_tx requires
 /// .target sm_90".
@@ -338,9 +353,9 @@ pub static ROWS: &[Row] = &[
     row(O::Atom, &[&[Ty::B16, Ty::B32, Ty::B64, Ty::B128]], ATOM_CAS, (4, 4)).excludes(ATOM_EXCLUDES),
     row(O::Atom, &[&[Ty::B32, Ty::B64, Ty::B128]], ATOM_EXCH, (3, 4)).excludes(ATOM_EXCLUDES),
     row(O::Atom, &[&[Ty::U32, Ty::S32, Ty::U64]], ATOM_ADD, (3, 4)).excludes(ATOM_EXCLUDES),
-    row(O::Atom, &[F32], ATOM_ADD_VEC, (3, 4)).excludes(ATOM_EXCLUDES),
+    row(O::Atom, &[F32], ATOM_ADD_VEC, (3, 4)).excludes(ATOM_EXCLUDES).gates(VECTOR_ATOM_GATE),
     row(O::Atom, &[F64], ATOM_ADD, (3, 4)).excludes(ATOM_EXCLUDES),
-    row(O::Atom, &[HALVES], ATOM_HALF_ADD, (3, 4)).excludes(ATOM_EXCLUDES),
+    row(O::Atom, &[HALVES], ATOM_HALF_ADD, (3, 4)).excludes(ATOM_EXCLUDES).gates(VECTOR_ATOM_GATE),
     row(O::Atom, &[HALVES], ATOM_HALF_MINMAX, (3, 4)).since(80, 90).excludes(ATOM_EXCLUDES),
     row(O::Atom, &[ONLY_U32], ATOM_INC, (3, 4)).excludes(ATOM_EXCLUDES),
     row(O::Atom, &[&[Ty::U32, Ty::S32, Ty::U64, Ty::S64]], ATOM_MINMAX, (3, 4)).excludes(ATOM_EXCLUDES),
@@ -462,7 +477,8 @@ pub static ROWS: &[Row] = &[
         (2, 3),
     )
     .needs(SEM_NEEDS_SCOPE)
-    .excludes(LDST_EXCLUDES),
+    .excludes(LDST_EXCLUDES)
+    .gates(LDST_GATES),
     row(
         O::Ldmatrix,
         &[ONLY_B16],
@@ -592,9 +608,9 @@ pub static ROWS: &[Row] = &[
     row(O::Red, &[&[Ty::U32, Ty::S32, Ty::U64, Ty::S64]], RED_ASYNC_ARITH, (2, 3)).since(81, 90),
     row(O::Red, &[B32_64], RED_BITS, (2, 3)).excludes(ATOM_EXCLUDES),
     row(O::Red, &[&[Ty::U32, Ty::S32, Ty::U64]], RED_ADD, (2, 3)).excludes(ATOM_EXCLUDES),
-    row(O::Red, &[F32], RED_ADD_VEC, (2, 3)).excludes(ATOM_EXCLUDES),
+    row(O::Red, &[F32], RED_ADD_VEC, (2, 3)).excludes(ATOM_EXCLUDES).gates(VECTOR_ATOM_GATE),
     row(O::Red, &[F64], RED_ADD, (2, 3)).excludes(ATOM_EXCLUDES),
-    row(O::Red, &[HALVES], RED_HALF_ADD, (2, 3)).excludes(ATOM_EXCLUDES),
+    row(O::Red, &[HALVES], RED_HALF_ADD, (2, 3)).excludes(ATOM_EXCLUDES).gates(VECTOR_ATOM_GATE),
     row(O::Red, &[HALVES], RED_HALF_MINMAX, (2, 3)).since(80, 90).excludes(ATOM_EXCLUDES),
     row(O::Red, &[ONLY_U32], RED_INC, (2, 3)).excludes(ATOM_EXCLUDES),
     row(O::Red, &[&[Ty::U32, Ty::S32, Ty::U64, Ty::S64]], RED_MINMAX, (2, 3)).excludes(ATOM_EXCLUDES),
@@ -664,7 +680,8 @@ pub static ROWS: &[Row] = &[
         (2, 3),
     )
     .needs(SEM_NEEDS_SCOPE)
-    .excludes(LDST_EXCLUDES),
+    .excludes(LDST_EXCLUDES)
+    .gates(LDST_GATES),
     row(O::Stackrestore, &[U32_U64], &[], (1, 1)).since(73, 52),
     row(O::Stacksave, &[U32_U64], &[], (1, 1)).since(73, 52),
     row(
