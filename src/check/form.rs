@@ -49,13 +49,13 @@ impl<'a> Checker<'a> {
             return None;
         };
         let mut words = WordSet::EMPTY;
-        let mut types: [Ty; 3] = [Ty::Other; 3];
+        let mut types: [Ty; 4] = [Ty::Other; 4];
         let mut ntypes = 0;
         let mut unknown = Vec::new();
         for m in i.mods {
             let t = self.t(m);
             if let Some(ty) = Ty::from_word(t) {
-                if ntypes < 3 {
+                if ntypes < 4 {
                     types[ntypes] = ty;
                 }
                 ntypes += 1;
@@ -65,7 +65,7 @@ impl<'a> Checker<'a> {
                 unknown.push(*m);
             }
         }
-        let tys = &types[..ntypes.min(3)];
+        let tys = &types[..ntypes.min(4)];
         let rows = rows_of(opcode);
         let form = Form::new(opcode, words, tys);
         match rows[0].rule {

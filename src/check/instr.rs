@@ -221,6 +221,10 @@ impl<'a> Checker<'a> {
             O::Tex | O::Tld4 => self.texture(i, name),
             O::Suld | O::Sust | O::Sured => self.surface(i, name),
             O::Txq | O::Suq => self.image_query(i, name),
+            O::Wmma => {
+                self.wmma(i, name, &form);
+                self.generic(i, name, O::Wmma, done);
+            }
             _ if opcode.family() == Family::Video => {
                 let form = self.forms[k as usize];
                 self.video(i, name, &form);

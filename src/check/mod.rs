@@ -20,6 +20,7 @@ pub mod target;
 mod tex;
 pub mod types;
 mod video;
+mod wmma;
 
 use crate::diag::Diagnostic;
 use crate::isa::Form;

@@ -10,6 +10,7 @@
 pub mod groups;
 pub mod operands;
 pub mod table;
+pub mod wmma;
 pub mod words;
 
 use crate::check::types::Ty;
@@ -200,14 +201,14 @@ opcodes! {
 pub struct Form {
     pub opcode: Opcode,
     pub words: WordSet,
-    types: [Ty; 3],
+    types: [Ty; 4],
     ntypes: u8,
 }
 
 impl Form {
     pub fn new(opcode: Opcode, words: WordSet, tys: &[Ty]) -> Form {
-        let mut types = [Ty::Other; 3];
-        let n = tys.len().min(3);
+        let mut types = [Ty::Other; 4];
+        let n = tys.len().min(4);
         types[..n].copy_from_slice(&tys[..n]);
         Form { opcode, words, types, ntypes: n as u8 }
     }

@@ -164,6 +164,57 @@ const TENSORMAP_ENUMS: [Group; 5] =
 const TENSORMAP_ADDRESS: [Group; 5] = tensormap_fields(&[GlobalAddress]);
 const TENSORMAP_STRIDE: [Group; 5] = tensormap_fields(&[GlobalStride]);
 
+const WMMA_SHAPES: Group = req(&[M16n16k16, M32n8k16, M8n32k16, M16n16k8, M8n8k4, M8n8k32, M8n8k128]);
+/// "State space incorrect for instruction 'wmma.load.a'" outside these.
+const WMMA_SPACE: Group = opt(&[Global, Shared, SharedCta]);
+const WMMA_LOAD: [Group; 7] =
+    [req(&[Load]), req(&[A, B, C]), SYNC, req(&[Aligned]), req(&[Row, Col]), WMMA_SHAPES, WMMA_SPACE];
+const WMMA_LOAD_SUB_BYTE: [Group; 8] = [
+    req(&[Load]),
+    req(&[A, B]),
+    SYNC,
+    req(&[Aligned]),
+    req(&[Row, Col]),
+    WMMA_SHAPES,
+    WMMA_SPACE,
+    req(&[S4, U4, B1]),
+];
+const WMMA_STORE: [Group; 7] =
+    [req(&[Store]), req(&[D]), SYNC, req(&[Aligned]), req(&[Row, Col]), WMMA_SHAPES, WMMA_SPACE];
+/// mma names two layouts (`.row.col`), each from .row and .col: check counts them.
+const WMMA_MMA: [Group; 8] = [
+    req(&[Mma]),
+    SYNC,
+    req(&[Aligned]),
+    opt(&[Row]),
+    opt(&[Col]),
+    WMMA_SHAPES,
+    opt(&[Satfinite]),
+    opt_of(groups::RND),
+];
+/// `wmma.mma{.and,.xor}.popc ... .s32.b1.b1.s32` and `.s32.s4.s4.s32`: the element
+/// words are no register types.
+const WMMA_MMA_SUB_BYTE: [Group; 10] = [
+    req(&[Mma]),
+    SYNC,
+    req(&[Aligned]),
+    opt(&[Row]),
+    opt(&[Col]),
+    WMMA_SHAPES,
+    opt(&[Satfinite]),
+    req(&[S4, U4, B1]),
+    opt(&[And, Xor]),
+    opt(&[Popc]),
+];
+/// Shapes by PTX version and target; `.and` on b1 (PTX 7.1, sm_80).
+const WMMA_GATES: &[(WordSet, u32, u32)] = &[
+    (WordSet::of(&[M32n8k16, M8n32k16]), 61, 70),
+    (WordSet::of(&[M8n8k32, M8n8k128]), 63, 75),
+    (WordSet::of(&[M16n16k8, M8n8k4]), 70, 80),
+    (WordSet::of(&[SharedCta]), 78, 0),
+    (WordSet::of(&[And]), 71, 80),
+];
+
 const RND: Group = opt_of(groups::RND);
 const NEED_RND: Group = req_of(groups::RND);
 const FTZ: Group = opt(&[Ftz]);
@@ -768,7 +819,38 @@ pub static ROWS: &[Row] = &[
     video_simd(O::Vsub2),
     video_simd(O::Vsub4),
     row(O::Wgmma, &[], &[], (0, 10)).since(80, 90).open(),
-    row(O::Wmma, &[], &[], (2, 4)).since(60, 70).open(),
+    // wmma (9.7.14.4): the words here; the fragments, the type combinations, the two
+    // layouts of mma and the operands by check's own rule (isa::wmma).
+    row(O::Wmma, &[&[Ty::F16, Ty::F32]], &WMMA_LOAD, (2, 3)).since(60, 70).gates(WMMA_GATES).operands_own(),
+    row(O::Wmma, &[&[Ty::S8, Ty::U8, Ty::S32]], &WMMA_LOAD, (2, 3))
+        .since(63, 72)
+        .gates(WMMA_GATES)
+        .operands_own(),
+    row(O::Wmma, &[&[Ty::BF16, Ty::TF32, Ty::F64]], &WMMA_LOAD, (2, 3))
+        .since(70, 80)
+        .gates(WMMA_GATES)
+        .operands_own(),
+    row(O::Wmma, &[], &WMMA_LOAD_SUB_BYTE, (2, 3)).since(63, 75).gates(WMMA_GATES).operands_own(),
+    row(O::Wmma, &[&[Ty::F16, Ty::F32]], &WMMA_STORE, (2, 3)).since(60, 70).gates(WMMA_GATES).operands_own(),
+    row(O::Wmma, &[ONLY_S32], &WMMA_STORE, (2, 3)).since(63, 72).gates(WMMA_GATES).operands_own(),
+    row(O::Wmma, &[F64], &WMMA_STORE, (2, 3)).since(70, 80).gates(WMMA_GATES).operands_own(),
+    row(O::Wmma, &[&[Ty::F16, Ty::F32], &[Ty::F16, Ty::F32]], &WMMA_MMA, (4, 4))
+        .since(60, 70)
+        .gates(WMMA_GATES)
+        .operands_own(),
+    row(O::Wmma, &[ONLY_S32, &[Ty::S8, Ty::U8], &[Ty::S8, Ty::U8], ONLY_S32], &WMMA_MMA, (4, 4))
+        .since(63, 72)
+        .gates(WMMA_GATES)
+        .operands_own(),
+    row(O::Wmma, &[F32, &[Ty::BF16, Ty::TF32], &[Ty::BF16, Ty::TF32], F32], &WMMA_MMA, (4, 4))
+        .since(70, 80)
+        .gates(WMMA_GATES)
+        .operands_own(),
+    row(O::Wmma, &[F64, F64, F64, F64], &WMMA_MMA, (4, 4)).since(70, 80).gates(WMMA_GATES).operands_own(),
+    row(O::Wmma, &[ONLY_S32, ONLY_S32], &WMMA_MMA_SUB_BYTE, (4, 4))
+        .since(63, 75)
+        .gates(WMMA_GATES)
+        .operands_own(),
     row(O::Xor, &[], &[], (3, 3)).own(),
 ];
 

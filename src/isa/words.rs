@@ -109,6 +109,8 @@ words! {
     X1 = ".x1", X2 = ".x2", X4 = ".x4", Trans = ".trans", Row = ".row", Col = ".col",
     Load = ".load", Store = ".store", Mma = ".mma", A = ".a", B = ".b", C = ".c", D = ".d",
     Fence = ".fence", CommitGroupWg = ".commit", Sp = ".sp", SpOrdered = ".sp::ordered_metadata",
+    // The sub-byte element types of wmma and mma (no register has them).
+    S4 = ".s4", U4 = ".u4", B1 = ".b1",
     // Textures and surfaces (9.7.10, 9.7.11).
     A1d = ".a1d", A2d = ".a2d", Cube = ".cube", Acube = ".acube", D2ms = ".2dms",
     A2dms = ".a2dms", G = ".g", P = ".p", Zero = ".zero", Trap = ".trap",

@@ -175,46 +175,7 @@ pub enum Wgmma {
     Mma(Box<WgmmaMma>),
 }
 
-/// The elements a `wmma` fragment holds (PTX ISA 9.7.14.4.1), in memory and, packed
-/// from the low bits up, in its registers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WmmaElem {
-    F16,
-    Bf16,
-    /// An f32 in memory and registers of which `mma` reads the top 19 bits.
-    Tf32,
-    F32,
-    S32,
-    S8,
-    U8,
-    F64,
-    /// Sub-byte integers: two to a byte, the first in the low bits.
-    S4,
-    U4,
-    /// Single bits, the first in the lowest bit of a byte.
-    B1,
-}
-
-/// Which matrix of `D = A*B + C` a `wmma` fragment holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WmmaUse {
-    A,
-    B,
-    /// C or D.
-    Acc,
-}
-
-/// A `wmma` fragment: which matrix, its size (`rows` x `cols` of the matrix: M x K
-/// for A, K x N for B, M x N for C and D), its element and how many registers hold it.
-/// `exec/wmma.rs` maps its elements onto the warp's lanes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WmmaFrag {
-    pub role: WmmaUse,
-    pub rows: u8,
-    pub cols: u8,
-    pub elem: WmmaElem,
-    pub regs: u8,
-}
+pub use crate::isa::wmma::{WmmaElem, WmmaFrag, WmmaUse};
 
 /// A `wmma` instruction (PTX ISA 9.7.14.4): warp-wide, with each lane's registers.
 #[derive(Clone, Debug, PartialEq)]
