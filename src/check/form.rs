@@ -73,9 +73,18 @@ impl<'a> Checker<'a> {
             Rule::Operands | Rule::Open | Rule::Table => {}
         }
         // An open row (forms not yet in the table in full) takes any instruction whose
-        // required words it finds; its other words are not judged.
+        // required words it finds; its other words are not judged. When the opcode's
+        // only rows are open, a missing required word is an error.
         if let Some(row) = rows.iter().find(|r| r.rule == Rule::Open && needs_met(r, &words)) {
+            self.lead(i, name, row);
             self.require(i.opcode.span, name, row.version, row.sm);
+            return Some((form, Some(row.operands)));
+        }
+        if rows.iter().all(|r| r.rule == Rule::Open) {
+            let row = &rows[0];
+            for g in row.groups {
+                self.group(i, name, g, &words);
+            }
             return Some((form, Some(row.operands)));
         }
         for m in &unknown {
@@ -111,6 +120,7 @@ impl<'a> Checker<'a> {
         for g in row.groups {
             self.group(i, name, g, &words);
         }
+        self.lead(i, name, row);
         for (when, version, sm) in row.gates {
             if let Some(w) = when.intersect(&words).iter().next() {
                 self.require(i.opcode.span, &format!("{name} ({})", w.text()), *version, *sm);
@@ -134,6 +144,19 @@ impl<'a> Checker<'a> {
         self.require(i.opcode.span, name, row.version, row.sm);
         let operands = (row.rule == Rule::Table).then_some(row.operands);
         Some((form, operands))
+    }
+
+    /// The first modifier is one of the row's leading words, where it has them.
+    fn lead(&mut self, i: &I<'a>, name: &str, row: &Row) {
+        if row.lead.is_empty() {
+            return;
+        }
+        let first = i.mods.first();
+        if !first.and_then(|m| Word::parse(self.t(m))).is_some_and(|w| row.lead.contains(w)) {
+            let list: Vec<&str> = row.lead.iter().map(Word::text).collect();
+            let span = first.map_or(i.opcode.span, |m| m.span);
+            self.error(span, format!("{name}: the operation comes first: one of {}", list.join(" ")));
+        }
     }
 
     /// At most one word of a group; exactly one when it is needed.

@@ -142,16 +142,19 @@ impl<'a> Checker<'a> {
                         self.error(op.span(), format!("{name}: {} must be an address in brackets", ROLES[k]));
                         true
                     }
-                    Kind::Immediate { lo, hi } => {
+                    Kind::Immediate { lo, hi, step } => {
                         let value = match op {
                             Operand::Int { bits, .. } => Some(*bits),
                             _ => None,
                         };
-                        if !value.is_some_and(|v| (u64::from(lo)..=u64::from(hi)).contains(&v)) {
-                            let want = if lo == hi {
-                                format!("the literal {lo}")
-                            } else {
-                                format!("an integer literal from {lo} to {hi}")
+                        let fits = |v: u64| {
+                            (u64::from(lo)..=u64::from(hi)).contains(&v) && v.is_multiple_of(u64::from(step))
+                        };
+                        if !value.is_some_and(fits) {
+                            let want = match (lo == hi, step) {
+                                (true, _) => format!("the literal {lo}"),
+                                (false, 1) => format!("an integer literal from {lo} to {hi}"),
+                                (false, _) => format!("a multiple of {step} from {lo} to {hi}"),
                             };
                             let text = op.span().text(self.src);
                             self.error(

@@ -24,9 +24,9 @@ pub enum Kind {
     Pointer,
     /// A memory operand in brackets, `[addr]`, which another rule resolves.
     Memory,
-    /// An integer literal from `lo` to `hi`: an ordinal, an enumerated value or a
-    /// fixed size.
-    Immediate { lo: u32, hi: u32 },
+    /// An integer literal from `lo` to `hi`, a multiple of `step`: an ordinal, an
+    /// enumerated value, a count or a fixed size.
+    Immediate { lo: u32, hi: u32, step: u32 },
     /// Not checked by the signature.
     Any,
 }
@@ -60,7 +60,7 @@ const MEMORY: Slot = Slot { ty: Ty::Other, imm: false, kind: Kind::Memory };
 
 /// An integer literal from `lo` to `hi`.
 const fn literal(lo: u32, hi: u32) -> Slot {
-    Slot { ty: Ty::U32, imm: true, kind: Kind::Immediate { lo, hi } }
+    Slot { ty: Ty::U32, imm: true, kind: Kind::Immediate { lo, hi, step: 1 } }
 }
 
 /// The operands of a form, in order: the destination first, then the sources. A form
@@ -122,6 +122,19 @@ pub fn signature(f: &Form) -> Option<Signature> {
         O::Isspacep => return Some(sig(&[dst(Ty::Pred), pointer])),
         O::Elect => return Some(sig(&[ANY, src(Ty::U32)])),
         O::Activemask => return Some(sig(&[dst(Ty::B32)])),
+        // An event number 0-15, or a mask of the 16 events.
+        O::Pmevent => {
+            let hi = if f.has(Word::Mask) { 0xffff } else { 15 };
+            return Some(sig(&[literal(0, hi)]));
+        }
+        // A register count from 24 to 256, a multiple of 8.
+        O::Setmaxnreg => {
+            return Some(sig(&[Slot {
+                ty: Ty::U32,
+                imm: true,
+                kind: Kind::Immediate { lo: 24, hi: 256, step: 8 },
+            }]));
+        }
         _ => {}
     }
     let t = f.ty()?;

@@ -60,6 +60,9 @@ pub struct Row {
     /// The row is its opcode's alone, not the forms of the opcodes that share its rows
     /// ([`SAME_FORMS`]): `add.u16x2` has no `sub.u16x2`.
     pub unshared: bool,
+    /// Words one of which must open the instruction's name, where ptxas reads the
+    /// first word as the operation (`cp.async.bulk`, `wgmma.fence`): empty for none.
+    pub lead: WordSet,
 }
 
 impl Row {
@@ -92,6 +95,11 @@ impl Row {
 
     const fn excludes(mut self, excludes: &'static [(WordSet, WordSet)]) -> Row {
         self.excludes = excludes;
+        self
+    }
+
+    const fn lead(mut self, words: &[Word]) -> Row {
+        self.lead = WordSet::of(words);
         self
     }
 
@@ -131,6 +139,7 @@ const fn row(opcode: Opcode, types: &'static [&'static [Ty]], groups: &'static [
         excludes: &[],
         gates: &[],
         unshared: false,
+        lead: WordSet::EMPTY,
     }
 }
 
@@ -394,7 +403,7 @@ pub static ROWS: &[Row] = &[
     row(O::Add, &[BHALF], &[opt(&[Rn])], (3, 3)).since(78, 90),
     // ptxas also takes the 16-bit types.
     row(O::Addc, &[U16_64], &[CC], (3, 3)),
-    row(O::Alloca, &[U32_U64], &[], (2, 3)).since(73, 52).open(),
+    row(O::Alloca, &[U32_U64], &[], (2, 3)).since(73, 52),
     row(O::And, &[], &[], (3, 3)).own(),
     row(O::Applypriority, &[], &[], (2, 2)).since(74, 80).open(),
     // atom, red: 9.7.13.5, 9.7.13.6.
@@ -454,18 +463,22 @@ pub static ROWS: &[Row] = &[
         ],
         (3, 5),
     )
-    .since(70, 80),
-    row(O::Cp, &[], &[req(&[Async]), req(&[CommitGroup])], (0, 0)).since(70, 80),
-    row(O::Cp, &[], &[req(&[Async]), req(&[WaitGroup])], (1, 1)).since(70, 80),
-    row(O::Cp, &[], &[req(&[Async]), req(&[WaitAll])], (0, 0)).since(70, 80),
+    .since(70, 80)
+    .lead(&[Async]),
+    row(O::Cp, &[], &[req(&[Async]), req(&[CommitGroup])], (0, 0)).since(70, 80).lead(&[Async]),
+    row(O::Cp, &[], &[req(&[Async]), req(&[WaitGroup])], (1, 1)).since(70, 80).lead(&[Async]),
+    row(O::Cp, &[], &[req(&[Async]), req(&[WaitAll])], (0, 0)).since(70, 80).lead(&[Async]),
     row(
         O::Cp,
         &[ONLY_B64],
         &[req(&[Async]), req(&[Mbarrier]), req(&[Arrive]), opt(&[Noinc]), MBAR_SPACE],
         (1, 1),
     )
-    .since(70, 80),
-    row(O::Cp, &[], &[req(&[Async]), req(&[Bulk])], (0, 6)).since(80, 90).open(),
+    .since(70, 80)
+    .lead(&[Async]),
+    // The bulk copies: ptxas reads `cp.async.bulk` (or `cp.reduce.async.bulk`) as the
+    // operation, so its words come first.
+    row(O::Cp, &[], &[req(&[Async]), req(&[Bulk])], (0, 6)).since(80, 90).lead(&[Async, Reduce]).open(),
     row(O::Createpolicy, &[], &[], (1, 4)).since(74, 80).open(),
     // cvt.pack.sat (9.7.9.22): two 32-bit sources packed into 8- or 16-bit halves.
     row(
@@ -497,14 +510,18 @@ pub static ROWS: &[Row] = &[
     row(O::Ex2, &[HALF], &[APPROX, FTZ], (2, 2)).since(70, 75),
     row(O::Ex2, &[BHALF], &[APPROX, FTZ], (2, 2)).since(78, 90),
     row(O::Exit, &[], &[], (0, 0)).operands_own(),
-    row(O::Fence, &[], &[], (0, 2)).open(),
+    // fence (9.7.13.4): `.proxy` and `.mbarrier_init` name the operation first;
+    // `fence.cta` (acq_rel by default) starts with its scope.
+    row(O::Fence, &[], &[], (0, 2))
+        .lead(&[Sc, AcqRel, Acquire, Release, Proxy, MbarrierInit, Sync, Cta, Cluster, Gpu, Sys])
+        .open(),
     // fma: 9.7.3.5, 9.7.4.4.
     row(O::Fma, &[F32], &[NEED_RND, FTZ, SAT], (4, 4)),
     row(O::Fma, &[F64], &[NEED_RND], (4, 4)),
     row(O::Fma, &[HALF], &[req(&[Rn]), FTZ, SAT, opt(&[Relu]), opt(&[Oob])], (4, 4)).since(42, 53),
     row(O::Fma, &[BHALF], &[req(&[Rn]), opt(&[Relu]), opt(&[Oob])], (4, 4)).since(70, 80),
     row(O::Fns, &[ONLY_B32], &[], (4, 4)).since(60, 30),
-    row(O::Getctarank, &[], &[], (2, 2)).since(78, 90).open(),
+    row(O::Getctarank, &[U32_U64], &[opt(&[SharedCluster])], (2, 2)).since(78, 90),
     row(O::Griddepcontrol, &[], &[req(&[LaunchDependents, Wait])], (0, 0)).since(78, 90),
     row(O::Isspacep, &[], &[req_of(groups::SPACE)], (2, 2)).since(20, 20),
     row(O::Istypeof, &[], &[], (2, 2)).open(),
@@ -565,11 +582,11 @@ pub static ROWS: &[Row] = &[
     row(O::Mad, &[F64], &[RND], (4, 4)),
     row(O::Mad24, &[U32_S32], &[req(&[Hi, Lo]), SAT], (4, 4)),
     row(O::Madc, &[U16_64], &[req(&[Hi, Lo]), CC], (4, 4)),
-    row(O::Mapa, &[], &[], (3, 3)).since(78, 90).open(),
+    row(O::Mapa, &[U32_U64], &[opt(&[SharedCluster])], (3, 3)).since(78, 90),
     row(O::Match, &[B32_64], &[req(&[Any, All]), SYNC], (3, 4)).since(60, 70),
     // mbarrier (9.7.13.15): one row per operation, all on a .b64 object in shared memory.
-    row(O::Mbarrier, &[ONLY_B64], &[req(&[Init]), MBAR_SPACE], (2, 2)).since(70, 80),
-    row(O::Mbarrier, &[ONLY_B64], &[req(&[Inval]), MBAR_SPACE], (1, 1)).since(70, 80),
+    row(O::Mbarrier, &[ONLY_B64], &[req(&[Init]), MBAR_SPACE], (2, 2)).since(70, 80).lead(&[Init]),
+    row(O::Mbarrier, &[ONLY_B64], &[req(&[Inval]), MBAR_SPACE], (1, 1)).since(70, 80).lead(&[Inval]),
     row(
         O::Mbarrier,
         &[ONLY_B64],
@@ -585,7 +602,8 @@ pub static ROWS: &[Row] = &[
     )
     .since(70, 80)
     .needs(SEM_NEEDS_SCOPE)
-    .gates(MBAR_GATES),
+    .gates(MBAR_GATES)
+    .lead(&[Arrive, ArriveDrop]),
     row(
         O::Mbarrier,
         &[ONLY_B64],
@@ -600,7 +618,8 @@ pub static ROWS: &[Row] = &[
     // ptxas takes `.relaxed` here from PTX 8.0, the row's own version, unlike on
     // mbarrier.arrive (8.6).
     .since(80, 90)
-    .needs(SEM_NEEDS_SCOPE),
+    .needs(SEM_NEEDS_SCOPE)
+    .lead(&[ExpectTx, CompleteTxOp]),
     row(
         O::Mbarrier,
         &[ONLY_B64],
@@ -615,8 +634,9 @@ pub static ROWS: &[Row] = &[
     )
     .since(70, 80)
     .needs(SEM_NEEDS_SCOPE)
-    .gates(MBAR_GATES),
-    row(O::Mbarrier, &[ONLY_B64], &[req(&[PendingCount])], (2, 2)).since(70, 80),
+    .gates(MBAR_GATES)
+    .lead(&[TestWait, TryWait]),
+    row(O::Mbarrier, &[ONLY_B64], &[req(&[PendingCount])], (2, 2)).since(70, 80).lead(&[PendingCount]),
     row(O::Membar, &[], &[req(&[Cta, Gl, Sys, Proxy])], (0, 0)),
     // min, max: 9.7.1.10, 9.7.1.11; packed 16-bit halves since PTX 8.0 (sm_90).
     row(O::Min, &[ONLY_S32], &[opt(&[Relu])], (3, 3)).gates(RELU_GATE),
@@ -646,7 +666,8 @@ pub static ROWS: &[Row] = &[
     row(O::Neg, &[BHALF], &[], (2, 2)).since(70, 80),
     row(O::Not, &[], &[], (2, 2)).own(),
     row(O::Or, &[], &[], (3, 3)).own(),
-    row(O::Pmevent, &[], &[], (1, 1)).open(),
+    // pmevent (9.7.19.2): an event number, or with .mask (PTX 3.0) a 16-bit mask.
+    row(O::Pmevent, &[], &[opt(&[Mask])], (1, 1)).gates(&[(WordSet::of(&[Mask]), 30, 20)]),
     row(O::Popc, &[B32_64], &[], (2, 2)).since(20, 20),
     row(O::Prefetch, &[], &[], (1, 1)).open(),
     row(O::Prefetchu, &[], &[req(&[L1])], (1, 1)).since(20, 20),
@@ -672,7 +693,10 @@ pub static ROWS: &[Row] = &[
     row(O::Sad, &[U16_64], &[], (4, 4)),
     row(O::Selp, &[], &[], (4, 4)).own(),
     row(O::Set, &[], &[], (3, 4)).own(),
-    row(O::Setmaxnreg, &[], &[], (1, 1)).open(),
+    // setmaxnreg (9.7.19.5): sm_90a in the ISA.
+    row(O::Setmaxnreg, &[ONLY_U32], &[req(&[Inc, Dec]), SYNC, req(&[Aligned])], (1, 1))
+        .since(80, 90)
+        .lead(&[Inc, Dec]),
     row(O::Setp, &[], &[], (3, 4)).own(),
     row(O::Shf, &[ONLY_B32], &[req(&[L, R]), req(&[Clamp, Wrap])], (4, 4)).since(31, 32),
     // The `.sync` forms add a member mask (9.7.13.8).
@@ -818,7 +842,11 @@ pub static ROWS: &[Row] = &[
     video(O::Vsub),
     video_simd(O::Vsub2),
     video_simd(O::Vsub4),
-    row(O::Wgmma, &[], &[], (0, 10)).since(80, 90).open(),
+    // ptxas 13.5 takes wgmma without .aligned, not without .sync.
+    row(O::Wgmma, &[], &[req(&[MmaAsync, Fence, CommitGroup, WaitGroup]), SYNC], (0, 10))
+        .since(80, 90)
+        .lead(&[MmaAsync, Fence, CommitGroup, WaitGroup])
+        .open(),
     // wmma (9.7.14.4): the words here; the fragments, the type combinations, the two
     // layouts of mma and the operands by check's own rule (isa::wmma).
     row(O::Wmma, &[&[Ty::F16, Ty::F32]], &WMMA_LOAD, (2, 3)).since(60, 70).gates(WMMA_GATES).operands_own(),

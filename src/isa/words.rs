@@ -111,6 +111,8 @@ words! {
     Fence = ".fence", CommitGroupWg = ".commit", Sp = ".sp", SpOrdered = ".sp::ordered_metadata",
     // The sub-byte element types of wmma and mma (no register has them).
     S4 = ".s4", U4 = ".u4", B1 = ".b1",
+    // Operations read as part of the name: `wgmma.mma_async`, `cp.reduce.async.bulk`.
+    MmaAsync = ".mma_async", Reduce = ".reduce", Mask = ".mask",
     // Textures and surfaces (9.7.10, 9.7.11).
     A1d = ".a1d", A2d = ".a2d", Cube = ".cube", Acube = ".acube", D2ms = ".2dms",
     A2dms = ".a2dms", G = ".g", P = ".p", Zero = ".zero", Trap = ".trap",
