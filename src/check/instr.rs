@@ -228,6 +228,14 @@ impl<'a> Checker<'a> {
                 self.wmma(i, name, &form);
                 self.generic(i, name, O::Wmma, done);
             }
+            O::Mma | O::Wgmma | O::Ldmatrix | O::Stmatrix => {
+                match opcode {
+                    O::Mma => self.mma(i, name, &form),
+                    O::Wgmma => self.wgmma(i, name, &form),
+                    _ => self.matrix_transfer(i, name, &form),
+                }
+                self.generic(i, name, opcode, done);
+            }
             _ if opcode.family() == Family::Video => {
                 let form = self.forms[k as usize];
                 self.video(i, name, &form);

@@ -14,6 +14,7 @@ mod cvt;
 mod decl;
 mod form;
 mod instr;
+mod matrix;
 mod mem;
 pub mod scope;
 pub mod target;

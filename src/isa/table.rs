@@ -224,6 +224,10 @@ const WMMA_GATES: &[(WordSet, u32, u32)] = &[
     (WordSet::of(&[And]), 71, 80),
 ];
 
+const MMA_SHAPES: Group = req(&[
+    M8n8k4, M16n8k4, M16n8k8, M16n8k16, M16n8k32, M16n8k64, M16n8k128, M16n8k256, M8n8k16, M8n8k32, M8n8k128,
+]);
+
 const RND: Group = opt_of(groups::RND);
 const NEED_RND: Group = req_of(groups::RND);
 const FTZ: Group = opt(&[Ftz]);
@@ -647,7 +651,13 @@ pub static ROWS: &[Row] = &[
     row(O::Min, &[F64], &[], (3, 3)),
     row(O::Min, &[HALF], MINMAX, (3, 3)).since(70, 80),
     row(O::Min, &[BHALF], MINMAX, (3, 3)).since(70, 80),
-    row(O::Mma, &[], &[], (4, 6)).since(64, 70).open(),
+    // mma (9.7.14.5): the operation words and shapes here; the fragments by check's
+    // own rule (check/matrix.rs). Open: the sm_100 block-scale words are not in the
+    // vocabulary.
+    row(O::Mma, &[], &[SYNC, req(&[Aligned]), MMA_SHAPES], (4, 6))
+        .since(64, 70)
+        .lead(&[Sync, Sp, SpOrdered])
+        .open(),
     row(O::Mov, &[], &[], (2, 2)).own(),
     row(O::Movmatrix, &[], &[], (2, 2)).since(78, 75).open(),
     row(O::Mul, &[U16_64], &[req(&[Hi, Lo, Wide])], (3, 3)),

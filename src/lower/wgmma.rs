@@ -1,7 +1,9 @@
 //! Decoding the warpgroup MMA instructions (PTX ISA 9.7.15): `wgmma.fence`,
 //! `wgmma.commit_group`, `wgmma.wait_group` and `wgmma.mma_async`.
 //!
-//! `check` holds `wgmma` to an open row, so this file reads its words: the shape
+//! `check` holds `wgmma` to an open row (with its operation words, the number of
+//! types, D's length and the descriptors' registers), so this file reads its words:
+//! the shape
 //! `.m64nNkK`, the types (D, A, B), `.satfinite` and `.and.popc`, each against the
 //! ISA's list of variants (9.7.15.5.2), and the operands: D as a vector of N/2
 //! registers (N/4 `.f16x2` ones for f16 accumulators), A as four registers or a
@@ -35,15 +37,17 @@ impl<'m> Decoder<'m> {
         let ops = i.operands;
         let bad = |span: Span, what: &str| fail::<Op>(span, format!("{name}: {what}"));
         let Some(&verb) = mods.first() else { return self.unsupported(i) };
-        // .sync and .aligned are required of all four (ptxas says so for each).
-        if !mods.contains(&".sync") || !mods.contains(&".aligned") {
-            return bad(i.span, "wgmma needs .sync.aligned");
+        // .sync is required of all four (ptxas 13.5 says so for each, and takes
+        // them without .aligned).
+        if !mods.contains(&".sync") {
+            return bad(i.span, "wgmma needs .sync");
         }
+        let plain = mods.len() == 2 + usize::from(mods.contains(&".aligned"));
         match verb {
-            ".fence" | ".commit_group" if ops.is_empty() && mods.len() == 3 => {
+            ".fence" | ".commit_group" if ops.is_empty() && plain => {
                 return Ok(Op::Wgmma(if verb == ".fence" { Wgmma::Fence } else { Wgmma::Commit }));
             }
-            ".wait_group" if mods.len() == 3 => {
+            ".wait_group" if plain => {
                 return match ops {
                     [Operand::Int { bits, .. }] if *bits <= u64::from(u32::MAX) => {
                         Ok(Op::Wgmma(Wgmma::Wait(*bits as u32)))
