@@ -76,6 +76,9 @@ impl<'a> Checker<'a> {
         // required words it finds; its other words are not judged. When the opcode's
         // only rows are open, a missing required word is an error.
         if let Some(row) = rows.iter().find(|r| r.rule == Rule::Open && needs_met(r, &words)) {
+            for g in row.groups {
+                self.group(i, name, g, &words);
+            }
             self.lead(i, name, row);
             self.require(i.opcode.span, name, row.version, row.sm);
             return Some((form, Some(row.operands)));

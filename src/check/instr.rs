@@ -125,6 +125,8 @@ impl<'a> Checker<'a> {
         if let Some(sig) = &signed
             && sig.fits(i.operands.len())
         {
+            // Roles by position: the destination first, unless every operand is a source.
+            let roles = &ROLES[usize::from(!sig.writes)..];
             for (k, (op, slot)) in i.operands.iter().zip(sig.slots()).enumerate() {
                 // Pairs, negations, sinks and vectors have rules of their own; ptxas
                 // takes an integer for a predicate source (`vote.all.pred p, 1, m`).
@@ -139,10 +141,14 @@ impl<'a> Checker<'a> {
                 let checked = match slot.kind {
                     Kind::Any => false,
                     Kind::Memory => {
-                        self.error(op.span(), format!("{name}: {} must be an address in brackets", ROLES[k]));
+                        self.error(op.span(), format!("{name}: {} must be an address in brackets", roles[k]));
                         true
                     }
-                    Kind::Immediate { lo, hi, step } => {
+                    Kind::ValueIn { .. } if !matches!(op, Operand::Int { .. }) => {
+                        self.typed_operand(op, slot.ty, name, roles[k], false);
+                        true
+                    }
+                    Kind::Immediate { lo, hi, step } | Kind::ValueIn { lo, hi, step } => {
                         let value = match op {
                             Operand::Int { bits, .. } => Some(*bits),
                             _ => None,
@@ -151,39 +157,40 @@ impl<'a> Checker<'a> {
                             (u64::from(lo)..=u64::from(hi)).contains(&v) && v.is_multiple_of(u64::from(step))
                         };
                         if !value.is_some_and(fits) {
-                            let want = match (lo == hi, step) {
-                                (true, _) => format!("the literal {lo}"),
-                                (false, 1) => format!("an integer literal from {lo} to {hi}"),
-                                (false, _) => format!("a multiple of {step} from {lo} to {hi}"),
+                            let want = match (lo == hi, step, hi) {
+                                (true, ..) => format!("the literal {lo}"),
+                                (false, 1, _) => format!("an integer literal from {lo} to {hi}"),
+                                (false, _, u32::MAX) => format!("a multiple of {step}"),
+                                (false, ..) => format!("a multiple of {step} from {lo} to {hi}"),
                             };
                             let text = op.span().text(self.src);
                             self.error(
                                 op.span(),
-                                format!("{name}: {} must be {want}, found `{text}`", ROLES[k]),
+                                format!("{name}: {} must be {want}, found `{text}`", roles[k]),
                             );
                         }
                         // A name in a literal's place still resolves.
                         !matches!(op, Operand::Name(_) | Operand::Offset(..))
                     }
                     Kind::Value => {
-                        self.typed_operand(op, slot.ty, name, ROLES[k], slot.imm);
+                        self.typed_operand(op, slot.ty, name, roles[k], slot.imm);
                         true
                     }
                     // An address may be a variable's name; a register has the slot's type.
                     Kind::Address | Kind::Pointer => match op {
                         Operand::Name(n) => match self.lookup(self.t(n)) {
                             Some(Def { sym: Sym::Reg { ty, .. }, .. }) if slot.kind == Kind::Pointer => {
-                                self.pointer_register(*n, ty, name, ROLES[k]);
+                                self.pointer_register(*n, ty, name, roles[k]);
                                 true
                             }
                             Some(Def { sym: Sym::Reg { .. }, .. }) => {
-                                self.typed_operand(op, slot.ty, name, ROLES[k], slot.imm);
+                                self.typed_operand(op, slot.ty, name, roles[k], slot.imm);
                                 true
                             }
                             _ => false,
                         },
                         Operand::Int { .. } | Operand::Float { .. } => {
-                            self.typed_operand(op, slot.ty, name, ROLES[k], slot.imm);
+                            self.typed_operand(op, slot.ty, name, roles[k], slot.imm);
                             true
                         }
                         _ => false,

@@ -74,6 +74,14 @@ impl<'a> Checker<'a> {
                 self.error(m.span, format!("{name}: mma takes no `{}`", self.t(*m)));
             }
         }
+        // "'.blayout' modifier required": the layouts of A and B.
+        let layouts = i.mods.iter().filter(|m| matches!(self.t(**m), ".row" | ".col")).count();
+        if layouts != 2 {
+            self.error(
+                i.opcode.span,
+                format!("{name}: needs two layouts, of A and of B (.row or .col each)"),
+            );
+        }
         let elems: Vec<u32> = i.mods.iter().filter_map(|m| element_bits(self.t(*m))).collect();
         if elems.len() != 4 {
             self.error(
@@ -125,7 +133,10 @@ impl<'a> Checker<'a> {
             self.error(i.opcode.span, msg);
             return;
         }
-        let Some((_, n, _)) = i.mods.iter().find_map(|w| shape_of(self.t(*w))) else { return };
+        let Some((_, n, _)) = i.mods.iter().find_map(|w| shape_of(self.t(*w))) else {
+            self.error(i.opcode.span, format!("{name}: needs a shape .m64nNkK"));
+            return;
+        };
         let count = if elems[0] == 16 { n / 4 } else { n / 2 };
         if let Some(d) = i.operands.first() {
             self.vector_length(d, count as usize, name, "d");

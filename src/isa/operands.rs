@@ -27,6 +27,9 @@ pub enum Kind {
     /// An integer literal from `lo` to `hi`, a multiple of `step`: an ordinal, an
     /// enumerated value, a count or a fixed size.
     Immediate { lo: u32, hi: u32, step: u32 },
+    /// A register of the slot's type, or an integer literal from `lo` to `hi`, a
+    /// multiple of `step` (a barrier's number and thread count).
+    ValueIn { lo: u32, hi: u32, step: u32 },
     /// Not checked by the signature.
     Any,
 }
@@ -70,13 +73,22 @@ pub struct Signature {
     slots: [Slot; 5],
     len: u8,
     min: u8,
+    /// The first operand is a destination (false: every operand is a source).
+    pub writes: bool,
 }
 
 impl Signature {
     fn of(slots: &[Slot]) -> Signature {
-        let mut out = Signature { slots: [ANY; 5], len: slots.len() as u8, min: slots.len() as u8 };
+        let mut out =
+            Signature { slots: [ANY; 5], len: slots.len() as u8, min: slots.len() as u8, writes: true };
         out.slots[..slots.len()].copy_from_slice(slots);
         out
+    }
+
+    /// The same signature with sources only.
+    fn sources(mut self) -> Signature {
+        self.writes = false;
+        self
     }
 
     /// The same signature whose operands from `min` on may be left out.
@@ -125,8 +137,19 @@ pub fn signature(f: &Form) -> Option<Signature> {
         // An event number 0-15, or a mask of the 16 events.
         O::Pmevent => {
             let hi = if f.has(Word::Mask) { 0xffff } else { 15 };
-            return Some(sig(&[literal(0, hi)]));
+            return Some(sig(&[literal(0, hi)]).sources());
         }
+        // `bar{.cta}.{sync,arrive} a{, b}`, `barrier{.cta}.{sync,arrive}{.aligned} a{, b}`:
+        // barrier 0-15, a thread count that is a multiple of the warp size (ptxas
+        // 13.5: "Barrier number '16' out of range", "Number of threads participating
+        // in barrier must be in multiple of warp size").
+        O::Bar | O::Barrier if !f.has(Word::Red) && !f.has(Word::Warp) && !f.has(Word::Cluster) => {
+            let id = Slot { ty: Ty::U32, imm: true, kind: Kind::ValueIn { lo: 0, hi: 15, step: 1 } };
+            let count =
+                Slot { ty: Ty::U32, imm: true, kind: Kind::ValueIn { lo: 0, hi: u32::MAX, step: 32 } };
+            return Some(sig(&[id, count]).optional_from(1).sources());
+        }
+        O::Bar if f.has(Word::Warp) => return Some(sig(&[src(Ty::U32)]).sources()),
         // A register count from 24 to 256, a multiple of 8.
         O::Setmaxnreg => {
             return Some(sig(&[Slot {
@@ -201,6 +224,10 @@ pub fn signature(f: &Form) -> Option<Signature> {
         // `mbarrier.{test,try}_wait.parity waitComplete, [addr], phaseParity{, hint}`.
         O::Mbarrier if f.has(Word::Parity) => {
             sig(&[dst(Ty::Pred), ANY, src(Ty::U32), src(Ty::U32)]).optional_from(3)
+        }
+        // `mbarrier.{test,try}_wait waitComplete, [addr], state{, hint}`: a 64-bit state.
+        O::Mbarrier if f.has(Word::TestWait) || f.has(Word::TryWait) => {
+            sig(&[dst(Ty::Pred), ANY, src(Ty::B64), src(Ty::U32)]).optional_from(3)
         }
         // `bar.red.popc.u32 d, a, {!}c` and `bar.red.{and,or}.pred p, a, {!}c` (the
         // form with a thread count has four operands, and no signature yet).

@@ -385,6 +385,8 @@ const fn video_simd(op: Opcode) -> Row {
     row(op, VIDEO_TYPES, VIDEO_SIMD, (4, 4)).since(30, 30).operands_own()
 }
 const MINMAX: &[Group] = &[FTZ, opt(&[NaN]), opt(&[Xorsign]), opt(&[Abs])];
+/// bf16 has no .ftz ("Illegal modifier '.ftz' for instruction 'max'").
+const MINMAX_BF16: &[Group] = &[opt(&[NaN]), opt(&[Xorsign]), opt(&[Abs])];
 const HALF_ARITH: &[Group] = &[opt(&[Rn]), FTZ, SAT];
 
 /// Every form, grouped by opcode in alphabetical order.
@@ -579,13 +581,14 @@ pub static ROWS: &[Row] = &[
     row(O::Lg2, &[F32], &[APPROX, FTZ], (2, 2)),
     row(O::Lop3, &[ONLY_B32], &[opt(&[Or, And])], (5, 6)).since(43, 50),
     // mad, mul: 9.7.1.3, 9.7.1.4, 9.7.3.4.
-    row(O::Mad, &[ONLY_S32], &[req(&[Hi, Lo, Wide]), SAT, CC], (4, 4)),
-    row(O::Mad, &[I32_64], &[req(&[Hi, Lo, Wide]), CC], (4, 4)),
-    row(O::Mad, &[U16_64], &[req(&[Hi, Lo, Wide])], (4, 4)),
+    // ptxas reads `mad.lo`/`mad.hi`/`mad.wide` as the operation: `.cc` and `.sat` follow.
+    row(O::Mad, &[ONLY_S32], &[req(&[Hi, Lo, Wide]), SAT, CC], (4, 4)).lead(&[Hi, Lo, Wide]),
+    row(O::Mad, &[I32_64], &[req(&[Hi, Lo, Wide]), CC], (4, 4)).lead(&[Hi, Lo, Wide]),
+    row(O::Mad, &[U16_64], &[req(&[Hi, Lo, Wide])], (4, 4)).lead(&[Hi, Lo, Wide]),
     row(O::Mad, &[F32], &[RND, FTZ, SAT], (4, 4)),
     row(O::Mad, &[F64], &[RND], (4, 4)),
     row(O::Mad24, &[U32_S32], &[req(&[Hi, Lo]), SAT], (4, 4)),
-    row(O::Madc, &[U16_64], &[req(&[Hi, Lo]), CC], (4, 4)),
+    row(O::Madc, &[U16_64], &[req(&[Hi, Lo]), CC], (4, 4)).lead(&[Hi, Lo]),
     row(O::Mapa, &[U32_U64], &[opt(&[SharedCluster])], (3, 3)).since(78, 90),
     row(O::Match, &[B32_64], &[req(&[Any, All]), SYNC], (3, 4)).since(60, 70),
     // mbarrier (9.7.13.15): one row per operation, all on a .b64 object in shared memory.
@@ -650,7 +653,7 @@ pub static ROWS: &[Row] = &[
     row(O::Min, &[F32], MINMAX, (3, 4)),
     row(O::Min, &[F64], &[], (3, 3)),
     row(O::Min, &[HALF], MINMAX, (3, 3)).since(70, 80),
-    row(O::Min, &[BHALF], MINMAX, (3, 3)).since(70, 80),
+    row(O::Min, &[BHALF], MINMAX_BF16, (3, 3)).since(70, 80),
     // mma (9.7.14.5): the operation words and shapes here; the fragments by check's
     // own rule (check/matrix.rs). Open: the sm_100 block-scale words are not in the
     // vocabulary.
@@ -683,7 +686,9 @@ pub static ROWS: &[Row] = &[
     row(O::Prefetchu, &[], &[req(&[L1])], (1, 1)).since(20, 20),
     row(O::Prmt, &[ONLY_B32], &[opt(&[F4e, B4e, Rc8, Ecl, Ecr, Rc16])], (3, 4)).since(20, 20),
     row(O::Rcp, &[F32], &[req(&[Approx, Rn, Rz, Rm, Rp]), FTZ], (2, 2)),
-    row(O::Rcp, &[F64], &[req(&[Approx, Rn, Rz, Rm, Rp]), FTZ], (2, 2)),
+    // "'.ftz' modifier required for instruction 'rcp.approx.f64'".
+    row(O::Rcp, &[F64], &[req(&[Approx]), req(&[Ftz])], (2, 2)),
+    row(O::Rcp, &[F64], &[req(&[Rn, Rz, Rm, Rp]), FTZ], (2, 2)),
     // red.async (9.7.13.7): a remote reduction that completes an mbarrier; the bit
     // operations on .b32/.b64, the others on integers.
     row(O::Red, &[ONLY_B32], RED_ASYNC_BITS, (2, 3)).since(81, 90),
