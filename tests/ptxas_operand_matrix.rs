@@ -2,8 +2,9 @@
 //! (issue 22): tests/data/ptxas_matrix/operand_cases.jsonl, made by
 //! tools/ptxas_operand_matrix.py, holds each mutated instruction with ptxas's verdict
 //! on its module (a corpus file with that one line changed). Every case where check
-//! differs is listed in operand_differences.txt, grouped by what check does not
-//! check yet; a new difference, or a listed one that now agrees, fails the test.
+//! differs is listed in operand_differences.txt, grouped by its reason: the first rule
+//! of operand_difference_reasons.txt whose fragment the instruction contains. A new
+//! difference, a listed one that now agrees, or one no rule explains fails the test.
 //! `PTXVM_MATRIX_BLESS=1 cargo test --release --test ptxas_operand_matrix` rewrites
 //! the list.
 
@@ -34,6 +35,12 @@ fn check_agrees_with_ptxas_on_operand_mutations() {
     let mut per_family: BTreeMap<String, (usize, usize, usize, usize)> = BTreeMap::new();
     let mut differences = BTreeSet::new();
     let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let reasons: Vec<(&str, &str)> = include_str!("data/ptxas_matrix/operand_difference_reasons.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split_once('\t'))
+        .collect();
+    let mut unexplained = Vec::new();
     for line in data.lines().filter(|l| !l.trim().is_empty()) {
         let case: Case = serde_json::from_str(line).expect("valid JSON line");
         let lines = sources.entry(case.file.clone()).or_insert_with(|| {
@@ -68,11 +75,12 @@ fn check_agrees_with_ptxas_on_operand_mutations() {
             } else {
                 format!("ptxas rejects ({}); check accepts", case.error.trim())
             };
-            let reason = format!(
-                "{} {}",
-                case.kind,
-                if case.accept { "accepted by ptxas" } else { "rejected by ptxas" }
-            );
+            let Some(&(_, why)) = reasons.iter().find(|(fragment, _)| case.instr.contains(fragment)) else {
+                unexplained.push(case.id.clone());
+                continue;
+            };
+            let verdict_kind = if case.accept { "ptxas accepts" } else { "ptxas rejects" };
+            let reason = format!("{verdict_kind}: {why}");
             groups.entry(reason).or_default().push(format!(
                 "{}\t{}:{}\t{}\t{verdict}",
                 case.id,
@@ -88,11 +96,16 @@ fn check_agrees_with_ptxas_on_operand_mutations() {
             "{family}: check rejects {both_rej} of the {rej} ptxas rejects, accepts {both_acc} of the {acc} it accepts"
         );
     }
+    assert!(
+        unexplained.is_empty(),
+        "{} differences that no rule of operand_difference_reasons.txt explains, e.g. {:?}",
+        unexplained.len(),
+        &unexplained[..unexplained.len().min(20)]
+    );
     let mut out = String::from(
         "# Cases of operand_cases.jsonl where `check` differs from ptxas 13.5, grouped by\n\
-         # mutation kind and ptxas's verdict: what check does not yet hold operands to\n\
-         # (issue 22). Written by PTXVM_MATRIX_BLESS=1 cargo test --release --test\n\
-         # ptxas_operand_matrix.\n",
+         # ptxas's verdict and the reason (operand_difference_reasons.txt). Written by\n\
+         # PTXVM_MATRIX_BLESS=1 cargo test --release --test ptxas_operand_matrix.\n",
     );
     for (reason, lines) in &groups {
         out.push_str(&format!("\n# {} cases: {reason}\n", lines.len()));
