@@ -82,10 +82,11 @@ fn check_agrees_with_ptxas_on_operand_mutations() {
             let verdict_kind = if case.accept { "ptxas accepts" } else { "ptxas rejects" };
             let reason = format!("{verdict_kind}: {why}");
             groups.entry(reason).or_default().push(format!(
-                "{}\t{}:{}\t{}\t{verdict}",
+                "{}\t{}:{}\t{}\t{}\t{verdict}",
                 case.id,
                 case.file,
                 case.line,
+                case.kind,
                 case.instr.trim()
             ));
             differences.insert(case.id);

@@ -190,31 +190,15 @@ const WMMA_LOAD_SUB_BYTE: [Group; 8] = [
 ];
 const WMMA_STORE: [Group; 7] =
     [req(&[Store]), req(&[D]), SYNC, req(&[Aligned]), req(&[Row, Col]), WMMA_SHAPES, WMMA_SPACE];
-/// mma names two layouts (`.row.col`), each from .row and .col: check counts them.
-const WMMA_MMA: [Group; 8] = [
-    req(&[Mma]),
-    SYNC,
-    req(&[Aligned]),
-    opt(&[Row]),
-    opt(&[Col]),
-    WMMA_SHAPES,
-    opt(&[Satfinite]),
-    opt_of(groups::RND),
-];
+/// `wmma.mma` with three more groups: mma names two layouts (`.row.col`), each from
+/// .row and .col, which check counts.
+const fn wmma_mma([x, y, z]: [Group; 3]) -> [Group; 10] {
+    [req(&[Mma]), SYNC, req(&[Aligned]), opt(&[Row]), opt(&[Col]), WMMA_SHAPES, opt(&[Satfinite]), x, y, z]
+}
+const WMMA_MMA: [Group; 10] = wmma_mma([opt_of(groups::RND), opt(&[]), opt(&[])]);
 /// `wmma.mma{.and,.xor}.popc ... .s32.b1.b1.s32` and `.s32.s4.s4.s32`: the element
 /// words are no register types.
-const WMMA_MMA_SUB_BYTE: [Group; 10] = [
-    req(&[Mma]),
-    SYNC,
-    req(&[Aligned]),
-    opt(&[Row]),
-    opt(&[Col]),
-    WMMA_SHAPES,
-    opt(&[Satfinite]),
-    req(&[S4, U4, B1]),
-    opt(&[And, Xor]),
-    opt(&[Popc]),
-];
+const WMMA_MMA_SUB_BYTE: [Group; 10] = wmma_mma([req(&[S4, U4, B1]), opt(&[And, Xor]), opt(&[Popc])]);
 /// Shapes by PTX version and target; `.and` on b1 (PTX 7.1, sm_80).
 const WMMA_GATES: &[(WordSet, u32, u32)] = &[
     (WordSet::of(&[M32n8k16, M8n32k16]), 61, 70),
