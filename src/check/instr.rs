@@ -7,7 +7,7 @@ use super::I;
 use super::scope::{Def, Sym};
 use super::types::{Class, Ty, compatible};
 use super::{Checker, space_word};
-use crate::isa::operands::{Kind, signature, writes_first};
+use crate::isa::operands::{Kind, Signature, signature, writes_first};
 use crate::isa::{Family, Form, Opcode as O, Word};
 use crate::syntax::ast::*;
 
@@ -125,81 +125,7 @@ impl<'a> Checker<'a> {
         if let Some(sig) = &signed
             && sig.fits(i.operands.len())
         {
-            // Roles by position: the destination first, unless every operand is a source.
-            let roles = &ROLES[usize::from(!sig.writes)..];
-            for (k, (op, slot)) in i.operands.iter().zip(sig.slots()).enumerate() {
-                // Pairs, negations, sinks and vectors have rules of their own; ptxas
-                // takes an integer for a predicate source (`vote.all.pred p, 1, m`).
-                let int_pred = k > 0 && slot.ty == Ty::Pred && matches!(op, Operand::Int { .. });
-                let plain = matches!(
-                    op,
-                    Operand::Name(_) | Operand::Offset(..) | Operand::Int { .. } | Operand::Float { .. }
-                );
-                if !plain || int_pred {
-                    continue;
-                }
-                let checked = match slot.kind {
-                    Kind::Any => false,
-                    Kind::Memory => {
-                        self.error(op.span(), format!("{name}: {} must be an address in brackets", roles[k]));
-                        true
-                    }
-                    Kind::ValueIn { .. } if !matches!(op, Operand::Int { .. }) => {
-                        self.typed_operand(op, slot.ty, name, roles[k], false);
-                        true
-                    }
-                    Kind::Immediate { lo, hi, step } | Kind::ValueIn { lo, hi, step } => {
-                        let value = match op {
-                            Operand::Int { bits, .. } => Some(*bits),
-                            _ => None,
-                        };
-                        let fits = |v: u64| {
-                            (u64::from(lo)..=u64::from(hi)).contains(&v) && v.is_multiple_of(u64::from(step))
-                        };
-                        if !value.is_some_and(fits) {
-                            let want = match (lo == hi, step, hi) {
-                                (true, ..) => format!("the literal {lo}"),
-                                (false, 1, _) => format!("an integer literal from {lo} to {hi}"),
-                                (false, _, u32::MAX) => format!("a multiple of {step}"),
-                                (false, ..) => format!("a multiple of {step} from {lo} to {hi}"),
-                            };
-                            let text = op.span().text(self.src);
-                            self.error(
-                                op.span(),
-                                format!("{name}: {} must be {want}, found `{text}`", roles[k]),
-                            );
-                        }
-                        // A name in a literal's place still resolves.
-                        !matches!(op, Operand::Name(_) | Operand::Offset(..))
-                    }
-                    Kind::Value => {
-                        self.typed_operand(op, slot.ty, name, roles[k], slot.imm);
-                        true
-                    }
-                    // An address may be a variable's name; a register has the slot's type.
-                    Kind::Address | Kind::Pointer => match op {
-                        Operand::Name(n) => match self.lookup(self.t(n)) {
-                            Some(Def { sym: Sym::Reg { ty, .. }, .. }) if slot.kind == Kind::Pointer => {
-                                self.pointer_register(*n, ty, name, roles[k]);
-                                true
-                            }
-                            Some(Def { sym: Sym::Reg { .. }, .. }) => {
-                                self.typed_operand(op, slot.ty, name, roles[k], slot.imm);
-                                true
-                            }
-                            _ => false,
-                        },
-                        Operand::Int { .. } | Operand::Float { .. } => {
-                            self.typed_operand(op, slot.ty, name, roles[k], slot.imm);
-                            true
-                        }
-                        _ => false,
-                    },
-                };
-                if checked {
-                    done |= 1 << k;
-                }
-            }
+            done |= self.signed_operands(i, name, sig);
         }
         if matches!(opcode, O::Ld | O::Ldu | O::St | O::Atom | O::Red) {
             done |= self.data_registers(i, name, &form);
@@ -285,6 +211,85 @@ impl<'a> Checker<'a> {
             opcode => self.generic(i, name, opcode, done),
         }
         Some(k)
+    }
+
+    /// The operands of a form with a signature (`isa::operands`), each held to its
+    /// slot; a bit for each operand resolved here, which `generic` need not look up.
+    fn signed_operands(&mut self, i: &I<'a>, name: &str, sig: &Signature) -> u32 {
+        let mut done = 0u32;
+        // Roles by position: the destination first, unless every operand is a source.
+        let roles = &ROLES[usize::from(!sig.writes)..];
+        for (k, (op, slot)) in i.operands.iter().zip(sig.slots()).enumerate() {
+            // Pairs, negations, sinks and vectors have rules of their own; ptxas
+            // takes an integer for a predicate source (`vote.all.pred p, 1, m`).
+            let int_pred = k > 0 && slot.ty == Ty::Pred && matches!(op, Operand::Int { .. });
+            let plain = matches!(
+                op,
+                Operand::Name(_) | Operand::Offset(..) | Operand::Int { .. } | Operand::Float { .. }
+            );
+            if !plain || int_pred {
+                continue;
+            }
+            let checked = match slot.kind {
+                Kind::Any => false,
+                Kind::Memory => {
+                    self.error(op.span(), format!("{name}: {} must be an address in brackets", roles[k]));
+                    true
+                }
+                Kind::ValueIn { .. } if !matches!(op, Operand::Int { .. }) => {
+                    self.typed_operand(op, slot.ty, name, roles[k], false);
+                    true
+                }
+                Kind::Immediate { lo, hi, step } | Kind::ValueIn { lo, hi, step } => {
+                    let value = match op {
+                        Operand::Int { bits, .. } => Some(*bits),
+                        _ => None,
+                    };
+                    let fits = |v: u64| {
+                        (u64::from(lo)..=u64::from(hi)).contains(&v) && v.is_multiple_of(u64::from(step))
+                    };
+                    if !value.is_some_and(fits) {
+                        let want = match (lo == hi, step, hi) {
+                            (true, ..) => format!("the literal {lo}"),
+                            (false, 1, _) => format!("an integer literal from {lo} to {hi}"),
+                            (false, _, u32::MAX) => format!("a multiple of {step}"),
+                            (false, ..) => format!("a multiple of {step} from {lo} to {hi}"),
+                        };
+                        let text = op.span().text(self.src);
+                        self.error(op.span(), format!("{name}: {} must be {want}, found `{text}`", roles[k]));
+                    }
+                    // A name in a literal's place still resolves.
+                    !matches!(op, Operand::Name(_) | Operand::Offset(..))
+                }
+                Kind::Value => {
+                    self.typed_operand(op, slot.ty, name, roles[k], slot.imm);
+                    true
+                }
+                // An address may be a variable's name; a register has the slot's type.
+                Kind::Address | Kind::Pointer => match op {
+                    Operand::Name(n) => match self.lookup(self.t(n)) {
+                        Some(Def { sym: Sym::Reg { ty, .. }, .. }) if slot.kind == Kind::Pointer => {
+                            self.pointer_register(*n, ty, name, roles[k]);
+                            true
+                        }
+                        Some(Def { sym: Sym::Reg { .. }, .. }) => {
+                            self.typed_operand(op, slot.ty, name, roles[k], slot.imm);
+                            true
+                        }
+                        _ => false,
+                    },
+                    Operand::Int { .. } | Operand::Float { .. } => {
+                        self.typed_operand(op, slot.ty, name, roles[k], slot.imm);
+                        true
+                    }
+                    _ => false,
+                },
+            };
+            if checked {
+                done |= 1 << k;
+            }
+        }
+        done
     }
 
     /// The data registers of ld, ldu, st, atom and red, as ptxas 13.5 takes them
