@@ -73,20 +73,15 @@ fn kind(d: Ty, s: Ty) -> Option<Kind> {
 }
 
 impl<'a> Checker<'a> {
-    /// The registers of a scalar cvt (PTX ISA 5.2.3's relaxed rule for cvt, as ptxas
-    /// 13.5 applies it, tests/ptxas_operand_matrix.rs): each may be a bit-size or
-    /// integer register as wide as its type or wider (16 bits at least), or a float
-    /// register of exactly its type; never a predicate. With .bf16 on either side,
-    /// ptxas relaxes nothing: each register has its type's size. A source immediate
-    /// fits the source type.
+    /// The registers of a scalar cvt, each held to its type by the relaxed rule of
+    /// `isa::operands::cvt_fit`; a source immediate fits the source type.
     fn cvt_registers(&mut self, i: &I<'a>, name: &str, d: Ty, s: Ty) {
         use super::scope::{Def, Sym};
-        use super::types::compatible;
         let scalar = |t: Ty| t.is_int() || matches!(t, Ty::F16 | Ty::BF16 | Ty::F32 | Ty::F64);
         if !scalar(d) || !scalar(s) || i.operands.len() != 2 {
             return;
         }
-        let strict = d == Ty::BF16 || s == Ty::BF16;
+        let fit = crate::isa::operands::cvt_fit(d, s);
         // A source immediate fits the source type (ptxas: `cvt.rzi.s32.f32 d, 1` is an
         // error, `cvt.rn.f32.s32 d, 1` is not).
         let src = &i.operands[1];
@@ -97,25 +92,15 @@ impl<'a> Checker<'a> {
         for (k, ty) in [(0, d), (1, s)] {
             let Operand::Name(n) = &i.operands[k] else { continue };
             let Some(Def { sym: Sym::Reg { ty: reg, .. }, .. }) = self.lookup(self.t(n)) else { continue };
-            let int = |t: Ty| matches!(t.class(), Class::Bit | Class::Unsigned | Class::Signed);
-            let wide = reg.bits() >= ty.bits().max(16);
-            let ok = compatible(ty, reg)
-                || (ty.bits() == 8 && int(reg) && reg.bits() == 16)
-                || (!strict && int(reg) && wide);
-            if !ok {
+            if !fit.fits(ty, reg) {
                 let role = if k == 0 { "destination" } else { "source" };
-                let want = if strict {
-                    format!(
-                        "a register of {}'s size (no wider one: the conversion involves .bf16)",
-                        ty.word()
-                    )
-                } else {
-                    format!("a {} register, or a bit-size or integer one at least as wide", ty.word())
-                };
-                self.error(
-                    n.span,
-                    format!("{name}: {role} `{}` is a {} register; expected {want}", self.t(n), reg.word()),
+                let msg = format!(
+                    "{name}: {role} `{}` is a {} register; expected {}",
+                    self.t(n),
+                    reg.word(),
+                    fit.expected(ty)
                 );
+                self.error(n.span, msg);
             }
         }
     }

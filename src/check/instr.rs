@@ -7,7 +7,7 @@ use super::I;
 use super::scope::{Def, Sym};
 use super::types::{Class, Ty, compatible};
 use super::{Checker, space_word};
-use crate::isa::operands::{Kind, Signature, signature, writes_first};
+use crate::isa::operands::{Fit, Kind, Signature, data_operands, signature, writes_first};
 use crate::isa::{Family, Form, Opcode as O, Word};
 use crate::syntax::ast::*;
 
@@ -292,23 +292,12 @@ impl<'a> Checker<'a> {
         done
     }
 
-    /// The data registers of ld, ldu, st, atom and red, as ptxas 13.5 takes them
-    /// (tests/ptxas_operand_matrix.rs): ld's destinations and st's sources may be wider
-    /// than the type (PTX ISA 5.2.3's relaxed rule; 16 bits at least): any register but
-    /// a predicate for a bit-size type, a bit-size or integer one otherwise, a float one
-    /// only of the type's size; atom and red take registers of the type's size.
+    /// The data registers of ld, ldu, st, atom and red, each held to the instruction's
+    /// type by the fit of `isa::operands::data_operands`; source immediates fit it.
     fn data_registers(&mut self, i: &I<'a>, name: &str, f: &Form) -> u32 {
         let Some(ty) = f.ty() else { return 0 };
         let n = i.operands.len();
-        let hint = usize::from(f.has(Word::L2CacheHint));
-        // The data operands: ld's first, st's second, atom's all but the address (and
-        // a cache policy), red's all after the address.
-        let (first, last, relaxed) = match f.opcode {
-            O::Ld | O::Ldu => (0, 1, true),
-            O::St => (1, 2, true),
-            O::Atom | O::Red => (usize::from(f.opcode == O::Red), n.saturating_sub(hint), false),
-            _ => return 0,
-        };
+        let Some((first, last, fit)) = data_operands(f, n) else { return 0 };
         let mut done = 0;
         // ptxas 13.5 takes an immediate compare value for `atom.cas.b128`, but not an
         // immediate new value (the ISA says nothing of either).
@@ -334,7 +323,7 @@ impl<'a> Checker<'a> {
                 self.data_operand(
                     op,
                     ty,
-                    relaxed,
+                    fit,
                     name,
                     if k == 0 && f.opcode != O::Red { "destination" } else { "source" },
                 );
@@ -350,10 +339,9 @@ impl<'a> Checker<'a> {
         done
     }
 
-    /// One data operand of [`Self::data_registers`]: a register of `ty` (or, where
-    /// `relaxed`, a wider one), or a source immediate that fits `ty`.
-    fn data_operand(&mut self, op: &Operand, ty: Ty, relaxed: bool, name: &str, role: &str) {
-        let int = |t: Ty| matches!(t.class(), Class::Bit | Class::Unsigned | Class::Signed);
+    /// One data operand of [`Self::data_registers`]: a register that `fit` takes for
+    /// `ty`, or a source immediate that fits `ty`.
+    fn data_operand(&mut self, op: &Operand, ty: Ty, fit: Fit, name: &str, role: &str) {
         match op {
             // A source immediate fits the type (ptxas: `st.f32 [a], 1` is an error).
             Operand::Int { .. } | Operand::Float { .. } if ty != Ty::B128 && !self.immediate_fits(op, ty) => {
@@ -365,24 +353,14 @@ impl<'a> Checker<'a> {
                 else {
                     return;
                 };
-                let wide = reg.bits() >= ty.bits().max(16) && reg.class() != Class::Pred;
-                let ok = compatible(ty, reg)
-                    || relaxed && wide && (ty.class() == Class::Bit || int(reg))
-                    || !relaxed && ty.bits() == 8 && int(reg) && reg.bits() == 16;
-                if !ok {
-                    let want = if relaxed {
-                        format!("a register of {} or wider", ty.word())
-                    } else {
-                        format!("a register of {}'s size", ty.word())
-                    };
-                    self.error(
-                        r.span,
-                        format!(
-                            "{name}: {role} `{}` is a {} register; expected {want}",
-                            self.t(r),
-                            reg.word()
-                        ),
+                if !fit.fits(ty, reg) {
+                    let msg = format!(
+                        "{name}: {role} `{}` is a {} register; expected {}",
+                        self.t(r),
+                        reg.word(),
+                        fit.expected(ty)
                     );
+                    self.error(r.span, msg);
                 }
             }
             _ => {}

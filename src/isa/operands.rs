@@ -7,7 +7,7 @@
 //! says so.
 
 use super::{Form, Opcode as O, Word};
-use crate::check::types::{Class, Ty};
+use crate::check::types::{Class, Ty, compatible};
 
 /// What kind of operand a position takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -296,5 +296,97 @@ pub fn writes_first(f: &Form) -> bool {
         | O::Mapa
         | O::Mov => true,
         o => matches!(o.family(), Family::Int | Family::Float),
+    }
+}
+
+/// How a data register may differ from the type it carries (PTX ISA 5.2.3's relaxed
+/// rules, as ptxas 13.5 applies them: tests/ptxas_operand_matrix.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fit {
+    /// ld's destinations and st's sources: a register of the type or wider (16 bits
+    /// at least), any but a predicate for a bit-size type, a bit-size or integer one
+    /// otherwise, a float one only of the type's size.
+    Wider,
+    /// atom's and red's data: a register of the type's size (an 8-bit type also in a
+    /// 16-bit integer register).
+    Sized,
+    /// cvt's registers: a bit-size or integer register as wide as the type or wider
+    /// (16 bits at least), or a float register of exactly the type.
+    Convert,
+    /// cvt with .bf16 on either side: ptxas relaxes nothing, each register has its
+    /// type's size.
+    ConvertExact,
+}
+
+impl Fit {
+    /// May a register of type `reg` carry a value of type `ty`?
+    pub fn fits(self, ty: Ty, reg: Ty) -> bool {
+        let int = |t: Ty| matches!(t.class(), Class::Bit | Class::Unsigned | Class::Signed);
+        let wide = reg.bits() >= ty.bits().max(16) && reg.class() != Class::Pred;
+        let byte_in_half = ty.bits() == 8 && int(reg) && reg.bits() == 16;
+        compatible(ty, reg)
+            || match self {
+                Fit::Wider => wide && (ty.class() == Class::Bit || int(reg)),
+                Fit::Sized | Fit::ConvertExact => byte_in_half,
+                Fit::Convert => byte_in_half || (int(reg) && wide),
+            }
+    }
+
+    /// What a fitting register is, for diagnostics.
+    pub fn expected(self, ty: Ty) -> String {
+        match self {
+            Fit::Wider => format!("a register of {} or wider", ty.word()),
+            Fit::Sized => format!("a register of {}'s size", ty.word()),
+            Fit::Convert => {
+                format!("a {} register, or a bit-size or integer one at least as wide", ty.word())
+            }
+            Fit::ConvertExact => {
+                format!("a register of {}'s size (no wider one: the conversion involves .bf16)", ty.word())
+            }
+        }
+    }
+}
+
+/// The data operands of ld, ldu, st, atom and red, for an instruction of `n`
+/// operands: positions `first..last` (atom skips its address, position 1) and how
+/// their registers fit the type. ld's data is its first operand, st's its second,
+/// atom's all but the address and a cache policy, red's all after the address.
+pub fn data_operands(f: &Form, n: usize) -> Option<(usize, usize, Fit)> {
+    let hint = usize::from(f.has(Word::L2CacheHint));
+    Some(match f.opcode {
+        O::Ld | O::Ldu => (0, 1, Fit::Wider),
+        O::St => (1, 2, Fit::Wider),
+        O::Atom | O::Red => (usize::from(f.opcode == O::Red), n.saturating_sub(hint), Fit::Sized),
+        _ => return None,
+    })
+}
+
+/// How cvt's registers fit its two types (scalar conversions only).
+pub fn cvt_fit(d: Ty, s: Ty) -> Fit {
+    if d == Ty::BF16 || s == Ty::BF16 { Fit::ConvertExact } else { Fit::Convert }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// ptxas 13.5's verdicts on these forms (the operand matrix holds the rest).
+    #[test]
+    fn data_registers_fit_as_ptxas_takes_them() {
+        // `ld.global.u8 %r, [a]` and `st.b16 [a], %fd` are accepted; `ld.f32` into a
+        // .f64 register and `ld.u32` into a predicate are not.
+        assert!(Fit::Wider.fits(Ty::U8, Ty::B32));
+        assert!(Fit::Wider.fits(Ty::B16, Ty::F64));
+        assert!(!Fit::Wider.fits(Ty::F32, Ty::F64));
+        assert!(!Fit::Wider.fits(Ty::U32, Ty::Pred));
+        // `atom.global.exch.b64 %h1, ...` (a .b16 register) is refused, as is a wider one.
+        assert!(!Fit::Sized.fits(Ty::B64, Ty::B16));
+        assert!(!Fit::Sized.fits(Ty::B32, Ty::B64));
+        assert!(Fit::Sized.fits(Ty::B32, Ty::F32));
+        // `cvt.u8.u16 %us1, %d2`: no 64-bit float for a .u16 source; a wider integer
+        // is fine, except when .bf16 is involved.
+        assert!(!cvt_fit(Ty::U8, Ty::U16).fits(Ty::U16, Ty::F64));
+        assert!(cvt_fit(Ty::U8, Ty::U16).fits(Ty::U16, Ty::B64));
+        assert!(!cvt_fit(Ty::F32, Ty::BF16).fits(Ty::BF16, Ty::B32));
     }
 }
