@@ -88,6 +88,8 @@ impl<'a> Checker<'a> {
             for g in row.groups {
                 self.group(i, name, g, &words);
             }
+            self.lead(i, name, row);
+            self.require(i.opcode.span, name, row.version, row.sm);
             return Some((form, Some(row.operands)));
         }
         for m in &unknown {
