@@ -92,16 +92,8 @@ impl<'a> Checker<'a> {
         for (k, ty) in [(0, d), (1, s)] {
             let Operand::Name(n) = &i.operands[k] else { continue };
             let Some(Def { sym: Sym::Reg { ty: reg, .. }, .. }) = self.lookup(self.t(n)) else { continue };
-            if !fit.fits(ty, reg) {
-                let role = if k == 0 { "destination" } else { "source" };
-                let msg = format!(
-                    "{name}: {role} `{}` is a {} register; expected {}",
-                    self.t(n),
-                    reg.word(),
-                    fit.expected(ty)
-                );
-                self.error(n.span, msg);
-            }
+            let role = if k == 0 { "destination" } else { "source" };
+            self.fitting_register(*n, reg, ty, fit, name, role);
         }
     }
 

@@ -353,17 +353,22 @@ impl<'a> Checker<'a> {
                 else {
                     return;
                 };
-                if !fit.fits(ty, reg) {
-                    let msg = format!(
-                        "{name}: {role} `{}` is a {} register; expected {}",
-                        self.t(r),
-                        reg.word(),
-                        fit.expected(ty)
-                    );
-                    self.error(r.span, msg);
-                }
+                self.fitting_register(*r, reg, ty, fit, name, role);
             }
             _ => {}
+        }
+    }
+
+    /// Register `r`, of type `reg`, carries a value of type `ty` as `fit` allows.
+    pub(super) fn fitting_register(&mut self, r: Name, reg: Ty, ty: Ty, fit: Fit, name: &str, role: &str) {
+        if !fit.fits(ty, reg) {
+            let msg = format!(
+                "{name}: {role} `{}` is a {} register; expected {}",
+                self.t(r),
+                reg.word(),
+                fit.expected(ty)
+            );
+            self.error(r.span, msg);
         }
     }
 

@@ -7,7 +7,7 @@
 use super::scope::{Def, Sym};
 use super::types::Ty;
 use super::{Checker, I};
-use crate::isa::{Form, Word};
+use crate::isa::{Form, Word, WordSet};
 use crate::syntax::ast::Operand;
 
 /// Bits of an `mma`/`wgmma` element type word (`.s4`, `.b1` and the fp8 types
@@ -33,42 +33,17 @@ fn shape_of(word: &str) -> Option<(u32, u32, u32)> {
     Some((m.parse().ok()?, n.parse().ok()?, k.parse().ok()?))
 }
 
-/// The words an `mma` takes that the vocabulary knows; ptxas refuses any other known
-/// word ("Illegal modifier '.sat' for instruction 'mma'").
-const MMA_WORDS: &[Word] = &[
-    Word::Sync,
-    Word::Aligned,
-    Word::Row,
-    Word::Col,
-    Word::Satfinite,
-    Word::And,
-    Word::Xor,
-    Word::Popc,
-    Word::Sp,
-    Word::SpOrdered,
-    Word::M8n8k4,
-    Word::M16n8k4,
-    Word::M16n8k8,
-    Word::M16n8k16,
-    Word::M16n8k32,
-    Word::M16n8k64,
-    Word::M16n8k128,
-    Word::M16n8k256,
-    Word::M8n8k16,
-    Word::M8n8k32,
-    Word::M8n8k128,
-    Word::S4,
-    Word::U4,
-    Word::B1,
-];
-
 impl<'a> Checker<'a> {
     /// `mma{.sp}.sync.aligned.shape.row.col{...}.D.A.B.C d, a, b, c{, e, f}`.
     pub(super) fn mma(&mut self, i: &I<'a>, name: &str, f: &Form) {
+        // The words of mma's row are its vocabulary: ptxas refuses any other known
+        // word ("Illegal modifier '.sat' for instruction 'mma'").
+        let vocabulary =
+            crate::isa::table::rows_of(f.opcode).iter().fold(WordSet::EMPTY, |a, r| a.union(r.words));
         for m in i.mods {
             // The words ptxas takes on any instruction and ignores (`.normal`) pass.
             if let Some(w) = Word::parse(self.t(*m))
-                && !MMA_WORDS.contains(&w)
+                && !vocabulary.contains(w)
                 && !super::form::ignored_by_ptxas(self.t(*m))
             {
                 self.error(m.span, format!("{name}: mma takes no `{}`", self.t(*m)));

@@ -208,6 +208,22 @@ const WMMA_GATES: &[(WordSet, u32, u32)] = &[
     (WordSet::of(&[And]), 71, 80),
 ];
 
+/// mma's words: two layouts (`.row.col`, counted by check) and the element words
+/// that are no register types.
+const MMA_GROUPS: [Group; 12] = [
+    SYNC,
+    req(&[Aligned]),
+    MMA_SHAPES,
+    opt(&[Row]),
+    opt(&[Col]),
+    opt(&[Satfinite]),
+    opt(&[And, Xor]),
+    opt(&[Popc]),
+    opt(&[Sp, SpOrdered]),
+    opt(&[S4]),
+    opt(&[U4]),
+    opt(&[B1]),
+];
 const MMA_SHAPES: Group = req(&[
     M8n8k4, M16n8k4, M16n8k8, M16n8k16, M16n8k32, M16n8k64, M16n8k128, M16n8k256, M8n8k16, M8n8k32, M8n8k128,
 ]);
@@ -638,13 +654,11 @@ pub static ROWS: &[Row] = &[
     row(O::Min, &[F64], &[], (3, 3)),
     row(O::Min, &[HALF], MINMAX, (3, 3)).since(70, 80),
     row(O::Min, &[BHALF], MINMAX_BF16, (3, 3)).since(70, 80),
-    // mma (9.7.14.5): the operation words and shapes here; the fragments by check's
-    // own rule (check/matrix.rs). Open: the sm_100 block-scale words are not in the
-    // vocabulary.
-    row(O::Mma, &[], &[SYNC, req(&[Aligned]), MMA_SHAPES], (4, 6))
-        .since(64, 70)
-        .lead(&[Sync, Sp, SpOrdered])
-        .open(),
+    // mma (9.7.14.5): the words here (check refuses any other word of the vocabulary:
+    // "Illegal modifier '.sat' for instruction 'mma'"); the fragments by check's own
+    // rule (check/matrix.rs). Open: the sm_100 block-scale words are not in the
+    // vocabulary, and pass.
+    row(O::Mma, &[], &MMA_GROUPS, (4, 6)).since(64, 70).lead(&[Sync, Sp, SpOrdered]).open(),
     row(O::Mov, &[], &[], (2, 2)).own(),
     row(O::Movmatrix, &[], &[], (2, 2)).since(78, 75).open(),
     row(O::Mul, &[U16_64], &[req(&[Hi, Lo, Wide])], (3, 3)),

@@ -38,31 +38,22 @@ impl<'m> Decoder<'m> {
             [Operand::Addr(a), Operand::Int { bits, .. }, v] if *bits < 5 => (a, *bits as u8, v),
             _ => return bad("expected [addr], value, or [addr], ord, value with ord 0 to 4"),
         };
-        let field = if f.has(Word::GlobalAddress) {
-            MapField::GlobalAddress
-        } else if f.has(Word::Rank) {
-            MapField::Rank
-        } else if f.has(Word::BoxDim) {
-            MapField::BoxDim(ord)
-        } else if f.has(Word::GlobalDim) {
-            MapField::GlobalDim(ord)
-        } else if f.has(Word::GlobalStride) && ord < 4 {
-            MapField::GlobalStride(ord)
-        } else if f.has(Word::ElementStride) {
-            MapField::ElementStride(ord)
-        } else if f.has(Word::Elemtype) {
-            MapField::ElemType
-        } else if f.has(Word::InterleaveLayout) {
-            MapField::InterleaveLayout
-        } else if f.has(Word::SwizzleMode) {
-            MapField::SwizzleMode
-        } else if f.has(Word::SwizzleAtomicity) {
-            MapField::SwizzleAtomicity
-        } else if f.has(Word::FillMode) {
-            MapField::FillMode
-        } else {
-            // `.global_stride` with ordinal 4: a map holds four strides (dimension 0's
-            // is the element size), though ptxas 13.5 takes the ordinal.
+        // `.global_stride` with ordinal 4 is refused: a map holds four strides
+        // (dimension 0's is the element size), though ptxas 13.5 takes the ordinal.
+        let fields = [
+            (Word::GlobalAddress, MapField::GlobalAddress),
+            (Word::Rank, MapField::Rank),
+            (Word::BoxDim, MapField::BoxDim(ord)),
+            (Word::GlobalDim, MapField::GlobalDim(ord)),
+            (Word::GlobalStride, MapField::GlobalStride(ord)),
+            (Word::ElementStride, MapField::ElementStride(ord)),
+            (Word::Elemtype, MapField::ElemType),
+            (Word::InterleaveLayout, MapField::InterleaveLayout),
+            (Word::SwizzleMode, MapField::SwizzleMode),
+            (Word::SwizzleAtomicity, MapField::SwizzleAtomicity),
+            (Word::FillMode, MapField::FillMode),
+        ];
+        let Some(field) = f.pick(&fields).filter(|_| !(f.has(Word::GlobalStride) && ord >= 4)) else {
             return bad("a tensor map has global strides 0 to 3 (dimension 0 is packed)");
         };
         let value = self.src(value, ty)?;
