@@ -68,8 +68,15 @@ UB = (
     "misaligned, whose value goes unused, a brx.idx past its table, an .aligned barrier from "
     "divergent paths): the H100 completed the launch, ptxvm reports the fault (exit 2)"
 )
+SPARSE_UB = (
+    "sparsity metadata the ISA leaves undefined (descending or equal positions in a group under "
+    "::ordered_metadata, a tf32 pair other than 0b0100/0b1110): the H200 completed the launch "
+    "with some result, ptxvm reports it (exit 2); an out-of-range sparsity selector faulted there "
+    "too (cudaErrorIllegalInstruction)"
+)
 # The project's own cases (tests/hw/project): what differs, and why.
 PROJECT = {
+    **{f"project/kernels/mma_sp_ub_{name}": {"exit": 2, "why": SPARSE_UB} for name in ("descending", "equal", "tf32")},
     **{
         f"project/conformance/fault__{name}": {"exit": 2, "why": UB}
         for name in (
