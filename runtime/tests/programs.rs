@@ -480,24 +480,30 @@ fn python_with_numpy() -> Option<PathBuf> {
 /// coordinates, linear and pitched memory, surface loads, stores and reductions)
 /// through cudaCreateTextureObject and cudaCreateSurfaceObject under exec: bit for
 /// bit what tests/tex/reference.py computes, and the GPU's goldens except where
-/// tests/tex/known.json says why not.
+/// tests/tex/known.json says why not; then the same for tests/tex/probes.py's
+/// probes of the filter arithmetic (gpu_probes.bin, known_probes.json).
 #[test]
 fn texture_fetches_match_the_numpy_reference_and_the_gpu_goldens() {
     let Some(exe) = build("tex_fetch", &["-arch=sm_90"]) else { return };
     let Some(python) = python_with_numpy() else { return };
     let tex = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/tex");
-    let cases = libs().join("tex-cases.bin");
-    let fetched = libs().join("tex-fetched.bin");
-    let made = Command::new(&python).arg(tex.join("cases.py")).arg(&cases).output().unwrap();
-    assert!(made.status.success(), "cases.py: {}", String::from_utf8_lossy(&made.stderr));
-    let Some(out) = exec(&exe, &[cases.to_str().unwrap(), fetched.to_str().unwrap()]) else { return };
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success() && stdout.contains(", 0 failed to run"), "{stdout}\n{stderr}");
-    let checked = Command::new(&python).arg(tex.join("check.py")).arg(&fetched).output().unwrap();
-    let (stdout, stderr) = text(&checked);
-    eprintln!("{stdout}");
-    assert!(checked.status.success(), "{stdout}\n{stderr}");
-    assert!(stdout.contains("; 0 failures"), "{stdout}");
+    // cases.py's cases, then probes.py's (the fetches that pinned down the filter
+    // weights and the signed 8-bit arithmetic).
+    for (set, flag) in [("cases", None), ("probes", Some("--probes"))] {
+        let cases = libs().join(format!("tex-{set}.bin"));
+        let fetched = libs().join(format!("tex-{set}-fetched.bin"));
+        let made = Command::new(&python).arg(tex.join(format!("{set}.py"))).arg(&cases).output().unwrap();
+        assert!(made.status.success(), "{set}.py: {}", String::from_utf8_lossy(&made.stderr));
+        let Some(out) = exec(&exe, &[cases.to_str().unwrap(), fetched.to_str().unwrap()]) else { return };
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success() && stdout.contains(", 0 failed to run"), "{stdout}\n{stderr}");
+        let checked =
+            Command::new(&python).arg(tex.join("check.py")).args(flag).arg(&fetched).output().unwrap();
+        let (stdout, stderr) = text(&checked);
+        eprintln!("{set}: {stdout}");
+        assert!(checked.status.success(), "{set}: {stdout}\n{stderr}");
+        assert!(stdout.contains("; 0 failures"), "{set}: {stdout}");
+    }
 }
 
 /// Seven programs of our own with textures and surfaces, each checking itself on the

@@ -11,13 +11,16 @@
 //!   (halves up) and split into the texel and an 8-bit weight;
 //! - unnormalized coordinates take clamp and border only (wrap and mirror clamp);
 //! - 2D weights are 8-bit themselves (`w11 = a*b/256` rounded, the others what
-//!   makes rows and columns add up); 3D and trilinear weights take the 2D weights
-//!   of x and z (or of x and the level) and split each by y the same way;
+//!   makes rows and columns add up); 3D and trilinear weights split 256 by z or the
+//!   level first, then each share by x and each column by y, each split rounding
+//!   one side (`plane_weights`, `volume`; tests/tex/gpu_probes.bin); past a
+//!   clamped edge the first tap takes the axis' whole weight;
 //! - a 1D texture is fetched as a 2D one of one row at y = 0, so that linear
 //!   filtering in border mode blends the border colour in at half weight;
 //! - float texels are summed exactly and rounded once, ties away from zero (to a
 //!   half for a half texture); 8- and 16-bit normalized texels are filtered as
-//!   16-bit integers and rounded to one; sRGB goes through the GPU's own table;
+//!   16-bit integers and rounded to one, signed 8-bit ones summed as they are and
+//!   scaled as the GPU does (`snorm8_sum`); sRGB goes through the GPU's own table;
 //! - the channels a format lacks read 0, the border colour too; integer textures
 //!   read the low bits of the border colour's float encoding;
 //! - a layer is an unsigned index held at the last layer; integer coordinates out
@@ -473,13 +476,7 @@ impl Reader<'_> {
             out[c] = match (f.kind, f.bits) {
                 (ChannelKind::Unsigned, 8) if self.sampler.srgb && c < 3 => i64::from(SRGB[v as usize]),
                 (ChannelKind::Unsigned, 8) => v * 257,
-                // GPU: 258 v, one more from 64 up and one less from -65 down; -128 is -1.
-                (ChannelKind::Signed, 8) => match v {
-                    -128 => -32767,
-                    64.. => 258 * v + 1,
-                    ..=-65 => 258 * v - 1,
-                    _ => 258 * v,
-                },
+                // Signed 8-bit texels are summed as they are (see `snorm8_sum`).
                 _ => v,
             };
         }
@@ -490,9 +487,15 @@ impl Reader<'_> {
         let den = if self.format.kind == ChannelKind::Unsigned { 65535.0 } else { 32767.0 };
         let mut out = [0i64; 4];
         for c in 0..usize::from(self.format.channels) {
-            out[c] = (f64::from(self.sampler.border[c]) * den + 0.5).floor() as i64;
+            let b = f64::from(self.sampler.border[c]);
+            // GPU: a signed 8-bit texture's border colour is floor(b * 127).
+            out[c] = if self.snorm8() { (b * 127.0).floor() as i64 } else { (b * den + 0.5).floor() as i64 };
         }
         out
+    }
+
+    fn snorm8(&self) -> bool {
+        self.format.kind == ChannelKind::Signed && self.format.bits == 8
     }
 
     /// A 16-bit-domain sum back to a float.
@@ -506,6 +509,15 @@ impl Reader<'_> {
             (q.max(-32767) as f64 / 32767.0) as f32
         }
     }
+}
+
+/// GPU: a weighted sum `s` of signed 8-bit texels (weights out of 256) as a 16-bit
+/// value of 32767ths: `s * 32767 / (256 * 127)` computed as `s + (s >> 4) / 8 +
+/// s / 2^15` and rounded halves up (tests/tex/gpu_probes.bin: every weight between
+/// 15 pairs of texels in four channels, and 4,096 2D fetches; the 2^-7 term drops
+/// the sum's low 4 bits).
+fn snorm8_sum(s: i64) -> i64 {
+    (s * 32768 + (s >> 4) * 4096 + s + 16384) >> 15
 }
 
 fn float_of(raw: i64, bits: u8) -> f32 {
@@ -563,24 +575,37 @@ fn axis(x: f32, n: u32, normalized: bool, mode: AddressMode, linear: bool) -> Ax
     let lim = 2f64.powi(52);
     let q = ((u - 0.5).clamp(-lim, lim) * 256.0 + 0.5).floor() as i64;
     let (i, a) = (q >> 8, (q & 255) as u32);
-    Axis { taps: [address(i, n, mode), address(i + 1, n, mode)], a }
+    let taps = [address(i, n, mode), address(i + 1, n, mode)];
+    // GPU: past a clamped edge, where both taps are the edge texel, the first takes
+    // all the weight (it shows in 3D, where the other axes' splits round by it).
+    let a = if mode == AddressMode::Clamp && taps[0] == taps[1] { 0 } else { a };
+    Axis { taps, a }
 }
 
-/// The 8-bit 2D weights of fractions `a` (first axis) and `b`: indexed `[p][q]`
-/// for the first axis' tap p and the second's q, out of 256.
-fn weights2(a: u32, b: u32) -> [[u32; 2]; 2] {
-    let w11 = (a * b + 128) >> 8;
-    [[256 + w11 - a - b, b - w11], [a - w11, w11]]
+/// GPU: the weights of a plane's four taps out of `s` (256, or a slice's or a
+/// level's share), indexed `[p][q]` for x's tap p and y's q: `s` is split by x,
+/// its x1 part rounded to nearest (halves up), then each column by y, the x0
+/// column rounding its y0 part and the x1 column its y1 part. With `s` = 256,
+/// `w11 = a*b/256` rounded and the others what makes rows and columns add up.
+fn plane_weights(s: u32, a: u32, b: u32) -> [[u32; 2]; 2] {
+    let x1 = (s * a + 128) >> 8;
+    let x0 = s - x1;
+    let y00 = (x0 * (256 - b) + 128) >> 8;
+    let y11 = (x1 * b + 128) >> 8;
+    [[y00, x0 - y00], [x1 - y11, y11]]
 }
 
-/// Splits a weight by a fraction: (the part of tap 0, the part of tap 1).
-fn split(w: u32, b: u32) -> (u32, u32) {
-    let hi = (w * b + 128) >> 8;
-    (w - hi, hi)
+/// GPU: the weights of a volume's eight taps out of `s`, indexed `[r][p][q]` for
+/// z's tap r: `s` is split by z, its z0 part rounded to nearest (halves up), then
+/// each part as `plane_weights` does. (The rounded side shows only where `s` is a level's
+/// share, in 3D trilinear filtering.)
+fn volume(s: u32, a: u32, b: u32, c: u32) -> [[[u32; 2]; 2]; 2] {
+    let z0 = (s * (256 - c) + 128) >> 8;
+    [plane_weights(z0, a, b), plane_weights(s - z0, a, b)]
 }
 
-/// The most taps a fetch reads: 8 (3D, or 2D between two levels).
-const MAX_TAPS: usize = 8;
+/// The most taps a fetch reads: 16 (3D between two levels).
+const MAX_TAPS: usize = 16;
 
 /// One tap: a texel (or the border) and its weight out of `scale`.
 #[derive(Clone, Copy)]
@@ -628,7 +653,13 @@ impl<'t> Reader<'t> {
             let s = i64::from(scale);
             let mut out = [Value::F(0.0); 4];
             for c in 0..usize::from(self.format.channels) {
-                out[c] = Value::F(self.narrow(c, (total[c] + s / 2).div_euclid(s)));
+                let q = if self.snorm8() {
+                    debug_assert_eq!(scale, 256);
+                    snorm8_sum(total[c])
+                } else {
+                    (total[c] + s / 2).div_euclid(s)
+                };
+                out[c] = Value::F(self.narrow(c, q));
             }
             return Ok(out);
         }
@@ -923,7 +954,7 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
                 taps[1].1 = Tap { texel: tap(1, 0, 0), weight: ax[0].a };
             }
             2 => {
-                let w = weights2(ax[0].a, ax[1].a);
+                let w = plane_weights(256, ax[0].a, ax[1].a);
                 for p in 0..2 {
                     for q in 0..2 {
                         taps[2 * p + q].1 = Tap { texel: tap(p, q, 0), weight: w[p][q] };
@@ -931,12 +962,12 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
                 }
             }
             _ => {
-                let w = weights2(ax[0].a, ax[2].a);
-                for p in 0..2 {
-                    for r in 0..2 {
-                        let (lo, hi) = split(w[p][r], ax[1].a);
-                        taps[4 * p + 2 * r].1 = Tap { texel: tap(p, 0, r), weight: lo };
-                        taps[4 * p + 2 * r + 1].1 = Tap { texel: tap(p, 1, r), weight: hi };
+                let w = volume(256, ax[0].a, ax[1].a, ax[2].a);
+                for r in 0..2 {
+                    for p in 0..2 {
+                        for q in 0..2 {
+                            taps[4 * r + 2 * p + q].1 = Tap { texel: tap(p, q, r), weight: w[r][p][q] };
+                        }
                     }
                 }
             }
@@ -955,16 +986,7 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
             let img = &levels[0];
             let n = f.geometry.dims().min(if cube { 2 } else { 3 });
             let sizes = [img.width, img.height, img.depth];
-            // GPU: a gradient's length is its largest component plus 11/32 of the
-            // others (the Euclidean length within 6%; tests/tex/README.md).
-            let length = |d: [f32; 3]| {
-                let mut a: [f64; 3] = std::array::from_fn(|k| {
-                    if k < n { (f64::from(d[k]) * f64::from(sizes[k])).abs() } else { 0.0 }
-                });
-                a.sort_by(|x, y| y.total_cmp(x));
-                a[0] + 11.0 / 32.0 * (a[1] + a[2])
-            };
-            length(dx).max(length(dy)).log2()
+            grad_lod(dx, dy, n, sizes)
         }
     };
     if last == 0 {
@@ -984,29 +1006,86 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
     if frac == 0 || l0 == last {
         return Ok(words(sample(&levels[l0], None)?));
     }
-    if s.linear && dims == 2 && reader.reads_floats() {
-        // Trilinear: the 2D weights of x and the level, each split by y.
+    if s.linear && dims >= 2 && reader.reads_floats() {
+        // Trilinear: 256 split by the level fraction exactly, then each level's
+        // share as a plane (or a volume) of its own coordinates.
         let mut taps = [(Plane { image: &levels[l0], slice }, Tap { texel: None, weight: 0 }); MAX_TAPS];
         let mut n = 0;
-        for (lv, r) in [(l0, 0usize), (l1, 1)] {
+        for (lv, share) in [(l0, 256 - frac), (l1, frac)] {
             let level = &levels[lv];
-            let ax = axes(level, 2, true);
-            let w = weights2(ax[0].a, frac);
-            for p in 0..2 {
-                let (lo, hi) = split(w[p][r], ax[1].a);
-                for (qq, weight) in [(0, lo), (1, hi)] {
-                    let texel = (|| Some((ax[0].taps[p]?, ax[1].taps[qq]?, 0)))();
-                    taps[n] = (Plane { image: level, slice }, Tap { texel, weight });
-                    n += 1;
+            let ax = axes(level, dims, true);
+            let w = if dims == 2 {
+                [plane_weights(share, ax[0].a, ax[1].a), [[0; 2]; 2]]
+            } else {
+                volume(share, ax[0].a, ax[1].a, ax[2].a)
+            };
+            for r in 0..dims - 1 {
+                for p in 0..2 {
+                    for q in 0..2 {
+                        let texel = (|| {
+                            let z = if dims > 2 { ax[2].taps[r]? } else { 0 };
+                            Some((ax[0].taps[p]?, ax[1].taps[q]?, z))
+                        })();
+                        taps[n] = (Plane { image: level, slice }, Tap { texel, weight: w[r][p][q] });
+                        n += 1;
+                    }
                 }
             }
         }
-        return reader.filter(mem, &taps, 256).map(words);
+        return reader.filter(mem, &taps[..n], 256).map(words);
     }
     // Otherwise: each level filtered, then blended by the level fraction.
     let a = sample(&levels[l0], None)?;
     let b = sample(&levels[l1], None)?;
     Ok(words(reader.sum(&[(256 - frac, a), (frac, b)], 256)))
+}
+
+/// GPU: `tex.grad`'s log2 of a length `2^e (1 + m/256 + ...)` is `e + LOG2[m]/256`,
+/// the mantissa cut to 8 bits and looked up in the hardware's table (probe 28 of
+/// tests/tex/probes.py: a length of each 8-bit mantissa, 8 times over).
+const LOG2: [u8; 256] = [
+    0, 2, 4, 5, 6, 8, 9, 11, 12, 13, 15, 16, 18, 19, 20, 22, 23, 24, 26, 27, 28, 30, 31, 32, 34, 35, 36, 38,
+    39, 40, 42, 43, 44, 45, 47, 48, 49, 50, 52, 53, 54, 55, 57, 58, 59, 60, 62, 63, 64, 65, 66, 68, 69, 70,
+    71, 72, 74, 75, 76, 77, 78, 79, 81, 82, 83, 84, 85, 86, 88, 89, 90, 91, 92, 93, 94, 95, 97, 98, 99, 100,
+    101, 102, 103, 104, 105, 106, 107, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122,
+    123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 135, 136, 137, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 162, 163,
+    164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 173, 174, 175, 176, 177, 178, 179, 180, 181, 181, 182,
+    183, 184, 185, 186, 187, 188, 188, 189, 190, 191, 192, 193, 194, 195, 195, 196, 197, 198, 199, 200, 200,
+    201, 202, 203, 204, 205, 205, 206, 207, 208, 209, 210, 210, 211, 212, 213, 214, 214, 215, 216, 217, 218,
+    218, 219, 220, 221, 222, 222, 223, 224, 225, 226, 226, 227, 228, 229, 229, 230, 231, 232, 233, 233, 234,
+    235, 236, 236, 237, 238, 239, 239, 240, 241, 242, 242, 243, 244, 245, 245, 246, 247, 248, 248, 249, 250,
+    251, 251, 252, 253, 253, 254, 255, 255,
+];
+
+/// GPU: `tex.grad`'s level of detail from the gradients `dx` and `dy` of the first
+/// `n` coordinates, on a texture of `sizes` texels (tests/tex/gpu_probes.bin). A
+/// vector's length is its largest component in texels, cut to 9 fractional bits of
+/// mantissa, plus 11/32 of the second and 1/4 of the third; the length that counts
+/// is the longer gradient's, or 11/16 of the longer of `dx + dy` and `dx - dy` when
+/// that is longer still (gradients far from orthogonal); its log2 is `LOG2`'s, to
+/// 1/256 of a level.
+fn grad_lod(dx: [f32; 3], dy: [f32; 3], n: usize, sizes: [u32; 3]) -> f64 {
+    let length = |d: [f64; 3]| {
+        let mut a: [f64; 3] =
+            std::array::from_fn(|k| if k < n { (d[k] * f64::from(sizes[k])).abs() } else { 0.0 });
+        a.sort_by(|x, y| y.total_cmp(x));
+        // The largest component keeps 9 bits of mantissa below its leading one.
+        let top = if a[0].is_finite() { f64::from_bits(a[0].to_bits() & !((1u64 << 43) - 1)) } else { a[0] };
+        top + 11.0 / 32.0 * a[1] + a[2] / 4.0
+    };
+    let (x, y) = (dx.map(f64::from), dy.map(f64::from));
+    let sum = std::array::from_fn(|k| x[k] + y[k]);
+    let diff = std::array::from_fn(|k| x[k] - y[k]);
+    let len = length(x).max(length(y)).max(11.0 / 16.0 * length(sum).max(length(diff)));
+    if len == 0.0 || !len.is_finite() {
+        return len.log2();
+    }
+    // len is a normal f64: its exponent and the top 8 bits of its mantissa.
+    let bits = len.to_bits();
+    let e = ((bits >> 52) & 0x7ff) as i64 - 1023;
+    let m = ((bits >> 44) & 0xff) as usize;
+    e as f64 + f64::from(LOG2[m]) / 256.0
 }
 
 /// The face and normalized face coordinates of a cubemap direction (the Guide's
@@ -1204,12 +1283,31 @@ mod tests {
     fn weights_add_up_to_256_in_2d_and_3d() {
         for a in (0..256).step_by(7) {
             for b in (0..256).step_by(5) {
-                let w = weights2(a, b);
+                let w = plane_weights(256, a, b);
                 assert_eq!(w.iter().flatten().sum::<u32>(), 256);
                 assert_eq!(w[1][0] + w[1][1], a);
                 assert_eq!(w[0][1] + w[1][1], b);
+                for c in (0..256).step_by(11) {
+                    let v = volume(256, a, b, c);
+                    assert_eq!(v.iter().flatten().flatten().sum::<u32>(), 256);
+                    assert_eq!(v[1].iter().flatten().sum::<u32>(), c);
+                }
             }
         }
+        // An H200's weights of the one-hot probe at (108, 102, 224)/256
+        // (tests/tex/gpu_probes.bin): the y splits round by column.
+        assert_eq!(volume(256, 108, 102, 224), [[[11, 7], [8, 6]], [[78, 51], [57, 38]]]);
+    }
+
+    #[test]
+    fn signed_8_bit_sums_scale_as_the_gpu_does() {
+        // Texel centres: 127 -> 32767; 64 and -64 sit half a step off 32767ths, and
+        // the GPU rounds both up. Between 127 and -59 at weight 1/256: 32579 (the
+        // exact 32579.54 would round to 32580).
+        assert_eq!(snorm8_sum(127 * 256), 32767);
+        assert_eq!(snorm8_sum(64 * 256), 16513);
+        assert_eq!(snorm8_sum(-64 * 256), -16512);
+        assert_eq!(snorm8_sum(127 * 255 - 59), 32579);
     }
 
     /// A mipmapped 2x1 / 1x1 float texture whose texels hold their level.

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Checks what tex_fetch returned under ptxvm against the numpy reference and the GPU.
 
-    check.py OUT          OUT: tex_fetch's output for cases.py's cases under ptxvm
-    check.py --record     rewrites known.json from the reference against gpu.bin
+    check.py OUT                   OUT: tex_fetch's output for cases.py's cases under ptxvm
+    check.py --record              rewrites known.json from the reference against gpu.bin
+    check.py --probes OUT          the same for probes.py's cases (gpu_probes.bin,
+    check.py --probes --record     known_probes.json)
 
 1. Every case makes its object with the GPU's error code (0, or the runtime's own).
 2. Every case the reference models is bit-identical between ptxvm and the reference.
@@ -18,6 +20,7 @@ import sys
 import numpy as np
 
 import cases as C
+import probes as P
 import reference as R
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,18 +34,13 @@ def payloads(c, payload):
 
 
 def category(c):
-    """Why a case's fetches may differ from the reference on a GPU."""
+    """Why a case's fetches may differ from the reference on a GPU (README.md, "Where
+    the GPU departs from the reference")."""
     k = c["kind"]
     if k in (C.K_2DGRAD, C.K_3DGRAD):
         return "grad-lod"
     if c["seamless"] and c["filter"] == C.LINEAR:
         return "seamless-cubemap"
-    if c["mip_filter"] == C.LINEAR and c["res"] == C.R_MIPMAP and c["filter"] == C.LINEAR:
-        return "trilinear-weights"
-    if k in (C.K_3D, C.K_3DLOD) and c["filter"] == C.LINEAR:
-        return "3d-weights"
-    if c["fkind"] == C.SIGNED and c["read_mode"] == C.NORMALIZED:
-        return "snorm8-filter"
     if c["srgb"]:
         return "srgb-filter"
     return "float-filter-rounding"
@@ -64,9 +62,14 @@ def worst(c, got, want):
     return float(np.abs(a.astype(np.int64) - b.astype(np.int64)).max())
 
 
-def record():
-    cs = C.cases()
-    gpu = R.results(open(os.path.join(HERE, "gpu.bin"), "rb").read(), cs)
+# A set of cases: how to make them, the GPU's results, what is known to differ.
+SETS = {"cases": (C.cases, "gpu.bin", "known.json"), "probes": (P.probes, "gpu_probes.bin", "known_probes.json")}
+
+
+def record(which):
+    make, golden, known_name = SETS[which]
+    cs = make()
+    gpu = R.results(open(os.path.join(HERE, golden), "rb").read(), cs)
     known = {}
     for i, (c, (mk, ran, payload)) in enumerate(zip(cs, gpu)):
         want = None if mk or ran else R.expect(c)
@@ -76,18 +79,23 @@ def record():
         if n:
             known[str(i)] = {"differ": n, "of": len(payloads(c, payload)), "worst": worst(c, payload, want),
                              "why": category(c)}
-    with open(os.path.join(HERE, "known.json"), "w") as f:
+    with open(os.path.join(HERE, known_name), "w") as f:
         json.dump(known, f, indent=1, sort_keys=True)
     print(f"{len(known)} cases differ from the GPU")
 
 
 def main():
-    if sys.argv[1] == "--record":
-        return record()
-    cs = C.cases()
-    ours = R.results(open(sys.argv[1], "rb").read(), cs)
-    gpu = R.results(open(os.path.join(HERE, "gpu.bin"), "rb").read(), cs)
-    known = json.load(open(os.path.join(HERE, "known.json")))
+    args = sys.argv[1:]
+    which = "cases"
+    if args[0] == "--probes":
+        which, args = "probes", args[1:]
+    if args[0] == "--record":
+        return record(which)
+    make, golden_name, known_name = SETS[which]
+    cs = make()
+    ours = R.results(open(args[0], "rb").read(), cs)
+    gpu = R.results(open(os.path.join(HERE, golden_name), "rb").read(), cs)
+    known = json.load(open(os.path.join(HERE, known_name)))
     failures = refused = 0
     modelled = same_as_gpu = fetches = 0
     for i, c in enumerate(cs):

@@ -63,9 +63,8 @@ _TABLES = {}
 
 def hardware_tables():
     """What the GPU returned for every 8-bit value at its texel centre (the probe
-    cases of cases.py, in gpu.bin): the sRGB table, as 65536ths, and the 16-bit
-    value a signed 8-bit one is filtered as. The Guide gives the sRGB curve and v /
-    127; the hardware's own tables are within 1/256 and 1/32767 of them."""
+    cases of cases.py, in gpu.bin): the sRGB table, as 65536ths. The Guide gives
+    the sRGB curve; the hardware's own table is within 1/256 of it."""
     if not _TABLES:
         import os
         cs = C.cases()
@@ -76,8 +75,6 @@ def hardware_tables():
             got = np.frombuffer(payload, dtype=np.float32).reshape(-1, 4)[:, 0].astype(np.float64)
             if c["srgb"]:
                 _TABLES["srgb"] = np.rint(got * 65536).astype(np.int64)
-            elif c["fkind"] == C.SIGNED:
-                _TABLES["snorm8"] = np.rint(got * 32767).astype(np.int64)
     return _TABLES
 
 
@@ -138,41 +135,40 @@ def taps(x, n, normalized, mode, linear):
     # texel i and the weight a, so a is 0..255 (tld4 shows which i).
     q = np.floor(np.clip(xs - 0.5, -2.0 ** 52, 2.0 ** 52) * 256.0 + 0.5).astype(np.int64)
     i, a = q >> 8, q & 255
-    return [(address(i, n, mode), 256 - a), (address(i + 1, n, mode), a)]
+    i0, i1 = address(i, n, mode), address(i + 1, n, mode)
+    if mode == C.CLAMP:
+        # GPU: past an edge, where both taps are the edge texel, the first takes
+        # all the weight (3D weights show it: the other axes' splits round by it).
+        a = np.where(i0 == i1, 0, a)
+    return [(i0, 256 - a), (i1, a)]
 
 
-def weights2(a, b):
-    """GPU: 2D weights are 8-bit themselves: w11 = a*b/256 rounded to nearest
-    (halves up), the others what makes each row and column add up. Indexed
-    [p][q] for the first axis' tap p and the second's q."""
-    w11 = (a * b + 128) >> 8
-    return [[256 + w11 - a - b, b - w11], [a - w11, w11]]
-
-
-def split(w, b):
-    """GPU: a weight split by a fraction: (tap 0's part, tap 1's part)."""
-    hi = (w * b + 128) >> 8
-    return w - hi, hi
+def plane(s, a, b):
+    """GPU: the integer weights of a plane's four taps, (x0,y0), (x0,y1), (x1,y0),
+    (x1,y1), out of s (256, or a slice's or a level's share): s is split by x, its
+    x1 part rounded to nearest (halves up); then each column by y, the x0 column
+    rounding its y0 part and the x1 column its y1 part (tests/tex/gpu_probes.bin:
+    every one of 4,096 3D and 4,096 trilinear weight vectors on the 1/256 grid).
+    With s = 256, w11 = a*b/256 rounded and the others what makes each row and
+    column add up."""
+    x1 = (s * a + 128) >> 8
+    x0 = s - x1
+    y00 = (x0 * (256 - b) + 128) >> 8
+    y11 = (x1 * b + 128) >> 8
+    return [y00, x0 - y00, x1 - y11, y11]
 
 
 def weights(axes):
     """The integer weights (out of 256) of each combination of taps, in the order
-    of `sample`'s combinations. GPU: 3D weights are the 2D weights of x and z,
-    each split by y (98% of a GPU's weight vectors; tests/tex/README.md)."""
+    of `sample`'s combinations. GPU: 3D weights split 256 by z exactly, then each
+    slice as a plane."""
     if len(axes) == 1:
         return [axes[0][0][1], axes[0][1][1]]
     a, b = axes[0][1][1], axes[1][1][1]
     if len(axes) == 2:
-        w = weights2(a, b)
-        return [w[0][0], w[0][1], w[1][0], w[1][1]]  # (x0,y0), (x0,y1), (x1,y0), (x1,y1)
+        return plane(256, a, b)
     c = axes[2][1][1]
-    w = weights2(a, c)
-    out = []
-    for r in (0, 1):
-        for p in (0, 1):
-            lo, hi = split(w[p][r], b)
-            out += [lo, hi]
-    return out
+    return volume(256, a, b, c)
 
 
 def border(c, shape):
@@ -236,7 +232,7 @@ def sample(c, level, layer, coords, dims, normalized, linear, modes):
 def expand16(c, level):
     """GPU: 8- and 16-bit normalized texels are filtered as 16-bit integers: an
     unsigned 8-bit v as v * 257 (of 65535), or its sRGB table entry (of 65536) in
-    the colour channels; a signed one by the GPU's table (of 32767)."""
+    the colour channels; a signed 8-bit one as it is (`filtered16` scales the sum)."""
     v = level.astype(np.int64)
     if c["bits"] == 8 and c["fkind"] == C.UNSIGNED:
         w = v * 257
@@ -244,22 +240,35 @@ def expand16(c, level):
             k = min(c["channels"], 3)
             w[..., :k] = hardware_tables()["srgb"][v[..., :k]]
         return w
-    if c["bits"] == 8:
-        return hardware_tables()["snorm8"][v + 128]
     return v
+
+
+def snorm8(c):
+    return c["fkind"] == C.SIGNED and c["bits"] == 8
 
 
 def border16(c, shape):
     b = np.array(c["border"], dtype=np.float64)
     b[c["channels"]:] = 0
+    if snorm8(c):
+        return np.broadcast_to(np.floor(b.astype(f32).astype(np.float64) * 127), shape)
     den = 65535 if c["fkind"] == C.UNSIGNED else 32767
     return np.broadcast_to(np.floor(b.astype(f32).astype(np.float64) * den + 0.5).astype(np.int64), shape)
 
 
 def filtered16(c, terms, scale):
     """GPU: the weighted sum of 16-bit texels, rounded to an integer (halves up),
-    signed results held at -32767, divided by 65535 or 32767 in f32."""
+    signed results held at -32767, divided by 65535 or 32767 in f32. A sum S of
+    signed 8-bit texels becomes 32767ths as S * 32767 / (256 * 127), computed as
+    S + floor(S / 16) / 8 + S / 2^15 and rounded halves up (gpu_probes.bin: every
+    weight between 15 pairs of texels in four channels, and 4,096 2D fetches; the
+    2^-7 term drops the sum's low 4 bits)."""
     total = sum(w[:, None].astype(np.int64) * t for w, t in terms)
+    if snorm8(c):
+        total = np.asarray(total, dtype=np.float64)
+        q = np.floor(total + np.floor(total / 16) / 8 + total / 2 ** 15 + 0.5).astype(np.int64)
+        q = np.maximum(q, -32767)
+        return (q.astype(np.float64) / 32767).astype(f32).astype(np.float64)
     q = (total + scale // 2) // scale
     if c["fkind"] == C.UNSIGNED:
         den = np.full(4, 65535.0)
@@ -378,20 +387,45 @@ def expect(c):
     return None
 
 
+def log2_table():
+    """GPU: tex.grad's log2 of a length 2^e (1 + m/256 + ...) is e + T[m]/256, its
+    mantissa cut to 8 bits and looked up in a table of the hardware's: T is read
+    off probe 28 of probes.py (gpu_probes.bin), one length of each 8-bit mantissa
+    8 times over. Rounding log2(1 + (m + 1/2)/256) to 256ths gives 242 of its 256
+    entries; the others sit at a half, and the last is held at 255."""
+    if "log2" not in _TABLES:
+        import os
+        import probes as P
+        cs = P.probes()
+        raw = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "gpu_probes.bin"), "rb").read()
+        got = np.frombuffer(results(raw, cs)[28][2], dtype=np.float32).reshape(-1, 4)[:, 0]
+        _TABLES["log2"] = np.rint(got[::8].astype(np.float64) * 256).astype(np.int64) - 512
+    return _TABLES["log2"]
+
+
 def grad_lod(c, level, cs, dims):
-    """tex.grad's level of detail: log2 of the longer gradient in texels. GPU: a
-    gradient's length is its largest component plus 11/32 of the others (its
-    Euclidean length within 6%; measured by the probes of cases.py, which it fits
-    to 1/256 of a level for one gradient); with two gradients that are far from
-    orthogonal the GPU goes higher still (tests/tex/README.md)."""
+    """tex.grad's level of detail: log2 of the longer gradient in texels (the ISA).
+    GPU: a vector's length is its largest component, cut to 9 fractional bits of
+    mantissa, plus 11/32 of the second and 1/4 of the third (the Euclidean length
+    within 6%); the length that counts is the longer gradient's, or 11/16 of the
+    longer of dx + dy and dx - dy where that is longer still (gradients far from
+    orthogonal); its log2 is the table's (`log2_table`), to 1/256 of a level."""
     sizes = np.array([level.shape[3], level.shape[2], level.shape[1]][:dims], dtype=np.float64)
 
     def length(d):
-        a = np.sort(np.abs(d[:, :dims].astype(np.float64) * sizes), axis=1)[:, ::-1]
-        return a[:, 0] + 11 / 32 * a[:, 1:].sum(axis=1)
+        a = np.sort(np.abs(d[:, :dims] * sizes), axis=1)[:, ::-1]
+        with np.errstate(divide="ignore"):
+            e = np.floor(np.log2(np.where(a[:, 0] > 0, a[:, 0], 1)))
+        top = np.floor(a[:, 0] / 2 ** e * 512) / 512 * 2 ** e
+        return top + 11 / 32 * a[:, 1] + (a[:, 2] / 4 if dims == 3 else 0)
 
+    dx, dy = cs["dx"].astype(np.float64), cs["dy"].astype(np.float64)
+    n = np.maximum(np.maximum(length(dx), length(dy)), 11 / 16 * np.maximum(length(dx + dy), length(dx - dy)))
     with np.errstate(divide="ignore"):
-        return np.log2(np.maximum(length(cs["dx"]), length(cs["dy"])))
+        e = np.floor(np.log2(np.where(n > 0, n, 1)))
+    m = np.floor((n / 2 ** e - 1) * 256).astype(np.int64)
+    lod = e + log2_table()[m] / 256
+    return np.where(n > 0, lod, -np.inf)
 
 
 def mip_sample(c, levels, coords, dims, lin, lod):
@@ -414,7 +448,7 @@ def mip_sample(c, levels, coords, dims, lin, lod):
     if a.dtype == np.int64:
         # GPU: integer texels blend too, rounded to nearest (halves up).
         return (a * (256 - f)[:, None] + b * f[:, None] + 128) // 256
-    if lin and dims == 2:
+    if lin and dims >= 2:
         # At a level itself (fraction 0, or the last level), plain bilinear (GPU).
         at_level = (f == 0) | (l0 == last)
         return np.where(at_level[:, None], a, trilinear(c, levels, l0, l1, f, coords))
@@ -422,10 +456,21 @@ def mip_sample(c, levels, coords, dims, lin, lod):
     return filtered(terms, 256, half=c["bits"] == 16 and c["fkind"] == C.FLOAT)
 
 
+def volume(s, a, b, c):
+    """GPU: the integer weights of a volume's eight taps out of s: s is split by z,
+    its z0 part rounded to nearest (halves up), then each part as a `plane` (the
+    z0 plane's taps first). The rounded side shows only where s is a level's
+    share (3D trilinear filtering)."""
+    z0 = (s * (256 - c) + 128) >> 8
+    return plane(z0, a, b) + plane(s - z0, a, b)
+
+
 def trilinear(c, levels, l0, l1, f, coords):
-    """GPU: linear filtering within and between two levels weighs each level's
-    texels with the 2D weights of x and the level fraction, each split by y."""
+    """GPU: linear filtering within and between two levels splits 256 by the level
+    fraction exactly, then each level's share as a plane (or volume) of its own
+    coordinates."""
     n = len(f)
+    dims = len(coords)
     unorm16 = c["fkind"] != C.FLOAT and c["read_mode"] == C.NORMALIZED
     terms = []
     for r, lv in ((0, l0), (1, l1)):
@@ -434,18 +479,22 @@ def trilinear(c, levels, l0, l1, f, coords):
             if not sel.any():
                 continue
             vals = expand16(c, level) if unorm16 else read_values(c, level)
-            h, w = vals.shape[2], vals.shape[3]
-            ax = [taps(coords[0], w, 1, c["addr"][0], True), taps(coords[1], h, 1, c["addr"][1], True)]
+            sizes = [vals.shape[3], vals.shape[2], vals.shape[1]][:dims]
+            ax = [taps(coords[k], sizes[k], 1, c["addr"][k], True) for k in range(dims)]
             bord = border16(c, (n, 4)) if unorm16 else border(c, (n, 4))
-            ww = weights2(ax[0][1][1], f)
-            for p in (0, 1):
-                lo, hi = split(ww[p][r], ax[1][1][1])
-                for q, wt in ((0, lo), (1, hi)):
-                    xi, yi = ax[0][p][0], ax[1][q][0]
-                    out = (xi < 0) | (yi < 0)
-                    v = vals[0, 0, np.where(yi < 0, 0, yi), np.where(xi < 0, 0, xi)]
-                    full = np.where(out[:, None], bord, fill_channels(c, v, False))
-                    terms.append((np.where(sel, wt, 0), full if unorm16 else full.astype(f32)))
+            share = 256 - f if r == 0 else f
+            if dims == 2:
+                ww = plane(share, ax[0][1][1], ax[1][1][1])
+            else:
+                ww = volume(share, ax[0][1][1], ax[1][1][1], ax[2][1][1])
+            for k, wt in enumerate(ww):
+                zq, p, q = k >> 2, (k >> 1) & 1, k & 1
+                xi, yi = ax[0][p][0], ax[1][q][0]
+                zi = ax[2][zq][0] if dims == 3 else np.zeros(n, dtype=np.int64)
+                out = (xi < 0) | (yi < 0) | (zi < 0)
+                v = vals[0, np.where(zi < 0, 0, zi), np.where(yi < 0, 0, yi), np.where(xi < 0, 0, xi)]
+                full = np.where(out[:, None], bord, fill_channels(c, v, False))
+                terms.append((np.where(sel, wt, 0), full if unorm16 else full.astype(f32)))
     if unorm16:
         return filtered16(c, terms, 256)
     return filtered(terms, 256, half=c["bits"] == 16 and c["fkind"] == C.FLOAT)
