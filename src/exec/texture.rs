@@ -17,10 +17,12 @@
 //!   clamped edge the first tap takes the axis' whole weight;
 //! - a 1D texture is fetched as a 2D one of one row at y = 0, so that linear
 //!   filtering in border mode blends the border colour in at half weight;
-//! - float texels are summed exactly and rounded once, ties away from zero (to a
-//!   half for a half texture); 8- and 16-bit normalized texels are filtered as
-//!   16-bit integers and rounded to one, signed 8-bit ones summed as they are and
-//!   scaled as the GPU does (`snorm8_sum`); sRGB goes through the GPU's own table;
+//! - float texels are aligned to the largest tap's binade and cut to the
+//!   significand and 3 more bits, then summed exactly and rounded once, ties away
+//!   from zero (to a half for a half texture); 8- and 16-bit normalized texels are
+//!   filtered as 16-bit integers and rounded to one, signed 8-bit ones summed as
+//!   they are and scaled as the GPU does (`snorm8_sum`); sRGB goes through the GPU's
+//!   own table, and filters aligned to 8 bits into a half (`srgb_sum`);
 //! - the channels a format lacks read 0, the border colour too; integer textures
 //!   read the low bits of the border colour's float encoding;
 //! - a layer is an unsigned index held at the last layer; integer coordinates out
@@ -494,6 +496,11 @@ impl Reader<'_> {
         out
     }
 
+    /// sRGB colour channels (of an 8-bit unsigned texture read as normalized floats).
+    fn srgb(&self) -> bool {
+        self.sampler.srgb && self.format.kind == ChannelKind::Unsigned && self.format.bits == 8
+    }
+
     fn snorm8(&self) -> bool {
         self.format.kind == ChannelKind::Signed && self.format.bits == 8
     }
@@ -509,6 +516,34 @@ impl Reader<'_> {
             (q.max(-32767) as f64 / 32767.0) as f32
         }
     }
+}
+
+/// GPU: the sRGB codes whose linear value counts one binade higher when the taps
+/// are aligned (`srgb_sum`): read off probes 33-35 of tests/tex/probes.py (a fixed
+/// texel filtered with every code at five weights) and probes 4 and 5; the codes
+/// whose bit those probes cannot show are taken as 0.
+const SRGB_BUMP: [usize; 17] =
+    [48, 49, 64, 68, 70, 136, 184, 185, 186, 187, 248, 249, 250, 251, 252, 253, 254];
+
+/// GPU: linear filtering of sRGB colour channels, from each tap's weight (out of
+/// `scale`) and linear value (65536ths, `SRGB`): the values are aligned to the
+/// largest one's binade 2^E (one higher for `SRGB_BUMP`'s codes) and cut to 7 bits
+/// below it, then summed exactly and rounded once to a half, ties away from zero
+/// (tests/tex/gpu_probes.bin).
+fn srgb_sum(taps: impl Iterator<Item = (u32, i64)> + Clone, scale: u32) -> f32 {
+    let binade = |v: i64| {
+        let bump = SRGB_BUMP.iter().any(|&code| i64::from(SRGB[code]) == v);
+        63 - v.leading_zeros() as i32 + i32::from(bump)
+    };
+    let Some(top) = taps.clone().filter(|&(_, v)| v > 0).map(|(_, v)| binade(v)).max() else {
+        return 0.0;
+    };
+    let quantum = 1i64 << (top - 7).max(0);
+    // Cut toward zero (a border colour can be negative).
+    let total: i64 = taps.map(|(w, v)| i64::from(w) * (v / quantum * quantum)).sum();
+    let mut mag = [0u64; 5];
+    mag[0] = total.unsigned_abs();
+    round_wide(&mag, -(16 + scale.trailing_zeros() as i32), total < 0, true)
 }
 
 /// GPU: a weighted sum `s` of signed 8-bit texels (weights out of 256) as a 16-bit
@@ -640,24 +675,30 @@ impl<'t> Reader<'t> {
     fn filter(&self, mem: &GlobalMemory, taps: &[(Plane, Tap)], scale: u32) -> Result<Texel4, String> {
         let live = taps.iter().filter(|(_, t)| t.weight != 0);
         if self.normalized() {
-            let mut total = [0i64; 4];
+            let mut wide = [(0u32, [0i64; 4]); MAX_TAPS];
+            let mut n = 0;
             for (plane, t) in live {
                 let v = match t.texel {
                     None => self.wide_border(),
                     Some((x, y, z)) => self.wide(read_raw(mem, plane.image, x, y, plane.slice + z)?),
                 };
-                for c in 0..4 {
-                    total[c] += i64::from(t.weight) * v[c];
-                }
+                wide[n] = (t.weight, v);
+                n += 1;
             }
+            let wide = &wide[..n];
             let s = i64::from(scale);
             let mut out = [Value::F(0.0); 4];
             for c in 0..usize::from(self.format.channels) {
+                if self.srgb() && c < 3 {
+                    out[c] = Value::F(srgb_sum(wide.iter().map(|(w, v)| (*w, v[c])), scale));
+                    continue;
+                }
+                let total: i64 = wide.iter().map(|(w, v)| i64::from(*w) * v[c]).sum();
                 let q = if self.snorm8() {
                     debug_assert_eq!(scale, 256);
-                    snorm8_sum(total[c])
+                    snorm8_sum(total)
                 } else {
-                    (total[c] + s / 2).div_euclid(s)
+                    (total + s / 2).div_euclid(s)
                 };
                 out[c] = Value::F(self.narrow(c, q));
             }
@@ -709,8 +750,9 @@ impl<'t> Reader<'t> {
     }
 }
 
-/// Σ w·v / 2^shift over weighted f32 values, exact, rounded once to f32 (or to a
-/// half, returned as f32) with ties away from zero; a sum of -0s is -0.
+/// Σ w·v / 2^shift over weighted f32 values, their taps aligned as a GPU aligns
+/// them, then exact, rounded once to f32 (or to a half, returned as f32) with ties
+/// away from zero; a sum of -0s is -0.
 fn exact_sum(terms: &[(u32, f32)], shift: u32, half: bool) -> f32 {
     if terms.is_empty() {
         return 0.0;
@@ -729,14 +771,34 @@ fn exact_sum(terms: &[(u32, f32)], shift: u32, half: bool) -> f32 {
     if terms.iter().all(|(_, v)| *v == 0.0) {
         return if terms.iter().all(|(_, v)| v.is_sign_negative()) { -0.0 } else { 0.0 };
     }
-    // Each value is m·2^e with |m| < 2^24 and e >= -149: sum w·m·2^(e + 149) in a
-    // wide integer, then the value is that · 2^(-149 - shift).
-    let mut acc = Wide::default();
-    for (w, v) in terms {
+    // Each value is m·2^(e - 149) with m < 2^24 and e >= 0.
+    let parts = |v: f32| {
         let bits = v.to_bits();
         let exp = ((bits >> 23) & 0xff) as i32;
         let frac = bits & 0x7f_ffff;
-        let (m, e) = if exp == 0 { (frac, 0) } else { (frac | 0x80_0000, exp - 1) };
+        if exp == 0 { (frac, 0) } else { (frac | 0x80_0000, exp - 1) }
+    };
+    // GPU: the taps are aligned to the binade 2^E of the largest one of nonzero
+    // weight and cut toward zero to 2^(E - 27), or 2^(E - 14) in a half texture: the
+    // significand and 3 more bits (tests/tex/gpu_probes.bin, probe 36).
+    let top = terms
+        .iter()
+        .filter(|(w, v)| *w != 0 && *v != 0.0)
+        .map(|(_, v)| {
+            let (m, e) = parts(*v);
+            e + 31 - m.leading_zeros() as i32
+        })
+        .max()
+        .unwrap_or(0);
+    let keep = top - if half { 14 } else { 27 };
+    // Sum w·m·2^e in a wide integer; the value is that · 2^(-149 - shift).
+    let mut acc = Wide::default();
+    for (w, v) in terms {
+        let (mut m, e) = parts(*v);
+        if e < keep {
+            let cut = (keep - e) as u32;
+            m = if cut >= 32 { 0 } else { (m >> cut) << cut };
+        }
         let mag = u128::from(m) * u128::from(*w);
         acc.add(mag, e as u32, v.is_sign_negative());
     }
@@ -1271,10 +1333,13 @@ mod tests {
         assert_eq!(exact_sum(&[(128, f32::from_bits(1))], 8, false), f32::from_bits(1));
         assert_eq!(exact_sum(&[(256, 70000.0)], 8, true), f32::INFINITY);
         assert_eq!(exact_sum(&[(256, 1.0 / 3.0)], 8, true), half::f16::from_f32(1.0 / 3.0).to_f32());
-        // Terms 250 binades apart: the smallest still decides a tie (just below the
-        // half-way point between 1 and 1 + 2^-23: down), and is dropped otherwise.
+        // Terms 250 binades apart: the smallest is cut away by the alignment, so it
+        // no longer breaks a tie (which goes away from zero) nor adds anything.
         let tiny = f32::from_bits(1);
-        assert_eq!(exact_sum(&[(128, 1.0 + f32::EPSILON), (128, 1.0), (1, -tiny)], 8, false), 1.0);
+        assert_eq!(
+            exact_sum(&[(128, 1.0 + f32::EPSILON), (128, 1.0), (1, -tiny)], 8, false),
+            1.0 + f32::EPSILON
+        );
         assert_eq!(exact_sum(&[(256, 1.0), (1, tiny)], 8, false), 1.0);
         assert_eq!(exact_sum(&[(1, f32::MAX), (255, tiny)], 8, false), f32::MAX / 256.0);
     }
@@ -1297,6 +1362,26 @@ mod tests {
         // An H200's weights of the one-hot probe at (108, 102, 224)/256
         // (tests/tex/gpu_probes.bin): the y splits round by column.
         assert_eq!(volume(256, 108, 102, 224), [[[11, 7], [8, 6]], [[78, 51], [57, 38]]]);
+    }
+
+    #[test]
+    fn float_taps_are_aligned_to_the_largest_before_the_sum() {
+        // An H200 (tests/tex/gpu_probes.bin, probe 36): 1.0 at weight 1 and
+        // 1.624797e-9 at weight 255 gives exactly 1/256; the small texel falls below
+        // 2^-27 of the large one's binade. Exactly, it would be 1/256 + 1.6e-9.
+        let small = f32::from_bits(819_941_238);
+        assert_eq!(exact_sum(&[(1, 1.0), (255, small)], 8, false), 0.003_906_25);
+        // On its own the small texel keeps all its bits.
+        assert_eq!(exact_sum(&[(255, small), (1, 0.0)], 8, false), (f64::from(small) * 255.0 / 256.0) as f32);
+    }
+
+    #[test]
+    fn srgb_taps_are_aligned_and_the_sum_is_a_half() {
+        // An H200 (probe 35): code 10 (200/65536) at weight 255 beside code 255 (1.0)
+        // at weight 1 filters to exactly 1/256, code 10 cut away; beside code 0 it is
+        // 199.22/65536 rounded to a half, 199.25/65536.
+        assert_eq!(srgb_sum([(255, 200), (1, 65536)].into_iter(), 256), 256.0 / 65536.0);
+        assert_eq!(srgb_sum([(255, 200), (1, 0)].into_iter(), 256), 199.25 / 65536.0);
     }
 
     #[test]

@@ -272,17 +272,64 @@ def filtered16(c, terms, scale):
     q = (total + scale // 2) // scale
     if c["fkind"] == C.UNSIGNED:
         den = np.full(4, 65535.0)
+        out = (q.astype(np.float64) / den).astype(f32).astype(np.float64)
         if c["srgb"] and c["bits"] == 8:
-            den[:min(c["channels"], 3)] = 65536.0
-        return (q.astype(np.float64) / den).astype(f32).astype(np.float64)
+            k = min(c["channels"], 3)
+            out[:, :k] = filtered_srgb(terms, scale)[:, :k]
+        return out
     q = np.maximum(q, -32767)
     return (q.astype(np.float64) / 32767).astype(f32).astype(np.float64)
 
 
+# GPU: the sRGB codes whose linear value counts one binade higher when the taps are
+# aligned (below). Read off probes 33-35 of probes.py (a fixed texel filtered with
+# every code at five weights) and, for 64, 68 and 70, probes 4 and 5; the codes
+# whose bit no probe shows are taken as 0.
+SRGB_BUMP = (48, 49, 64, 68, 70, 136, 184, 185, 186, 187, 248, 249, 250, 251, 252, 253, 254)
+
+
+def filtered_srgb(terms, scale):
+    """GPU: linear filtering of sRGB colour channels. The taps' linear values (the
+    table's, 65536ths) are aligned to the largest one's binade 2^E (one higher for
+    the SRGB_BUMP codes) and cut to 7 bits below it, then summed exactly and
+    rounded once to a half, ties away from zero (probes 33-35, 4 and 5 of
+    probes.py)."""
+    table = hardware_tables()["srgb"]
+    bump = {int(table[v]): 1 for v in SRGB_BUMP}
+    n = len(terms[0][1])
+    out = np.zeros((n, 4))
+    for j in range(n):
+        for ch in range(3):
+            vals = [(int(w[j]), int(t[j, ch])) for w, t in terms if int(w[j]) != 0]
+            top = max((int(np.floor(np.log2(v))) + bump.get(v, 0) for _, v in vals if v > 0), default=None)
+            if top is None:
+                continue
+            quantum = 2 ** max(top - 7, 0)
+            cut = [(w, int(np.sign(v)) * (abs(v) // quantum * quantum)) for w, v in vals]  # toward zero
+            exact = Fraction(sum(w * v for w, v in cut), scale * 65536)
+            out[j, ch] = float(round_to(exact, np.float16))
+    return out
+
+
+ALIGN_BITS = 27  # the significand and 3 bits
+ALIGN_BITS_HALF = 14
+
+
+def aligned(v, vals, half):
+    """GPU: a float tap as the filter sums it: cut toward zero to 2^(E - 27) (2^(E -
+    14) in a half texture), E the binade of the largest tap of nonzero weight (probe
+    36 of probes.py: 1.0 against values from 2^-40 to 2^40 of either sign, and
+    neighbours ulps apart; no other number of bits fits, nor floor for toward zero)."""
+    import math
+    top = max(math.frexp(x)[1] - 1 for _, x in vals if x != 0 and math.isfinite(x))
+    q = Fraction(2) ** (top - (ALIGN_BITS_HALF if half else ALIGN_BITS))
+    return math.trunc(Fraction(v) / q) * q
+
+
 def filtered(terms, scale, half=False):
     """The weighted sum of the taps, (weight, texel) with integer weights out of
-    `scale`: exact, then rounded once to f32 with ties away from zero (GPU; a sum of
-    taps that are all -0 is -0)."""
+    `scale`: each tap `aligned`, the sum exact, then rounded once to f32 (or a half)
+    with ties away from zero (GPU; a sum of taps that are all -0 is -0)."""
     n = len(terms[0][1])
     out = np.zeros((n, 4), dtype=f32)
     for j in range(n):
@@ -291,7 +338,7 @@ def filtered(terms, scale, half=False):
             if all(v == 0 for _, v in vals):  # GPU: taps of weight 0 take no part
                 out[j, ch] = -0.0 if vals and all(np.signbit(v) for _, v in vals) else 0.0
                 continue
-            exact = sum(Fraction(w) * Fraction(v) for w, v in vals) / scale
+            exact = sum(w * aligned(v, vals, half) for w, v in vals) / scale
             out[j, ch] = round_f16(exact) if half else round_f32(exact)
     return out.astype(np.float64)
 
