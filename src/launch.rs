@@ -210,6 +210,8 @@ pub struct TextureArg {
     pub mip_linear: bool,
     pub normalized_read: bool,
     pub srgb: bool,
+    /// Seamless cubemap filtering (CUDA's `seamlessCubemap`).
+    pub seamless: bool,
     pub normalized_coords: bool,
     pub border: [u32; 4],
     pub lod_bias: u32,
@@ -231,7 +233,7 @@ impl TextureArg {
             lod_bias: f32::from_bits(self.lod_bias),
             min_lod: f32::from_bits(self.min_lod),
             max_lod: f32::from_bits(self.max_lod),
-            seamless_cubemap: false,
+            seamless_cubemap: self.seamless,
         }
     }
 }
@@ -740,13 +742,14 @@ fn arg(v: &Value, raw: Option<&RawList<'_>>, path: &str, dir: &Path) -> Result<A
 /// Fields of a texture's texels (and a surface's).
 const IMAGE_FIELDS: [&str; 8] = ["format", "channels", "dims", "shape", "levels", "memory", "data", "npy"];
 /// Fields of a texture's sampling.
-const SAMPLER_FIELDS: [&str; 10] = [
+const SAMPLER_FIELDS: [&str; 11] = [
     "filter",
     "mip_filter",
     "address",
     "read",
     "srgb",
     "normalized_coords",
+    "seamless",
     "border",
     "lod_bias",
     "min_lod",
@@ -860,6 +863,7 @@ pub fn texture_with(
         normalized_read,
         srgb: flag(o, "srgb", path)?,
         normalized_coords: flag(o, "normalized_coords", path)?,
+        seamless: flag(o, "seamless", path)?,
         border,
         lod_bias: f32_field(o, "lod_bias", path)?,
         min_lod: f32_field(o, "min_lod", path)?,
@@ -882,6 +886,17 @@ pub fn texture_with(
     }
     if t.srgb && !(t.image.elem == ElemType::U8 && t.normalized_read) {
         return err(&format!("{path}.srgb"), "sRGB is for u8 texels read \"normalized\"");
+    }
+    let cube =
+        matches!(t.image.shape, crate::exec::texture::Shape::Cube | crate::exec::texture::Shape::LayeredCube);
+    if t.seamless && !cube {
+        return err(&format!("{path}.seamless"), "seamless filtering is for cubemaps");
+    }
+    if t.seamless && t.linear && t.mip_linear && t.image.levels > 1 {
+        return err(
+            &format!("{path}.mip_filter"),
+            "seamless filtering between the levels of a cubemap (a \"linear\" mip_filter) is not supported",
+        );
     }
     Ok(t)
 }

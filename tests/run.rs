@@ -842,6 +842,35 @@ fn a_spec_texture_filters_and_gathers_as_the_guide_says() {
     assert_eq!(gathered, [5.0, 7.0, 3.0, 1.0, 5.0, 7.0, 3.0, 1.0, 7.0, 7.0, 7.0, 7.0]);
 }
 
+/// A launch spec's seamless cubemap: texel k of 2 x 2 faces (k = 4 face + 2 y + x)
+/// holds k + 1, fetched at two directions of tests/tex/probes.py's probe 21, where
+/// an H200 weighed the texels (15, 16, 23, 24) by (134, 6, 5, 111) near an edge and
+/// (3, 14, 20) by (33, 193, 30) near a corner (tests/tex/gpu_probes.bin).
+#[test]
+fn a_spec_cubemap_filters_seamlessly_across_edges_and_corners() {
+    let texels: Vec<String> = (1..=24).map(|v| v.to_string()).collect();
+    let spec = format!(
+        r#"{{"grid": 1, "block": 2, "args": [
+        {{"texture": {{"format": "f32", "dims": [2, 2, 6], "shape": "cubemap", "filter": "linear", "seamless": true, "data": [{}]}}}},
+        {{"buffer": "f32", "data": ["0xbedd008c", "0xbf71b013", "0xbf66623e", "0x3ece3826", "0xbf213e75", "0x3ecaf3f5"]}},
+        {{"buffer": "f32", "len": 8}}]}}"#,
+        texels.join(",")
+    );
+    let (out, json) = run("tests/data/tex/fetch_cube.ptx", &spec, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let edge = (134.0 * 15.0 + 6.0 * 16.0 + 5.0 * 23.0 + 111.0 * 24.0) / 256.0;
+    let corner = (33.0 * 3.0 + 193.0 * 14.0 + 30.0 * 20.0) / 256.0;
+    let got: Vec<f32> = floats(&json["buffers"][1]["data"]).into_iter().map(|v| v as f32).collect();
+    assert_eq!(got, [edge, 0.0, 0.0, 0.0, corner, 0.0, 0.0, 0.0].map(|v: f64| v as f32));
+    // "seamless" is for cubemaps.
+    let flat = r#"{"grid": 1, "block": 1, "args": [
+        {"texture": {"format": "f32", "dims": [2, 2], "filter": "linear", "seamless": true, "data": [1, 2, 3, 4]}},
+        {"buffer": "f32", "len": 3}, {"buffer": "f32", "len": 4}]}"#;
+    let (out, _) = run("tests/data/tex/fetch_cube.ptx", flat, &[]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("seamless filtering is for cubemaps"));
+}
+
 /// A launch spec's surfaces: nvcc's `surf2Dread`/`surf2Dwrite` copy of float4
 /// texels from one to another, and the result holds both surfaces' texels.
 #[test]

@@ -78,6 +78,7 @@ class Texture:
         read: str = "element",
         srgb: bool = False,
         normalized_coords: bool = False,
+        seamless: bool = False,
         border: Optional[Sequence[float]] = None,
         lod_bias: float = 0.0,
         min_lod: float = 0.0,

@@ -100,8 +100,9 @@ fn spec_error(e: ptxvm::launch::SpecError) -> PyErr {
 /// texture fields: `shape` ("2d", "layered2d", "cubemap", ...), `memory` ("array",
 /// "linear", "pitch2d"), `filter` and `mip_filter` ("point", "linear"), `address`
 /// ("wrap", "clamp", "mirror", "border", or a list of them), `read` ("element",
-/// "normalized"), `srgb`, `normalized_coords`, `border` (4 numbers), `lod_bias`,
-/// `min_lod`, `max_lod`. Raises ValueError for what CUDA refuses.
+/// "normalized"), `srgb`, `normalized_coords`, `seamless` (cubemaps), `border` (4
+/// numbers), `lod_bias`, `min_lod`, `max_lod`. Raises ValueError for what CUDA
+/// refuses.
 #[pyclass(name = "Texture", module = "ptxvm", frozen)]
 pub struct Texture {
     pub arg: TextureArg,
@@ -111,8 +112,8 @@ pub struct Texture {
 impl Texture {
     #[new]
     #[pyo3(signature = (data, *, channels=1, shape=None, memory="array", filter="point", mip_filter="point",
-        address=None, read="element", srgb=false, normalized_coords=false, border=None, lod_bias=0.0,
-        min_lod=0.0, max_lod=0.0))]
+        address=None, read="element", srgb=false, normalized_coords=false, seamless=false, border=None,
+        lod_bias=0.0, min_lod=0.0, max_lod=0.0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         data: &Bound<'_, PyAny>,
@@ -125,6 +126,7 @@ impl Texture {
         read: &str,
         srgb: bool,
         normalized_coords: bool,
+        seamless: bool,
         border: Option<Vec<f64>>,
         lod_bias: f64,
         min_lod: f64,
@@ -136,7 +138,7 @@ impl Texture {
         let mut v = json!({
             "format": format, "channels": channels, "dims": dims_of(first, channels)?,
             "levels": arrays.len(), "memory": memory, "filter": filter, "mip_filter": mip_filter,
-            "read": read, "srgb": srgb, "normalized_coords": normalized_coords,
+            "read": read, "srgb": srgb, "normalized_coords": normalized_coords, "seamless": seamless,
             "lod_bias": lod_bias, "min_lod": min_lod, "max_lod": max_lod,
         });
         if let Some(s) = shape {

@@ -26,7 +26,11 @@
 //! - the channels a format lacks read 0, the border colour too; integer textures
 //!   read the low bits of the border colour's float encoding;
 //! - a layer is an unsigned index held at the last layer; integer coordinates out
-//!   of range read zeros; of equal cubemap axes, z wins over y and y over x.
+//!   of range read zeros; of equal cubemap axes, z wins over y and y over x;
+//!   seamless cubemap filtering reads the face beyond an edge and shares a missing
+//!   corner's weight among the other three taps (`seamless_taps`);
+//! - `tex.grad`'s level of detail comes from an approximate vector length and an
+//!   8-bit log2 table (`grad_lod`).
 
 // Tap indices (p, q, r) and channels index several arrays at once here.
 #![allow(clippy::needless_range_loop)]
@@ -247,13 +251,17 @@ impl Objects {
             return Err(ObjectError::Invalid(format!("{f:?} is not a texel format")));
         }
         let s = &texture.sampler;
-        if s.seamless_cubemap
+        if let Resource::Array { shape: Shape::Cube | Shape::LayeredCube, levels } = &texture.resource
+            && s.seamless_cubemap
             && s.linear
-            && matches!(texture.resource, Resource::Array { shape: Shape::Cube | Shape::LayeredCube, .. })
+            && s.mip_linear
+            && levels.len() > 1
         {
+            // Seamless filtering within a face is measured (tests/tex/probes.py), its
+            // blend between the levels of a mipmapped cubemap is not.
             return Err(ObjectError::NotSupported(
-                "seamless cubemap filtering (across faces) is not supported; without seamlessCubemap each face \
-                 filters alone"
+                "seamless cubemap filtering between mipmap levels (a linear mipmap filter) is not supported; \
+                 within one level, or with a point mipmap filter, it is"
                     .into(),
             ));
         }
@@ -1008,6 +1016,12 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
         if !linear {
             return reader.point_tap(mem, &plane, tap(0, 0, 0));
         }
+        if cube && s.seamless_cubemap {
+            let taps = seamless_taps(xy[0], xy[1], face, level.width).map(|(face, x, y, weight)| {
+                (Plane { image: level, slice: layer * 6 + face }, Tap { texel: Some((x, y, 0)), weight })
+            });
+            return reader.filter(mem, &taps, 256);
+        }
         // Unused slots keep weight 0 and take no part.
         let mut taps = [(plane, Tap { texel: None, weight: 0 }); MAX_TAPS];
         match dims {
@@ -1148,6 +1162,75 @@ fn grad_lod(dx: [f32; 3], dy: [f32; 3], n: usize, sizes: [u32; 3]) -> f64 {
     let e = ((bits >> 52) & 0x7ff) as i64 - 1023;
     let m = ((bits >> 44) & 0xff) as usize;
     e as f64 + f64::from(LOG2[m]) / 256.0
+}
+
+/// GPU: seamless cubemap filtering of face coordinates `u`, `v` on `face` (n x n
+/// texels), as (face, x, y, weight) taps (tests/tex/probes.py 21-27): the bilinear
+/// weights as on a face; a tap past an edge reads the edge texel of the face beyond;
+/// past a corner, where no texel is, its weight w goes to the other three,
+/// `(w + 1) / 3` to each of the two beyond an edge and the rest to the one on the
+/// face (which then carries the corner's 0-weight place).
+fn seamless_taps(u: f32, v: f32, face: u32, n: u32) -> [(u32, u32, u32, u32); 4] {
+    let split = |c: f32| {
+        let lim = 2f64.powi(52);
+        let q = ((scaled(c, n, true) - 0.5).clamp(-lim, lim) * 256.0 + 0.5).floor() as i64;
+        (q >> 8, (q & 255) as u32)
+    };
+    let ((i, a), (j, b)) = (split(u), split(v));
+    let w = plane_weights(256, a, b);
+    let n64 = i64::from(n);
+    let within = |k: i64| (0..n64).contains(&k);
+    let mut taps = [(i, j, w[0][0]), (i, j + 1, w[0][1]), (i + 1, j, w[1][0]), (i + 1, j + 1, w[1][1])];
+    // The corner (off the face in both axes), if any: its weight to the others.
+    if let Some(k) = taps.iter().position(|&(x, y, _)| !within(x) && !within(y)) {
+        let wc = std::mem::replace(&mut taps[k].2, 0);
+        let third = (wc + 1) / 3;
+        for t in taps.iter_mut() {
+            match (within(t.0), within(t.1)) {
+                (true, true) => t.2 += wc - 2 * third,
+                (false, false) => {}
+                _ => t.2 += third,
+            }
+        }
+    }
+    taps.map(|(x, y, weight)| {
+        if within(x) && within(y) {
+            (face, x as u32, y as u32, weight)
+        } else if !within(x) && !within(y) {
+            // The emptied corner: weight 0, any texel of the face.
+            (face, 0, 0, 0)
+        } else {
+            let (f, x, y) = across(face, x, y, n);
+            (f, x, y, weight)
+        }
+    })
+}
+
+/// The direction of face coordinates `s`, `t` in [-1, 1] (`cube_face` undone).
+fn cube_direction(face: u32, s: f32, t: f32) -> (f32, f32, f32) {
+    match face {
+        0 => (1.0, -t, -s),
+        1 => (-1.0, -t, s),
+        2 => (s, 1.0, t),
+        3 => (s, -1.0, -t),
+        4 => (s, -t, 1.0),
+        _ => (-s, -t, -1.0),
+    }
+}
+
+/// The texel (x, y) of `face` (n x n) one past an edge: the edge texel of the face
+/// beyond, found by pushing the texel centre's direction just past the edge and
+/// choosing its face again.
+fn across(face: u32, x: i64, y: i64, n: u32) -> (u32, u32, u32) {
+    let nf = f64::from(n);
+    let centre = |k: i64| 2.0 * (k as f64 + 0.5) / nf - 1.0;
+    let past =
+        |c: f64, k: i64| if (0..i64::from(n)).contains(&k) { c } else { (1.0 + 2f64.powi(-20)).copysign(c) };
+    let (s, t) = (past(centre(x), x), past(centre(y), y));
+    let (dx, dy, dz) = cube_direction(face, s as f32, t as f32);
+    let (f, u, v) = cube_face(dx, dy, dz);
+    let texel = |c: f32| ((f64::from(c) * nf).floor().max(0.0) as u32).min(n - 1);
+    (f, texel(u), texel(v))
 }
 
 /// The face and normalized face coordinates of a cubemap direction (the Guide's
@@ -1382,6 +1465,45 @@ mod tests {
         // 199.22/65536 rounded to a half, 199.25/65536.
         assert_eq!(srgb_sum([(255, 200), (1, 65536)].into_iter(), 256), 256.0 / 65536.0);
         assert_eq!(srgb_sum([(255, 200), (1, 0)].into_iter(), 256), 199.25 / 65536.0);
+    }
+
+    #[test]
+    fn seamless_cubemaps_filter_across_edges_and_corners_as_the_gpu_does() {
+        // Two directions of probe 21 (tests/tex/probes.py) on 2 x 2 faces, with an
+        // H200's weights. Near an edge: face 3's two texels and face 5's two beyond.
+        let dir = |x: u32, y: u32, z: u32| cube_face(f32::from_bits(x), f32::from_bits(y), f32::from_bits(z));
+        let sorted = |mut t: [(u32, u32, u32, u32); 4]| {
+            t.sort();
+            t.into_iter().filter(|t| t.3 != 0).collect::<Vec<_>>()
+        };
+        let (face, u, v) = dir(0xbedd_008c, 0xbf71_b013, 0xbf66_623e);
+        assert_eq!(
+            sorted(seamless_taps(u, v, face, 2)),
+            [(3, 0, 1, 134), (3, 1, 1, 6), (5, 0, 1, 5), (5, 1, 1, 111)]
+        );
+        // Near a corner: three texels, the missing fourth's weight shared out.
+        let (face, u, v) = dir(0x3ece_3826, 0xbf21_3e75, 0x3eca_f3f5);
+        assert_eq!(sorted(seamless_taps(u, v, face, 2)), [(0, 0, 1, 33), (3, 1, 0, 193), (4, 1, 1, 30)]);
+    }
+
+    #[test]
+    fn seamless_filtering_between_cubemap_levels_is_refused_and_within_one_is_not() {
+        let mut mem = GlobalMemory::default();
+        let mut t = two_levels(&mut mem, 0.0, 1.0);
+        if let Resource::Array { shape, .. } = &mut t.resource {
+            *shape = Shape::Cube;
+        }
+        t.sampler.seamless_cubemap = true;
+        t.sampler.linear = true;
+        t.sampler.mip_linear = true;
+        let mut objects = Objects::default();
+        let err = objects.create_texture(t.clone()).unwrap_err();
+        assert!(
+            matches!(&err, ObjectError::NotSupported(m) if m.contains("between mipmap levels")),
+            "{err:?}"
+        );
+        t.sampler.mip_linear = false;
+        assert!(objects.create_texture(t).is_ok());
     }
 
     #[test]

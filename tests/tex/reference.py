@@ -422,6 +422,8 @@ def expect(c):
     if k in (C.K_CUBE, C.K_ACUBE):
         layer = layer_index(cs["layer"], layers // 6) if k == C.K_ACUBE else np.zeros(len(cs), np.int64)
         face, u, v = cube_face(cs["x"], cs["y"], cs["z"])
+        if lin and c["seamless"]:
+            return bits(seamless(c, levels[0], layer, face, u, v), c)
         return bits(sample(c, levels[0], layer * 6 + face, [u, v], 2, 1, lin, (C.CLAMP,) * 3), c)
     if k in (C.K_SULD1, C.K_SULD2, C.K_SULD3, C.K_SULDA2, C.K_SUST2, C.K_SURED2):
         return surface(c)
@@ -542,6 +544,62 @@ def trilinear(c, levels, l0, l1, f, coords):
                 v = vals[0, np.where(zi < 0, 0, zi), np.where(yi < 0, 0, yi), np.where(xi < 0, 0, xi)]
                 full = np.where(out[:, None], bord, fill_channels(c, v, False))
                 terms.append((np.where(sel, wt, 0), full if unorm16 else full.astype(f32)))
+    if unorm16:
+        return filtered16(c, terms, 256)
+    return filtered(terms, 256, half=c["bits"] == 16 and c["fkind"] == C.FLOAT)
+
+
+def cube_direction(face, s, t):
+    """The direction of face coordinates s, t in [-1, 1] (`cube_face` undone)."""
+    return {0: (1, -t, -s), 1: (-1, -t, s), 2: (s, 1, t), 3: (s, -1, -t), 4: (s, -t, 1), 5: (-s, -t, -1)}[face]
+
+
+def across(face, i, j, n):
+    """The texel (face, i, j) of n x n faces where one of i, j is one past an edge:
+    the edge texel of the face beyond, found by pushing the texel centre's direction
+    just past the edge and choosing its face again."""
+    s, t = 2 * (i + 0.5) / n - 1, 2 * (j + 0.5) / n - 1
+    past = 1 + 2.0 ** -20
+    if not 0 <= i < n:
+        s = np.copysign(past, s)
+    if not 0 <= j < n:
+        t = np.copysign(past, t)
+    x, y, z = (np.array([q], dtype=f32) for q in cube_direction(face, s, t))
+    f, u, v = cube_face(x, y, z)
+    return int(f[0]), min(int(np.floor(float(u[0]) * n)), n - 1), min(int(np.floor(float(v[0]) * n)), n - 1)
+
+
+def seamless(c, level, layer, face, u, v):
+    """Seamless cubemap filtering (GPU, probes 21-27 of probes.py): the bilinear
+    weights as on a face; a tap past an edge reads the edge texel of the face
+    beyond; past a corner, where no texel is, its weight w goes to the other three:
+    (w + 1) // 3 to each of the two beyond an edge, the rest to the one on the face."""
+    unorm16 = c["fkind"] != C.FLOAT and c["read_mode"] == C.NORMALIZED
+    vals = expand16(c, level) if unorm16 else read_values(c, level)  # [layer*6+face][1][y][x][ch]
+    n = vals.shape[3]
+    count = len(u)
+    weights = [np.zeros(count, dtype=np.int64) for _ in range(4)]
+    full = [np.zeros((count, 4), dtype=vals.dtype) for _ in range(4)]
+    for m in range(count):
+        qs = [int(np.floor(scaled(np.array([w[m]]), n, 1)[0] * 256 - 128 + 0.5)) for w in (u, v)]
+        (i, a), (j, b) = [(q >> 8, q & 255) for q in qs]
+        w = plane(256, a, b)
+        taps = [((i, j), w[0]), ((i, j + 1), w[1]), ((i + 1, j), w[2]), ((i + 1, j + 1), w[3])]
+        inside = [0 <= x < n and 0 <= y < n for (x, y), _ in taps]
+        edge = [(0 <= x < n) != (0 <= y < n) for (x, y), _ in taps]
+        wt = [int(w_) for _, w_ in taps]
+        for k, ((x, y), w_) in enumerate(taps):
+            if not inside[k] and not edge[k]:  # the corner
+                third = (w_ + 1) // 3
+                for k2 in range(4):
+                    wt[k2] += third if edge[k2] else (w_ - 2 * third if inside[k2] else -w_)
+        for k, ((x, y), _) in enumerate(taps):
+            f, tx, ty = (int(face[m]), x, y) if inside[k] else across(int(face[m]), x, y, n)
+            if not inside[k] and not edge[k]:
+                continue
+            weights[k][m] = wt[k]
+            full[k][m] = fill_channels(c, vals[int(layer[m]) * 6 + f, 0, ty, tx][None, :], False)[0]
+    terms = [(weights[k], full[k] if unorm16 else full[k].astype(f32)) for k in range(4)]
     if unorm16:
         return filtered16(c, terms, 256)
     return filtered(terms, 256, half=c["bits"] == 16 and c["fkind"] == C.FLOAT)
