@@ -1090,12 +1090,13 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
         for (lv, share) in [(l0, 256 - frac), (l1, frac)] {
             let level = &levels[lv];
             let ax = axes(level, dims, true);
-            let w = if dims == 2 {
-                [plane_weights(share, ax[0].a, ax[1].a), [[0; 2]; 2]]
+            // Indexed [z's tap][x's][y's]; a 2D level has one plane.
+            let (w, planes) = if dims == 2 {
+                ([plane_weights(share, ax[0].a, ax[1].a), [[0; 2]; 2]], 1)
             } else {
-                volume(share, ax[0].a, ax[1].a, ax[2].a)
+                (volume(share, ax[0].a, ax[1].a, ax[2].a), 2)
             };
-            for r in 0..dims - 1 {
+            for r in 0..planes {
                 for p in 0..2 {
                     for q in 0..2 {
                         let texel = (|| {
