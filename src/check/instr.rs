@@ -377,7 +377,7 @@ impl<'a> Checker<'a> {
     /// Operands `done` (a bit each) were resolved already.
     fn generic(&mut self, i: &I<'a>, name: &str, opcode: O, done: u32) {
         if matches!(opcode, O::Ld | O::St | O::Ldu) {
-            self.memory_vector(i, name);
+            self.memory_vector(i, name, opcode);
         }
         if matches!(opcode, O::Atom | O::Red) {
             self.atom_vector(i, name);

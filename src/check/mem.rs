@@ -80,8 +80,9 @@ impl<'a> Checker<'a> {
         }
     }
 
-    pub(super) fn memory_vector(&mut self, i: &I<'a>, name: &str) {
-        let opcode = self.t(i.opcode);
+    pub(super) fn memory_vector(&mut self, i: &I<'a>, name: &str, opcode: crate::isa::Opcode) {
+        use crate::isa::Opcode as O;
+        use crate::isa::operands::{VectorFault, VectorWidth, vector_width};
         // Most accesses are scalar: look for a vector width before collecting anything.
         let width = |m: &str| m.strip_prefix(".v").and_then(|n| n.parse::<u32>().ok());
         let l2_priority = |c: &Self| {
@@ -89,7 +90,7 @@ impl<'a> Checker<'a> {
                 .iter()
                 .any(|m| matches!(c.t(m), ".L2::evict_normal" | ".L2::evict_first" | ".L2::evict_last"))
         };
-        let data = if opcode == "st" { i.operands.get(1) } else { i.operands.first() };
+        let data = if opcode == O::St { i.operands.get(1) } else { i.operands.first() };
         let Some(n) = i.mods.iter().find_map(|m| width(self.t(*m))) else {
             if l2_priority(self) {
                 self.error(i.span, format!("{name}: the .L2 eviction priorities are for 256-bit accesses"));
@@ -104,33 +105,27 @@ impl<'a> Checker<'a> {
         };
         let mods: Vec<&str> = i.mods.iter().map(|m| self.t(*m)).collect();
         let Some(ty) = mods.iter().rev().find_map(|m| Ty::from_word(m)) else { return };
-        if !matches!(n, 2 | 4 | 8) || (n == 8 && opcode == "ldu") {
-            self.error(i.span, format!("{name}: illegal vector size {n}"));
-            return;
-        }
-        let bits = ty.bits() * n;
-        let wide = bits == 256
-            && opcode != "ldu"
-            && !matches!(ty, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2 | Ty::Pred);
-        // .v8 of 8- and 16-bit integers is an ordinary vector of at most 128 bits.
-        let small = ty.bits() <= 16 && !ty.is_float();
-        if n == 8 && ty.bits() != 32 && !small {
-            self.error(
-                i.span,
-                format!("{name}: .v8 takes a 32-bit type or an 8- or 16-bit integer, not {}", ty.word()),
-            );
-            return;
-        }
-        if bits > 128 && !wide {
-            self.error(i.span, format!("{name}: a vector of {n} {} exceeds 128 bits", ty.word()));
-            return;
-        }
+        // The rule is the table's (isa::operands); what is said of it, check's.
+        let wide = match vector_width(opcode, n, ty) {
+            Ok(w) => w == VectorWidth::Wide,
+            Err(VectorFault::Count) => return self.error(i.span, format!("{name}: illegal vector size {n}")),
+            Err(VectorFault::V8Type) => {
+                return self.error(
+                    i.span,
+                    format!("{name}: .v8 takes a 32-bit type or an 8- or 16-bit integer, not {}", ty.word()),
+                );
+            }
+            Err(VectorFault::Over128) => {
+                return self.error(i.span, format!("{name}: a vector of {n} {} exceeds 128 bits", ty.word()));
+            }
+        };
         if !wide && l2_priority(self) {
             // ptxas: "requires '.v8.b32/.v4.b64' type with '.L2::evict_last' modifier".
             self.error(i.span, format!("{name}: the .L2 eviction priorities are for 256-bit accesses"));
         }
         if wide {
-            self.require(i.span, "256-bit wide load/store", 88, 100);
+            let (version, target) = crate::isa::operands::WIDE_VECTOR;
+            self.require(i.span, "256-bit wide load/store", version, target);
             let space = mods.iter().find(|m| {
                 matches!(
                     m.split("::").next().unwrap_or(""),
@@ -152,7 +147,7 @@ impl<'a> Checker<'a> {
                     format!("{name}: a .v{n} access needs {n} elements, found {}", items.len()),
                 );
             }
-            Some(Operand::Vector(items, _)) if wide => self.wide_elements(items, ty, name, opcode == "st"),
+            Some(Operand::Vector(items, _)) if wide => self.wide_elements(items, ty, name, opcode == O::St),
             Some(Operand::Vector(..)) | None => {}
             Some(other) => {
                 self.error(other.span(), format!("{name}: a .v{n} access needs a vector `{{...}}`"))

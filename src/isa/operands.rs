@@ -366,9 +366,70 @@ pub fn cvt_fit(d: Ty, s: Ty) -> Fit {
     if d == Ty::BF16 || s == Ty::BF16 { Fit::ConvertExact } else { Fit::Convert }
 }
 
+/// How wide a vector access of `ld`, `ldu` or `st` is (`.vN` of a type).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VectorWidth {
+    /// At most 128 bits.
+    Narrow,
+    /// 256 bits (`.v8.b32`, `.v4.b64` ...): PTX 8.8 and sm_100 (`WIDE_VECTOR`), a
+    /// global or generic address, and the only accesses that take the `.L2`
+    /// eviction priorities.
+    Wide,
+}
+
+/// Why a vector access of `ld`, `ldu` or `st` is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VectorFault {
+    /// A count other than 2, 4 or 8 (`ldu` takes no `.v8`).
+    Count,
+    /// `.v8` of a type that is neither 32 bits nor an 8- or 16-bit integer.
+    V8Type,
+    /// Over 128 bits where 256-bit accesses do not apply (`ldu`, halves, predicates).
+    Over128,
+}
+
+/// The PTX version (x10) and target of 256-bit loads and stores.
+pub const WIDE_VECTOR: (u32, u32) = (88, 100);
+
+/// The width of `opcode.vN.ty` (`ld`, `ldu`, `st`; PTX ISA 9.7.9.8-9.7.9.10 as ptxas
+/// 13.5 applies them: `.v8` of 8- and 16-bit integers is an ordinary vector of at
+/// most 128 bits).
+pub fn vector_width(opcode: O, n: u32, ty: Ty) -> Result<VectorWidth, VectorFault> {
+    if !matches!(n, 2 | 4 | 8) || (n == 8 && opcode == O::Ldu) {
+        return Err(VectorFault::Count);
+    }
+    let bits = ty.bits() * n;
+    let wide = bits == 256
+        && opcode != O::Ldu
+        && !matches!(ty, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2 | Ty::Pred);
+    let small = ty.bits() <= 16 && !ty.is_float();
+    if n == 8 && ty.bits() != 32 && !small {
+        return Err(VectorFault::V8Type);
+    }
+    if bits > 128 && !wide {
+        return Err(VectorFault::Over128);
+    }
+    Ok(if wide { VectorWidth::Wide } else { VectorWidth::Narrow })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// ptxas 13.5's verdicts (tests/data/ptxas_matrix/SYNTAX.md, 256-bit ld/st).
+    #[test]
+    fn vector_widths_are_ptxas_s() {
+        assert_eq!(vector_width(O::Ld, 4, Ty::F32), Ok(VectorWidth::Narrow));
+        assert_eq!(vector_width(O::Ld, 8, Ty::B32), Ok(VectorWidth::Wide));
+        assert_eq!(vector_width(O::St, 4, Ty::B64), Ok(VectorWidth::Wide));
+        assert_eq!(vector_width(O::Ld, 8, Ty::U16), Ok(VectorWidth::Narrow));
+        assert_eq!(vector_width(O::Ldu, 8, Ty::B32), Err(VectorFault::Count));
+        assert_eq!(vector_width(O::Ld, 3, Ty::B32), Err(VectorFault::Count));
+        assert_eq!(vector_width(O::Ld, 8, Ty::F16), Err(VectorFault::V8Type));
+        assert_eq!(vector_width(O::Ldu, 4, Ty::B64), Err(VectorFault::Over128));
+        assert_eq!(vector_width(O::Ld, 4, Ty::F16x2), Ok(VectorWidth::Narrow));
+        assert_eq!(vector_width(O::Ld, 8, Ty::F16x2), Err(VectorFault::Over128));
+    }
 
     /// ptxas 13.5's verdicts on these forms (the operand matrix holds the rest).
     #[test]
