@@ -130,10 +130,11 @@ impl<'a> Checker<'a> {
         if matches!(opcode, O::Ld | O::Ldu | O::St | O::Atom | O::Red) {
             done |= self.data_registers(i, name, &form);
         }
-        if matches!(opcode, O::Ld | O::Ldu | O::St) {
+        let address = crate::isa::operands::address_rules(opcode);
+        if address.variable_space {
             self.variable_address(i, name, form.pick(crate::isa::groups::SPACE));
         }
-        if matches!(opcode, O::Ld | O::St | O::Atom | O::Red | O::Mbarrier) {
+        if address.generic_64 {
             self.generic_address(i, name, &form);
         }
         // `(a, b)` lists belong to call (ptxas: a syntax error anywhere else).

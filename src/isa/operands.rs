@@ -366,6 +366,25 @@ pub fn cvt_fit(d: Ty, s: Ty) -> Fit {
     if d == Ty::BF16 || s == Ty::BF16 { Fit::ConvertExact } else { Fit::Convert }
 }
 
+/// What an instruction's `[address]` operand is held to (ptxas 13.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AddressRules {
+    /// `[var+offset]` names a variable of the instruction's own state space, or one
+    /// a generic address reaches (global, shared, local) when it names none.
+    pub variable_space: bool,
+    /// A generic address is 64 bits: a 32-bit base register is 32-bit addressing,
+    /// which ptxas 13.5 no longer compiles.
+    pub generic_64: bool,
+}
+
+/// The address rules of `opcode`'s memory operand (none for the others).
+pub fn address_rules(opcode: O) -> AddressRules {
+    AddressRules {
+        variable_space: matches!(opcode, O::Ld | O::Ldu | O::St),
+        generic_64: matches!(opcode, O::Ld | O::St | O::Atom | O::Red | O::Mbarrier),
+    }
+}
+
 /// How wide a vector access of `ld`, `ldu` or `st` is (`.vN` of a type).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VectorWidth {
