@@ -244,31 +244,53 @@ pub fn signature(f: &Form) -> Option<Signature> {
 /// from PTX 8.7 on sm_100 (up to 12 before).
 fn tensormap(f: &Form) -> Option<Signature> {
     let sig = Signature::of;
-    let ord = literal(0, 4);
     if f.has(Word::CpFenceproxy) {
         return Some(sig(&[MEMORY, MEMORY, literal(128, 128)]));
     }
-    let field = |w: Word| f.has(w);
-    Some(if field(Word::Rank) {
-        sig(&[MEMORY, src(Ty::B32)])
-    } else if field(Word::GlobalAddress) {
-        sig(&[MEMORY, src(Ty::B64)])
-    } else if field(Word::GlobalStride) {
-        sig(&[MEMORY, ord, src(Ty::B64)])
-    } else if field(Word::BoxDim) || field(Word::GlobalDim) || field(Word::ElementStride) {
-        sig(&[MEMORY, ord, src(Ty::U32)])
-    } else {
-        let hi = if field(Word::Elemtype) {
-            15
-        } else if field(Word::InterleaveLayout) {
-            2
-        } else if field(Word::FillMode) {
-            1
-        } else {
-            3
-        };
-        sig(&[MEMORY, literal(0, hi)])
-    })
+    let &(_, _, ordinal, value) = MAP_FIELDS.iter().find(|(w, ..)| f.has(*w))?;
+    Some(if ordinal { sig(&[MEMORY, literal(0, 4), value]) } else { sig(&[MEMORY, value]) })
+}
+
+/// The field of a tensor map that `tensormap.replace` sets, with its ordinal (the
+/// dimension) where it has one (PTX ISA 9.7.9.26).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapField {
+    GlobalAddress,
+    Rank,
+    BoxDim(u8),
+    GlobalDim(u8),
+    /// The stride of dimension `ord + 1` (dimension 0's is the element's size).
+    GlobalStride(u8),
+    ElementStride(u8),
+    ElemType,
+    InterleaveLayout,
+    SwizzleMode,
+    SwizzleAtomicity,
+    FillMode,
+}
+
+/// `tensormap.replace`'s field words: the field (given the ordinal), whether an
+/// ordinal 0 to 4 comes before the value, and the value's slot (PTX ISA 9.7.9.26,
+/// as ptxas 13.5 takes them).
+type MapFieldRow = (Word, fn(u8) -> MapField, bool, Slot);
+const MAP_FIELDS: [MapFieldRow; 11] = [
+    (Word::GlobalAddress, |_| MapField::GlobalAddress, false, src(Ty::B64)),
+    (Word::Rank, |_| MapField::Rank, false, src(Ty::B32)),
+    (Word::BoxDim, MapField::BoxDim, true, src(Ty::U32)),
+    (Word::GlobalDim, MapField::GlobalDim, true, src(Ty::U32)),
+    (Word::GlobalStride, MapField::GlobalStride, true, src(Ty::B64)),
+    (Word::ElementStride, MapField::ElementStride, true, src(Ty::U32)),
+    (Word::Elemtype, |_| MapField::ElemType, false, literal(0, 15)),
+    (Word::InterleaveLayout, |_| MapField::InterleaveLayout, false, literal(0, 2)),
+    (Word::SwizzleMode, |_| MapField::SwizzleMode, false, literal(0, 3)),
+    (Word::SwizzleAtomicity, |_| MapField::SwizzleAtomicity, false, literal(0, 3)),
+    (Word::FillMode, |_| MapField::FillMode, false, literal(0, 1)),
+];
+
+/// The field a `tensormap.replace` form sets, with ordinal `ord` (ignored by the
+/// fields that have none).
+pub fn map_field(f: &Form, ord: u8) -> Option<MapField> {
+    MAP_FIELDS.iter().find(|(w, ..)| f.has(*w)).map(|(_, field, ..)| field(ord))
 }
 
 /// Does the form write its first operand, a register? (The comparison and selection

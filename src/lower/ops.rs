@@ -132,23 +132,7 @@ pub struct WgmmaMma {
     pub sparse: Option<(Src, u8)>,
 }
 
-/// The field of a tensor map that `tensormap.replace` sets, with its ordinal (the
-/// dimension) where it has one (PTX ISA 9.7.9.26).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MapField {
-    GlobalAddress,
-    Rank,
-    BoxDim(u8),
-    GlobalDim(u8),
-    /// The stride of dimension `ord + 1` (dimension 0's is the element's size).
-    GlobalStride(u8),
-    ElementStride(u8),
-    ElemType,
-    InterleaveLayout,
-    SwizzleMode,
-    SwizzleAtomicity,
-    FillMode,
-}
+pub use crate::isa::operands::MapField;
 
 /// A `tensormap.replace.tile`: `value` (scaled by `stride_unit` for a stride: PTX ISA
 /// 8.3 and 8.4 give strides in units of 16 bytes, 8.5 on in bytes) into `field` of the

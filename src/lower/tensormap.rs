@@ -38,24 +38,14 @@ impl<'m> Decoder<'m> {
             [Operand::Addr(a), Operand::Int { bits, .. }, v] if *bits < 5 => (a, *bits as u8, v),
             _ => return bad("expected [addr], value, or [addr], ord, value with ord 0 to 4"),
         };
+        let Some(field) = crate::isa::operands::map_field(f, ord) else {
+            return bad("expected a tensor-map field (.global_address, .rank, .box_dim, ...)");
+        };
         // `.global_stride` with ordinal 4 is refused: a map holds four strides
         // (dimension 0's is the element size), though ptxas 13.5 takes the ordinal.
-        let fields = [
-            (Word::GlobalAddress, MapField::GlobalAddress),
-            (Word::Rank, MapField::Rank),
-            (Word::BoxDim, MapField::BoxDim(ord)),
-            (Word::GlobalDim, MapField::GlobalDim(ord)),
-            (Word::GlobalStride, MapField::GlobalStride(ord)),
-            (Word::ElementStride, MapField::ElementStride(ord)),
-            (Word::Elemtype, MapField::ElemType),
-            (Word::InterleaveLayout, MapField::InterleaveLayout),
-            (Word::SwizzleMode, MapField::SwizzleMode),
-            (Word::SwizzleAtomicity, MapField::SwizzleAtomicity),
-            (Word::FillMode, MapField::FillMode),
-        ];
-        let Some(field) = f.pick(&fields).filter(|_| !(f.has(Word::GlobalStride) && ord >= 4)) else {
+        if field == MapField::GlobalStride(4) {
             return bad("a tensor map has global strides 0 to 3 (dimension 0 is packed)");
-        };
+        }
         let value = self.src(value, ty)?;
         let p = self.place(addr, space)?;
         let stride_unit = if self.ptx_version >= (8, 5) { 1 } else { 16 };
