@@ -156,7 +156,8 @@ pub fn signature(f: &Form) -> Option<Signature> {
                 ty: Ty::U32,
                 imm: true,
                 kind: Kind::Immediate { lo: 24, hi: 256, step: 8 },
-            }]));
+            }])
+            .sources());
         }
         _ => {}
     }
