@@ -892,11 +892,9 @@ pub fn texture_with(
     if t.seamless && !cube {
         return err(&format!("{path}.seamless"), "seamless filtering is for cubemaps");
     }
-    if t.seamless && t.linear && t.mip_linear && t.image.levels > 1 {
-        return err(
-            &format!("{path}.mip_filter"),
-            "seamless filtering between the levels of a cubemap (a \"linear\" mip_filter) is not supported",
-        );
+    if let Err(e) = crate::exec::texture::check_seamless(t.image.shape, t.image.levels as usize, &t.sampler())
+    {
+        return err(&format!("{path}.mip_filter"), e.to_string());
     }
     Ok(t)
 }

@@ -240,6 +240,28 @@ pub fn check_read(format: Format, linear: bool, normalized_read: bool) -> Result
     Ok(())
 }
 
+/// Refuses seamless cubemap filtering between the levels of a mipmapped cubemap (a
+/// linear mipmap filter): seamless filtering within a level is measured
+/// (tests/tex/probes.py), its blend between levels is not.
+///
+/// # Errors
+/// [`ObjectError::NotSupported`] for that combination.
+pub fn check_seamless(shape: Shape, levels: usize, s: &Sampler) -> Result<(), ObjectError> {
+    if matches!(shape, Shape::Cube | Shape::LayeredCube)
+        && s.seamless_cubemap
+        && s.linear
+        && s.mip_linear
+        && levels > 1
+    {
+        return Err(ObjectError::NotSupported(
+            "seamless cubemap filtering between mipmap levels (a linear mipmap filter) is not supported; within \
+             one level, or with a point mipmap filter, it is"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
 impl Objects {
     /// Makes a texture object; its handle.
     ///
@@ -251,19 +273,8 @@ impl Objects {
             return Err(ObjectError::Invalid(format!("{f:?} is not a texel format")));
         }
         let s = &texture.sampler;
-        if let Resource::Array { shape: Shape::Cube | Shape::LayeredCube, levels } = &texture.resource
-            && s.seamless_cubemap
-            && s.linear
-            && s.mip_linear
-            && levels.len() > 1
-        {
-            // Seamless filtering within a face is measured (tests/tex/probes.py), its
-            // blend between the levels of a mipmapped cubemap is not.
-            return Err(ObjectError::NotSupported(
-                "seamless cubemap filtering between mipmap levels (a linear mipmap filter) is not supported; \
-                 within one level, or with a point mipmap filter, it is"
-                    .into(),
-            ));
+        if let Resource::Array { shape, levels } = &texture.resource {
+            check_seamless(*shape, levels.len(), s)?;
         }
         check_read(f, s.linear, s.normalized_read)?;
         let h = self.handle();
@@ -436,9 +447,7 @@ impl Reader<'_> {
             out[c] = match f.kind {
                 ChannelKind::Float => Value::F(float_of(v, f.bits)),
                 _ if !self.normalized() => Value::I(v),
-                ChannelKind::Unsigned if self.sampler.srgb && c < 3 && f.bits == 8 => {
-                    Value::F(SRGB[v as usize] as f32 / 65536.0)
-                }
+                ChannelKind::Unsigned if self.srgb() && c < 3 => Value::F(SRGB[v as usize] as f32 / 65536.0),
                 ChannelKind::Unsigned => Value::F((v as f64 / ((1u64 << f.bits) - 1) as f64) as f32),
                 ChannelKind::Signed => {
                     Value::F((v as f64 / ((1i64 << (f.bits - 1)) - 1) as f64).max(-1.0) as f32)
@@ -484,7 +493,7 @@ impl Reader<'_> {
         for c in 0..usize::from(f.channels) {
             let v = raw[c];
             out[c] = match (f.kind, f.bits) {
-                (ChannelKind::Unsigned, 8) if self.sampler.srgb && c < 3 => i64::from(SRGB[v as usize]),
+                _ if self.srgb() && c < 3 => i64::from(SRGB[v as usize]),
                 (ChannelKind::Unsigned, 8) => v * 257,
                 // Signed 8-bit texels are summed as they are (see `snorm8_sum`).
                 _ => v,
@@ -497,7 +506,10 @@ impl Reader<'_> {
         let den = if self.format.kind == ChannelKind::Unsigned { 65535.0 } else { 32767.0 };
         let mut out = [0i64; 4];
         for c in 0..usize::from(self.format.channels) {
-            let b = f64::from(self.sampler.border[c]);
+            // Held to +-2^16 (NaN as 0) so that the sums stay in range: a border
+            // colour is meant to lie in [-1, 1].
+            let b = f64::from(self.sampler.border[c]).clamp(-65536.0, 65536.0);
+            let b = if b.is_nan() { 0.0 } else { b };
             // GPU: a signed 8-bit texture's border colour is floor(b * 127).
             out[c] = if self.snorm8() { (b * 127.0).floor() as i64 } else { (b * den + 0.5).floor() as i64 };
         }
@@ -514,11 +526,9 @@ impl Reader<'_> {
     }
 
     /// A 16-bit-domain sum back to a float.
-    fn narrow(&self, c: usize, q: i64) -> f32 {
+    fn narrow(&self, q: i64) -> f32 {
+        // (sRGB colour channels are `srgb_sum`'s.)
         if self.format.kind == ChannelKind::Unsigned {
-            if self.sampler.srgb && self.format.bits == 8 && c < 3 {
-                return (q as f64 / 65536.0) as f32;
-            }
             (q as f64 / 65535.0) as f32
         } else {
             (q.max(-32767) as f64 / 32767.0) as f32
@@ -615,14 +625,20 @@ fn axis(x: f32, n: u32, normalized: bool, mode: AddressMode, linear: bool) -> Ax
         let t = address(floor_index(u), n, mode);
         return Axis { taps: [t, t], a: 0 };
     }
-    let lim = 2f64.powi(52);
-    let q = ((u - 0.5).clamp(-lim, lim) * 256.0 + 0.5).floor() as i64;
-    let (i, a) = (q >> 8, (q & 255) as u32);
+    let (i, a) = weight_split(u);
     let taps = [address(i, n, mode), address(i + 1, n, mode)];
     // GPU: past a clamped edge, where both taps are the edge texel, the first takes
     // all the weight (it shows in 3D, where the other axes' splits round by it).
     let a = if mode == AddressMode::Clamp && taps[0] == taps[1] { 0 } else { a };
     Axis { taps, a }
+}
+
+/// A linear fetch's first texel and the second's weight (0..255) at `u` texels:
+/// `u - 0.5` rounded to 1/256, halves up (GPU).
+fn weight_split(u: f64) -> (i64, u32) {
+    let lim = 2f64.powi(52);
+    let q = ((u - 0.5).clamp(-lim, lim) * 256.0 + 0.5).floor() as i64;
+    (q >> 8, (q & 255) as u32)
 }
 
 /// GPU: the weights of a plane's four taps out of `s` (256, or a slice's or a
@@ -662,6 +678,37 @@ struct Tap {
 struct Plane<'a> {
     image: &'a Image,
     slice: u32,
+}
+
+/// The texel of taps (p, q, r) of the axes' first `dims`; `None` for the border.
+fn tap_texel(ax: &[Axis; 3], dims: usize, p: usize, q: usize, r: usize) -> Option<(u32, u32, u32)> {
+    let x = ax[0].taps[p]?;
+    let y = if dims > 1 { ax[1].taps[q]? } else { 0 };
+    let z = if dims > 2 { ax[2].taps[r]? } else { 0 };
+    Some((x, y, z))
+}
+
+/// Appends the taps of a linear fetch from `plane` with weights out of `share`
+/// (`volume`'s, a missing axis' fraction 0 and its one tap) to `taps[*n..]`.
+fn linear_taps<'a>(
+    plane: Plane<'a>,
+    ax: &[Axis; 3],
+    dims: usize,
+    share: u32,
+    taps: &mut [(Plane<'a>, Tap)],
+    n: &mut usize,
+) {
+    let frac = |k: usize| if dims > k { ax[k].a } else { 0 };
+    let span = |k: usize| if dims > k { 2 } else { 1 };
+    let w = volume(share, frac(0), frac(1), frac(2));
+    for r in 0..span(2) {
+        for p in 0..2 {
+            for q in 0..span(1) {
+                taps[*n] = (plane, Tap { texel: tap_texel(ax, dims, p, q, r), weight: w[r][p][q] });
+                *n += 1;
+            }
+        }
+    }
 }
 
 impl<'t> Reader<'t> {
@@ -708,7 +755,7 @@ impl<'t> Reader<'t> {
                 } else {
                     (total + s / 2).div_euclid(s)
                 };
-                out[c] = Value::F(self.narrow(c, q));
+                out[c] = Value::F(self.narrow(q));
             }
             return Ok(out);
         }
@@ -999,12 +1046,7 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
         let plane = Plane { image: level, slice };
         let linear = s.linear || gather.is_some();
         let ax = axes(level, dims, linear);
-        let tap = |p: usize, q: usize, r: usize| -> Option<(u32, u32, u32)> {
-            let x = ax[0].taps[p]?;
-            let y = if dims > 1 { ax[1].taps[q]? } else { 0 };
-            let z = if dims > 2 { ax[2].taps[r]? } else { 0 };
-            Some((x, y, z))
-        };
+        let tap = |p: usize, q: usize, r: usize| tap_texel(&ax, dims, p, q, r);
         if let Some(comp) = gather {
             let c = usize::from(comp);
             let mut out = [Value::I(0); 4];
@@ -1022,33 +1064,10 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
             });
             return reader.filter(mem, &taps, 256);
         }
-        // Unused slots keep weight 0 and take no part.
         let mut taps = [(plane, Tap { texel: None, weight: 0 }); MAX_TAPS];
-        match dims {
-            1 => {
-                taps[0].1 = Tap { texel: tap(0, 0, 0), weight: 256 - ax[0].a };
-                taps[1].1 = Tap { texel: tap(1, 0, 0), weight: ax[0].a };
-            }
-            2 => {
-                let w = plane_weights(256, ax[0].a, ax[1].a);
-                for p in 0..2 {
-                    for q in 0..2 {
-                        taps[2 * p + q].1 = Tap { texel: tap(p, q, 0), weight: w[p][q] };
-                    }
-                }
-            }
-            _ => {
-                let w = volume(256, ax[0].a, ax[1].a, ax[2].a);
-                for r in 0..2 {
-                    for p in 0..2 {
-                        for q in 0..2 {
-                            taps[4 * r + 2 * p + q].1 = Tap { texel: tap(p, q, r), weight: w[r][p][q] };
-                        }
-                    }
-                }
-            }
-        }
-        reader.filter(mem, &taps, 256)
+        let mut n = 0;
+        linear_taps(plane, &ax, dims, 256, &mut taps, &mut n);
+        reader.filter(mem, &taps[..n], 256)
     };
     if let Some(comp) = f.gather {
         return Ok(words(sample(&levels[0], Some(comp))?));
@@ -1089,25 +1108,14 @@ pub fn fetch(tex: &Texture, f: &Fetch, mem: &GlobalMemory) -> Result<[u32; 4], S
         let mut n = 0;
         for (lv, share) in [(l0, 256 - frac), (l1, frac)] {
             let level = &levels[lv];
-            let ax = axes(level, dims, true);
-            // Indexed [z's tap][x's][y's]; a 2D level has one plane.
-            let (w, planes) = if dims == 2 {
-                ([plane_weights(share, ax[0].a, ax[1].a), [[0; 2]; 2]], 1)
-            } else {
-                (volume(share, ax[0].a, ax[1].a, ax[2].a), 2)
-            };
-            for r in 0..planes {
-                for p in 0..2 {
-                    for q in 0..2 {
-                        let texel = (|| {
-                            let z = if dims > 2 { ax[2].taps[r]? } else { 0 };
-                            Some((ax[0].taps[p]?, ax[1].taps[q]?, z))
-                        })();
-                        taps[n] = (Plane { image: level, slice }, Tap { texel, weight: w[r][p][q] });
-                        n += 1;
-                    }
-                }
-            }
+            linear_taps(
+                Plane { image: level, slice },
+                &axes(level, dims, true),
+                dims,
+                share,
+                &mut taps,
+                &mut n,
+            );
         }
         return reader.filter(mem, &taps[..n], 256).map(words);
     }
@@ -1172,12 +1180,7 @@ fn grad_lod(dx: [f32; 3], dy: [f32; 3], n: usize, sizes: [u32; 3]) -> f64 {
 /// `(w + 1) / 3` to each of the two beyond an edge and the rest to the one on the
 /// face (which then carries the corner's 0-weight place).
 fn seamless_taps(u: f32, v: f32, face: u32, n: u32) -> [(u32, u32, u32, u32); 4] {
-    let split = |c: f32| {
-        let lim = 2f64.powi(52);
-        let q = ((scaled(c, n, true) - 0.5).clamp(-lim, lim) * 256.0 + 0.5).floor() as i64;
-        (q >> 8, (q & 255) as u32)
-    };
-    let ((i, a), (j, b)) = (split(u), split(v));
+    let ((i, a), (j, b)) = (weight_split(scaled(u, n, true)), weight_split(scaled(v, n, true)));
     let w = plane_weights(256, a, b);
     let n64 = i64::from(n);
     let within = |k: i64| (0..n64).contains(&k);
@@ -1566,6 +1569,40 @@ mod tests {
         let t = two_levels(&mut mem, 0.0, 1.0);
         assert_eq!(fetch_at(&mem, &t, f32::NAN), 0.0);
         assert_eq!(fetch_at(&mem, &t, 0.75), 1.0);
+    }
+
+    #[test]
+    fn an_infinite_or_nan_border_colour_filters_without_overflow() {
+        // Signed and unsigned 8-bit (sRGB too) texels read normalized, filtered
+        // halfway into an infinite or NaN border: the sums stay in range.
+        let mut mem = GlobalMemory::default();
+        for (kind, srgb) in
+            [(ChannelKind::Signed, false), (ChannelKind::Unsigned, false), (ChannelKind::Unsigned, true)]
+        {
+            for b in [f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1e30] {
+                let mut t = two_levels(&mut mem, 0.0, 0.0);
+                let format = Format { kind, bits: 8, channels: 1 };
+                let base = mem.alloc_from(&[100u8, 20]).unwrap();
+                let image = Image { base, width: 2, height: 1, depth: 1, pitch: 2, format };
+                t.resource = Resource::Array { shape: Shape::D1, levels: vec![image] };
+                t.sampler.linear = true;
+                t.sampler.normalized_read = true;
+                t.sampler.srgb = srgb;
+                t.sampler.normalized_coords = false;
+                t.sampler.address = [AddressMode::Border; 3];
+                t.sampler.border = [b; 4];
+                let f = Fetch {
+                    geometry: Geometry::D1,
+                    layer: 0,
+                    coords: [0.0f32.to_bits(), 0, 0],
+                    int_coords: false,
+                    lod: Lod::Base,
+                    gather: None,
+                };
+                let v = f32::from_bits(fetch(&t, &f, &mem).unwrap()[0]);
+                assert!(!v.is_nan(), "{kind:?} srgb {srgb} border {b}: {v}");
+            }
+        }
     }
 
     #[test]

@@ -152,12 +152,10 @@ pub fn signature(f: &Form) -> Option<Signature> {
         O::Bar if f.has(Word::Warp) => return Some(sig(&[src(Ty::U32)]).sources()),
         // A register count from 24 to 256, a multiple of 8.
         O::Setmaxnreg => {
-            return Some(sig(&[Slot {
-                ty: Ty::U32,
-                imm: true,
-                kind: Kind::Immediate { lo: 24, hi: 256, step: 8 },
-            }])
-            .sources());
+            return Some(
+                sig(&[Slot { ty: Ty::U32, imm: true, kind: Kind::Immediate { lo: 24, hi: 256, step: 8 } }])
+                    .sources(),
+            );
         }
         _ => {}
     }

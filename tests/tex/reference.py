@@ -248,8 +248,9 @@ def snorm8(c):
 
 
 def border16(c, shape):
-    b = np.array(c["border"], dtype=np.float64)
+    b = np.array(c["border"], dtype=np.float32).astype(np.float64)
     b[c["channels"]:] = 0
+    b = np.nan_to_num(np.clip(b, -65536, 65536))  # ptxvm's bound, so the sums stay in range
     if snorm8(c):
         return np.broadcast_to(np.floor(b.astype(f32).astype(np.float64) * 127), shape)
     den = 65535 if c["fkind"] == C.UNSIGNED else 32767
