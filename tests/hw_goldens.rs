@@ -45,11 +45,13 @@ const SHOWN: usize = 6;
 
 /// What `tests/hw/known_differences.json` says of one case: the elements not compared,
 /// as (argument, index), and, for undefined behaviour the GPU does not catch, the
-/// exit code ptxvm gives instead (its buffers are then not compared).
+/// exit code ptxvm gives instead (its buffers are then not compared) and substrings
+/// its stderr must hold.
 #[derive(Clone, Default)]
 struct Known {
     skip: Vec<(u64, usize)>,
     exit: Option<i64>,
+    stderr: Vec<Value>,
 }
 
 /// Every case's [`Known`], each entry with its reason.
@@ -65,7 +67,8 @@ fn known_differences(root: &Path) -> HashMap<String, Known> {
         let arg = entry["arg"].as_u64().unwrap_or(5);
         let elements = entry["elements"].as_array().into_iter().flatten();
         let skip = elements.filter_map(Value::as_u64).map(|k| (arg, k as usize)).collect();
-        out.insert(case.clone(), Known { skip, exit: entry["exit"].as_i64() });
+        let stderr = entry["stderr"].as_array().cloned().unwrap_or_default();
+        out.insert(case.clone(), Known { skip, exit: entry["exit"].as_i64(), stderr });
     }
     out
 }
@@ -139,14 +142,15 @@ fn project_cases(root: &Path, known: &HashMap<String, Known>) -> Vec<Case> {
                 serde_json::json!({"arg": b["arg"], "buffer": ty, "data": b["data"]})
             })
             .collect();
-        let expected = serde_json::json!({"exit": gpu["exit"], "buffers": buffers});
+        let known = known.get(&format!("project/{name}")).cloned().unwrap_or_default();
+        let expected = serde_json::json!({"exit": gpu["exit"], "buffers": buffers, "stderr": known.stderr});
         out.push(Case {
             name: format!("project/{name}"),
             cwd: repo.to_path_buf(),
             ptx: PathBuf::from(files["ptx"].as_str().unwrap_or_default()),
             launch: PathBuf::from(files["launch"].as_str().unwrap_or_default()),
             expected,
-            known: known.get(&format!("project/{name}")).cloned().unwrap_or_default(),
+            known,
         });
     }
     out

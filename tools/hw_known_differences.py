@@ -68,6 +68,12 @@ UB = (
     "misaligned, whose value goes unused, a brx.idx past its table, an .aligned barrier from "
     "divergent paths): the H100 completed the launch, ptxvm reports the fault (exit 2)"
 )
+def ub_stderr(name):
+    """What ptxvm must say of an undefined mma.sp case: its tests/kernels expectation."""
+    path = os.path.join(ROOT, "..", "kernels", f"mma_sp_ub_{name}.expected.json")
+    return json.load(open(path))["stderr"]
+
+
 SPARSE_UB = (
     "sparsity metadata the ISA leaves undefined (descending or equal positions in a group under "
     "::ordered_metadata, a tf32 pair other than 0b0100/0b1110): the H200 completed the launch "
@@ -76,7 +82,10 @@ SPARSE_UB = (
 )
 # The project's own cases (tests/hw/project): what differs, and why.
 PROJECT = {
-    **{f"project/kernels/mma_sp_ub_{name}": {"exit": 2, "why": SPARSE_UB} for name in ("descending", "equal", "tf32")},
+    **{
+        f"project/kernels/mma_sp_ub_{name}": {"exit": 2, "why": SPARSE_UB, "stderr": ub_stderr(name)}
+        for name in ("descending", "equal", "tf32")
+    },
     **{
         f"project/conformance/fault__{name}": {"exit": 2, "why": UB}
         for name in (

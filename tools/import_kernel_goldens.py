@@ -17,6 +17,7 @@ BITS = {"f16": (np.float16, np.uint16), "f32": (np.float32, np.uint32), "f64": (
 
 
 def raw(ty, data):
+    assert ty != "bf16", "a bf16 buffer: its bits need ml_dtypes (gpu_run.py's bf16), which this tool lacks"
     if ty not in BITS:
         return ty, data
     assert not any(isinstance(x, str) for x in data), "a NaN or infinity lost its bits in the recording"

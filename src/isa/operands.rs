@@ -456,7 +456,9 @@ pub fn vector_width(opcode: O, n: u32, ty: Ty) -> Result<VectorWidth, VectorFaul
 mod tests {
     use super::*;
 
-    /// ptxas 13.5's verdicts (tests/data/ptxas_matrix/SYNTAX.md, 256-bit ld/st).
+    /// ptxas 13.5's verdicts (tests/data/ptxas_matrix/SYNTAX.md, 256-bit ld/st): which
+    /// forms it takes, and which it refuses; the fault a refusal is filed under is
+    /// ptxvm's own grouping (ptxas says "Vector type too large" for `.v8.f16`).
     #[test]
     fn vector_widths_are_ptxas_s() {
         assert_eq!(vector_width(O::Ld, 4, Ty::F32), Ok(VectorWidth::Narrow));
