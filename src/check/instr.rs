@@ -160,7 +160,7 @@ impl<'a> Checker<'a> {
             O::Txq | O::Suq => self.image_query(i, name),
             O::Wmma => {
                 self.wmma(i, name, &form);
-                self.generic(i, name, O::Wmma, done);
+                self.generic(i, name, &form, done);
             }
             O::Mma | O::Wgmma | O::Ldmatrix | O::Stmatrix => {
                 match opcode {
@@ -168,7 +168,7 @@ impl<'a> Checker<'a> {
                     O::Wgmma => self.wgmma(i, name, &form),
                     _ => self.matrix_transfer(i, name, &form),
                 }
-                self.generic(i, name, opcode, done);
+                self.generic(i, name, &form, done);
             }
             _ if opcode.family() == Family::Video => {
                 let form = self.forms[k as usize];
@@ -177,7 +177,7 @@ impl<'a> Checker<'a> {
             O::Cvt if !self.forms[k as usize].has(Word::Pack) => {
                 let form = self.forms[k as usize];
                 self.cvt_rules(i, name, &form);
-                self.generic(i, name, O::Cvt, done);
+                self.generic(i, name, &form, done);
             }
             // ptxas: "32-Bit ABI ... is not supported on sm_90 or higher architectures".
             O::Cvta => {
@@ -187,7 +187,7 @@ impl<'a> Checker<'a> {
                         format!("{name}: 32-bit addresses are not supported on sm_90 or higher"),
                     );
                 }
-                self.generic(i, name, O::Cvta, done);
+                self.generic(i, name, &form, done);
             }
             // Arithmetic whose operands all have the instruction type: registers of a
             // compatible type, immediates that fit it (ptxas rejects `add.u32 d, a, 1.5`).
@@ -209,7 +209,7 @@ impl<'a> Checker<'a> {
                     self.typed_operand(op, ty, name, role, n > 0);
                 }
             }
-            opcode => self.generic(i, name, opcode, done),
+            _ => self.generic(i, name, &form, done),
         }
         Some(k)
     }
@@ -376,9 +376,10 @@ impl<'a> Checker<'a> {
     /// Operands of an instruction the table validates: names resolve, vector widths
     /// fit, and image operands appear only where they belong.
     /// Operands `done` (a bit each) were resolved already.
-    fn generic(&mut self, i: &I<'a>, name: &str, opcode: O, done: u32) {
+    fn generic(&mut self, i: &I<'a>, name: &str, form: &crate::isa::Form, done: u32) {
+        let opcode = form.opcode;
         if matches!(opcode, O::Ld | O::St | O::Ldu) {
-            self.memory_vector(i, name, opcode);
+            self.memory_vector(i, name, form);
         }
         if matches!(opcode, O::Atom | O::Red) {
             self.atom_vector(i, name);

@@ -80,19 +80,17 @@ impl<'a> Checker<'a> {
         }
     }
 
-    pub(super) fn memory_vector(&mut self, i: &I<'a>, name: &str, opcode: crate::isa::Opcode) {
-        use crate::isa::Opcode as O;
+    pub(super) fn memory_vector(&mut self, i: &I<'a>, name: &str, form: &crate::isa::Form) {
+        use crate::isa::{Opcode as O, Word};
+        let opcode = form.opcode;
         use crate::isa::operands::{VectorFault, VectorWidth, vector_width};
         // Most accesses are scalar: look for a vector width before collecting anything.
         let width = |m: &str| m.strip_prefix(".v").and_then(|n| n.parse::<u32>().ok());
-        let l2_priority = |c: &Self| {
-            i.mods
-                .iter()
-                .any(|m| matches!(c.t(m), ".L2::evict_normal" | ".L2::evict_first" | ".L2::evict_last"))
-        };
+        let l2_priority =
+            [Word::L2EvictNormal, Word::L2EvictFirst, Word::L2EvictLast].iter().any(|w| form.has(*w));
         let data = if opcode == O::St { i.operands.get(1) } else { i.operands.first() };
         let Some(n) = i.mods.iter().find_map(|m| width(self.t(*m))) else {
-            if l2_priority(self) {
+            if l2_priority {
                 self.error(i.span, format!("{name}: the .L2 eviction priorities are for 256-bit accesses"));
             }
             // ptxas: "Argument vector size mismatch" (a braced single register is one).
@@ -103,8 +101,7 @@ impl<'a> Checker<'a> {
             }
             return;
         };
-        let mods: Vec<&str> = i.mods.iter().map(|m| self.t(*m)).collect();
-        let Some(ty) = mods.iter().rev().find_map(|m| Ty::from_word(m)) else { return };
+        let Some(ty) = form.ty() else { return };
         // The rule is the table's (isa::operands); what is said of it, check's.
         let wide = match vector_width(opcode, n, ty) {
             Ok(w) => w == VectorWidth::Wide,
@@ -119,20 +116,20 @@ impl<'a> Checker<'a> {
                 return self.error(i.span, format!("{name}: a vector of {n} {} exceeds 128 bits", ty.word()));
             }
         };
-        if !wide && l2_priority(self) {
+        if !wide && l2_priority {
             // ptxas: "requires '.v8.b32/.v4.b64' type with '.L2::evict_last' modifier".
             self.error(i.span, format!("{name}: the .L2 eviction priorities are for 256-bit accesses"));
         }
         if wide {
             let (version, target) = crate::isa::operands::WIDE_VECTOR;
             self.require(i.span, "256-bit wide load/store", version, target);
-            let space = mods.iter().find(|m| {
+            let space = i.mods.iter().map(|m| self.t(*m)).find(|m| {
                 matches!(
                     m.split("::").next().unwrap_or(""),
                     ".shared" | ".local" | ".param" | ".const" | ".global"
                 )
             });
-            if let Some(s) = space.filter(|s| **s != ".global") {
+            if let Some(s) = space.filter(|s| *s != ".global") {
                 self.error(
                     i.span,
                     format!("{name}: 256-bit loads and stores are global or generic, not {s}"),
