@@ -21,7 +21,7 @@ const LIMIT_MALLOC_HEAP: u32 = 2;
 
 fn new_context(d: &mut Driver, flags: u32) -> u64 {
     let c = d.handle();
-    d.contexts.insert(c, Context { flags, sticky: None, limits: HashMap::new() });
+    d.contexts.insert(c, Context { flags, sticky: None, limits: HashMap::new(), storage: Vec::new() });
     c
 }
 
@@ -51,6 +51,37 @@ fn retain_primary(d: &mut Driver) -> u64 {
     }
 }
 
+/// `ctx`, or the current context when it is NULL.
+fn context_or_current(d: &Driver, ctx: Handle) -> Result<u64, CUresult> {
+    if ctx.is_null() {
+        return d.current();
+    }
+    let c = ctx as u64;
+    if d.contexts.contains_key(&c) {
+        Ok(c)
+    } else {
+        Err(crate::fail(error::INVALID_CONTEXT, format!("{ctx:?} is not a context")))
+    }
+}
+
+/// Before context `c` goes (destroyed, released or reset), calls the destructors of
+/// what NVIDIA's runtime stored with it (its context-local storage), while the
+/// context and what was made in it still live, and without the driver's lock: they
+/// call back into the driver to free their state.
+fn destruct(c: u64) {
+    let stored = state::with(|d| {
+        Ok(d.contexts.get_mut(&c).map(|x| std::mem::take(&mut x.storage)).unwrap_or_default())
+    })
+    .unwrap_or_default();
+    for s in stored {
+        if let Some(f) = s.destructor {
+            // SAFETY: the runtime's callback with the context, key and value it
+            // stored, as the table's contract says.
+            unsafe { f(c as Handle, s.key as *mut std::ffi::c_void, s.value as *mut std::ffi::c_void) };
+        }
+    }
+}
+
 crate::api! {
     fn cuDevicePrimaryCtxRetain(pctx: *mut Handle, dev: CUdevice) {
         crate::device::check(dev)?;
@@ -61,32 +92,39 @@ crate::api! {
         crate::out(pctx, c as Handle)
     }
 
-    fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) {
+    fn cuDevicePrimaryCtxRelease_v2(dev: CUdevice) also cuDevicePrimaryCtxRelease {
         crate::device::check(dev)?;
-        state::with(|d| match d.primary {
+        let last = state::with(|d| match d.primary {
             Some((c, n)) if n > 1 => {
                 d.primary = Some((c, n - 1));
-                Ok(())
+                Ok(None)
             }
-            Some((c, _)) => {
-                d.primary = None;
-                d.destroy_context(c);
-                Ok(())
-            }
+            Some((c, _)) => Ok(Some(c)),
             None => Err(crate::fail(error::INVALID_CONTEXT, "the primary context is not retained")),
-        })
+        })?;
+        if let Some(c) = last {
+            destruct(c);
+            state::with(|d| {
+                if d.primary.is_some_and(|(p, _)| p == c) {
+                    d.primary = None;
+                    d.destroy_context(c);
+                }
+                Ok(())
+            })?;
+        }
+        Ok(())
     }
 
-    fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) {
+    fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) also cuDevicePrimaryCtxReset {
         crate::printf::flush();
         crate::device::check(dev)?;
+        let Some(c) = state::with(|d| Ok(d.primary.map(|(c, _)| c)))? else { return Ok(()) };
+        destruct(c);
         state::with(|d| {
-            if let Some((c, _)) = d.primary {
-                d.clear_context(c);
-                if let Some(ctx) = d.contexts.get_mut(&c) {
-                    ctx.sticky = None;
-                    ctx.limits.clear();
-                }
+            d.clear_context(c);
+            if let Some(ctx) = d.contexts.get_mut(&c) {
+                ctx.sticky = None;
+                ctx.limits.clear();
             }
             Ok(())
         })
@@ -99,7 +137,7 @@ crate::api! {
         crate::out(active, i32::from(a))
     }
 
-    fn cuDevicePrimaryCtxSetFlags_v2(dev: CUdevice, flags: u32) {
+    fn cuDevicePrimaryCtxSetFlags_v2(dev: CUdevice, flags: u32) also cuDevicePrimaryCtxSetFlags {
         crate::device::check(dev)?;
         state::with(|d| {
             d.primary_flags = flags;
@@ -112,7 +150,7 @@ crate::api! {
         })
     }
 
-    fn cuCtxCreate_v2(pctx: *mut Handle, flags: u32, dev: CUdevice) {
+    fn cuCtxCreate_v2(pctx: *mut Handle, flags: u32, dev: CUdevice) also cuCtxCreate {
         create(pctx, flags, dev)
     }
 
@@ -128,21 +166,23 @@ crate::api! {
         create(pctx, flags, dev)
     }
 
-    fn cuCtxDestroy_v2(ctx: Handle) {
+    fn cuCtxDestroy_v2(ctx: Handle) also cuCtxDestroy {
         crate::printf::flush();
+        let c = ctx as u64;
         state::with(|d| {
-            let c = ctx as u64;
             let primary = d.primary.is_some_and(|(p, _)| p == c);
             match d.contexts.get(&c) {
                 Some(_) if primary => {
                     Err(crate::fail(error::INVALID_CONTEXT, "the primary context is released, not destroyed"))
                 }
-                Some(_) => {
-                    d.destroy_context(c);
-                    Ok(())
-                }
+                Some(_) => Ok(()),
                 None => Err(crate::fail(error::INVALID_CONTEXT, format!("0x{c:x} is not a context"))),
             }
+        })?;
+        destruct(c);
+        state::with(|d| {
+            d.destroy_context(c);
+            Ok(())
         })?;
         if state::top() == Some(ctx as u64) {
             state::pop();
@@ -150,7 +190,7 @@ crate::api! {
         Ok(())
     }
 
-    fn cuCtxPushCurrent_v2(ctx: Handle) {
+    fn cuCtxPushCurrent_v2(ctx: Handle) also cuCtxPushCurrent {
         state::with(|d| {
             if d.contexts.contains_key(&(ctx as u64)) {
                 Ok(())
@@ -162,7 +202,7 @@ crate::api! {
         Ok(())
     }
 
-    fn cuCtxPopCurrent_v2(pctx: *mut Handle) {
+    fn cuCtxPopCurrent_v2(pctx: *mut Handle) also cuCtxPopCurrent {
         state::with(|_| Ok(()))?;
         let c = state::pop().ok_or_else(|| crate::fail(error::INVALID_CONTEXT, "no current context to pop"))?;
         if pctx.is_null() { Ok(()) } else { crate::out(pctx, c as Handle) }
@@ -188,6 +228,84 @@ crate::api! {
     fn cuCtxGetDevice(device: *mut CUdevice) {
         state::with(|d| d.current().map(|_| ()))?;
         crate::out(device, 0)
+    }
+
+    fn cuCtxGetDevice_v2(device: *mut CUdevice, ctx: Handle) {
+        state::with(|d| context_or_current(d, ctx).map(|_| ()))?;
+        crate::out(device, 0)
+    }
+
+    fn cuCtxGetId(ctx: Handle, ctx_id: *mut u64) {
+        // A context's handle is never handed out twice: it serves as its ID.
+        let c = state::with(|d| context_or_current(d, ctx))?;
+        crate::out(ctx_id, c)
+    }
+
+    fn cuCtxSynchronize_v2(ctx: Handle) {
+        crate::printf::flush();
+        state::with(|d| {
+            let c = context_or_current(d, ctx)?;
+            d.contexts[&c].sticky.map_or(Ok(()), Err)
+        })
+    }
+
+    fn cuCtxSetFlags(flags: u32) {
+        state::with(|d| {
+            let c = d.current()?;
+            if let Some(ctx) = d.contexts.get_mut(&c) {
+                ctx.flags = flags;
+            }
+            Ok(())
+        })
+    }
+
+    fn cuCtxGetSharedMemConfig(config: *mut u32) {
+        state::with(|d| d.current().map(|_| ()))?;
+        // CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE, as sm_90 has.
+        crate::out(config, 1)
+    }
+
+    fn cuCtxSetSharedMemConfig(config: u32) {
+        // A preference that sm_90's fixed four-byte banks ignore, as on a GPU.
+        if config > 2 {
+            return Err(error::INVALID_VALUE);
+        }
+        state::with(|d| d.current().map(|_| ()))
+    }
+
+    fn cuCtxResetPersistingL2Cache() {
+        // ptxvm models no cache: nothing persists.
+        state::with(|d| d.current().map(|_| ()))
+    }
+
+    fn cuDeviceCanAccessPeer(can_access_peer: *mut i32, dev: CUdevice, peer_dev: CUdevice) {
+        // One device, which is not its own peer.
+        crate::device::check(dev)?;
+        crate::device::check(peer_dev)?;
+        crate::out(can_access_peer, 0)
+    }
+
+    fn cuCtxEnablePeerAccess(peer_context: Handle, flags: u32) {
+        if flags != 0 {
+            return Err(error::INVALID_VALUE);
+        }
+        state::with(|d| {
+            d.current()?;
+            if !d.contexts.contains_key(&(peer_context as u64)) {
+                return Err(crate::fail(error::INVALID_CONTEXT, format!("{peer_context:?} is not a context")));
+            }
+            Err(crate::fail(error::PEER_ACCESS_UNSUPPORTED, "every context is on the one device, which is not its own peer"))
+        })
+    }
+
+    fn cuCtxDisablePeerAccess(peer_context: Handle) {
+        state::with(|d| {
+            d.current()?;
+            if !d.contexts.contains_key(&(peer_context as u64)) {
+                return Err(crate::fail(error::INVALID_CONTEXT, format!("{peer_context:?} is not a context")));
+            }
+            Err(error::PEER_ACCESS_NOT_ENABLED)
+        })
     }
 
     fn cuCtxGetFlags(flags: *mut u32) {

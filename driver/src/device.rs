@@ -13,6 +13,9 @@ use std::ffi::c_char;
 
 /// The CUDA version whose `cuda.h` ptxvm implements (13.5).
 pub const DRIVER_VERSION: i32 = 13050;
+
+/// The device's UUID (`cuDeviceGetUuid`).
+pub const UUID: [u8; 16] = *b"ptxvm-sm90-dev-0";
 /// The device's name.
 pub const NAME: &str = "ptxvm (sm_90)";
 /// Streaming multiprocessors, as on an H100 SXM.
@@ -28,8 +31,30 @@ pub const REGISTERS_PER_BLOCK: i32 = 64 * 1024;
 pub const MAX_GRID: [i32; 3] = [i32::MAX, 65535, 65535];
 pub const MAX_BLOCK: [i32; 3] = [1024, 1024, 64];
 
+/// `CUdevprop`, the legacy properties of `cuDeviceGetProperties`.
+#[repr(C)]
+pub struct DevProp {
+    pub max_threads_per_block: i32,
+    pub max_threads_dim: [i32; 3],
+    pub max_grid_size: [i32; 3],
+    pub shared_mem_per_block: i32,
+    pub total_constant_memory: i32,
+    pub simd_width: i32,
+    pub mem_pitch: i32,
+    pub regs_per_block: i32,
+    pub clock_rate: i32,
+    pub texture_align: i32,
+}
+
+/// The device's PCI bus ID as `cuDeviceGetPCIBusId` writes it: domain, bus and
+/// device from its attributes, function 0.
+fn pci_bus_id_text() -> String {
+    let a = |k: i32| attribute(k).unwrap_or(0);
+    format!("{:04x}:{:02x}:{:02x}.0", a(50), a(33), a(34))
+}
+
 /// `CUdevice_attribute` values by number, for device 0.
-fn attribute(attrib: i32) -> Option<i32> {
+pub(crate) fn attribute(attrib: i32) -> Option<i32> {
     Some(match attrib {
         1 => MAX_THREADS_PER_BLOCK,
         2..=4 => MAX_BLOCK[(attrib - 2) as usize],
@@ -202,12 +227,12 @@ crate::api! {
 
     fn cuDeviceGetUuid(uuid: *mut CUuuid, dev: CUdevice) {
         check(dev)?;
-        crate::out(uuid, CUuuid { bytes: *b"ptxvm-sm90-dev-0" })
+        crate::out(uuid, CUuuid { bytes: UUID })
     }
 
     fn cuDeviceGetUuid_v2(uuid: *mut CUuuid, dev: CUdevice) {
         check(dev)?;
-        crate::out(uuid, CUuuid { bytes: *b"ptxvm-sm90-dev-0" })
+        crate::out(uuid, CUuuid { bytes: UUID })
     }
 
     fn cuDeviceTotalMem_v2(bytes: *mut usize, dev: CUdevice) {
@@ -220,6 +245,87 @@ crate::api! {
         let value = attribute(attrib)
             .ok_or_else(|| crate::fail(error::INVALID_VALUE, format!("unknown device attribute {attrib}")))?;
         crate::out(pi, value)
+    }
+
+    fn cuDeviceGetPCIBusId(pci_bus_id: *mut c_char, len: i32, dev: CUdevice) {
+        check(dev)?;
+        if pci_bus_id.is_null() || len <= 0 {
+            return Err(error::INVALID_VALUE);
+        }
+        let id = pci_bus_id_text();
+        let n = id.len().min(len as usize - 1);
+        // SAFETY: the caller provides `len` writable bytes; `n + 1 <= len`.
+        unsafe {
+            std::ptr::copy_nonoverlapping(id.as_ptr().cast::<c_char>(), pci_bus_id, n);
+            pci_bus_id.add(n).write(0);
+        }
+        Ok(())
+    }
+
+    fn cuDeviceGetByPCIBusId(dev: *mut CUdevice, pci_bus_id: *const c_char) {
+        let id = crate::c_string(pci_bus_id)?;
+        // `[domain]:[bus]:[device].[function]` in hexadecimal; the domain may be
+        // left out. Only this device's matches.
+        let numbers: Vec<Option<u32>> =
+            id.split([':', '.']).map(|p| u32::from_str_radix(p.trim(), 16).ok()).collect();
+        let ours = [attribute(50), attribute(33), attribute(34)].map(|v| v.map(|v| v as u32));
+        let matches = match numbers.as_slice() {
+            [d, b, v, f] => [*d, *b, *v] == ours && *f == Some(0),
+            [b, v, f] => [*b, *v] == ours[1..] && *f == Some(0),
+            _ => false,
+        };
+        if !matches {
+            return Err(crate::fail(error::INVALID_DEVICE, format!("no device has PCI bus ID `{id}` (ptxvm's is {})", pci_bus_id_text())));
+        }
+        crate::out(dev, 0)
+    }
+
+    fn cuDeviceGetProperties(prop: *mut DevProp, dev: CUdevice) {
+        check(dev)?;
+        let a = |k: i32| attribute(k).unwrap_or(0);
+        crate::out(prop, DevProp {
+            max_threads_per_block: a(1),
+            max_threads_dim: [a(2), a(3), a(4)],
+            max_grid_size: [a(5), a(6), a(7)],
+            shared_mem_per_block: a(8),
+            total_constant_memory: a(9),
+            simd_width: a(10),
+            mem_pitch: a(11),
+            regs_per_block: a(12),
+            clock_rate: a(13),
+            texture_align: a(14),
+        })
+    }
+
+    fn cuDeviceGetP2PAttribute(value: *mut i32, attrib: u32, src_device: CUdevice, dst_device: CUdevice) {
+        let _ = (value, attrib);
+        check(src_device)?;
+        check(dst_device)?;
+        // The one device is no peer of itself, as CUDA answers for src == dst.
+        Err(crate::fail(error::INVALID_DEVICE, "there is one device, and a device is not its own peer"))
+    }
+
+    fn cuDeviceGetTexture1DLinearMaxWidth(max_width_in_elements: *mut usize, format: u32, num_channels: u32, dev: CUdevice) {
+        check(dev)?;
+        if !matches!(num_channels, 1 | 2 | 4) {
+            return Err(error::INVALID_VALUE);
+        }
+        let _ = format;
+        // CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH's 2^28 texels.
+        crate::out(max_width_in_elements, 1 << 28)
+    }
+
+    fn cuDeviceGetExecAffinitySupport(pi: *mut i32, type_: u32, dev: CUdevice) {
+        check(dev)?;
+        let _ = type_;
+        // SM partitions (execution affinity) are not modelled.
+        crate::out(pi, 0)
+    }
+
+    fn cuFlushGPUDirectRDMAWrites(target: u32, scope: u32) {
+        // Every write is visible at once: nothing to flush.
+        let _ = (target, scope);
+        Ok(())
     }
 
     fn cuDeviceComputeCapability(major: *mut i32, minor: *mut i32, dev: CUdevice) {

@@ -56,9 +56,22 @@ fn blocks_per_sm(threads: u32, shared: u32) -> u32 {
     by_threads.min(by_shared).min(MAX_BLOCKS_PER_SM as u32)
 }
 
-/// Why a shape cannot launch, as CUDA answers it.
-fn check_shape(l: &Launch, static_shared: u32, max_dynamic: u32) -> Result<(), CUresult> {
-    let bad = |why: String| Err(crate::fail(error::INVALID_VALUE, why));
+/// The code a library's kernel (`cuLibraryGetKernel`, the path NVIDIA's runtime
+/// launches by) gets for a grid or block no device runs. NVIDIA's runtime passes the
+/// driver's code through, and on a GPU `<<<1, 2048>>>` gives
+/// `cudaErrorInvalidConfiguration` (9); a module's function launched through the
+/// driver API gets `CUDA_ERROR_INVALID_VALUE`, as NVIDIA's driver answers it.
+const INVALID_CONFIGURATION: CUresult = 9;
+
+/// Why a shape cannot launch, as CUDA answers it: `shape_code` for the grid and
+/// block, `CUDA_ERROR_INVALID_VALUE` for shared memory.
+fn check_shape(
+    l: &Launch,
+    static_shared: u32,
+    max_dynamic: u32,
+    shape_code: CUresult,
+) -> Result<(), CUresult> {
+    let bad = |why: String| Err(crate::fail(shape_code, why));
     if l.grid.contains(&0) || l.block.contains(&0) {
         return bad(format!(
             "grid {:?} and block {:?} must be at least 1 in every dimension",
@@ -78,6 +91,7 @@ fn check_shape(l: &Launch, static_shared: u32, max_dynamic: u32) -> Result<(), C
         return bad(format!("a block of {threads} threads is more than {MAX_THREADS_PER_BLOCK}"));
     }
     if l.shared > max_dynamic {
+        let bad = |why: String| Err(crate::fail(error::INVALID_VALUE, why));
         let why = format!(
             "{} bytes of dynamic shared memory is more than the kernel's limit of {max_dynamic} \
              (raise it with CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, up to {})",
@@ -162,7 +176,9 @@ pub(crate) fn prepare(d: &mut Driver, f: u64, l: &Launch, params: Params) -> Res
         .get(&f)
         .ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("0x{f:x} is not a function")))?;
     let static_shared = fe.kernel.static_shared_bytes();
-    check_shape(l, static_shared, fe.max_dynamic_shared)?;
+    let library = d.libraries.values().any(|&m| m == fe.module);
+    let shape_code = if library { INVALID_CONFIGURATION } else { error::INVALID_VALUE };
+    check_shape(l, static_shared, fe.max_dynamic_shared, shape_code)?;
     if l.cooperative {
         let per_sm = blocks_per_sm(l.block.iter().product(), static_shared.saturating_add(l.shared));
         let ctas = l.grid.iter().map(|&x| u64::from(x)).product::<u64>();
@@ -279,7 +295,9 @@ fn attribute(d: &Driver, f: u64, attrib: u32) -> Result<i32, CUresult> {
         7 => 0,
         8 => fe.max_dynamic_shared as i32,
         9 => fe.attributes.get(&9).copied().unwrap_or(-1),
-        10..=15 => fe.attributes.get(&attrib).copied().unwrap_or(0),
+        10..=15 | 17 => fe.attributes.get(&attrib).copied().unwrap_or(0),
+        // DEVICE_NODE_UPDATE_SUPPORTED: ptxvm's graphs are not updated from the device.
+        16 => 0,
         _ => return Err(crate::fail(error::INVALID_VALUE, format!("unknown function attribute {attrib}"))),
     })
 }
@@ -300,7 +318,7 @@ fn set_attribute(d: &mut Driver, f: u64, attrib: u32, value: i32) -> Result<(), 
             }
             fe.max_dynamic_shared = value as u32;
         }
-        9..=15 => {
+        9..=15 | 17 => {
             fe.attributes.insert(attrib, value);
         }
         _ => {

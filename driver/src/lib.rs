@@ -18,11 +18,13 @@
 
 #![allow(clippy::missing_safety_doc)]
 
+pub mod advise;
 pub mod array;
 pub mod config;
 pub mod context;
 pub mod device;
 pub mod error;
+pub mod export;
 pub mod graph;
 pub mod launch;
 pub mod library;

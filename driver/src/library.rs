@@ -67,7 +67,7 @@ crate::api! {
             return Err(error::INVALID_VALUE);
         }
         let logs = Logs::from_options(num_jit_options, jit_options, jit_option_values)?;
-        let m = module::load(module::image_bytes(code)?, None, logs, true)?;
+        let m = module::load(&module::image_bytes(code)?, None, logs, true)?;
         crate::out(library, add_library(m)? as Handle)
     }
 

@@ -10,6 +10,7 @@ use crate::state::{self, FunctionEntry, ModuleEntry};
 use crate::types::{CUdeviceptr, CUresult, Handle};
 use ptxvm::api::Module;
 use ptxvm::diag::Diagnostic;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_void};
 use std::sync::Arc;
@@ -171,8 +172,9 @@ pub fn load(text: &[u8], file: Option<String>, logs: Logs, library: bool) -> Res
     })
 }
 
-/// The NUL-terminated image at `image`.
-pub(crate) fn image_bytes<'a>(image: *const c_void) -> Result<&'a [u8], CUresult> {
+/// The NUL-terminated image at `image`: PTX text, a cubin's header, a fat binary,
+/// or the PTX that the translation units of an `-rdc=true` program link into.
+pub(crate) fn image_bytes<'a>(image: *const c_void) -> Result<Cow<'a, [u8]>, CUresult> {
     if image.is_null() {
         return Err(error::INVALID_VALUE);
     }
@@ -182,9 +184,16 @@ pub(crate) fn image_bytes<'a>(image: *const c_void) -> Result<&'a [u8], CUresult
     let head = unsafe { std::slice::from_raw_parts(image.cast::<u8>(), 4) };
     let magic = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
     if magic == ptxvm::fatbin::WRAPPER_MAGIC {
-        // nvcc's wrapper: magic, version, then a pointer to the container.
-        // SAFETY: a wrapper is 24 bytes; its pointer is at byte 8.
-        let data = unsafe { *image.cast::<u8>().add(8).cast::<*const c_void>() };
+        // SAFETY: nvcc's wrapper (`__fatBinC_Wrapper_t`), 24 bytes and 8-aligned:
+        // magic, version, the container, and (version 2) the list of prelinked ones.
+        let (version, data, units) = unsafe {
+            let w = image.cast::<u8>();
+            (*w.add(4).cast::<u32>(), *w.add(8).cast::<*const c_void>(), *w.add(16).cast::<*const usize>())
+        };
+        if version == 2 && !units.is_null() {
+            // SAFETY: version 2's list is NULL-terminated, of container addresses.
+            return Ok(Cow::Owned(unsafe { link_units(units) }?));
+        }
         return image_bytes(data);
     }
     if magic == ptxvm::fatbin::MAGIC {
@@ -193,13 +202,64 @@ pub(crate) fn image_bytes<'a>(image: *const c_void) -> Result<&'a [u8], CUresult
         let size = ptxvm::fatbin::container_size(header).ok_or(error::INVALID_IMAGE)?;
         let size = usize::try_from(size).map_err(|_| error::INVALID_IMAGE)?;
         // SAFETY: the container holds the size its header gives.
-        return Ok(unsafe { std::slice::from_raw_parts(image.cast::<u8>(), size) });
+        return Ok(Cow::Borrowed(unsafe { std::slice::from_raw_parts(image.cast::<u8>(), size) }));
     }
     if head.starts_with(b"\x7fELF") {
-        return Ok(head);
+        return Ok(Cow::Borrowed(head));
     }
     // SAFETY: PTX text handed to cuModuleLoadData is NUL-terminated.
-    Ok(unsafe { std::ffi::CStr::from_ptr(image.cast::<c_char>()) }.to_bytes())
+    Ok(Cow::Borrowed(unsafe { std::ffi::CStr::from_ptr(image.cast::<c_char>()) }.to_bytes()))
+}
+
+/// The PTX of an `-rdc=true` program: its wrapper's image is the device-linked
+/// machine code alone, and its list (`__nv_relfatbin`, nvcc's `crt/link.stub`) gives
+/// each translation unit's own fat binary, whose PTX ptxvm links as nvlink joins
+/// their machine code: calls and variables resolve across units.
+///
+/// # Safety
+/// `units` is a NULL-terminated list of fat binary container addresses.
+unsafe fn link_units(mut units: *const usize) -> Result<Vec<u8>, CUresult> {
+    let mut inputs = Vec::new();
+    // SAFETY: the list goes on to its NULL (the caller's contract).
+    while let Some(&f) = unsafe { units.as_ref() }.filter(|&&f| f != 0) {
+        let k = inputs.len();
+        let bad = |why: String| {
+            crate::fail(
+                error::INVALID_IMAGE,
+                format!("translation unit {k} of this -rdc=true program: {why}"),
+            )
+        };
+        // SAFETY: a container begins with its 16-byte header, and is as long as
+        // the header says.
+        let bytes = unsafe {
+            let head = std::slice::from_raw_parts(f as *const u8, 16);
+            let size = ptxvm::fatbin::container_size(head).ok_or_else(|| bad("not a fat binary".into()))?;
+            std::slice::from_raw_parts(f as *const u8, size as usize)
+        };
+        let (_, ptx) = ptxvm::fatbin::pick_ptx(bytes, 90).map_err(|e| {
+            bad(format!(
+                "{e}; build with -arch=sm_90 (or -gencode arch=compute_90,code=compute_90) to keep PTX"
+            ))
+        })?;
+        // NVIDIA's device runtime (libcudadevrt) is built on the device launch
+        // system calls of NVIDIA's GPU driver (`__cuda_syscall_cnpv2*`, which only
+        // it calls); ptxvm provides what it provides as builtins.
+        if !ptx.contains("__cuda_syscall_cnpv2") {
+            inputs.push((format!("translation unit {k}"), ptx));
+        }
+        // SAFETY: within the NULL-terminated list.
+        units = unsafe { units.add(1) };
+    }
+    match ptxvm::api::link(&inputs) {
+        Ok(text) => Ok(text.into_bytes()),
+        Err(why) => {
+            eprint!("{why}");
+            Err(crate::fail(
+                error::INVALID_PTX,
+                "the translation units of this -rdc=true program do not link",
+            ))
+        }
+    }
 }
 
 /// Module `m`'s entry.
@@ -272,7 +332,7 @@ crate::api! {
         if module.is_null() {
             return Err(error::INVALID_VALUE);
         }
-        let m = load(image_bytes(image)?, None, Logs::default(), false)?;
+        let m = load(&image_bytes(image)?, None, Logs::default(), false)?;
         crate::out(module, m as Handle)
     }
 
@@ -282,7 +342,7 @@ crate::api! {
             return Err(error::INVALID_VALUE);
         }
         let logs = Logs::from_options(num_options, options, option_values)?;
-        let m = load(image_bytes(image)?, None, logs, false)?;
+        let m = load(&image_bytes(image)?, None, logs, false)?;
         crate::out(module, m as Handle)
     }
 

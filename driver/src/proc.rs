@@ -2,13 +2,11 @@
 //! driver function: by base name (`cuMemAlloc`) and the CUDA version the caller was
 //! written for, the newest variant of the function no newer than that version
 //! (`cuMemAlloc_v2` since 3.2). The table (`procs.rs`) is generated from `cuda.h`'s
-//! versioned typedefs by `driver/gen_procs.py`. And `cuGetExportTable`, which ptxvm
-//! answers with `CUDA_ERROR_NOT_SUPPORTED`.
+//! versioned typedefs by `driver/gen_procs.py`.
 
 use crate::error;
 use crate::types::CUresult;
 use std::ffi::{c_char, c_void};
-use std::sync::Once;
 
 include!("procs.rs");
 
@@ -62,20 +60,6 @@ crate::api! {
     fn cuGetProcAddress_v2(symbol: *const c_char, pfn: *mut *mut c_void, cuda_version: i32, flags: u64, symbol_status: *mut i32) {
         let _ = flags;
         get(symbol, pfn, cuda_version, symbol_status)
-    }
-
-    fn cuGetExportTable(pp_export_table: *mut *const c_void, p_export_table_id: *const c_void) {
-        let _ = (pp_export_table, p_export_table_id);
-        static SAID: Once = Once::new();
-        SAID.call_once(|| {
-            eprintln!(
-                "ptxvm: NVIDIA's CUDA runtime asked for the driver's private tables (cuGetExportTable), \
-                 which ptxvm does not have: its runtime API calls will fail. The driver API works. A \
-                 program built by nvcc links that runtime statically by default; `nvcc -cudart shared` \
-                 makes it load libcudart.so instead, which ptxvm does not provide yet."
-            );
-        });
-        Err(error::NOT_SUPPORTED)
     }
 }
 

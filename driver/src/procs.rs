@@ -150,7 +150,7 @@ static TABLE: std::sync::LazyLock<Vec<(&str, i32, usize)>> = std::sync::LazyLock
     ("cuMemFreeAsync", 11020, crate::pool::cuMemFreeAsync as *const () as usize),
     ("cuGetProcAddress", 11030, crate::proc::cuGetProcAddress as *const () as usize),
     ("cuGetProcAddress", 12000, crate::proc::cuGetProcAddress_v2 as *const () as usize),
-    ("cuGetExportTable", 3000, crate::proc::cuGetExportTable as *const () as usize),
+    ("cuGetExportTable", 3000, crate::export::cuGetExportTable as *const () as usize),
     ("cuStreamCreate", 2000, crate::stream::cuStreamCreate as *const () as usize),
     ("cuStreamCreateWithPriority", 5050, crate::stream::cuStreamCreateWithPriority as *const () as usize),
     ("cuStreamDestroy", 4000, crate::stream::cuStreamDestroy_v2 as *const () as usize),

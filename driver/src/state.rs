@@ -22,6 +22,8 @@ pub struct Context {
     pub sticky: Option<CUresult>,
     /// `cuCtxSetLimit` values by `CUlimit`.
     pub limits: HashMap<u32, u64>,
+    /// What NVIDIA's runtime keeps with the context (context-local storage).
+    pub storage: Vec<crate::export::storage::Stored>,
 }
 
 /// What kind of memory an allocation is, as pointer queries report it.
@@ -115,6 +117,8 @@ pub struct Driver {
     pub execs: HashMap<u64, crate::graph::Graph>,
     /// Virtual memory management: reserved ranges, physical allocations, mappings.
     pub vmm: crate::vmm::Vmm,
+    /// What programs advised of managed memory, by allocation base.
+    pub advice: HashMap<u64, crate::advise::Advice>,
     /// CUDA arrays, by handle.
     pub arrays: HashMap<u64, crate::array::ArrayEntry>,
     /// Mipmapped arrays: their levels' array handles, level 0 first.
@@ -156,6 +160,7 @@ pub fn init() {
             graphs: HashMap::new(),
             execs: HashMap::new(),
             vmm: crate::vmm::Vmm::default(),
+            advice: HashMap::new(),
             arrays: HashMap::new(),
             mipmaps: HashMap::new(),
         });
@@ -249,8 +254,8 @@ impl Driver {
 
     /// Destroys context `c` and everything made in it.
     pub fn destroy_context(&mut self, c: u64) {
-        self.contexts.remove(&c);
         self.clear_context(c);
+        self.contexts.remove(&c);
     }
 
     /// Frees everything made in context `c` (its memory, modules, streams and events).
@@ -274,6 +279,7 @@ impl Driver {
     /// Frees the allocation at `addr` (any kind), forgetting it.
     pub fn free(&mut self, addr: u64) -> Option<Alloc> {
         let a = self.allocs.remove(&addr)?;
+        self.advice.remove(&addr);
         if let Some(p) = self.pools.get_mut(&a.pool) {
             p.used -= a.bytes;
         }

@@ -168,8 +168,10 @@ fn copy_3d(p: *const Memcpy3DParms) -> Result<cu::Memcpy3D, CudaError> {
     let p = unsafe { &*p };
     kind_ok(p.kind)?;
     let (st, dt) = (array::texel_bytes(p.src_array)?, array::texel_bytes(p.dst_array)?);
+    // With an array in the copy, extents and both positions count its elements, a
+    // pointer side's too (as NVIDIA's runtime converts them); bytes otherwise.
     let unit = st.max(dt).max(1);
-    let (src_x, dst_x) = (p.src_pos.x * st.max(1), p.dst_pos.x * dt.max(1));
+    let (src_x, dst_x) = (p.src_pos.x * unit, p.dst_pos.x * unit);
     Ok(cu::Memcpy3D {
         src_x_in_bytes: src_x,
         src_y: p.src_pos.y,

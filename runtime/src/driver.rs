@@ -207,10 +207,6 @@ driver_functions! {
     cuCtxSetLimit(limit: u32, value: usize);
     cuCtxGetLimit(value: *mut usize, limit: u32);
     cuModuleLoadData(module: *mut P, image: *const c_void);
-    cuLinkCreate_v2(n: u32, options: *const u32, values: *mut P, state: *mut P);
-    cuLinkAddData_v2(state: P, kind: u32, data: P, size: usize, name: *const i8, n: u32, options: *const u32, values: *mut P);
-    cuLinkComplete(state: P, image: *mut P, size: *mut usize);
-    cuLinkDestroy(state: P);
     cuModuleGetFunction(f: *mut P, module: P, name: *const i8);
     cuModuleGetGlobal_v2(ptr: *mut u64, bytes: *mut usize, module: P, name: *const i8);
     cuMemAlloc_v2(ptr: *mut u64, bytes: usize);

@@ -90,12 +90,9 @@ fn module(b: usize) -> Result<usize, CudaError> {
     if let Some(m) = *slot {
         return Ok(m);
     }
+    // The driver reads nvcc's wrapper, and links an `-rdc=true` program's units.
     let mut m = std::ptr::null_mut();
-    match prelinked(binary.wrapper) {
-        // SAFETY: the fat binaries nvcc's link stub gathered, each a container.
-        Some(fatbins) => m = unsafe { link(&fatbins) }?,
-        None => crate::check(driver::cuModuleLoadData(&mut m, binary.wrapper as *const c_void))?,
-    }
+    crate::check(driver::cuModuleLoadData(&mut m, binary.wrapper as *const c_void))?;
     // `__managed__` variables: the host reaches them through the pointer the stub
     // registered, which now points at the variable.
     let managed: Vec<(usize, CString)> =
@@ -108,90 +105,6 @@ fn module(b: usize) -> Result<usize, CudaError> {
     }
     *slot = Some(m as usize);
     Ok(m as usize)
-}
-
-/// The fat binaries of each translation unit of an `-rdc=true` program, when
-/// `wrapper` is nvcc's wrapper version 2: its image is the device-linked machine
-/// code alone, and its fourth field a NULL-terminated list of the units' own fat
-/// binaries (`__nv_relfatbin`), which hold their PTX (nvcc's `crt/link.stub`).
-fn prelinked(wrapper: usize) -> Option<Vec<usize>> {
-    // SAFETY: `wrapper` is the `__fatBinC_Wrapper_t` the stub registered: a magic,
-    // a version, the image and (version 2) the list, 8-byte aligned.
-    let fields = unsafe { std::slice::from_raw_parts(wrapper as *const u32, 6) };
-    if fields[0] != 0x4662_43b1 || fields[1] != 2 {
-        return None;
-    }
-    // SAFETY: as above; the list's entries are pointers, ended by NULL.
-    let mut at = unsafe { *(wrapper as *const usize).add(2) } as *const usize;
-    let mut fatbins = Vec::new();
-    while !at.is_null() {
-        // SAFETY: within the NULL-terminated list.
-        let p = unsafe { *at };
-        if p == 0 {
-            break;
-        }
-        fatbins.push(p);
-        // SAFETY: the list goes on to its NULL.
-        at = unsafe { at.add(1) };
-    }
-    (!fatbins.is_empty()).then_some(fatbins)
-}
-
-/// Links the PTX of `fatbins` into one module with the driver's `cuLink*`, as
-/// nvlink joins their machine code: calls and variables resolve across units.
-///
-/// # Safety
-/// Each of `fatbins` is the address of a fat binary container.
-unsafe fn link(fatbins: &[usize]) -> Result<*mut c_void, CudaError> {
-    let mut state = std::ptr::null_mut();
-    let none = std::ptr::null_mut();
-    crate::check(driver::cuLinkCreate_v2(0, std::ptr::null(), none, &mut state))?;
-    let linked = (|| {
-        for (k, &f) in fatbins.iter().enumerate() {
-            let bad = |why: String| {
-                eprintln!("ptxvm: translation unit {k} of this -rdc=true program: {why}");
-                error::INVALID_KERNEL_IMAGE
-            };
-            // SAFETY: a container begins with its 16-byte header, and is as long
-            // as the header says.
-            let bytes = unsafe {
-                let head = std::slice::from_raw_parts(f as *const u8, 16);
-                let size =
-                    ptxvm::fatbin::container_size(head).ok_or_else(|| bad("not a fat binary".into()))?;
-                std::slice::from_raw_parts(f as *const u8, size as usize)
-            };
-            let (_, ptx) = ptxvm::fatbin::pick_ptx(bytes, 90).map_err(|e| {
-                bad(format!(
-                    "{e}; build with -arch=sm_90 (or -gencode arch=compute_90,code=compute_90) to keep PTX"
-                ))
-            })?;
-            // NVIDIA's device runtime (libcudadevrt) is built on the device
-            // launch system calls of NVIDIA's GPU driver (`__cuda_syscall_cnpv2*`,
-            // which only it calls); ptxvm provides what it provides as builtins.
-            if ptx.contains("__cuda_syscall_cnpv2") {
-                continue;
-            }
-            let name = CString::new(format!("translation unit {k}")).unwrap_or_default();
-            let (data, size) = (ptx.as_ptr() as *mut c_void, ptx.len());
-            crate::check(driver::cuLinkAddData_v2(
-                state,
-                1,
-                data,
-                size,
-                name.as_ptr(),
-                0,
-                std::ptr::null(),
-                none,
-            ))?;
-        }
-        let (mut image, mut size) = (std::ptr::null_mut(), 0usize);
-        crate::check(driver::cuLinkComplete(state, &mut image, &mut size))?;
-        let mut m = std::ptr::null_mut();
-        crate::check(driver::cuModuleLoadData(&mut m, image))?;
-        Ok(m)
-    })();
-    let _ = driver::cuLinkDestroy(state);
-    linked
 }
 
 /// Forgets every loaded module and function (`cudaDeviceReset` unloaded them): the
