@@ -138,6 +138,7 @@ pub const NO_BINARY_FOR_GPU: CUresult = 209;
 pub const UNSUPPORTED_LIMIT: CUresult = 215;
 pub const INVALID_PTX: CUresult = 218;
 pub const FILE_NOT_FOUND: CUresult = 301;
+pub const OPERATING_SYSTEM: CUresult = 304;
 pub const INVALID_HANDLE: CUresult = 400;
 pub const ILLEGAL_STATE: CUresult = 401;
 pub const NOT_FOUND: CUresult = 500;
@@ -156,6 +157,8 @@ pub const LAUNCH_FAILED: CUresult = 719;
 pub const COOPERATIVE_LAUNCH_TOO_LARGE: CUresult = 720;
 pub const NOT_SUPPORTED: CUresult = 801;
 pub const STREAM_CAPTURE_UNSUPPORTED: CUresult = 900;
+pub const STREAM_CAPTURE_UNMATCHED: CUresult = 903;
+pub const STREAM_CAPTURE_ISOLATION: CUresult = 905;
 pub const INVALID_CLUSTER_SIZE: CUresult = 912;
 pub const UNKNOWN: CUresult = 999;
 

@@ -272,7 +272,7 @@ pub fn launch(f: Handle, l: Launch, params: Params) -> Result<(), CUresult> {
         d.check_stream(l.stream)?;
         Ok((f as u64, prepare(d, f as u64, &l, params)?))
     })?;
-    crate::graph::submit(l.stream, crate::graph::Work::Kernel { f, launch: l, params: packed })
+    crate::graph::submit(l.stream, crate::graph::Work::Kernel { f, launch: l, params: packed, made: None })
 }
 
 /// `CUfunction_attribute` values of function `f`.

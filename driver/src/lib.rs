@@ -40,6 +40,7 @@ pub mod stream;
 pub mod texture;
 pub mod tma;
 pub mod types;
+pub mod unsupported;
 pub mod vmm;
 
 use std::cell::Cell;
@@ -82,6 +83,35 @@ macro_rules! api {
             unsafe { $name($($arg),*) }
         }
     };
+}
+
+/// Exports driver functions of `cuda.h` that ptxvm does not implement: each answers
+/// `CUDA_ERROR_NOT_SUPPORTED`, says so on stderr the first time, and is named by
+/// `PTXVM_LOG=api` each time. Their arguments are never read (the C calling
+/// convention lets a callee ignore them).
+#[macro_export]
+macro_rules! unsupported {
+    ($($name:ident)*) => {$(
+        #[doc = concat!("`", stringify!($name), "`: not implemented.")]
+        #[unsafe(no_mangle)]
+        #[allow(non_snake_case)]
+        pub extern "C" fn $name() -> $crate::types::CUresult {
+            $crate::entry(stringify!($name), || String::from("..."), || Err($crate::not_supported(stringify!($name))))
+        }
+    )*};
+}
+
+/// `CUDA_ERROR_NOT_SUPPORTED` for a function ptxvm does not implement, said on
+/// stderr once per function.
+pub fn not_supported(name: &'static str) -> CUresult {
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    static SAID: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+    let first = SAID.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(HashSet::new).insert(name);
+    if first {
+        eprintln!("ptxvm: {name} is not implemented: it returns CUDA_ERROR_NOT_SUPPORTED");
+    }
+    error::NOT_SUPPORTED
 }
 
 thread_local! {

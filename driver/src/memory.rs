@@ -362,7 +362,7 @@ pub(crate) fn free_device(dptr: CUdeviceptr) -> Result<(), CUresult> {
 fn capturing(stream: crate::types::Handle) -> Result<bool, CUresult> {
     state::with(|d| {
         d.check_stream(stream as u64)?;
-        Ok(d.streams.get(&(stream as u64)).is_some_and(|s| s.capture.is_some()))
+        Ok(crate::graph::capture::capturing(d, stream as u64))
     })
 }
 

@@ -362,6 +362,14 @@ crate::api! {
         crate::out(hfunc, f as Handle)
     }
 
+    fn cuModuleGetLoadingMode(mode: *mut u32) {
+        // Modules are decoded when a function or variable is first used:
+        // CU_MODULE_LAZY_LOADING (2), CUDA's default, unless CUDA_MODULE_LOADING
+        // asks for CU_MODULE_EAGER_LOADING (1).
+        let eager = std::env::var("CUDA_MODULE_LOADING").is_ok_and(|v| v.eq_ignore_ascii_case("EAGER"));
+        crate::out(mode, if eager { 1 } else { 2 })
+    }
+
     fn cuModuleGetGlobal_v2(dptr: *mut CUdeviceptr, bytes: *mut usize, hmod: Handle, name: *const c_char) {
         let (addr, size) = global(hmod as u64, crate::c_string(name)?)?;
         if !dptr.is_null() {

@@ -50,6 +50,11 @@ fn alloc_from(dptr: *mut CUdeviceptr, bytes: usize, p: u64, stream: Handle) -> R
         let pl = pool(d, p as Handle)?;
         pl.used += bytes as u64;
         pl.used_high = pl.used_high.max(pl.used);
+        // While the stream captures, the allocation belongs to its graph.
+        if crate::graph::capture::capturing(d, stream as u64) {
+            d.hold(&[addr]);
+            crate::graph::capture::append(d, stream as u64, crate::graph::Work::MemAlloc { addr, bytes })?;
+        }
         Ok(addr)
     })?;
     crate::out(dptr, addr)
@@ -181,6 +186,16 @@ crate::api! {
 
     fn cuMemFreeAsync(dptr: CUdeviceptr, h_stream: Handle) also cuMemFreeAsync_ptsz {
         memory::check_stream(h_stream)?;
-        memory::free_device(dptr)
+        // While the stream captures, the free is a node of its graph.
+        let captured = state::with(|d| {
+            if !crate::graph::capture::capturing(d, h_stream as u64) {
+                return Ok(false);
+            }
+            if !d.allocs.contains_key(&dptr) {
+                return Err(crate::fail(error::INVALID_VALUE, format!("0x{dptr:x} is not the start of an allocation")));
+            }
+            crate::graph::capture::append(d, h_stream as u64, crate::graph::Work::MemFree(dptr)).map(|_| true)
+        })?;
+        if captured { Ok(()) } else { memory::free_device(dptr) }
     }
 }

@@ -40,13 +40,9 @@ fn get(symbol: *const c_char, pfn: *mut *mut c_void, version: i32, status: *mut 
     if !status.is_null() {
         crate::out(status, found.err().unwrap_or(SYMBOL_SUCCESS))?;
     }
-    match found {
-        Ok(f) => crate::out(pfn, f as *mut c_void),
-        Err(_) => {
-            crate::out(pfn, std::ptr::null_mut())?;
-            Err(error::NOT_FOUND)
-        }
-    }
+    // A function the driver lacks, or lacks at that version, is no error: the
+    // pointer is NULL and the status says why (cuda.h 13.5).
+    crate::out(pfn, found.map_or(std::ptr::null_mut(), |f| f as *mut c_void))
 }
 
 crate::api! {
@@ -72,8 +68,10 @@ mod tests {
         let v2 = crate::memory::cuMemAlloc_v2 as *const () as usize;
         assert_eq!(lookup("cuMemAlloc", 12000), Ok(v2));
         assert_eq!(lookup("cuMemAlloc", 3020), Ok(v2));
-        // Only the 2.0 variant (32-bit sizes) existed before 3.2; ptxvm has not it.
-        assert_eq!(lookup("cuMemAlloc", 3000), Err(VERSION_NOT_SUFFICIENT));
+        // Only the 2.0 variant (32-bit sizes and pointers) existed before 3.2: ptxvm
+        // exports it, answering CUDA_ERROR_NOT_SUPPORTED.
+        assert_eq!(lookup("cuMemAlloc", 3000), Ok(crate::unsupported::cuMemAlloc as *const () as usize));
+        assert_eq!(lookup("cuMemAlloc", 1000), Err(VERSION_NOT_SUFFICIENT));
         assert_eq!(lookup("cuCtxCreate", 13000), Ok(crate::context::cuCtxCreate_v4 as *const () as usize));
         assert_eq!(lookup("cuCtxCreate", 12000), Ok(crate::context::cuCtxCreate_v3 as *const () as usize));
         assert_eq!(lookup("cuNoSuchFunction", 13000), Err(SYMBOL_NOT_FOUND));

@@ -80,8 +80,21 @@ pub struct StreamEntry {
     pub ctx: u64,
     pub flags: u32,
     pub priority: i32,
-    /// The graph the stream records into while it captures.
-    pub capture: Option<u64>,
+    /// The capture the stream records into, while it captures.
+    pub capture: Option<Capture>,
+    /// Attribute values set with `cuStreamSetAttribute` (`CUstreamAttrValue`), by
+    /// attribute; others read as zeros.
+    pub attributes: HashMap<u32, [u8; 64]>,
+}
+
+/// A stream's part in a capture: the graph, and the nodes its next work depends on.
+#[derive(Clone)]
+pub struct Capture {
+    pub graph: u64,
+    pub deps: Vec<u64>,
+    /// Whether the capture began on this stream (rather than the stream joining it
+    /// by waiting on a captured event).
+    pub origin: bool,
 }
 
 pub struct EventEntry {
@@ -90,6 +103,8 @@ pub struct EventEntry {
     /// When it was last recorded (work runs as it is enqueued, so a record completes
     /// at once).
     pub recorded: Option<Instant>,
+    /// The graph and node of its last record, when a capturing stream recorded it.
+    pub captured: Option<(u64, u64)>,
 }
 
 pub struct Driver {
@@ -114,7 +129,12 @@ pub struct Driver {
     pub current_pool: u64,
     pub graphs: HashMap<u64, crate::graph::Graph>,
     /// Instantiated graphs.
-    pub execs: HashMap<u64, crate::graph::Graph>,
+    pub execs: HashMap<u64, crate::graph::exec::Exec>,
+    /// Memory that graphs allocated, and how many graphs and instantiations hold it.
+    pub graph_allocs: HashMap<u64, u32>,
+    /// Graph handles given out for child graph nodes (`cuGraphChildGraphNodeGetGraph`),
+    /// by node.
+    pub child_views: HashMap<u64, u64>,
     /// Virtual memory management: reserved ranges, physical allocations, mappings.
     pub vmm: crate::vmm::Vmm,
     /// What programs advised of managed memory, by allocation base.
@@ -159,6 +179,8 @@ pub fn init() {
             current_pool: 0,
             graphs: HashMap::new(),
             execs: HashMap::new(),
+            graph_allocs: HashMap::new(),
+            child_views: HashMap::new(),
             vmm: crate::vmm::Vmm::default(),
             advice: HashMap::new(),
             arrays: HashMap::new(),

@@ -22,7 +22,16 @@ fn create(ph: *mut Handle, flags: u32, priority: i32) -> Result<(), CUresult> {
         let c = d.ctx()?;
         let s = d.handle();
         // Priorities run from 0 (lowest) to -5 (greatest), as on an H100.
-        d.streams.insert(s, StreamEntry { ctx: c, flags, priority: priority.clamp(-5, 0), capture: None });
+        d.streams.insert(
+            s,
+            StreamEntry {
+                ctx: c,
+                flags,
+                priority: priority.clamp(-5, 0),
+                capture: None,
+                attributes: Default::default(),
+            },
+        );
         Ok(s)
     })?;
     crate::out(ph, s as Handle)
@@ -35,10 +44,140 @@ fn stream_op(stream: Handle) -> Result<(), CUresult> {
     })
 }
 
+/// Whether `e` is an event.
+///
+/// # Errors
+/// `CUDA_ERROR_INVALID_HANDLE` when it is not.
+pub(crate) fn check_event(d: &state::Driver, e: Handle) -> Result<(), CUresult> {
+    event(d, e).map(|_| ())
+}
+
 fn event(d: &state::Driver, e: Handle) -> Result<&EventEntry, CUresult> {
     d.events
         .get(&(e as u64))
         .ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("{e:?} is not an event")))
+}
+
+/// `CUstreamAttrValue` (`CUlaunchAttributeValue`): 64 bytes.
+pub type AttrValue = [u8; 64];
+/// `CU_LAUNCH_ATTRIBUTE_PRIORITY`, which is the stream's priority.
+const ATTRIBUTE_PRIORITY: u32 = 8;
+
+/// Stream attribute `attr` of `stream` (a default stream's are all zero).
+fn get_attribute(d: &state::Driver, stream: u64, attr: u32) -> Result<AttrValue, CUresult> {
+    d.check_stream(stream)?;
+    let Some(s) = d.streams.get(&stream) else { return Ok([0; 64]) };
+    let mut v = s.attributes.get(&attr).copied().unwrap_or([0; 64]);
+    if attr == ATTRIBUTE_PRIORITY {
+        v[..4].copy_from_slice(&s.priority.to_le_bytes());
+    }
+    Ok(v)
+}
+
+fn set_attribute(d: &mut state::Driver, stream: u64, attr: u32, v: AttrValue) -> Result<(), CUresult> {
+    d.check_stream(stream)?;
+    if !matches!(attr, 1 | 3 | 8 | 9 | 10) {
+        return Err(crate::fail(
+            error::INVALID_VALUE,
+            format!("stream attribute {attr} is not one a stream takes"),
+        ));
+    }
+    let Some(s) = d.streams.get_mut(&stream) else {
+        return Err(crate::fail(error::INVALID_HANDLE, "a default stream's attributes cannot be set"));
+    };
+    if attr == ATTRIBUTE_PRIORITY {
+        s.priority = i32::from_le_bytes([v[0], v[1], v[2], v[3]]).clamp(-5, 0);
+    } else {
+        s.attributes.insert(attr, v);
+    }
+    Ok(())
+}
+
+/// `CU_STREAM_WAIT_VALUE_*`: whether `current` satisfies a wait for `value`.
+fn satisfied(flags: u32, current: u64, value: u64) -> Result<bool, CUresult> {
+    Ok(match flags & 0xf {
+        0 => current >= value,        // GEQ (cyclic in CUDA; plain here)
+        1 => current == value,        // EQ
+        2 => current & value != 0,    // AND
+        3 => !(current | value) != 0, // NOR
+        f => return Err(crate::fail(error::INVALID_VALUE, format!("wait flag {f} is not one CUDA has"))),
+    })
+}
+
+/// `cuStreamWaitValue32/64`: work runs as it is enqueued, so the wait is over when
+/// the value already satisfies it; another host thread may still write it, so it is
+/// watched for the deadlock grace (`PTXVM_DEADLOCK_GRACE`) before the wait is
+/// reported as one that could never end.
+fn wait_value(stream: Handle, addr: u64, value: u64, flags: u32, bytes: usize) -> Result<(), CUresult> {
+    stream_op(stream)?;
+    let grace =
+        std::time::Duration::try_from_secs_f64(crate::config::get().deadlock_grace).unwrap_or_default();
+    let start = Instant::now();
+    loop {
+        let mut now = [0u8; 8];
+        state::with(|d| {
+            d.device
+                .copy_from_device(addr, &mut now[..bytes])
+                .map_err(|e| crate::fail(error::INVALID_VALUE, e))
+        })?;
+        if satisfied(flags, u64::from_le_bytes(now), value)? {
+            return Ok(());
+        }
+        if start.elapsed() >= grace {
+            let why = format!(
+                "the stream waits for the {bytes}-byte value at 0x{addr:x} (now {}) to reach {value} (flags {flags:#x}), \
+                 and nothing enqueued before it can change it",
+                u64::from_le_bytes(now)
+            );
+            return Err(crate::fail(error::ILLEGAL_STATE, why));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// `cuStreamWriteValue32/64`.
+fn write_value(stream: Handle, addr: u64, value: u64, bytes: usize) -> Result<(), CUresult> {
+    stream_op(stream)?;
+    state::with(|d| {
+        d.device
+            .copy_to_device(addr, &value.to_le_bytes()[..bytes])
+            .map_err(|e| crate::fail(error::INVALID_VALUE, e))
+    })
+}
+
+/// One of `cuStreamBatchMemOp`'s `CUstreamBatchMemOpParams` (48 bytes).
+fn batch_op(stream: Handle, op: &[u8; 48]) -> Result<(), CUresult> {
+    let word = |at: usize| u64::from_le_bytes(op[at..at + 8].try_into().unwrap_or([0; 8]));
+    let kind = u32::from_le_bytes([op[0], op[1], op[2], op[3]]);
+    let flags = u32::from_le_bytes([op[24], op[25], op[26], op[27]]);
+    let (addr, value) = (word(8), word(16));
+    match kind {
+        1 => wait_value(stream, addr, value & 0xffff_ffff, flags, 4),
+        2 => write_value(stream, addr, value & 0xffff_ffff, 4),
+        4 => wait_value(stream, addr, value, flags, 8),
+        5 => write_value(stream, addr, value, 8),
+        // CU_STREAM_MEM_OP_BARRIER and FLUSH_REMOTE_WRITES: every write is visible.
+        3 | 6 => Ok(()),
+        k => {
+            Err(crate::fail(error::INVALID_VALUE, format!("batch memory operation {k} is not one CUDA has")))
+        }
+    }
+}
+
+fn batch(stream: Handle, count: u32, ops: *const [u8; 48], flags: u32) -> Result<(), CUresult> {
+    if flags != 0 || (count > 0 && ops.is_null()) {
+        return Err(error::INVALID_VALUE);
+    }
+    for k in 0..count as usize {
+        // SAFETY: the caller passes `count` operations.
+        batch_op(stream, unsafe { &*ops.add(k) })?;
+    }
+    Ok(())
+}
+
+thread_local! {
+    /// This thread's stream capture mode (`cuThreadExchangeStreamCaptureMode`).
+    static CAPTURE_MODE: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 crate::api! {
@@ -50,7 +189,7 @@ crate::api! {
         create(ph_stream, flags, priority)
     }
 
-    fn cuStreamDestroy_v2(h_stream: Handle) {
+    fn cuStreamDestroy_v2(h_stream: Handle) also cuStreamDestroy {
         state::with(|d| {
             d.current()?;
             d.streams.remove(&(h_stream as u64)).map(|_| ()).ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("{h_stream:?} is not a stream")))
@@ -112,7 +251,8 @@ crate::api! {
         state::with(|d| {
             d.ctx()?;
             d.check_stream(h_stream as u64)?;
-            event(d, h_event).map(|_| ())
+            event(d, h_event)?;
+            crate::graph::capture::wait_event(d, h_stream as u64, h_event as u64)
         })
     }
 
@@ -142,7 +282,7 @@ crate::api! {
         let e = state::with(|d| {
             let c = d.ctx()?;
             let e = d.handle();
-            d.events.insert(e, EventEntry { ctx: c, flags, recorded: None });
+            d.events.insert(e, EventEntry { ctx: c, flags, recorded: None, captured: None });
             Ok(e)
         })?;
         crate::out(ph_event, e as Handle)
@@ -153,10 +293,7 @@ crate::api! {
             d.ctx()?;
             d.check_stream(h_stream as u64)?;
             event(d, h_event)?;
-            if let Some(e) = d.events.get_mut(&(h_event as u64)) {
-                e.recorded = Some(Instant::now());
-            }
-            Ok(())
+            crate::graph::capture::record_event(d, h_stream as u64, h_event as u64)
         })
     }
 
@@ -207,10 +344,128 @@ crate::api! {
         }
     }
 
-    fn cuEventDestroy_v2(h_event: Handle) {
+    fn cuEventDestroy_v2(h_event: Handle) also cuEventDestroy {
         state::with(|d| {
             d.current()?;
             d.events.remove(&(h_event as u64)).map(|_| ()).ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("{h_event:?} is not an event")))
         })
     }
+
+    fn cuStreamGetCtx_v2(h_stream: Handle, pctx: *mut Handle, p_green_ctx: *mut Handle) also cuStreamGetCtx_v2_ptsz {
+        let c = state::with(|d| {
+            d.check_stream(h_stream as u64)?;
+            match d.streams.get(&(h_stream as u64)) {
+                Some(s) => Ok(s.ctx),
+                None => d.current(),
+            }
+        })?;
+        crate::out(pctx, c as Handle)?;
+        // No green contexts: NULL.
+        crate::out(p_green_ctx, std::ptr::null_mut())
+    }
+
+    fn cuStreamGetDevice(h_stream: Handle, device: *mut crate::types::CUdevice) also cuStreamGetDevice_ptsz {
+        state::with(|d| d.check_stream(h_stream as u64))?;
+        crate::out(device, 0)
+    }
+
+    fn cuStreamGetAttribute(h_stream: Handle, attr: u32, value_out: *mut AttrValue) also cuStreamGetAttribute_ptsz {
+        let v = state::with(|d| get_attribute(d, h_stream as u64, attr))?;
+        crate::out(value_out, v)
+    }
+
+    fn cuStreamSetAttribute(h_stream: Handle, attr: u32, value: *const AttrValue) also cuStreamSetAttribute_ptsz {
+        if value.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        // SAFETY: a non-NULL `const CUstreamAttrValue *`: 64 bytes.
+        let v = unsafe { *value };
+        state::with(|d| set_attribute(d, h_stream as u64, attr, v))
+    }
+
+    fn cuStreamCopyAttributes(dst: Handle, src: Handle) also cuStreamCopyAttributes_ptsz {
+        state::with(|d| {
+            for attr in [1, 3, 8, 9, 10] {
+                let v = get_attribute(d, src as u64, attr)?;
+                set_attribute(d, dst as u64, attr, v)?;
+            }
+            Ok(())
+        })
+    }
+
+    fn cuStreamWaitValue32_v2(stream: Handle, addr: u64, value: u32, flags: u32) also cuStreamWaitValue32_v2_ptsz {
+        wait_value(stream, addr, u64::from(value), flags, 4)
+    }
+
+    fn cuStreamWaitValue64_v2(stream: Handle, addr: u64, value: u64, flags: u32) also cuStreamWaitValue64_v2_ptsz {
+        wait_value(stream, addr, value, flags, 8)
+    }
+
+    fn cuStreamWriteValue32_v2(stream: Handle, addr: u64, value: u32, flags: u32) also cuStreamWriteValue32_v2_ptsz {
+        let _ = flags;
+        write_value(stream, addr, u64::from(value), 4)
+    }
+
+    fn cuStreamWriteValue64_v2(stream: Handle, addr: u64, value: u64, flags: u32) also cuStreamWriteValue64_v2_ptsz {
+        let _ = flags;
+        write_value(stream, addr, value, 8)
+    }
+
+    fn cuStreamWaitValue32(stream: Handle, addr: u64, value: u32, flags: u32) also cuStreamWaitValue32_ptsz {
+        wait_value(stream, addr, u64::from(value), flags, 4)
+    }
+
+    fn cuStreamWaitValue64(stream: Handle, addr: u64, value: u64, flags: u32) also cuStreamWaitValue64_ptsz {
+        wait_value(stream, addr, value, flags, 8)
+    }
+
+    fn cuStreamWriteValue32(stream: Handle, addr: u64, value: u32, flags: u32) also cuStreamWriteValue32_ptsz {
+        let _ = flags;
+        write_value(stream, addr, u64::from(value), 4)
+    }
+
+    fn cuStreamWriteValue64(stream: Handle, addr: u64, value: u64, flags: u32) also cuStreamWriteValue64_ptsz {
+        let _ = flags;
+        write_value(stream, addr, value, 8)
+    }
+
+    fn cuStreamBatchMemOp_v2(stream: Handle, count: u32, param_array: *const [u8; 48], flags: u32) also cuStreamBatchMemOp_v2_ptsz {
+        batch(stream, count, param_array, flags)
+    }
+
+    fn cuStreamBatchMemOp(stream: Handle, count: u32, param_array: *const [u8; 48], flags: u32) also cuStreamBatchMemOp_ptsz {
+        batch(stream, count, param_array, flags)
+    }
+
+    fn cuLaunchHostFunc_v2(h_stream: Handle, func: CUhostFn, user_data: *mut c_void, sync_mode: u32) also cuLaunchHostFunc_v2_ptsz {
+        // Work runs as it is enqueued: blocking or not, the function has run when
+        // the call returns.
+        let _ = sync_mode;
+        let Some(f) = func else { return Err(error::INVALID_VALUE) };
+        stream_op(h_stream)?;
+        crate::graph::submit(h_stream as u64, crate::graph::Work::Host { func: f, data: user_data as usize })
+    }
+
+    fn cuStreamAttachMemAsync(h_stream: Handle, dptr: u64, length: usize, flags: u32) also cuStreamAttachMemAsync_ptsz {
+        // Which streams may touch managed memory changes no result when work runs
+        // in one order; the address must be memory the driver knows.
+        let _ = (length, flags);
+        state::with(|d| {
+            d.check_stream(h_stream as u64)?;
+            d.device.range(dptr).map(|_| ()).ok_or_else(|| crate::fail(error::INVALID_VALUE, format!("0x{dptr:x} is not memory the driver knows")))
+        })
+    }
+
+    fn cuThreadExchangeStreamCaptureMode(mode: *mut u32) {
+        if mode.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        // SAFETY: a non-NULL in-out `CUstreamCaptureMode *`.
+        let new = unsafe { *mode };
+        if new > 2 {
+            return Err(error::INVALID_VALUE);
+        }
+        crate::out(mode, CAPTURE_MODE.with(|m| m.replace(new)))
+    }
+
 }

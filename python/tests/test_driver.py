@@ -107,3 +107,26 @@ def test_python_m_ptxvm_exec_runs_an_nvcc_program_on_the_shipped_runtime(tmp_pat
     assert out.returncode == 0, out.stdout + out.stderr
     assert "basics: ok" in out.stdout
     assert "version information" not in out.stderr
+
+
+def test_cuda_bindings_runtime_runs_nvidias_static_runtime_on_ptxvm():
+    out = _exec("runtime_vadd.py")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "cuda.bindings.runtime: ok" in out.stdout
+    # No notice that the runtime's private tables are missing, and no function
+    # reported as not implemented.
+    assert "private tables" not in out.stderr and "not implemented" not in out.stderr, out.stderr
+
+
+def test_python_m_ptxvm_exec_runs_the_runtime_bindings():
+    _shipped_driver()
+    if importlib.util.find_spec("cuda") is None or importlib.util.find_spec("cuda.bindings") is None:
+        pytest.skip("cuda.bindings is not installed (pip install cuda-python)")
+    out = subprocess.run(
+        [sys.executable, "-m", "ptxvm", "exec", "--", sys.executable, str(HERE / "runtime_vadd.py")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "cuda.bindings.runtime: ok" in out.stdout

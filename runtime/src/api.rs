@@ -268,7 +268,8 @@ fn entry_point(
     }
     let mut found = 0i32;
     match cu::cuGetProcAddress_v2(symbol, func, version, flags, &mut found) {
-        // CUDA_ERROR_NOT_FOUND: `*func` is NULL and `found` says why.
+        // Older drivers answer CUDA_ERROR_NOT_FOUND: `*func` is NULL and `found`
+        // says why all the same.
         0 | 500 => {}
         code => return check(code),
     }
