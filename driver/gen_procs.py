@@ -15,6 +15,7 @@ each variant's version: variants in version order are `NAME`, `NAME_v2`, ...
 
     python3 driver/gen_procs.py PATH/TO/include procs > driver/src/procs.rs
     python3 driver/gen_procs.py PATH/TO/include unsupported > driver/src/unsupported.rs
+    python3 driver/gen_procs.py PATH/TO/include names     # every name, a line each
 """
 import os, re, sys
 
@@ -66,6 +67,9 @@ def implemented():
 def main():
     inc, what = sys.argv[1], sys.argv[2]
     names = header_names(inc)
+    if what == "names":
+        print("\n".join(sorted(names)))
+        return
     done = implemented()
     have = {sym for _, sym in done}
     missing = sorted(names - have)

@@ -11,15 +11,17 @@ use std::process::ExitCode;
 ///
 /// ptxvm reads a PTX module as nvcc, clang/LLVM or Triton emit it, checks it the way
 /// NVIDIA's assembler `ptxas` does, reports every problem with its file, line and
-/// column, and runs kernels warp by warp with the semantics of the PTX ISA (a first
-/// part of the instruction set so far).
+/// column, and runs kernels warp by warp with the semantics of the PTX ISA as an H100
+/// runs them. With `exec` it is the GPU of an unmodified CUDA program: its
+/// libcuda.so.1 and libcudart.so serve the driver and runtime APIs, NVIDIA's own
+/// runtime linked into a program included.
 #[derive(Parser)]
 #[command(name = "ptxvm", version, about, long_about)]
 #[command(after_help = "Examples:
   ptxvm check examples/saxpy.ptx
   ptxvm run examples/saxpy.ptx --launch examples/saxpy.json
   nvcc -ptx -arch=sm_90 kernel.cu -o kernel.ptx && ptxvm check kernel.ptx
-  ptxvm exec -- ./driver_api_program
+  ptxvm exec -- ./app                  # built by plain nvcc, or -cudart shared
 
 Exit codes: 0 success, 1 invalid PTX, launch spec or command line, 2 runtime fault
 (exec: the program's own).

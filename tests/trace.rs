@@ -136,7 +136,7 @@ fn the_page_renders_in_headless_chromium() {
         .into_iter()
         .find(|c| Command::new(c).arg("--version").output().is_ok_and(|o| o.status.success()))
     else {
-        eprintln!("skipped: no chromium on this machine (apt-get install chromium)");
+        skip("the trace page's render test: no chromium on this machine (apt-get install chromium)");
         return;
     };
     let page = page();
@@ -171,4 +171,17 @@ fn the_page_renders_in_headless_chromium() {
     assert_eq!((dim(16), dim(20)), (1000, 500));
     // A picture, not a blank page: an all-white 1000x500 PNG compresses to about 2 KB.
     assert!(bytes.len() > 10_000, "{} bytes", bytes.len());
+}
+
+/// Says why a test skipped: on stderr, and in `$PTXVM_SKIP_LOG` (tools/test.sh
+/// prints that file after the tests, so a skip is never buried in captured output).
+fn skip(why: &str) {
+    eprintln!("skipped: {why}");
+    if let Some(log) = std::env::var_os("PTXVM_SKIP_LOG") {
+        use std::io::Write;
+        let line = format!("tests/trace.rs: {why}\n");
+        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
+            let _ = f.write_all(line.as_bytes());
+        }
+    }
 }

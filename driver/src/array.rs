@@ -10,6 +10,7 @@ use crate::memory::alloc;
 use crate::state::{self, Driver, MemKind};
 use crate::types::{CUresult, Handle};
 use ptxvm::api::Format;
+use std::ffi::c_void;
 
 /// `CUDA_ARRAY3D_*` flags: layered, surface load/store, cubemap, texture gather.
 pub const LAYERED: u32 = 0x01;
@@ -142,6 +143,18 @@ pub(crate) fn free_levels(d: &mut Driver, levels: &[u64]) {
 }
 
 /// Array `h`, checked.
+/// The device address of byte `offset` of array `h`, its texels read as one run
+/// (rows follow rows, slices slices): `bytes` from there must stay inside it.
+fn linear(h: Handle, offset: usize, bytes: usize) -> Result<u64, CUresult> {
+    let a = crate::state::with(|d| get(d, h))?;
+    let size = a.row() * a.height() * a.depth();
+    if offset.checked_add(bytes).is_none_or(|end| end > size) {
+        let why = format!("{bytes} bytes at byte {offset} reach past the array's {size}");
+        return Err(crate::fail(error::INVALID_VALUE, why));
+    }
+    Ok(a.data + offset as u64)
+}
+
 pub(crate) fn get(d: &Driver, h: Handle) -> Result<ArrayEntry, CUresult> {
     d.arrays
         .get(&(h as u64))
@@ -252,4 +265,41 @@ crate::api! {
             Ok(())
         })
     }
+
+    fn cuMemcpyAtoH_v2(dst_host: *mut c_void, src_array: Handle, src_offset: usize, byte_count: usize) also cuMemcpyAtoH_v2_ptds {
+        let src = linear(src_array, src_offset, byte_count)?;
+        crate::memory::any(dst_host as u64, src, byte_count)
+    }
+
+    fn cuMemcpyHtoA_v2(dst_array: Handle, dst_offset: usize, src_host: *const c_void, byte_count: usize) also cuMemcpyHtoA_v2_ptds {
+        let dst = linear(dst_array, dst_offset, byte_count)?;
+        crate::memory::any(dst, src_host as u64, byte_count)
+    }
+
+    fn cuMemcpyAtoD_v2(dst_device: u64, src_array: Handle, src_offset: usize, byte_count: usize) also cuMemcpyAtoD_v2_ptds {
+        let src = linear(src_array, src_offset, byte_count)?;
+        crate::memory::any(dst_device, src, byte_count)
+    }
+
+    fn cuMemcpyDtoA_v2(dst_array: Handle, dst_offset: usize, src_device: u64, byte_count: usize) also cuMemcpyDtoA_v2_ptds {
+        let dst = linear(dst_array, dst_offset, byte_count)?;
+        crate::memory::any(dst, src_device, byte_count)
+    }
+
+    fn cuMemcpyAtoA_v2(dst_array: Handle, dst_offset: usize, src_array: Handle, src_offset: usize, byte_count: usize) also cuMemcpyAtoA_v2_ptds {
+        let dst = linear(dst_array, dst_offset, byte_count)?;
+        let src = linear(src_array, src_offset, byte_count)?;
+        crate::memory::any(dst, src, byte_count)
+    }
+
+    fn cuMemcpyHtoAAsync_v2(dst_array: Handle, dst_offset: usize, src_host: *const c_void, byte_count: usize, stream: Handle) also cuMemcpyHtoAAsync_v2_ptsz {
+        let dst = linear(dst_array, dst_offset, byte_count)?;
+        crate::graph::submit(stream as u64, crate::graph::Work::Copy { dst, src: src_host as u64, bytes: byte_count })
+    }
+
+    fn cuMemcpyAtoHAsync_v2(dst_host: *mut c_void, src_array: Handle, src_offset: usize, byte_count: usize, stream: Handle) also cuMemcpyAtoHAsync_v2_ptsz {
+        let src = linear(src_array, src_offset, byte_count)?;
+        crate::graph::submit(stream as u64, crate::graph::Work::Copy { dst: dst_host as u64, src, bytes: byte_count })
+    }
+
 }

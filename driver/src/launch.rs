@@ -451,6 +451,67 @@ crate::api! {
         crate::out(num_clusters, per_sm * SM_COUNT / size)
     }
 
+    fn cuOccupancyMaxPotentialBlockSizeWithFlags(min_grid_size: *mut i32, block_size: *mut i32, func: Handle, block_size_to_dynamic_smem_size: Option<unsafe extern "C" fn(i32) -> usize>, dynamic_smem_size: usize, block_size_limit: i32, flags: u32) {
+        // The flag only turns off caching's effect on occupancy, which ptxvm has not.
+        let _ = flags;
+        // SAFETY: the same arguments, passed on.
+        let code = unsafe { cuOccupancyMaxPotentialBlockSize(min_grid_size, block_size, func, block_size_to_dynamic_smem_size, dynamic_smem_size, block_size_limit) };
+        if code == error::SUCCESS { Ok(()) } else { Err(code) }
+    }
+
+    fn cuOccupancyAvailableDynamicSMemPerBlock(dynamic_smem_size: *mut usize, func: Handle, num_blocks: i32, block_size: i32) {
+        if num_blocks <= 0 || block_size <= 0 {
+            return Err(error::INVALID_VALUE);
+        }
+        let (static_shared, limit) = state::with(|d| Ok((attribute(d, func as u64, 1)? as u32, attribute(d, func as u64, 8)? as u32)))?;
+        // The most dynamic shared memory with which `num_blocks` blocks still fit
+        // on an SM at once, within the function's own limit.
+        let fits = |dynamic: u32| blocks_per_sm(block_size as u32, static_shared.saturating_add(dynamic)) >= num_blocks as u32;
+        if !fits(0) {
+            return crate::out(dynamic_smem_size, 0);
+        }
+        let (mut lo, mut hi) = (0u32, limit);
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            if fits(mid) { lo = mid } else { hi = mid - 1 }
+        }
+        crate::out(dynamic_smem_size, lo as usize)
+    }
+
+    fn cuOccupancyMaxPotentialClusterSize(cluster_size: *mut i32, func: Handle, config: *const LaunchConfig) {
+        let _ = config_of(config)?;
+        state::with(|d| attribute(d, func as u64, 0).map(|_| ()))?;
+        // Eight CTAs, the portable limit; 16 when the function allows non-portable
+        // sizes (CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED).
+        let non_portable = state::with(|d| attribute(d, func as u64, 14))? != 0;
+        crate::out(cluster_size, if non_portable { 16 } else { 8 })
+    }
+
+    fn cuFuncSetSharedMemConfig(hfunc: Handle, config: u32) {
+        // A preference that sm_90's fixed four-byte banks ignore, as on a GPU.
+        if config > 2 {
+            return Err(error::INVALID_VALUE);
+        }
+        state::with(|d| attribute(d, hfunc as u64, 0).map(|_| ()))
+    }
+
+    fn cuFuncGetModule(hmod: *mut Handle, hfunc: Handle) {
+        let m = state::with(|d| {
+            d.functions.get(&(hfunc as u64)).map(|f| f.module).ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("{hfunc:?} is not a function")))
+        })?;
+        crate::out(hmod, m as Handle)
+    }
+
+    fn cuFuncIsLoaded(state_: *mut u32, function: Handle) {
+        state::with(|d| attribute(d, function as u64, 0).map(|_| ()))?;
+        // CU_FUNCTION_LOADED: a function handle is decoded when it is made.
+        crate::out(state_, 1)
+    }
+
+    fn cuFuncLoad(function: Handle) {
+        state::with(|d| attribute(d, function as u64, 0).map(|_| ()))
+    }
+
     fn cuOccupancyMaxPotentialBlockSize(min_grid_size: *mut i32, block_size: *mut i32, func: Handle, block_size_to_dynamic_smem_size: Option<unsafe extern "C" fn(i32) -> usize>, dynamic_smem_size: usize, block_size_limit: i32) {
         let static_shared = state::with(|d| attribute(d, func as u64, 1))? as u32;
         let limit = if block_size_limit <= 0 { MAX_THREADS_PER_BLOCK } else { block_size_limit.min(MAX_THREADS_PER_BLOCK) };

@@ -147,6 +147,7 @@ pub fn entry(
         eprintln!("ptxvm api: {name}({args}) = {code}");
     }
     RUNNING.with(|r| r.set(outer));
+    graph::objects::run_due();
     result
 }
 

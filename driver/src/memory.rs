@@ -52,6 +52,10 @@ pub fn find(d: &Driver, addr: u64) -> Option<(u64, &Alloc)> {
 /// Checks that `len` bytes at `addr` are device-reachable memory (device, managed,
 /// mapped host or a module's variables).
 fn device_range(d: &Driver, addr: u64, len: usize, what: &str) -> Result<(), CUresult> {
+    // A copy of nothing touches nothing: any address, NULL too, as on CUDA.
+    if len == 0 {
+        return Ok(());
+    }
     let end = addr.checked_add(len as u64);
     let r = d.device.range(addr).filter(|r| end.is_some_and(|e| e <= r.base + r.bytes.max(1)));
     match r {
@@ -616,4 +620,49 @@ crate::api! {
     fn cuMemsetD2D32Async(dst: CUdeviceptr, pitch: usize, ui: u32, width: usize, height: usize, stream: crate::types::Handle) also cuMemsetD2D32Async_ptsz {
         submit(stream, Work::Fill { dst, pitch, pattern: ui.to_le_bytes().to_vec(), width, height })
     }
+
+    fn cuMemcpyPeer(dst_device: CUdeviceptr, dst_context: crate::types::Handle, src_device: CUdeviceptr, src_context: crate::types::Handle, byte_count: usize) also cuMemcpyPeer_ptds {
+        // Every context is on the one device: a copy within it.
+        let _ = (dst_context, src_context);
+        crate::printf::flush();
+        dtod(dst_device, src_device, byte_count)
+    }
+
+    fn cuMemcpyPeerAsync(dst_device: CUdeviceptr, dst_context: crate::types::Handle, src_device: CUdeviceptr, src_context: crate::types::Handle, byte_count: usize, stream: crate::types::Handle) also cuMemcpyPeerAsync_ptsz {
+        let _ = (dst_context, src_context);
+        submit(stream, Work::Copy { dst: dst_device, src: src_device, bytes: byte_count })
+    }
+
+    fn cuMemcpy3DPeer(copy: *const Memcpy3D) also cuMemcpy3DPeer_ptds {
+        // CUDA_MEMCPY3D_PEER is CUDA_MEMCPY3D with the contexts where the latter
+        // has its reserved fields.
+        crate::printf::flush();
+        copy_3d(&memcpy3d(copy)?)
+    }
+
+    fn cuMemcpy3DPeerAsync(copy: *const Memcpy3D, stream: crate::types::Handle) also cuMemcpy3DPeerAsync_ptsz {
+        submit(stream, Work::Copy3D(memcpy3d(copy)?))
+    }
+
+    fn cuMemHostGetFlags(flags: *mut u32, p: *mut c_void) {
+        let f = state::with(|d| match find(d, p as u64) {
+            Some((_, a)) => match a.kind {
+                MemKind::Host(f) | MemKind::Registered(f) => Ok(f),
+                _ => Err(crate::fail(error::INVALID_VALUE, format!("{p:?} is not page-locked host memory"))),
+            },
+            None => Err(crate::fail(error::INVALID_VALUE, format!("{p:?} is not page-locked host memory"))),
+        })?;
+        crate::out(flags, f)
+    }
+
+    fn cuPointerSetAttribute(value: *const c_void, attribute: u32, ptr: CUdeviceptr) {
+        // CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: every memory operation is synchronous.
+        if attribute != 6 || value.is_null() {
+            return Err(crate::fail(error::INVALID_VALUE, format!("pointer attribute {attribute} cannot be set")));
+        }
+        state::with(|d| {
+            d.device.range(ptr).map(|_| ()).ok_or_else(|| crate::fail(error::INVALID_VALUE, format!("0x{ptr:x} is not memory the driver knows")))
+        })
+    }
+
 }

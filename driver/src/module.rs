@@ -362,6 +362,24 @@ crate::api! {
         crate::out(hfunc, f as Handle)
     }
 
+    fn cuModuleGetFunctionCount(count: *mut u32, hmod: Handle) {
+        let n = state::with(|d| Ok(module_entry(&d.modules, hmod as u64)?.module.kernel_names().len()))?;
+        crate::out(count, n as u32)
+    }
+
+    fn cuModuleEnumerateFunctions(functions: *mut Handle, num_functions: u32, hmod: Handle) {
+        let names = state::with(|d| Ok(module_entry(&d.modules, hmod as u64)?.module.kernel_names()))?;
+        if functions.is_null() || (num_functions as usize) < names.len() {
+            return Err(crate::fail(error::INVALID_VALUE, format!("the module has {} functions", names.len())));
+        }
+        for (k, name) in names.iter().enumerate() {
+            let f = function(hmod as u64, name)?;
+            // SAFETY: the caller's array holds `num_functions >= names.len()` handles.
+            unsafe { functions.add(k).write(f as Handle) };
+        }
+        Ok(())
+    }
+
     fn cuModuleGetLoadingMode(mode: *mut u32) {
         // Modules are decoded when a function or variable is first used:
         // CU_MODULE_LAZY_LOADING (2), CUDA's default, unless CUDA_MODULE_LOADING

@@ -9,6 +9,23 @@ use crate::state::{self, Driver, MemKind, Pool};
 use crate::types::{CUdevice, CUdeviceptr, CUresult, Handle};
 use std::ffi::c_void;
 
+/// A `CUmemLocation` of `CUmemAllocationType` `type_` that names the device.
+fn device_location(location: *const crate::advise::MemLocation, type_: u32) -> Result<(), CUresult> {
+    if location.is_null() {
+        return Err(error::INVALID_VALUE);
+    }
+    // SAFETY: a non-NULL `CUmemLocation*`.
+    let loc = unsafe { *location };
+    // CU_MEM_ALLOCATION_TYPE_PINNED (1) on CU_MEM_LOCATION_TYPE_DEVICE (1).
+    if type_ != 1 || loc.type_ != 1 {
+        return Err(crate::fail(
+            error::NOT_SUPPORTED,
+            "pools of host or managed memory: ptxvm's pools are the device's",
+        ));
+    }
+    crate::device::check(loc.id)
+}
+
 /// The device's default pool, made on first use.
 fn default_pool(d: &mut Driver) -> u64 {
     if d.default_pool == 0 {
@@ -124,6 +141,55 @@ crate::api! {
             d.current_pool = mem_pool as u64;
             Ok(())
         })
+    }
+
+    fn cuMemGetDefaultMemPool(pool_out: *mut Handle, location: *const crate::advise::MemLocation, type_: u32) {
+        device_location(location, type_)?;
+        let p = state::with(|d| Ok(default_pool(d)))?;
+        crate::out(pool_out, p as Handle)
+    }
+
+    fn cuMemGetMemPool(pool_out: *mut Handle, location: *mut crate::advise::MemLocation, type_: u32) {
+        device_location(location, type_)?;
+        let p = state::with(|d| {
+            default_pool(d);
+            Ok(d.current_pool)
+        })?;
+        crate::out(pool_out, p as Handle)
+    }
+
+    fn cuMemSetMemPool(location: *mut crate::advise::MemLocation, type_: u32, pool_: Handle) {
+        device_location(location, type_)?;
+        state::with(|d| {
+            pool(d, pool_)?;
+            d.current_pool = pool_ as u64;
+            Ok(())
+        })
+    }
+
+    fn cuMemPoolSetAccess(pool_: Handle, map: *const [u32; 3], count: usize) {
+        if count > 0 && map.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        // CUmemAccessDesc: a location (type, id) and the flags. The one device and
+        // the host reach every pool's memory; only the location is checked.
+        for k in 0..count {
+            // SAFETY: the caller passes `count` descriptors.
+            let [type_, id, flags] = unsafe { *map.add(k) };
+            if type_ != 1 || id != 0 || flags > 3 {
+                return Err(crate::fail(error::INVALID_DEVICE, format!("access for location ({type_}, {id}): the pool is device 0's, the one device")));
+            }
+        }
+        state::with(|d| pool(d, pool_).map(|_| ()))
+    }
+
+    fn cuMemPoolGetAccess(flags: *mut u32, mem_pool: Handle, location: *mut crate::advise::MemLocation) {
+        if location.is_null() {
+            return Err(error::INVALID_VALUE);
+        }
+        state::with(|d| pool(d, mem_pool).map(|_| ()))?;
+        // CU_MEM_ACCESS_FLAGS_PROT_READWRITE from the device that owns the pool.
+        crate::out(flags, 3)
     }
 
     fn cuMemPoolCreate(pool_out: *mut Handle, pool_props: *const c_void) {

@@ -132,6 +132,10 @@ pub struct Driver {
     pub execs: HashMap<u64, crate::graph::exec::Exec>,
     /// Memory that graphs allocated, and how many graphs and instantiations hold it.
     pub graph_allocs: HashMap<u64, u32>,
+    /// User objects, by handle.
+    pub user_objects: HashMap<u64, crate::graph::objects::UserObject>,
+    /// The most graphs' own allocations held at once, since it was last reset.
+    pub graph_memory_high: u64,
     /// Graph handles given out for child graph nodes (`cuGraphChildGraphNodeGetGraph`),
     /// by node.
     pub child_views: HashMap<u64, u64>,
@@ -181,6 +185,8 @@ pub fn init() {
             execs: HashMap::new(),
             graph_allocs: HashMap::new(),
             child_views: HashMap::new(),
+            user_objects: HashMap::new(),
+            graph_memory_high: 0,
             vmm: crate::vmm::Vmm::default(),
             advice: HashMap::new(),
             arrays: HashMap::new(),

@@ -41,28 +41,20 @@ crate::unsupported! {
     cuDeviceGetCliqueInfo
     cuDeviceGetDevResource
     cuDeviceGetFabricClusterUuid
-    cuDeviceGetGraphMemAttribute
     cuDeviceGetHostAtomicCapabilities
     cuDeviceGetLuid
     cuDeviceGetNvSciSyncAttributes
     cuDeviceGetP2PAtomicCapabilities
-    cuDeviceGraphMemTrim
     cuDeviceRegisterAsyncNotification
-    cuDeviceSetGraphMemAttribute
     cuDeviceTotalMem
     cuDeviceUnregisterAsyncNotification
     cuExternalMemoryGetMappedBuffer
     cuExternalMemoryGetMappedMipmappedArray
     cuFabricCpyBatchAsync
     cuFabricCpyBatchAsync_ptsz
-    cuFuncGetModule
-    cuFuncIsLoaded
-    cuFuncLoad
     cuFuncSetBlockShape
-    cuFuncSetSharedMemConfig
     cuFuncSetSharedSize
     cuGraphAddBatchMemOpNode
-    cuGraphAddDependencies_v2
     cuGraphAddExternalSemaphoresSignalNode
     cuGraphAddExternalSemaphoresWaitNode
     cuGraphAddNode
@@ -74,29 +66,19 @@ crate::unsupported! {
     cuGraphExecBatchMemOpNodeSetParams
     cuGraphExecExternalSemaphoresSignalNodeSetParams
     cuGraphExecExternalSemaphoresWaitNodeSetParams
-    cuGraphExecGetId
     cuGraphExecNodeSetParams
     cuGraphExternalSemaphoresSignalNodeGetParams
     cuGraphExternalSemaphoresSignalNodeSetParams
     cuGraphExternalSemaphoresWaitNodeGetParams
     cuGraphExternalSemaphoresWaitNodeSetParams
-    cuGraphGetEdges_v2
-    cuGraphGetId
     cuGraphKernelNodeCopyAttributes
     cuGraphKernelNodeGetAttribute
     cuGraphKernelNodeSetAttribute
-    cuGraphNodeFindInClone
-    cuGraphNodeGetContainingGraph
-    cuGraphNodeGetDependencies_v2
-    cuGraphNodeGetDependentNodes_v2
     cuGraphNodeGetLocalId
     cuGraphNodeGetParams
     cuGraphNodeGetToolsId
     cuGraphNodeSetParams
     cuGraphNodeSetParams_v2
-    cuGraphReleaseUserObject
-    cuGraphRemoveDependencies_v2
-    cuGraphRetainUserObject
     cuGraphicsMapResources
     cuGraphicsMapResources_ptsz
     cuGraphicsResourceGetMappedMipmappedArray
@@ -162,27 +144,21 @@ crate::unsupported! {
     cuMemFree
     cuMemGetAddressRange
     cuMemGetAllocationPropertiesFromHandle
-    cuMemGetDefaultMemPool
     cuMemGetHandleForAddressRange
     cuMemGetInfo
     cuMemGetLocationInfo
-    cuMemGetMemPool
     cuMemHostGetDevicePointer
-    cuMemHostGetFlags
     cuMemHostRegister
     cuMemImportFromShareableHandle
     cuMemMapArrayAsync
     cuMemMapArrayAsync_ptsz
     cuMemPoolExportPointer
     cuMemPoolExportToShareableHandle
-    cuMemPoolGetAccess
     cuMemPoolImportFromShareableHandle
     cuMemPoolImportPointer
-    cuMemPoolSetAccess
     cuMemPrefetchBatchAsync
     cuMemPrefetchBatchAsync_ptsz
     cuMemRetainAllocationHandle
-    cuMemSetMemPool
     cuMemcpy2D
     cuMemcpy2DAsync
     cuMemcpy2DUnaligned
@@ -192,47 +168,25 @@ crate::unsupported! {
     cuMemcpy3DBatchAsync_ptsz
     cuMemcpy3DBatchAsync_v2
     cuMemcpy3DBatchAsync_v2_ptsz
-    cuMemcpy3DPeer
-    cuMemcpy3DPeerAsync
-    cuMemcpy3DPeerAsync_ptsz
-    cuMemcpy3DPeer_ptds
     cuMemcpy3DWithAttributesAsync
     cuMemcpy3DWithAttributesAsync_ptsz
     cuMemcpyAtoA
-    cuMemcpyAtoA_v2
-    cuMemcpyAtoA_v2_ptds
     cuMemcpyAtoD
-    cuMemcpyAtoD_v2
-    cuMemcpyAtoD_v2_ptds
     cuMemcpyAtoH
     cuMemcpyAtoHAsync
-    cuMemcpyAtoHAsync_v2
-    cuMemcpyAtoHAsync_v2_ptsz
-    cuMemcpyAtoH_v2
-    cuMemcpyAtoH_v2_ptds
     cuMemcpyBatchAsync
     cuMemcpyBatchAsync_ptsz
     cuMemcpyBatchAsync_v2
     cuMemcpyBatchAsync_v2_ptsz
     cuMemcpyDtoA
-    cuMemcpyDtoA_v2
-    cuMemcpyDtoA_v2_ptds
     cuMemcpyDtoD
     cuMemcpyDtoDAsync
     cuMemcpyDtoH
     cuMemcpyDtoHAsync
     cuMemcpyHtoA
     cuMemcpyHtoAAsync
-    cuMemcpyHtoAAsync_v2
-    cuMemcpyHtoAAsync_v2_ptsz
-    cuMemcpyHtoA_v2
-    cuMemcpyHtoA_v2_ptds
     cuMemcpyHtoD
     cuMemcpyHtoDAsync
-    cuMemcpyPeer
-    cuMemcpyPeerAsync
-    cuMemcpyPeerAsync_ptsz
-    cuMemcpyPeer_ptds
     cuMemcpyWithAttributesAsync
     cuMemcpyWithAttributesAsync_ptsz
     cuMemsetD16
@@ -243,8 +197,6 @@ crate::unsupported! {
     cuMemsetD8
     cuMipmappedArrayGetMemoryRequirements
     cuMipmappedArrayGetSparseProperties
-    cuModuleEnumerateFunctions
-    cuModuleGetFunctionCount
     cuModuleGetGlobal
     cuModuleGetSurfRef
     cuModuleGetTexRef
@@ -257,15 +209,11 @@ crate::unsupported! {
     cuMulticastCreate
     cuMulticastGetGranularity
     cuMulticastUnbind
-    cuOccupancyAvailableDynamicSMemPerBlock
-    cuOccupancyMaxPotentialBlockSizeWithFlags
-    cuOccupancyMaxPotentialClusterSize
     cuParamSetSize
     cuParamSetTexRef
     cuParamSetf
     cuParamSeti
     cuParamSetv
-    cuPointerSetAttribute
     cuSignalExternalSemaphoresAsync
     cuSignalExternalSemaphoresAsync_ptsz
     cuStreamBeginCaptureToCig
@@ -316,9 +264,6 @@ crate::unsupported! {
     cuTexRefSetMipmapLevelBias
     cuTexRefSetMipmapLevelClamp
     cuTexRefSetMipmappedArray
-    cuUserObjectCreate
-    cuUserObjectRelease
-    cuUserObjectRetain
     cuWaitExternalSemaphoresAsync
     cuWaitExternalSemaphoresAsync_ptsz
 }

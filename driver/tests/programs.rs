@@ -48,6 +48,19 @@ fn make_library_dir() -> PathBuf {
     dir
 }
 
+/// Says why a test skipped: on stderr, and in `$PTXVM_SKIP_LOG` (tools/test.sh
+/// prints that file after the tests, so a skip is never buried in captured output).
+fn skip(why: &str) {
+    eprintln!("skipped: {why}");
+    if let Some(log) = std::env::var_os("PTXVM_SKIP_LOG") {
+        use std::io::Write;
+        let line = format!("driver/tests/programs.rs: {why}\n");
+        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
+            let _ = f.write_all(line.as_bytes());
+        }
+    }
+}
+
 fn programs() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs")
 }
@@ -76,7 +89,9 @@ fn build_and_run(
             std::env::var("PTXVM_REQUIRE_CUDA_H").is_err(),
             "cuda.h not found (pip install nvidia-cuda-runtime, or set CUDA_INCLUDE)"
         );
-        eprintln!("skipped {name}: cuda.h not found (pip install nvidia-cuda-runtime, or set CUDA_INCLUDE)");
+        skip(&format!(
+            "{name}: cuda.h not found (pip install nvidia-cuda-runtime, or set CUDA_INCLUDE; tools/test.sh does)"
+        ));
         return None;
     };
     let lib = library_dir();
@@ -216,6 +231,75 @@ fn each_function_with_a_per_thread_form_exports_it() {
     assert!(missing.is_empty(), "not exported: {missing:?}");
 }
 
+/// Every function name `cuda.h` lets a program bind to (each declared function
+/// under its #define'd version, the older unversioned names, the per-thread forms),
+/// as driver/gen_procs.py lists them from the header of this run, is exported.
+#[test]
+fn every_cuda_h_function_is_exported() {
+    let Some(include) = cuda_include() else { return };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("gen_procs.py");
+    let out = Command::new("python3").arg(&script).arg(&include).arg("names").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let names = String::from_utf8(out.stdout).unwrap();
+    let names: Vec<&str> = names.lines().collect();
+    assert!(names.len() > 600, "only {} names in cuda.h", names.len());
+    for must in [
+        "cuGraphInstantiate_v2",
+        "cuGraphAddKernelNode",
+        "cuGraphExecKernelNodeSetParams",
+        "cuMemAlloc_v2",
+        "cuMemcpyHtoD_v2_ptds",
+        "cuDeviceGetProperties",
+    ] {
+        assert!(names.contains(&must), "{must} is not among cuda.h's names");
+    }
+    let nm = Command::new("nm").args(["-D", "--defined-only"]).arg(built_library()).output().unwrap();
+    let exported: std::collections::HashSet<String> = String::from_utf8_lossy(&nm.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(2).map(str::to_string))
+        .collect();
+    let missing: Vec<&&str> = names.iter().filter(|n| !exported.contains(**n)).collect();
+    assert!(missing.is_empty(), "{} not exported: {missing:?}", missing.len());
+}
+
+/// driver/src/unsupported.rs and procs.rs are what driver/gen_procs.py makes of the
+/// header of this run: a function implemented since, or new in the header, fails
+/// this until they are made again.
+#[test]
+fn the_generated_export_lists_are_current() {
+    let Some(include) = cuda_include() else { return };
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (what, file) in [("unsupported", "src/unsupported.rs"), ("procs", "src/procs.rs")] {
+        let out =
+            Command::new("python3").arg(dir.join("gen_procs.py")).arg(&include).arg(what).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let committed = std::fs::read_to_string(dir.join(file)).unwrap();
+        assert!(
+            String::from_utf8_lossy(&out.stdout) == committed,
+            "driver/{file} is stale: python3 driver/gen_procs.py $CUDA_INCLUDE {what} > driver/{file}"
+        );
+    }
+}
+
+/// A function ptxvm does not implement answers CUDA_ERROR_NOT_SUPPORTED and says so
+/// once; the private tables' unknown slots and tables answer errors, not crashes.
+#[test]
+fn unimplemented_functions_and_unknown_tables_answer_errors() {
+    let Some(out) = run("unsupported", &[("PTXVM_LOG", "api")]) else { return };
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && stdout.contains("unsupported: ok"), "{stdout}\n{stderr}");
+    assert_eq!(
+        stderr.matches("cuIpcGetMemHandle is not implemented: it returns CUDA_ERROR_NOT_SUPPORTED").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("cuGetExportTable: table 00112233-4455-6677-8899-aabbccddeeff is not one ptxvm has"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("slot 3 of the driver's private table `context-local storage`"), "{stderr}");
+}
+
 #[test]
 fn a_fault_is_reported_and_sticky() {
     let Some((out, err)) = passes("fault") else { return };
@@ -278,7 +362,7 @@ fn exec_with_racecheck_fails_a_racy_program_and_passes_a_correct_one() {
         return;
     }
     let Some(ptxvm) = ptxvm() else {
-        eprintln!("skipped: target/release/ptxvm is not built (cargo test builds it with the workspace)");
+        skip("target/release/ptxvm is not built (cargo test builds it with the workspace)");
         return;
     };
     let racy = library_dir().join("racy");
@@ -388,7 +472,7 @@ fn nvrtc_compiles_cuda_cpp_that_the_driver_then_runs() {
             "{} has no libnvrtc.so.13 (pip install nvidia-cuda-nvrtc)",
             nvrtc.display()
         );
-        eprintln!("skipped: no libnvrtc.so.13 in {} (pip install nvidia-cuda-nvrtc)", nvrtc.display());
+        skip(&format!("no libnvrtc.so.13 in {} (pip install nvidia-cuda-nvrtc)", nvrtc.display()));
         return;
     }
     let out = run_linked("nvrtc", &[], &[(nvrtc.clone(), ":libnvrtc.so.13")]).unwrap();
@@ -412,4 +496,30 @@ fn nvrtc_compiles_cuda_cpp_that_the_driver_then_runs() {
         .unwrap();
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success() && stdout.contains("nvrtc: ok"), "{stdout}\n{stderr}");
+}
+
+/// The graph, VMM and memory programs under valgrind's memcheck: no invalid read or
+/// write of the host heap, where device memory lives. Needs valgrind; CI has it.
+#[test]
+fn graphs_vmm_and_memory_run_clean_under_memcheck() {
+    if Command::new("valgrind").arg("--version").output().is_err() {
+        assert!(std::env::var("PTXVM_REQUIRE_VALGRIND").is_err(), "valgrind not found");
+        skip("memcheck of the graph, VMM and memory programs: valgrind not found (apt-get install valgrind)");
+        return;
+    }
+    for name in ["graphs", "vmm", "memory"] {
+        let Some(_) = passes(name) else { return };
+        let out = Command::new("valgrind")
+            .args(["--error-exitcode=97", "-q"])
+            .arg(library_dir().join(name))
+            .arg(programs())
+            .env("LD_LIBRARY_PATH", library_dir())
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success() && stdout.contains(&format!("{name}: ok")),
+            "{name} under memcheck:\n{stdout}\n{stderr}"
+        );
+    }
 }

@@ -160,7 +160,7 @@ pub struct Memcpy3DParms {
 /// memory anywhere (`CU_MEMORYTYPE_UNIFIED`, as [`copy_2d`]) or CUDA arrays. With
 /// an array on either side, the extent's width and an array's x position count
 /// texels, as CUDA defines them; otherwise bytes.
-fn copy_3d(p: *const Memcpy3DParms) -> Result<cu::Memcpy3D, CudaError> {
+pub(crate) fn copy_3d(p: *const Memcpy3DParms) -> Result<cu::Memcpy3D, CudaError> {
     if p.is_null() {
         return Err(error::INVALID_VALUE);
     }
@@ -279,6 +279,23 @@ fn entry_point(
     Ok(())
 }
 
+/// The driver's `CUlaunchConfig` for the runtime's `cudaLaunchConfig_t`.
+pub(crate) fn driver_config(config: *const RtLaunchConfig) -> Result<cu::LaunchConfig, CudaError> {
+    if config.is_null() {
+        return Err(error::INVALID_VALUE);
+    }
+    // SAFETY: a non-NULL `cudaLaunchConfig_t*` the caller filled.
+    let c = unsafe { &*config };
+    Ok(cu::LaunchConfig {
+        grid: [c.grid.x, c.grid.y, c.grid.z],
+        block: [c.block.x, c.block.y, c.block.z],
+        shared_mem_bytes: u32::try_from(c.dynamic_smem_bytes).map_err(|_| error::INVALID_VALUE)?,
+        stream: c.stream,
+        attrs: c.attrs,
+        num_attrs: c.num_attrs,
+    })
+}
+
 crate::rt! {
     fn cudaLaunchKernel(func: P, grid_dim: Dim3, block_dim: Dim3, args: *mut P, shared_mem: usize, stream: P) also cudaLaunchKernel_ptsz {
         launch(func, grid_dim, block_dim, args, shared_mem, stream, false)
@@ -359,17 +376,8 @@ crate::rt! {
         if config.is_null() {
             return Err(error::INVALID_VALUE);
         }
-        // SAFETY: a non-NULL `cudaLaunchConfig_t*` the caller filled.
-        let c = unsafe { &*config };
         let f = register::function(func as usize)?;
-        let dc = cu::LaunchConfig {
-            grid: [c.grid.x, c.grid.y, c.grid.z],
-            block: [c.block.x, c.block.y, c.block.z],
-            shared_mem_bytes: u32::try_from(c.dynamic_smem_bytes).map_err(|_| error::INVALID_VALUE)?,
-            stream: c.stream,
-            attrs: c.attrs,
-            num_attrs: c.num_attrs,
-        };
+        let dc = driver_config(config)?;
         check(cu::cuOccupancyMaxActiveClusters(num_clusters, f, &dc))
     }
 

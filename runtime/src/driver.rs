@@ -74,6 +74,77 @@ macro_rules! driver_functions {
     )*};
 }
 
+/// Calls driver function `NAME` with the arguments as given, typed as given:
+/// looked up once per call site; `CUDA_ERROR_NOT_FOUND` (500) when the driver lacks
+/// it.
+#[macro_export]
+macro_rules! driver_call {
+    ($name:ident($($arg:expr => $ty:ty),* $(,)?)) => {{
+        static ADDRESS: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+        let address = ADDRESS.get_or_init(|| {
+            let name = std::ffi::CString::new(stringify!($name)).ok()?;
+            $crate::driver::get().ok()?.symbol(&name).map(|p| p as usize)
+        });
+        // The arguments are evaluated before the call, outside the unsafe block.
+        let args: ($($ty,)*) = ($($arg,)*);
+        match *address {
+            Some(address) => {
+                let f = address as *const ();
+                // SAFETY: the driver's exported function of this name has this C
+                // signature (cuda.h); the arguments are passed on as the caller gave them.
+                let f: unsafe extern "C" fn($($ty),*) -> u32 = unsafe { std::mem::transmute(f) };
+                $crate::driver::Apply::apply(f, args)
+            }
+            None => 500u32,
+        }
+    }};
+}
+
+/// Calls a C function pointer with a tuple of its arguments.
+pub trait Apply<Args> {
+    fn apply(self, args: Args) -> u32;
+}
+
+macro_rules! apply {
+    ($($t:ident),*) => {
+        impl<$($t),*> Apply<($($t,)*)> for unsafe extern "C" fn($($t),*) -> u32 {
+            #[allow(non_snake_case)]
+            fn apply(self, ($($t,)*): ($($t,)*)) -> u32 {
+                // SAFETY: a driver function found by its name, whose C signature is
+                // this one (the caller of `driver_call!` states it).
+                unsafe { self($($t),*) }
+            }
+        }
+    };
+}
+apply!();
+apply!(A);
+apply!(A, B);
+apply!(A, B, C);
+apply!(A, B, C, D);
+apply!(A, B, C, D, E);
+apply!(A, B, C, D, E, F);
+apply!(A, B, C, D, E, F, G);
+apply!(A, B, C, D, E, F, G, H);
+apply!(A, B, C, D, E, F, G, H, I);
+
+/// Declares runtime functions that are their driver function with the same
+/// arguments (the runtime's handles and enums are the driver's): each makes sure
+/// the driver is started and its context current, calls it, and turns the result
+/// into the runtime's error.
+#[macro_export]
+macro_rules! forward {
+    ($($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) => $driver:ident $(also $alias:ident)?;)*) => {
+        $crate::rt! {$(
+            $(#[$doc])*
+            fn $name($($arg: $ty),*) $(also $alias)? {
+                $crate::register::ready()?;
+                $crate::check($crate::driver_call!($driver($($arg => $ty),*)))
+            }
+        )*}
+    };
+}
+
 type P = *mut c_void;
 
 /// `CUlaunchConfig`.

@@ -15,6 +15,8 @@ pub mod api;
 pub mod array;
 pub mod driver;
 pub mod error;
+pub mod graph;
+pub mod more;
 pub mod props;
 pub mod register;
 pub mod texture;

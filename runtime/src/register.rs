@@ -143,6 +143,11 @@ pub fn function(host: usize) -> Result<*mut c_void, CudaError> {
     Ok(f)
 }
 
+/// The host stub of the kernel whose driver function is `f`, if one was loaded.
+pub fn host_of(f: usize) -> Option<usize> {
+    registry().loaded.iter().find(|(_, g)| **g == f).map(|(h, _)| *h)
+}
+
 /// The device address and size of the variable whose host shadow is at `host`.
 pub fn variable(host: usize) -> Result<(u64, usize), CudaError> {
     let (b, name, _) = registry().variables.get(&host).cloned().ok_or_else(|| {

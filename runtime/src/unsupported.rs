@@ -6,38 +6,18 @@ crate::unsupported! {
     cudaArrayGetMemoryRequirements
     cudaArrayGetPlane
     cudaArrayGetSparseProperties
-    cudaCtxResetPersistingL2Cache
     cudaDestroyExternalMemory
     cudaDestroyExternalSemaphore
     cudaDevResourceGenerateDesc
     cudaDevSmResourceSplit
     cudaDevSmResourceSplitByCount
-    cudaDeviceCanAccessPeer
-    cudaDeviceDisablePeerAccess
-    cudaDeviceEnablePeerAccess
-    cudaDeviceFlushGPUDirectRDMAWrites
-    cudaDeviceGetByPCIBusId
-    cudaDeviceGetCacheConfig
-    cudaDeviceGetDefaultMemPool
     cudaDeviceGetDevResource
     cudaDeviceGetExecutionCtx
-    cudaDeviceGetGraphMemAttribute
     cudaDeviceGetHostAtomicCapabilities
-    cudaDeviceGetMemPool
     cudaDeviceGetNvSciSyncAttributes
     cudaDeviceGetP2PAtomicCapabilities
-    cudaDeviceGetP2PAttribute
-    cudaDeviceGetPCIBusId
-    cudaDeviceGetStreamPriorityRange
-    cudaDeviceGetTexture1DLinearMaxWidth
-    cudaDeviceGraphMemTrim
     cudaDeviceRegisterAsyncNotification
-    cudaDeviceSetCacheConfig
-    cudaDeviceSetGraphMemAttribute
-    cudaDeviceSetMemPool
     cudaDeviceUnregisterAsyncNotification
-    cudaEventRecordWithFlags
-    cudaEventRecordWithFlags_ptsz
     cudaExecutionCtxDestroy
     cudaExecutionCtxGetDevResource
     cudaExecutionCtxGetDevice
@@ -48,102 +28,31 @@ crate::unsupported! {
     cudaExecutionCtxWaitEvent
     cudaExternalMemoryGetMappedBuffer
     cudaExternalMemoryGetMappedMipmappedArray
-    cudaFuncGetName
-    cudaFuncGetParamCount
-    cudaFuncGetParamInfo
     cudaGetExportTable
-    cudaGetFuncBySymbol
-    cudaGetKernel
     cudaGetSurfaceObjectResourceDesc
     cudaGetTextureObjectResourceDesc
     cudaGetTextureObjectResourceViewDesc
     cudaGetTextureObjectTextureDesc
-    cudaGraphAddChildGraphNode
-    cudaGraphAddDependencies
-    cudaGraphAddEmptyNode
-    cudaGraphAddEventRecordNode
-    cudaGraphAddEventWaitNode
     cudaGraphAddExternalSemaphoresSignalNode
     cudaGraphAddExternalSemaphoresWaitNode
-    cudaGraphAddHostNode
-    cudaGraphAddKernelNode
-    cudaGraphAddMemAllocNode
-    cudaGraphAddMemFreeNode
-    cudaGraphAddMemcpyNode
-    cudaGraphAddMemcpyNode1D
-    cudaGraphAddMemcpyNodeFromSymbol
-    cudaGraphAddMemcpyNodeToSymbol
-    cudaGraphAddMemsetNode
     cudaGraphAddNode
-    cudaGraphChildGraphNodeGetGraph
-    cudaGraphClone
     cudaGraphConditionalHandleCreate
     cudaGraphConditionalHandleCreate_v2
-    cudaGraphCreate
-    cudaGraphDebugDotPrint
-    cudaGraphDestroyNode
-    cudaGraphEventRecordNodeGetEvent
-    cudaGraphEventRecordNodeSetEvent
-    cudaGraphEventWaitNodeGetEvent
-    cudaGraphEventWaitNodeSetEvent
-    cudaGraphExecChildGraphNodeSetParams
-    cudaGraphExecEventRecordNodeSetEvent
-    cudaGraphExecEventWaitNodeSetEvent
     cudaGraphExecExternalSemaphoresSignalNodeSetParams
     cudaGraphExecExternalSemaphoresWaitNodeSetParams
-    cudaGraphExecGetFlags
-    cudaGraphExecGetId
-    cudaGraphExecHostNodeSetParams
-    cudaGraphExecKernelNodeSetParams
-    cudaGraphExecMemcpyNodeSetParams
-    cudaGraphExecMemcpyNodeSetParams1D
-    cudaGraphExecMemcpyNodeSetParamsFromSymbol
-    cudaGraphExecMemcpyNodeSetParamsToSymbol
-    cudaGraphExecMemsetNodeSetParams
     cudaGraphExecNodeSetParams
-    cudaGraphExecUpdate
     cudaGraphExternalSemaphoresSignalNodeGetParams
     cudaGraphExternalSemaphoresSignalNodeSetParams
     cudaGraphExternalSemaphoresWaitNodeGetParams
     cudaGraphExternalSemaphoresWaitNodeSetParams
-    cudaGraphGetEdges
-    cudaGraphGetId
-    cudaGraphGetNodes
-    cudaGraphGetRootNodes
-    cudaGraphHostNodeGetParams
-    cudaGraphHostNodeSetParams
-    cudaGraphInstantiateWithParams
-    cudaGraphInstantiateWithParams_ptsz
     cudaGraphKernelNodeCopyAttributes
     cudaGraphKernelNodeGetAttribute
-    cudaGraphKernelNodeGetParams
     cudaGraphKernelNodeSetAttribute
-    cudaGraphKernelNodeSetParams
-    cudaGraphMemAllocNodeGetParams
-    cudaGraphMemFreeNodeGetParams
     cudaGraphMemcpyNodeGetParams
-    cudaGraphMemcpyNodeSetParams
-    cudaGraphMemcpyNodeSetParams1D
-    cudaGraphMemcpyNodeSetParamsFromSymbol
-    cudaGraphMemcpyNodeSetParamsToSymbol
-    cudaGraphMemsetNodeGetParams
-    cudaGraphMemsetNodeSetParams
-    cudaGraphNodeFindInClone
-    cudaGraphNodeGetContainingGraph
-    cudaGraphNodeGetDependencies
-    cudaGraphNodeGetDependentNodes
-    cudaGraphNodeGetEnabled
     cudaGraphNodeGetLocalId
     cudaGraphNodeGetParams
     cudaGraphNodeGetToolsId
-    cudaGraphNodeGetType
-    cudaGraphNodeSetEnabled
     cudaGraphNodeSetParams
-    cudaGraphReleaseUserObject
-    cudaGraphRemoveDependencies
-    cudaGraphRetainUserObject
-    cudaGraphUpload
-    cudaGraphUpload_ptsz
     cudaGraphicsMapResources
     cudaGraphicsResourceGetMappedMipmappedArray
     cudaGraphicsResourceGetMappedPointer
@@ -152,57 +61,31 @@ crate::unsupported! {
     cudaGraphicsUnmapResources
     cudaGraphicsUnregisterResource
     cudaGreenCtxCreate
-    cudaHostGetFlags
     cudaImportExternalMemory
     cudaImportExternalSemaphore
-    cudaInitDevice
     cudaIpcCloseMemHandle
     cudaIpcGetEventHandle
     cudaIpcGetMemHandle
     cudaIpcOpenEventHandle
     cudaIpcOpenMemHandle
-    cudaKernelSetAttributeForDevice
-    cudaLaunchHostFunc_v2
-    cudaLaunchHostFunc_v2_ptsz
-    cudaLibraryEnumerateKernels
-    cudaLibraryGetGlobal
-    cudaLibraryGetKernel
-    cudaLibraryGetKernelCount
     cudaLibraryGetManaged
     cudaLibraryGetUnifiedFunction
-    cudaLibraryLoadData
-    cudaLibraryLoadFromFile
-    cudaLibraryUnload
     cudaLogsCurrent
     cudaLogsDumpToFile
     cudaLogsDumpToMemory
     cudaLogsRegisterCallback
     cudaLogsUnregisterCallback
-    cudaMallocFromPoolAsync
-    cudaMallocFromPoolAsync_ptsz
     cudaMemDiscardAndPrefetchBatchAsync
     cudaMemDiscardAndPrefetchBatchAsync_ptsz
     cudaMemDiscardBatchAsync
     cudaMemDiscardBatchAsync_ptsz
-    cudaMemGetDefaultMemPool
     cudaMemGetLocationInfo
-    cudaMemGetMemPool
-    cudaMemPoolCreate
-    cudaMemPoolDestroy
     cudaMemPoolExportPointer
     cudaMemPoolExportToShareableHandle
-    cudaMemPoolGetAccess
-    cudaMemPoolGetAttribute
     cudaMemPoolImportFromShareableHandle
     cudaMemPoolImportPointer
-    cudaMemPoolSetAccess
-    cudaMemPoolSetAttribute
-    cudaMemPoolTrimTo
     cudaMemPrefetchBatchAsync
     cudaMemPrefetchBatchAsync_ptsz
-    cudaMemRangeGetAttribute
-    cudaMemRangeGetAttributes
-    cudaMemSetMemPool
     cudaMemcpy2DArrayToArray
     cudaMemcpy2DArrayToArray_ptds
     cudaMemcpy3DBatchAsync
@@ -217,53 +100,16 @@ crate::unsupported! {
     cudaMemcpyArrayToArray_ptds
     cudaMemcpyBatchAsync
     cudaMemcpyBatchAsync_ptsz
-    cudaMemcpyFromSymbolAsync
-    cudaMemcpyFromSymbolAsync_ptsz
-    cudaMemcpyPeer
-    cudaMemcpyPeerAsync
-    cudaMemcpyToSymbolAsync
-    cudaMemcpyToSymbolAsync_ptsz
     cudaMemcpyWithAttributesAsync
     cudaMemcpyWithAttributesAsync_ptsz
     cudaMipmappedArrayGetMemoryRequirements
     cudaMipmappedArrayGetSparseProperties
-    cudaOccupancyAvailableDynamicSMemPerBlock
-    cudaOccupancyMaxPotentialClusterSize
-    cudaSetValidDevices
     cudaSignalExternalSemaphoresAsync
     cudaSignalExternalSemaphoresAsync_ptsz
-    cudaStreamAttachMemAsync
-    cudaStreamAttachMemAsync_ptsz
-    cudaStreamBeginCaptureToGraph
-    cudaStreamBeginCaptureToGraph_ptsz
     cudaStreamBeginRecaptureToGraph
     cudaStreamBeginRecaptureToGraph_ptsz
-    cudaStreamCopyAttributes
-    cudaStreamCopyAttributes_ptsz
-    cudaStreamGetAttribute
-    cudaStreamGetAttribute_ptsz
-    cudaStreamGetCaptureInfo
-    cudaStreamGetCaptureInfo_ptsz
     cudaStreamGetDevResource
     cudaStreamGetDevResource_ptsz
-    cudaStreamGetDevice
-    cudaStreamGetDevice_ptsz
-    cudaStreamGetFlags
-    cudaStreamGetFlags_ptsz
-    cudaStreamGetId
-    cudaStreamGetId_ptsz
-    cudaStreamGetPriority
-    cudaStreamGetPriority_ptsz
-    cudaStreamIsCapturing
-    cudaStreamIsCapturing_ptsz
-    cudaStreamSetAttribute
-    cudaStreamSetAttribute_ptsz
-    cudaStreamUpdateCaptureDependencies
-    cudaStreamUpdateCaptureDependencies_ptsz
-    cudaThreadExchangeStreamCaptureMode
-    cudaUserObjectCreate
-    cudaUserObjectRelease
-    cudaUserObjectRetain
     cudaWaitExternalSemaphoresAsync
     cudaWaitExternalSemaphoresAsync_ptsz
 }

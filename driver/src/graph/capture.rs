@@ -40,7 +40,7 @@ pub fn append(d: &mut Driver, stream: u64, work: Work) -> Result<u64, CUresult> 
     let graph = d.graphs.get_mut(&c.graph).ok_or_else(|| {
         crate::fail(error::INVALID_HANDLE, "the graph the stream captures into was destroyed")
     })?;
-    graph.nodes.push(Node { handle: node, work, deps: c.deps, enabled: true });
+    graph.nodes.push(Node { handle: node, work, deps: c.deps, enabled: true, origin: node });
     if let Some(s) = d.streams.get_mut(&stream).and_then(|s| s.capture.as_mut()) {
         s.deps = vec![node];
     }

@@ -39,7 +39,7 @@ fn instantiate(g: Handle, flags: u64) -> Result<u64, CUresult> {
     }
     state::with(|d| {
         let graph = d.graph(g)?.clone();
-        d.hold(&graph.allocations());
+        d.hold_graph(&graph);
         let e = d.handle();
         d.execs.insert(e, Exec { graph, flags });
         Ok(e)
@@ -146,6 +146,11 @@ crate::api! {
         }
     }
 
+    fn cuGraphExecGetId(h_graph_exec: Handle, graph_id: *mut u32) {
+        state::with(|d| exec(d, h_graph_exec).map(|_| ()))?;
+        crate::out(graph_id, (h_graph_exec as u64 >> 4) as u32)
+    }
+
     fn cuGraphExecGetFlags(h_graph_exec: Handle, flags: *mut u64) {
         let f = state::with(|d| Ok(exec(d, h_graph_exec)?.flags))?;
         crate::out(flags, f)
@@ -174,7 +179,7 @@ crate::api! {
     fn cuGraphExecDestroy(h_graph_exec: Handle) {
         state::with(|d| {
             let x = d.execs.remove(&(h_graph_exec as u64)).ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("{h_graph_exec:?} is not an instantiated graph")))?;
-            d.release(&x.graph.allocations());
+            d.release_graph(&x.graph);
             Ok(())
         })
     }

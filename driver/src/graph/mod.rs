@@ -20,6 +20,7 @@
 pub mod capture;
 pub mod exec;
 pub mod nodes;
+pub mod objects;
 
 use crate::error;
 use crate::launch::{self, Launch, Params};
@@ -121,12 +122,16 @@ pub struct Node {
     pub deps: Vec<u64>,
     /// Whether an instantiated graph runs it (`cuGraphNodeSetEnabled`).
     pub enabled: bool,
+    /// The node it was cloned from (`cuGraphClone`), or itself.
+    pub origin: u64,
 }
 
 /// A graph's (or an instantiated graph's) nodes, in the order they were added.
 #[derive(Clone, Default)]
 pub struct Graph {
     pub nodes: Vec<Node>,
+    /// User objects the graph holds, with its references to each.
+    pub objects: Vec<(u64, u32)>,
 }
 
 impl Graph {
@@ -164,11 +169,29 @@ impl Driver {
             .ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("{g:?} is not a graph")))
     }
 
+    /// A graph (or an instantiation) `g` was made: it holds its allocations and its
+    /// user objects.
+    pub fn hold_graph(&mut self, g: &Graph) {
+        self.hold(&g.allocations());
+        for &(o, n) in &g.objects {
+            let _ = self.retain_object(o, n);
+        }
+    }
+
+    /// Graph (or instantiation) `g` went.
+    pub fn release_graph(&mut self, g: &Graph) {
+        self.release(&g.allocations());
+        for &(o, n) in &g.objects {
+            let _ = self.release_object(o, n);
+        }
+    }
+
     /// A graph (or an instantiation) that holds `allocations` was made.
     pub fn hold(&mut self, allocations: &[u64]) {
         for a in allocations {
             *self.graph_allocs.entry(*a).or_default() += 1;
         }
+        self.graph_memory_high = self.graph_memory_high.max(self.graph_memory());
     }
 
     /// A graph (or an instantiation) that held `allocations` went: the ones no

@@ -85,7 +85,7 @@ pub(super) fn add_node(
         let held = child.allocations();
         d.hold(&held);
     }
-    d.graph(g)?.nodes.push(Node { handle: node, work, deps, enabled: true });
+    d.graph(g)?.nodes.push(Node { handle: node, work, deps, enabled: true, origin: node });
     Ok(node)
 }
 
@@ -177,15 +177,24 @@ crate::api! {
     fn cuGraphDestroy(h_graph: Handle) {
         state::with(|d| {
             let g = d.graphs.remove(&(h_graph as u64)).ok_or_else(|| crate::fail(error::INVALID_HANDLE, format!("{h_graph:?} is not a graph")))?;
-            d.release(&g.allocations());
+            d.release_graph(&g);
             Ok(())
         })
     }
 
     fn cuGraphClone(ph_graph_clone: *mut Handle, original_graph: Handle) {
         let g = state::with(|d| {
-            let copy = d.graph(original_graph)?.clone();
-            d.hold(&copy.allocations());
+            let mut copy = d.graph(original_graph)?.clone();
+            // The clone's nodes are new nodes: fresh handles, the same edges, and
+            // each remembers its original (cuGraphNodeFindInClone).
+            let renamed: Vec<(u64, u64)> = copy.nodes.iter().map(|n| (n.handle, d.handle())).collect();
+            let rename = |h: u64| renamed.iter().find(|r| r.0 == h).map_or(h, |r| r.1);
+            for n in &mut copy.nodes {
+                n.origin = n.handle;
+                n.handle = rename(n.handle);
+                n.deps = n.deps.iter().map(|&x| rename(x)).collect();
+            }
+            d.hold_graph(&copy);
             let g = d.handle();
             d.graphs.insert(g, copy);
             Ok(g)
@@ -488,6 +497,78 @@ crate::api! {
         })
     }
 
+    fn cuGraphGetEdges_v2(h_graph: Handle, from: *mut Handle, to: *mut Handle, edge_data: *mut u64, num_edges: *mut usize) {
+        // SAFETY: reading the in-out count before the call below writes it.
+        let room = if num_edges.is_null() { 0 } else { unsafe { *num_edges } };
+        // SAFETY: the same arguments, passed on.
+        let code = unsafe { cuGraphGetEdges(h_graph, from, to, num_edges) };
+        if code != error::SUCCESS {
+            return Err(code);
+        }
+        plain_edges(edge_data, room)
+    }
+
+    fn cuGraphNodeGetDependencies_v2(h_node: Handle, dependencies: *mut Handle, edge_data: *mut u64, num_dependencies: *mut usize) {
+        // SAFETY: as above.
+        let room = if num_dependencies.is_null() { 0 } else { unsafe { *num_dependencies } };
+        // SAFETY: the same arguments, passed on.
+        let code = unsafe { cuGraphNodeGetDependencies(h_node, dependencies, num_dependencies) };
+        if code != error::SUCCESS {
+            return Err(code);
+        }
+        plain_edges(edge_data, room)
+    }
+
+    fn cuGraphNodeGetDependentNodes_v2(h_node: Handle, dependent_nodes: *mut Handle, edge_data: *mut u64, num_dependent_nodes: *mut usize) {
+        // SAFETY: as above.
+        let room = if num_dependent_nodes.is_null() { 0 } else { unsafe { *num_dependent_nodes } };
+        // SAFETY: the same arguments, passed on.
+        let code = unsafe { cuGraphNodeGetDependentNodes(h_node, dependent_nodes, num_dependent_nodes) };
+        if code != error::SUCCESS {
+            return Err(code);
+        }
+        plain_edges(edge_data, room)
+    }
+
+    fn cuGraphAddDependencies_v2(h_graph: Handle, from: *const Handle, to: *const Handle, edge_data: *const u64, num_dependencies: usize) {
+        check_plain_edges(edge_data, num_dependencies)?;
+        // SAFETY: the same arguments, passed on.
+        let code = unsafe { cuGraphAddDependencies(h_graph, from, to, num_dependencies) };
+        if code == error::SUCCESS { Ok(()) } else { Err(code) }
+    }
+
+    fn cuGraphRemoveDependencies_v2(h_graph: Handle, from: *const Handle, to: *const Handle, edge_data: *const u64, num_dependencies: usize) {
+        check_plain_edges(edge_data, num_dependencies)?;
+        // SAFETY: the same arguments, passed on.
+        let code = unsafe { cuGraphRemoveDependencies(h_graph, from, to, num_dependencies) };
+        if code == error::SUCCESS { Ok(()) } else { Err(code) }
+    }
+
+    fn cuGraphNodeGetContainingGraph(h_node: Handle, ph_graph: *mut Handle) {
+        let g = state::with(|d| find(d, h_node).map(|(g, _)| g))?;
+        crate::out(ph_graph, g as Handle)
+    }
+
+    fn cuGraphNodeFindInClone(ph_node: *mut Handle, h_original_node: Handle, h_cloned_graph: Handle) {
+        let n = state::with(|d| {
+            let original = h_original_node as u64;
+            let clone = d.graph(h_cloned_graph)?;
+            clone
+                .nodes
+                .iter()
+                .find(|n| n.origin == original)
+                .map(|n| n.handle)
+                .ok_or_else(|| crate::fail(error::INVALID_VALUE, format!("{h_original_node:?} has no copy in the graph")))
+        })?;
+        crate::out(ph_node, n as Handle)
+    }
+
+    fn cuGraphGetId(h_graph: Handle, graph_id: *mut u32) {
+        state::with(|d| d.graph(h_graph).map(|_| ()))?;
+        // Handles are never reused: the handle's number serves as the ID.
+        crate::out(graph_id, (h_graph as u64 >> 4) as u32)
+    }
+
     fn cuGraphDestroyNode(h_node: Handle) {
         state::with(|d| {
             let (g, k) = find(d, h_node)?;
@@ -523,6 +604,35 @@ crate::api! {
         })?;
         std::fs::write(path, dot).map_err(|e| crate::fail(error::OPERATING_SYSTEM, format!("{path}: {e}")))
     }
+}
+
+/// Fills `room` edge data entries (`CUgraphEdgeData`, 8 bytes each) with the plain
+/// edge's zeros: every edge of a ptxvm graph is one.
+fn plain_edges(edge_data: *mut u64, room: usize) -> Result<(), CUresult> {
+    if !edge_data.is_null() {
+        for k in 0..room {
+            // SAFETY: the caller's edge data array holds as many entries as nodes.
+            unsafe { edge_data.add(k).write(0) };
+        }
+    }
+    Ok(())
+}
+
+/// Edge data other than plain edges (ports, programmatic dependencies) is refused.
+fn check_plain_edges(edge_data: *const u64, n: usize) -> Result<(), CUresult> {
+    if edge_data.is_null() {
+        return Ok(());
+    }
+    for k in 0..n {
+        // SAFETY: the caller passes `n` entries.
+        if unsafe { *edge_data.add(k) } != 0 {
+            return Err(crate::fail(
+                error::NOT_SUPPORTED,
+                "edge data other than a plain dependency (ports, programmatic launches)",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Node kinds by `CUgraphNodeType`, for the DOT output.

@@ -3,6 +3,15 @@
    work runs only when the captured graph is launched. */
 #include "check.h"
 
+/* The older names a framework's CUDA-graph path binds to (cuda.h maps the plain
+   names to the newer variants): the v1 kernel node parameters are the v2 ones
+   without their last two fields. */
+CUresult graph_instantiate_v2(CUgraphExec *, CUgraph, CUgraphNode *, char *, size_t) __asm__("cuGraphInstantiate_v2");
+CUresult graph_add_kernel_v1(CUgraphNode *, CUgraph, const CUgraphNode *, size_t,
+                             const CUDA_KERNEL_NODE_PARAMS_v1 *) __asm__("cuGraphAddKernelNode");
+CUresult graph_exec_kernel_v1(CUgraphExec, CUgraphNode, const CUDA_KERNEL_NODE_PARAMS_v1 *) __asm__(
+    "cuGraphExecKernelNodeSetParams");
+
 static int host_calls = 0;
 static void CUDA_CB count(void *data) { host_calls += (int)(intptr_t)data; }
 
@@ -106,6 +115,41 @@ int main(int argc, char **argv) {
     EXPECT_ERR(cuStreamBeginCapture(NULL, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
     CHECK(cuGraphExecDestroy(exec));
     CHECK(cuGraphDestroy(captured));
+
+    /* The v1 entry points: a kernel node from v1 parameters, instantiated with
+       cuGraphInstantiate_v2 (an error node and an empty log), then changed through
+       the v1 set-parameters. */
+    CHECK(cuGraphCreate(&g, 0));
+    CHECK(cuMemsetD32(d, 40, N));
+    CUDA_KERNEL_NODE_PARAMS_v1 k1 = {0};
+    k1.func = add_one, k1.gridDimX = N / 64, k1.gridDimY = 1, k1.gridDimZ = 1;
+    k1.blockDimX = 64, k1.blockDimY = 1, k1.blockDimZ = 1, k1.kernelParams = args;
+    CUgraphNode k1node;
+    CHECK(graph_add_kernel_v1(&k1node, g, NULL, 0, &k1));
+    CUgraphNode error_node = (CUgraphNode)&k1;
+    char log[16] = "x";
+    CHECK(graph_instantiate_v2(&exec, g, &error_node, log, sizeof log));
+    EXPECT(error_node == NULL && log[0] == 0);
+    CHECK(cuGraphLaunch(exec, s));
+    int back_n[N];
+    CHECK(cuMemcpyDtoH(back_n, d, sizeof back_n));
+    EXPECT(back_n[0] == 41 && back_n[N - 1] == 41);
+    int quarter = N / 4;
+    void *quarter_args[] = {&d, &quarter};
+    k1.kernelParams = quarter_args;
+    CHECK(graph_exec_kernel_v1(exec, k1node, &k1));
+    CHECK(cuGraphLaunch(exec, s));
+    CHECK(cuMemcpyDtoH(back_n, d, sizeof back_n));
+    EXPECT(back_n[0] == 42 && back_n[N / 4 - 1] == 42 && back_n[N / 4] == 41);
+    /* The node's parameters read back, through the v2 call (the v1 fields agree). */
+    CUDA_KERNEL_NODE_PARAMS got;
+    CHECK(cuGraphKernelNodeGetParams(k1node, &got));
+    EXPECT(got.func == add_one && got.gridDimX == N / 64 && got.blockDimX == 64);
+    CUgraphNodeType type;
+    CHECK(cuGraphNodeGetType(k1node, &type));
+    EXPECT(type == CU_GRAPH_NODE_TYPE_KERNEL);
+    CHECK(cuGraphExecDestroy(exec));
+    CHECK(cuGraphDestroy(g));
     puts("graphs: ok");
     return 0;
 }
