@@ -167,6 +167,10 @@ fn fill(dst: CUdeviceptr, pattern: &[u8], count: usize) -> Result<(), CUresult> 
         let bytes = count
             .checked_mul(pattern.len())
             .ok_or_else(|| crate::fail(error::INVALID_VALUE, "the size overflows"))?;
+        // A fill of nothing touches nothing, NULL included, as on CUDA.
+        if bytes == 0 {
+            return Ok(());
+        }
         device_range(d, dst, bytes, "destination")?;
         if !dst.is_multiple_of(pattern.len() as u64) {
             let why = format!("0x{dst:x} is not aligned to the {}-byte value", pattern.len());

@@ -7,6 +7,17 @@ use crate::state::{self, Driver, MemKind};
 use crate::types::{CUdeviceptr, CUresult, Handle, MEMORYTYPE_DEVICE, MEMORYTYPE_HOST};
 use std::ffi::c_void;
 
+/// Whether `ptr` is in a managed variable of a module whose variables are placed.
+fn managed_variable(d: &Driver, ptr: CUdeviceptr) -> bool {
+    d.modules.values().any(|m| {
+        m.module.managed_names().iter().any(|name| {
+            d.device
+                .global(&m.module, name)
+                .is_some_and(|(addr, bytes)| ptr >= addr && ptr < addr + bytes.max(1))
+        })
+    })
+}
+
 /// One attribute of `ptr`, written to `data`: `None` when `ptr` is not memory the
 /// driver knows.
 ///
@@ -16,8 +27,12 @@ fn attribute(d: &Driver, attr: u32, ptr: CUdeviceptr, data: *mut c_void) -> Resu
     let range = d.device.range(ptr);
     let alloc = find(d, ptr);
     let Some(r) = range else { return Ok(None) };
-    // A module's variables are device memory of the context that loaded the module.
-    let kind = alloc.map_or(MemKind::Device, |(_, a)| a.kind);
+    // A module's variables are device memory of the context that loaded the module;
+    // its managed ones (`__managed__`, `.attribute(.managed)`) are managed memory.
+    let kind = alloc.map_or_else(
+        || if managed_variable(d, ptr) { MemKind::Managed } else { MemKind::Device },
+        |(_, a)| a.kind,
+    );
     let ctx = alloc.map_or_else(|| state::top().unwrap_or(0), |(_, a)| a.ctx);
     let host = !matches!(kind, MemKind::Device);
     let (start, bytes) = alloc.map_or((r.base, r.bytes), |(k, a)| (k, a.bytes));

@@ -10,7 +10,7 @@
 use crate::error;
 use crate::types::CUresult;
 use ptxvm::api::{Device, Kernel, Module};
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
@@ -151,9 +151,50 @@ pub struct Driver {
 
 static DRIVER: Mutex<Option<Driver>> = Mutex::new(None);
 
+/// A thread's context stack. It has no destructor, so thread-local storage keeps it
+/// to the end: a driver call from a static destructor or an `atexit` handler (which
+/// run after the thread's other thread-locals are gone) still finds its context.
+#[derive(Clone, Copy)]
+struct Stack {
+    items: [u64; 64],
+    len: usize,
+}
+
+impl Stack {
+    fn top(&self) -> Option<u64> {
+        self.len.checked_sub(1).map(|k| self.items[k])
+    }
+
+    fn push(&mut self, ctx: u64) {
+        // Deeper than any program nests contexts: the bottom one goes.
+        if self.len == self.items.len() {
+            self.items.copy_within(1.., 0);
+            self.len -= 1;
+        }
+        self.items[self.len] = ctx;
+        self.len += 1;
+    }
+
+    fn pop(&mut self) -> Option<u64> {
+        let top = self.top()?;
+        self.len -= 1;
+        Some(top)
+    }
+}
+
 thread_local! {
     /// This thread's context stack; the top is the current context.
-    static STACK: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+    static STACK: Cell<Stack> = const { Cell::new(Stack { items: [0; 64], len: 0 }) };
+}
+
+/// Changes this thread's context stack with `f`.
+fn with_stack<R>(f: impl FnOnce(&mut Stack) -> R) -> R {
+    STACK.with(|s| {
+        let mut stack = s.get();
+        let r = f(&mut stack);
+        s.set(stack);
+        r
+    })
 }
 
 /// The driver's state, locked.
@@ -209,14 +250,13 @@ pub fn with<R>(f: impl FnOnce(&mut Driver) -> Result<R, CUresult>) -> Result<R, 
 
 /// This thread's current context handle, if any (not checked).
 pub fn top() -> Option<u64> {
-    STACK.with(|s| s.borrow().last().copied())
+    STACK.with(|s| s.get().top())
 }
 
 /// Replaces the current context (`cuCtxSetCurrent`): the top of the stack, or
 /// nothing with 0.
 pub fn set_top(ctx: u64) {
-    STACK.with(|s| {
-        let mut s = s.borrow_mut();
+    with_stack(|s| {
         s.pop();
         if ctx != 0 {
             s.push(ctx);
@@ -225,11 +265,11 @@ pub fn set_top(ctx: u64) {
 }
 
 pub fn push(ctx: u64) {
-    STACK.with(|s| s.borrow_mut().push(ctx));
+    with_stack(|s| s.push(ctx));
 }
 
 pub fn pop() -> Option<u64> {
-    STACK.with(|s| s.borrow_mut().pop())
+    with_stack(Stack::pop)
 }
 
 impl Driver {

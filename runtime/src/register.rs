@@ -45,8 +45,15 @@ pub struct Dim3 {
     pub z: u32,
 }
 
+/// A `<<<>>>` configuration: grid, block, dynamic shared memory, stream.
+type Config = (Dim3, Dim3, usize, usize);
+const NO_DIM: Dim3 = Dim3 { x: 0, y: 0, z: 0 };
+
 thread_local! {
-    static CONFIGS: std::cell::RefCell<Vec<(Dim3, Dim3, usize, usize)>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The configurations `<<<>>>` pushed and the stubs have not popped yet (a fixed
+    /// array: no destructor, so a launch from a static destructor still works).
+    static CONFIGS: std::cell::Cell<([Config; 16], usize)> =
+        const { std::cell::Cell::new(([(NO_DIM, NO_DIM, 0, 0); 16], 0)) };
 }
 
 /// The driver started, with the device's primary context current on this thread.
@@ -167,7 +174,12 @@ fn name_of(p: *const c_char) -> Option<CString> {
 
 /// The configuration `<<<>>>` pushed last, popped.
 pub fn pop_config() -> Option<(Dim3, Dim3, usize, usize)> {
-    CONFIGS.with(|c| c.borrow_mut().pop())
+    CONFIGS.with(|c| {
+        let (mut all, n) = c.get();
+        let top = n.checked_sub(1).map(|k| std::mem::replace(&mut all[k], (NO_DIM, NO_DIM, 0, 0)))?;
+        c.set((all, n - 1));
+        Some(top)
+    })
 }
 
 crate::rt! {
@@ -245,6 +257,17 @@ pub unsafe extern "C" fn __cudaPushCallConfiguration(
     shared_mem: usize,
     stream: *mut c_void,
 ) -> u32 {
-    CONFIGS.with(|c| c.borrow_mut().push((grid_dim, block_dim, shared_mem, stream as usize)));
+    CONFIGS.with(|c| {
+        let (mut all, n) = c.get();
+        // Sixteen launches configured and not made: the oldest is dropped.
+        let n = if n == all.len() {
+            all.copy_within(1.., 0);
+            n - 1
+        } else {
+            n
+        };
+        all[n] = (grid_dim, block_dim, shared_mem, stream as usize);
+        c.set((all, n + 1));
+    });
     0
 }

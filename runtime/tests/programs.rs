@@ -731,3 +731,23 @@ fn graphs_and_pools_run_clean_under_memcheck() {
         );
     }
 }
+
+/// Driver calls while the process exits (a global's destructor and an atexit
+/// handler free, launch and copy) work silently, and copies of nothing with NULL
+/// pointers succeed, as on CUDA.
+#[test]
+fn calls_at_exit_and_empty_copies_work_as_on_cuda() {
+    let Some(built) = build("exit", &["-arch=sm_90"]) else { return };
+    for (how, exe) in built.both() {
+        let Some(out) = exec(exe, &[]) else { return };
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{how}: {stdout}\n{stderr}");
+        assert_eq!(
+            stdout,
+            "main: done\natexit: launch and copy cudaSuccess, 42\natexit: cudaFree cudaSuccess\n\
+             destructor: cudaFree cudaSuccess\n",
+            "{how}: {stderr}"
+        );
+        assert!(!stderr.contains("internal error") && !stderr.contains("panicked"), "{how}: {stderr}");
+    }
+}

@@ -145,6 +145,20 @@ impl Module {
         &self.src
     }
 
+    /// The names of the module's managed variables (`.global .attribute(.managed)`,
+    /// as nvcc declares `__managed__` ones).
+    pub fn managed_names(&self) -> Vec<String> {
+        self.ast
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Var(v) if v.attrs.iter().any(|a| a.text(&self.src) == ".managed") => Some(v),
+                _ => None,
+            })
+            .flat_map(|v| v.vars.iter().map(|d| d.name.text(&self.src).to_string()))
+            .collect()
+    }
+
     /// The names of the module's kernels (`.entry` functions with a body).
     pub fn kernel_names(&self) -> Vec<String> {
         self.ast

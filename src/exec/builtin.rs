@@ -277,6 +277,61 @@ impl Cta<'_> {
                         Self::store_return(warp, ret, l, e);
                     }
                 }
+                Builtin::StreamCreate | Builtin::EventCreate => {
+                    // Device streams must be non-blocking, device events untimed
+                    // (cudaStreamNonBlocking, cudaEventDisableTiming), as CUDA's
+                    // device runtime requires.
+                    let (ptr, flags) = (arg(warp, 0, l), arg(warp, 1, l));
+                    let needed = if b == Builtin::StreamCreate { 1 } else { 2 };
+                    let e = if flags & needed == 0 || ptr == 0 {
+                        super::children::code::INVALID_VALUE
+                    } else {
+                        let handle = self.children.handle();
+                        if let Err(cause) = self.store_out(warp, ptr, 8, handle, l) {
+                            return Err(self.fault(n, warp, 1 << lane, inst, cause));
+                        }
+                        super::children::code::SUCCESS
+                    };
+                    if let Some(&ret) = call.rets.first() {
+                        Self::store_return(warp, ret, l, e);
+                    }
+                }
+                Builtin::Ordering => {
+                    if let Some(&ret) = call.rets.first() {
+                        Self::store_return(warp, ret, l, super::children::code::SUCCESS);
+                    }
+                }
+                Builtin::DeviceMalloc => {
+                    let (ptr, size) = (arg(warp, 0, l), arg(warp, 1, l));
+                    let p = self.heap.take(size, 256);
+                    // cudaErrorMemoryAllocation when the heap has no room.
+                    let e = if p == 0 { 2 } else { super::children::code::SUCCESS };
+                    if ptr != 0 {
+                        if let Err(cause) = self.store_out(warp, ptr, 8, p, l) {
+                            return Err(self.fault(n, warp, 1 << lane, inst, cause));
+                        }
+                    }
+                    if let Some(&ret) = call.rets.first() {
+                        Self::store_return(warp, ret, l, e);
+                    }
+                }
+                Builtin::DeviceFree => {
+                    let e = match self.heap.give_back(arg(warp, 0, l)) {
+                        Ok(()) => super::children::code::SUCCESS,
+                        Err(_) => super::children::code::INVALID_VALUE,
+                    };
+                    if let Some(&ret) = call.rets.first() {
+                        Self::store_return(warp, ret, l, e);
+                    }
+                }
+                Builtin::DeviceQuery(value) => {
+                    if let Err(cause) = self.store_out(warp, arg(warp, 0, l), 4, u64::from(value), l) {
+                        return Err(self.fault(n, warp, 1 << lane, inst, cause));
+                    }
+                    if let Some(&ret) = call.rets.first() {
+                        Self::store_return(warp, ret, l, super::children::code::SUCCESS);
+                    }
+                }
                 Builtin::GetLastError | Builtin::PeekAtLastError => {
                     let e = self.children.last_error(n, (warp.index, lane), b == Builtin::GetLastError);
                     if let Some(&ret) = call.rets.first() {
@@ -300,6 +355,31 @@ impl Cta<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Writes `size` bytes of `v` where a device runtime call's out-pointer `addr`
+    /// points: global or the lane's local memory (where nvcc puts the variables
+    /// whose address it passes).
+    fn store_out(&self, warp: &mut Warp, addr: u64, size: u8, v: u64, lane: usize) -> Result<(), String> {
+        use super::lane::Target;
+        match self.target(warp, Mem::Generic, addr) {
+            Target::Global(a) => self.memory.store(a, u64::from(size), v).map_err(|e| self.memory.explain(e)),
+            Target::Local(a) => {
+                let at = a as usize;
+                let end = at.checked_add(size as usize).filter(|&e| e <= warp.top as usize);
+                let Some(end) = end else {
+                    return Err(format!(
+                        "out of bounds: a device runtime call writes {size} bytes at local {a:#x}"
+                    ));
+                };
+                warp.local[lane][at..end].copy_from_slice(&v.to_le_bytes()[..size as usize]);
+                Ok(())
+            }
+            _ => Err(format!(
+                "a device runtime call's out-pointer {addr:#x} is in shared memory or the parameters; \
+                 ptxvm writes its results to global or local memory"
+            )),
+        }
     }
 
     /// Writes a returned value to the caller's `.param` variable or register.

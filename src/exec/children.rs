@@ -57,6 +57,8 @@ struct State {
     /// Each thread's last launch error (`cudaGetLastError` in device code), by CTA,
     /// warp and lane; only failures are kept.
     errors: HashMap<(u64, u32, u32), u64>,
+    /// Stream and event handles made so far.
+    handles: u64,
 }
 
 /// The launches one grid's threads make.
@@ -108,6 +110,14 @@ impl Children {
             s.errors.insert((cta, who.0, who.1), result);
         }
         result
+    }
+
+    /// A new stream or event handle for device code: never 0 (the default stream) nor
+    /// the special streams (`cudaStreamTailLaunch`, `cudaStreamFireAndForget`).
+    pub fn handle(&self) -> u64 {
+        let mut s = self.state();
+        s.handles += 1;
+        0x1000 + s.handles
     }
 
     /// `cudaGetLastError` (cleared) or `cudaPeekAtLastError` in device code.

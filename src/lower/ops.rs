@@ -1229,6 +1229,21 @@ pub enum Builtin {
     GetLastError,
     /// `cudaPeekAtLastError` in device code: the same, kept.
     PeekAtLastError,
+    /// `cudaStreamCreateWithFlags(stream*, flags)` in device code (`cudaStreamNonBlocking`).
+    StreamCreate,
+    /// `cudaEventCreateWithFlags(event*, flags)` in device code (`cudaEventDisableTiming`).
+    EventCreate,
+    /// `cudaStreamDestroy`, `cudaEventDestroy`, `cudaEventRecord(WithFlags)` and
+    /// `cudaStreamWaitEvent` in device code: each orders work, and ptxvm runs a
+    /// grid's children in launch order, which keeps every order they can ask for.
+    Ordering,
+    /// `cudaMalloc(ptr*, size)` in device code: the device heap.
+    DeviceMalloc,
+    /// `cudaFree(ptr)` in device code.
+    DeviceFree,
+    /// `cudaGetDevice(int*)`, `cudaGetDeviceCount(int*)` and
+    /// `cudaRuntimeGetVersion(int*)` in device code: 0, 1 and 13050.
+    DeviceQuery(u32),
 }
 
 impl Builtin {
@@ -1241,7 +1256,24 @@ impl Builtin {
             "__cuda_syscall_aligned_malloc" => Some(Builtin::AlignedMalloc),
             "free" => Some(Builtin::Free),
             "__cudaCDP2GetParameterBufferV2" | "cudaGetParameterBufferV2" => Some(Builtin::ParameterBuffer),
-            "__cudaCDP2LaunchDeviceV2" | "cudaLaunchDeviceV2" => Some(Builtin::LaunchDevice),
+            "__cudaCDP2LaunchDeviceV2" | "__cudaCDP2LaunchDeviceV2_ptsz" | "cudaLaunchDeviceV2" => {
+                Some(Builtin::LaunchDevice)
+            }
+            "__cudaCDP2StreamCreateWithFlags" | "cudaStreamCreateWithFlags" => Some(Builtin::StreamCreate),
+            "__cudaCDP2EventCreateWithFlags" | "cudaEventCreateWithFlags" => Some(Builtin::EventCreate),
+            "__cudaCDP2StreamDestroy"
+            | "__cudaCDP2EventDestroy"
+            | "__cudaCDP2EventRecord"
+            | "__cudaCDP2EventRecord_ptsz"
+            | "__cudaCDP2EventRecordWithFlags"
+            | "__cudaCDP2EventRecordWithFlags_ptsz"
+            | "__cudaCDP2StreamWaitEvent"
+            | "__cudaCDP2StreamWaitEvent_ptsz" => Some(Builtin::Ordering),
+            "__cudaCDP2Malloc" => Some(Builtin::DeviceMalloc),
+            "__cudaCDP2Free" => Some(Builtin::DeviceFree),
+            "__cudaCDP2GetDevice" => Some(Builtin::DeviceQuery(0)),
+            "__cudaCDP2GetDeviceCount" => Some(Builtin::DeviceQuery(1)),
+            "__cudaCDP2RuntimeGetVersion" => Some(Builtin::DeviceQuery(13050)),
             "__cudaCDP2GetLastError" | "cudaGetLastError" => Some(Builtin::GetLastError),
             "__cudaCDP2PeekAtLastError" | "cudaPeekAtLastError" => Some(Builtin::PeekAtLastError),
             _ => None,

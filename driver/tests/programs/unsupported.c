@@ -65,6 +65,25 @@ int main(int argc, char **argv) {
     CUdevprop prop;
     CHECK(cuDeviceGetProperties(&prop, dev));
     EXPECT(prop.maxThreadsPerBlock == 1024 && prop.maxThreadsDim[2] == 64 && prop.SIMDWidth == 32);
+    /* A managed variable (`__managed__`, `.attribute(.managed)`) is managed memory
+       to pointer queries; a plain .global one is device memory. */
+    static const char managed_ptx[] =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".global .attribute(.managed) .align 4 .u32 m[4];\n"
+        ".global .align 4 .u32 plain[4];\n"
+        ".visible .entry k() { ret; }\n";
+    CUmodule vars;
+    CHECK(cuModuleLoadData(&vars, managed_ptx));
+    CUdeviceptr m, plain;
+    size_t bytes = 0;
+    CHECK(cuModuleGetGlobal(&m, &bytes, vars, "m"));
+    CHECK(cuModuleGetGlobal(&plain, NULL, vars, "plain"));
+    unsigned int is_managed = 7;
+    CHECK(cuPointerGetAttribute(&is_managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, m + 4));
+    EXPECT(is_managed == 1 && bytes == 16);
+    CHECK(cuPointerGetAttribute(&is_managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, plain));
+    EXPECT(is_managed == 0);
+    CHECK(cuModuleUnload(vars));
     /* A copy of nothing, from and to NULL, succeeds as on CUDA. */
     CHECK(cuMemcpyHtoD(d, NULL, 0));
     CHECK(cuMemcpyDtoH(NULL, d, 0));

@@ -2,7 +2,10 @@
 // kernels here call a __device__ function and update a __device__ variable
 // defined there, and use dynamic parallelism: a parent grid launches child grids,
 // a child launches grandchildren, a tail launch runs after the rest, and a launch
-// with a bad shape gives cudaErrorInvalidConfiguration in device code.
+// with a bad shape gives cudaErrorInvalidConfiguration in device code; and the
+// device runtime's other calls: a stream and an event made in device code, a child
+// launched into the stream after the event, cudaMalloc and cudaFree from the
+// device heap, and the device and version queries.
 // Prints "rdc: ok".
 #include <cstdio>
 #include <cstdlib>
@@ -45,6 +48,32 @@ __global__ void parent(int *out, int *sum, int *errors) {
     }
 }
 
+// Device code's own stream, event and memory, as CDP2 has them.
+__global__ void fill_from(int *out, const int *from) { out[threadIdx.x] = from[threadIdx.x] + 1; }
+
+__global__ void device_runtime(int *out, int *results) {
+    cudaStream_t s;
+    results[0] = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    cudaEvent_t e;
+    results[1] = cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
+    int *scratch = nullptr;
+    results[2] = cudaMalloc((void **)&scratch, 16 * sizeof(int));
+    for (int i = 0; i < 16; i++) scratch[i] = 100 + i;
+    results[3] = cudaEventRecord(e, s);
+    results[4] = cudaStreamWaitEvent(s, e, 0);
+    fill_from<<<1, 16, 0, s>>>(out, scratch);
+    results[5] = cudaGetLastError();
+    int dev = -1, version = 0;
+    results[6] = cudaGetDevice(&dev);
+    results[7] = dev;
+    results[8] = cudaRuntimeGetVersion(&version);
+    results[9] = version >= 12000;
+    results[10] = cudaStreamDestroy(s);
+    results[11] = cudaEventDestroy(e);
+    cudaStream_t blocking;
+    results[12] = cudaStreamCreateWithFlags(&blocking, cudaStreamDefault);
+}
+
 int main() {
     const int n = 1000;
     int *out;
@@ -74,6 +103,15 @@ int main() {
     }
     EXPECT(*sum == want);
     EXPECT(errors[0] == cudaErrorInvalidConfiguration && errors[1] == cudaSuccess);
+
+    int *results;
+    cudaMallocManaged(&results, 16 * sizeof(int));
+    cudaMemset(tree, 0, 16 * sizeof(int));
+    device_runtime<<<1, 1>>>(tree, results);
+    EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+    for (int i = 0; i < 16; i++) EXPECT(tree[i] == 101 + i);
+    for (int k : {0, 1, 2, 3, 4, 5, 6, 8, 10, 11}) EXPECT(results[k] == cudaSuccess);
+    EXPECT(results[7] == 0 && results[9] == 1 && results[12] == cudaErrorInvalidValue);
     printf("rdc: ok\n");
     return 0;
 }
