@@ -306,10 +306,10 @@ impl Cta<'_> {
                     let p = self.heap.take(size, 256);
                     // cudaErrorMemoryAllocation when the heap has no room.
                     let e = if p == 0 { 2 } else { super::children::code::SUCCESS };
-                    if ptr != 0 {
-                        if let Err(cause) = self.store_out(warp, ptr, 8, p, l) {
-                            return Err(self.fault(n, warp, 1 << lane, inst, cause));
-                        }
+                    if ptr != 0
+                        && let Err(cause) = self.store_out(warp, ptr, 8, p, l)
+                    {
+                        return Err(self.fault(n, warp, 1 << lane, inst, cause));
                     }
                     if let Some(&ret) = call.rets.first() {
                         Self::store_return(warp, ret, l, e);
