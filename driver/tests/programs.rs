@@ -298,6 +298,15 @@ fn unimplemented_functions_and_unknown_tables_answer_errors() {
         "{stderr}"
     );
     assert!(stderr.contains("slot 3 of the driver's private table `context-local storage`"), "{stderr}");
+    // A bad argument to a table's function is an error, named under PTXVM_LOG=api.
+    assert!(
+        stderr.contains("ptxvm api: context-local storage: get() = CUDA_ERROR_INVALID_VALUE"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("ptxvm api: context-local storage: put() = CUDA_ERROR_INVALID_CONTEXT"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -104,6 +104,7 @@ const KEY: [u8; 16] =
     [0x14, 0x6a, 0xdd, 0xae, 0x53, 0xa9, 0xa7, 0x52, 0xaa, 0x08, 0x41, 0x36, 0x0b, 0xf5, 0x5a, 0x9f];
 
 /// What the proof covers besides the devices.
+#[derive(Clone, Copy)]
 pub(super) struct Inputs {
     pub driver_version: u32,
     pub runtime_version: u32,
@@ -175,6 +176,38 @@ mod tests {
         let mut h = Md2::new();
         h.update(text.as_bytes());
         h.finish().iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// An exchange between NVIDIA's runtime and driver that ZLUDA's authors
+    /// recorded (driver 12020, runtime version 11082, one device): the proof the
+    /// driver gave, from the inputs both sides hash.
+    #[test]
+    fn the_proof_of_a_recorded_exchange() {
+        let inputs = Inputs {
+            driver_version: 12020,
+            runtime_version: 0x2b4a,
+            process: 0x4d08,
+            thread: 0x2b78,
+            runtime_table: 0x7ff8_c807_17f0,
+            integrity_table: 0x7ff8_c825_e4b0,
+            function: 0x7ff8_c7dd_0ad0,
+            unix_seconds: 0x64a3_65ee,
+        };
+        let device = DeviceId {
+            uuid: [
+                0x67, 0x22, 0xcb, 0xcf, 0xc6, 0x61, 0xf2, 0x92, 0x74, 0xd6, 0xed, 0x23, 0x2a, 0x32, 0x13,
+                0x1c,
+            ],
+            pci: [0, 4, 0],
+        };
+        let [lo, hi] = proof(&inputs, &[device]);
+        let bytes: Vec<u8> = lo.to_le_bytes().into_iter().chain(hi.to_le_bytes()).collect();
+        let want =
+            [0x7a, 0x70, 0x14, 0xf2, 0x28, 0x46, 0xc3, 0xa7, 0x84, 0xcd, 0xbf, 0x42, 0x33, 0x31, 0xf1, 0xea];
+        assert_eq!(bytes, want);
+        // Versions ending in 0 or 1 get a constant.
+        let constant = Inputs { runtime_version: 13050, ..inputs };
+        assert_eq!(proof(&constant, &[]), [0x3341181c03cb675c, 0x8ed383aa1f4cd1e8]);
     }
 
     #[test]

@@ -107,7 +107,9 @@ pub fn uuid_text(id: &[u8; 16]) -> String {
     format!("{}-{}-{}-{}-{}", &h[0..8], &h[8..12], &h[12..16], &h[16..20], &h[20..32])
 }
 
-/// The function in every slot ptxvm does not serve: table `T`, slot `S`.
+/// The function in every slot ptxvm does not serve: table `T`, slot `S`. The caller
+/// passes whatever its slot takes; the first five argument registers are only
+/// printed (under `PTXVM_LOG=api`), never read as pointers.
 extern "C" fn unserved<const T: usize, const S: usize>(
     a0: usize,
     a1: usize,
