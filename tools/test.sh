@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 venv="${PTXVM_CUDA_VENV:-$PWD/target/cuda-venv}"
 venv12="${PTXVM_CUDA12_VENV:-$PWD/target/cuda12-venv}"
 packages=(nvidia-cuda-runtime nvidia-cuda-nvrtc nvidia-cuda-nvcc nvidia-cuda-cccl nvidia-cutlass cuda-python numpy)
-packages12=("cuda-bindings==12.9.*" nvidia-cuda-nvrtc-cu12 numpy)
+packages12=("cuda-bindings==12.9.*" nvidia-cuda-nvrtc-cu12 nvidia-cuda-runtime-cu12 nvidia-cuda-nvcc-cu12 nvidia-cuda-cccl-cu12 numpy)
 
 # A virtual environment at $1 with packages $2...; kept while the list is the same.
 provision() {
@@ -45,8 +45,14 @@ else
 fi
 if provision "$venv12" "${packages12[@]}"; then
     export PTXVM_PYTHON12="$venv12/bin/python"
+    # CUDA 12's nvcc: Debian's CUDA 12.4 compiler with pip's CUDA 12 headers and runtime.
+    if NVCC12="$(tools/cuda12.sh "$PWD/target/cuda12-toolkit" "$venv12/bin/python")"; then
+        export NVCC12 PTXVM_REQUIRE_NVCC12=1
+    else
+        echo "ptxvm: could not make a CUDA 12 nvcc (tools/cuda12.sh); the CUDA 12 builds will skip" >>"$skips"
+    fi
 else
-    echo "ptxvm: could not fetch cuda-python 12 from PyPI; the CUDA 12 runtime test will skip" >>"$skips"
+    echo "ptxvm: could not fetch cuda-python 12 from PyPI; the CUDA 12 tests will skip" >>"$skips"
 fi
 
 echo "== cargo test --release $*"

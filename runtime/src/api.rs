@@ -681,19 +681,6 @@ crate::rt! {
         out(attributes, PointerAttributes { kind, device, device_pointer: dev, host_pointer: host, reserved: [0; 8] })
     }
 
-    fn cudaMemPrefetchAsync(dev_ptr: *const c_void, count: usize, location: MemLocation, flags: u32, stream: P) also cudaMemPrefetchAsync_ptsz {
-        // Memory is where kernels and the host both reach it: nothing to move.
-        let _ = (dev_ptr, count, location, flags);
-        ready()?;
-        check(cu::cuStreamQuery(stream))
-    }
-
-    fn cudaMemAdvise(dev_ptr: *const c_void, count: usize, advice: u32, location: MemLocation) {
-        // Advice shapes a GPU's page migration, which ptxvm has not.
-        let _ = (dev_ptr, count, advice, location);
-        ready()
-    }
-
     fn cudaMemcpyToSymbol(symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: u32) also cudaMemcpyToSymbol_ptds {
         ready()?;
         kind_ok(kind)?;

@@ -206,11 +206,6 @@ crate::forward! {
     fn cudaGraphExecGetId(exec: P, id: *mut u32) => cuGraphExecGetId;
     fn cudaGraphGetNodes(graph: P, nodes: *mut P, n: *mut usize) => cuGraphGetNodes;
     fn cudaGraphGetRootNodes(graph: P, nodes: *mut P, n: *mut usize) => cuGraphGetRootNodes;
-    fn cudaGraphGetEdges(graph: P, from: *mut P, to: *mut P, edge_data: *mut u64, n: *mut usize) => cuGraphGetEdges_v2;
-    fn cudaGraphNodeGetDependencies(node: P, deps: *mut P, edge_data: *mut u64, n: *mut usize) => cuGraphNodeGetDependencies_v2;
-    fn cudaGraphNodeGetDependentNodes(node: P, nodes: *mut P, edge_data: *mut u64, n: *mut usize) => cuGraphNodeGetDependentNodes_v2;
-    fn cudaGraphAddDependencies(graph: P, from: *const P, to: *const P, edge_data: *const u64, n: usize) => cuGraphAddDependencies_v2;
-    fn cudaGraphRemoveDependencies(graph: P, from: *const P, to: *const P, edge_data: *const u64, n: usize) => cuGraphRemoveDependencies_v2;
     fn cudaGraphDestroyNode(node: P) => cuGraphDestroyNode;
     fn cudaGraphAddEmptyNode(node: *mut P, graph: P, deps: *const P, n: usize) => cuGraphAddEmptyNode;
     fn cudaGraphAddHostNode(node: *mut P, graph: P, deps: *const P, n: usize, params: *const c_void) => cuGraphAddHostNode;
@@ -250,8 +245,6 @@ crate::forward! {
     fn cudaGraphRetainUserObject(graph: P, object: P, count: u32, flags: u32) => cuGraphRetainUserObject;
     fn cudaGraphReleaseUserObject(graph: P, object: P, count: u32) => cuGraphReleaseUserObject;
     fn cudaStreamBeginCaptureToGraph(stream: P, graph: P, deps: *const P, edge_data: *const u64, n: usize, mode: u32) => cuStreamBeginCaptureToGraph also cudaStreamBeginCaptureToGraph_ptsz;
-    fn cudaStreamGetCaptureInfo(stream: P, status: *mut u32, id: *mut u64, graph: *mut P, deps: *mut *const P, edge_data: *mut *const u64, n: *mut usize) => cuStreamGetCaptureInfo_v3 also cudaStreamGetCaptureInfo_ptsz;
-    fn cudaStreamUpdateCaptureDependencies(stream: P, deps: *mut P, edge_data: *const u64, n: usize, flags: u32) => cuStreamUpdateCaptureDependencies_v2 also cudaStreamUpdateCaptureDependencies_ptsz;
     fn cudaStreamIsCapturing(stream: P, status: *mut u32) => cuStreamIsCapturing also cudaStreamIsCapturing_ptsz;
     fn cudaThreadExchangeStreamCaptureMode(mode: *mut u32) => cuThreadExchangeStreamCaptureMode;
 }

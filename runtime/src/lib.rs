@@ -13,6 +13,7 @@
 
 pub mod api;
 pub mod array;
+pub mod cuda12;
 pub mod driver;
 pub mod error;
 pub mod graph;

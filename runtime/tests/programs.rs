@@ -69,10 +69,17 @@ fn build_units(name: &str, units: &[&str], flags: &[&str]) -> Option<Built> {
         ));
         return None;
     };
+    Some(build_with(&nvcc, "", name, units, flags))
+}
+
+/// [`build_units`] with compiler `nvcc`, the builds named with `tag`. The CUDA 13
+/// builds link their shared form against ptxvm's libcudart.so; another nvcc links
+/// against its own toolkit's (`$NVCC12`'s: NVIDIA's libcudart.so.12), as a program is.
+fn build_with(nvcc: &Path, tag: &str, name: &str, units: &[&str], flags: &[&str]) -> Built {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
     // Named by the flags, but for include folders.
     let named: String = flags.iter().filter(|f| !f.starts_with("-I")).copied().collect();
-    let stem = format!("rt-{name}-{}", named.replace(['=', ',', '-'], ""));
+    let stem = format!("rt{tag}-{name}-{}", named.replace(['=', ',', '-'], ""));
     let run = |args: &mut Command, what: &str| {
         let out = args.output().unwrap();
         assert!(out.status.success(), "nvcc {what} {name}:\n{}", String::from_utf8_lossy(&out.stderr));
@@ -81,7 +88,7 @@ fn build_units(name: &str, units: &[&str], flags: &[&str]) -> Option<Built> {
     for unit in units {
         let object = libs().join(format!("{stem}-{unit}.o"));
         run(
-            Command::new(&nvcc)
+            Command::new(nvcc)
                 .args(["-c", "-lineinfo"])
                 .args(flags)
                 .arg(dir.join(format!("{unit}.cu")))
@@ -92,20 +99,20 @@ fn build_units(name: &str, units: &[&str], flags: &[&str]) -> Option<Built> {
         objects.push(object);
     }
     let shared = libs().join(&stem);
+    let ours = if tag.is_empty() { vec!["-L".into(), libs()] } else { Vec::new() };
     run(
-        Command::new(&nvcc)
+        Command::new(nvcc)
             .args(["-cudart", "shared"])
             .args(flags)
             .args(&objects)
-            .arg("-L")
-            .arg(libs())
+            .args(&ours)
             .arg("-o")
             .arg(&shared),
         "-cudart shared",
     );
     let fixed = libs().join(format!("{stem}-static"));
-    run(Command::new(&nvcc).args(flags).args(&objects).arg("-o").arg(&fixed), "(static runtime)");
-    Some(Built { shared, fixed })
+    run(Command::new(nvcc).args(flags).args(&objects).arg("-o").arg(&fixed), "(static runtime)");
+    Built { shared, fixed }
 }
 
 /// Runs `exe` with `args` under `ptxvm exec`; `None` without the ptxvm binary.
@@ -749,5 +756,42 @@ fn calls_at_exit_and_empty_copies_work_as_on_cuda() {
             "{how}: {stderr}"
         );
         assert!(!stderr.contains("internal error") && !stderr.contains("panicked"), "{how}: {stderr}");
+    }
+}
+
+/// Programs built by CUDA 12's nvcc (`$NVCC12`: tools/cuda12.sh assembles CUDA
+/// 12.4's compiler from Debian's nvidia-cuda-toolkit with pip's CUDA 12.9 headers
+/// and runtime), with NVIDIA's CUDA 12 static runtime and against its
+/// libcudart.so.12, which ptxvm's runtime answers under exec (the functions whose
+/// CUDA 12 arguments differ from CUDA 13's at the version libcudart.so.12).
+#[test]
+fn cuda_12_builds_run_both_ways() {
+    let Some(nvcc) = std::env::var_os("NVCC12") else {
+        assert!(std::env::var("PTXVM_REQUIRE_NVCC12").is_err(), "$NVCC12 is not set");
+        skip("the CUDA 12 builds: $NVCC12 is not set (tools/test.sh makes a CUDA 12 nvcc)");
+        return;
+    };
+    let programs: [(&str, &[&str]); 10] = [
+        ("basics", &["-arch=sm_90"]),
+        ("compute", &["-arch=sm_90", "-O2"]),
+        ("thrust", &["-arch=sm_90", "-O2"]),
+        ("graphs", &["-arch=sm_90"]),
+        ("tex_rotate", &["-arch=sm_90"]),
+        ("tex_3d", &["-arch=sm_90"]),
+        ("tex_layered", &["-arch=sm_90"]),
+        ("tex_cubemap", &["-arch=sm_90"]),
+        ("surf_tex", &["-arch=sm_90"]),
+        ("tex_mip", &["-arch=sm_90"]),
+    ];
+    for (name, flags) in programs {
+        let built = build_with(Path::new(&nvcc), "12", name, &[name], flags);
+        for (how, exe) in built.both() {
+            let Some(out) = exec(exe, &[]) else { return };
+            let (stdout, stderr) = text(&out);
+            assert!(
+                out.status.success() && stdout.contains(&format!("{name}: ok")),
+                "CUDA 12 {name}, {how}:\n{stdout}\n{stderr}"
+            );
+        }
     }
 }

@@ -6,14 +6,18 @@
 //!
 //! | table | what the runtime does with it |
 //! | --- | --- |
-//! | runtime interface ([`runtime`]) | loads the program's fat binaries as modules, gets the primary context |
-//! | context-local storage ([`storage`]) | keeps its per-context state with the context |
-//! | tools TLS and callback hooks ([`tools`]) | buffers a profiler would fill |
-//! | context creation bypass ([`runtime`]) | creates a context |
-//! | heap access ([`tools`]) | the device heap's records |
-//! | extended device attributes ([`tools`]) | attributes beyond `cuDeviceGetAttribute` |
-//! | integrity check ([`integrity`]) | proves the driver is NVIDIA's to the runtime |
-//! | context checks ([`tools`]) | asks whether a context is a wrapped one |
+//! | runtime interface (`runtime.rs`) | loads the program's fat binaries as modules, gets the primary context |
+//! | context-local storage (`storage.rs`) | keeps its per-context state with the context |
+//! | tools TLS and callback hooks (`tools.rs`) | buffers a profiler would fill |
+//! | context creation bypass (`runtime.rs`) | creates a context |
+//! | heap access (`tools.rs`) | the device heap's records |
+//! | extended device attributes (`tools.rs`) | attributes beyond `cuDeviceGetAttribute` |
+//! | integrity check (`integrity.rs`) | proves the driver is NVIDIA's to the runtime |
+//! | context checks (`tools.rs`) | asks whether a context is a wrapped one |
+//! | context tools (`tools.rs`, CUDA 13's runtime) | asked for at start-up; none of its 94 slots called so far |
+//!
+//! libnvrtc asks for one more (`da9151d3-3ae6-cc41-a5c0-4f26d533e328`), which no one
+//! has documented: it gets the answer for an unknown table, and compiles without it.
 //!
 //! Each table is a `static` array of function pointers; slot 0 of most holds the
 //! table's size in bytes. A slot ptxvm does not know is never NULL: it holds a

@@ -137,12 +137,20 @@ int main() {
     CHECK(cudaGraphNodeGetType(copied, &type));
     EXPECT(type == cudaGraphNodeTypeMemcpy);
     size_t edges = 0, roots = 0;
+#if CUDART_VERSION >= 13000
     CHECK(cudaGraphGetEdges(g, nullptr, nullptr, nullptr, &edges));
+#else
+    CHECK(cudaGraphGetEdges(g, nullptr, nullptr, &edges));
+#endif
     CHECK(cudaGraphGetRootNodes(g, nullptr, &roots));
     EXPECT(edges == 6 && roots == 1);
     cudaGraphNode_t deps[2] = {};
     size_t ndeps = 2;
+#if CUDART_VERSION >= 13000
     CHECK(cudaGraphNodeGetDependencies(scaled, deps, nullptr, &ndeps));
+#else
+    CHECK(cudaGraphNodeGetDependencies(scaled, deps, &ndeps));
+#endif
     EXPECT(ndeps == 1 && deps[0] == filled);
     cudaKernelNodeParams back = {};
     CHECK(cudaGraphKernelNodeGetParams(scaled, &back));
