@@ -137,6 +137,25 @@ crate::api! {
         Ok(())
     }
 
+    fn cuLibraryGetManaged(dptr: *mut CUdeviceptr, bytes: *mut usize, library: Handle, name: *const c_char) {
+        // A managed variable (`__managed__`, `.attribute(.managed)`): its memory is
+        // where host code reaches it in place, at the address the device has.
+        let m = library_module(library)?;
+        let name = crate::c_string(name)?;
+        let managed = state::with(|d| Ok(d.modules.get(&m).is_some_and(|e| e.module.managed_names().iter().any(|n| n == name))))?;
+        if !managed {
+            return Err(crate::fail(error::NOT_FOUND, format!("no managed variable named `{name}`")));
+        }
+        let (addr, size) = module::global(m, name)?;
+        if !dptr.is_null() {
+            crate::out(dptr, addr)?;
+        }
+        if !bytes.is_null() {
+            crate::out(bytes, size as usize)?;
+        }
+        Ok(())
+    }
+
     fn cuKernelGetFunction(p_func: *mut Handle, kernel_: Handle) {
         let f = kernel(kernel_)?;
         crate::out(p_func, f as Handle)

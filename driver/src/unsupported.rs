@@ -109,7 +109,6 @@ crate::unsupported! {
     cuLaunchCooperativeKernelMultiDevice
     cuLaunchGrid
     cuLaunchGridAsync
-    cuLibraryGetManaged
     cuLibraryGetUnifiedFunction
     cuLinkAddData
     cuLinkAddFile

@@ -101,7 +101,37 @@ pub struct PointerAttributes {
     pub device: i32,
     pub device_pointer: P,
     pub host_pointer: P,
-    pub reserved: [i64; 8],
+    /// `localityDomainOrdinal` (an int, -1: not localized) in a union with a long.
+    pub locality: i64,
+    pub reserved: [i64; 7],
+}
+
+/// What `cudaPointerGetAttributes` says of `ptr` (CUDA 13's struct; CUDA 12's is
+/// its first 24 bytes).
+pub(crate) fn pointer_attributes(ptr: *const c_void) -> Result<PointerAttributes, CudaError> {
+    ready()?;
+    let (mut kind, mut managed) = (0u32, 0u32);
+    let known = cu::cuPointerGetAttribute((&raw mut kind).cast(), 2, ptr as u64) == 0;
+    if known {
+        check(cu::cuPointerGetAttribute((&raw mut managed).cast(), 8, ptr as u64))?;
+    }
+    let p = ptr as usize as P;
+    // cudaMemoryType: unregistered 0, host 1, device 2, managed 3.
+    let (kind, device, dev, host) = match (known, kind, managed) {
+        (false, ..) => (0, -2, std::ptr::null_mut(), p),
+        (true, _, 1) => (3, 0, p, p),
+        (true, 1, _) => (1, 0, p, p),
+        (true, ..) => (2, 0, p, std::ptr::null_mut()),
+    };
+    let locality = i64::from(u32::MAX);
+    Ok(PointerAttributes {
+        kind,
+        device,
+        device_pointer: dev,
+        host_pointer: host,
+        locality,
+        reserved: [0; 7],
+    })
 }
 
 /// `cudaLaunchConfig_t`.
@@ -661,24 +691,6 @@ crate::rt! {
         let mut d = 0u64;
         check(cu::cuMemHostGetDevicePointer_v2(&mut d, p_host, flags))?;
         out(p_device, d as usize as P)
-    }
-
-    fn cudaPointerGetAttributes(attributes: *mut PointerAttributes, ptr: *const c_void) {
-        ready()?;
-        let (mut kind, mut managed) = (0u32, 0u32);
-        let known = cu::cuPointerGetAttribute((&raw mut kind).cast(), 2, ptr as u64) == 0;
-        if known {
-            check(cu::cuPointerGetAttribute((&raw mut managed).cast(), 8, ptr as u64))?;
-        }
-        let p = ptr as usize as P;
-        // cudaMemoryType: unregistered 0, host 1, device 2, managed 3.
-        let (kind, device, dev, host) = match (known, kind, managed) {
-            (false, ..) => (0, -2, std::ptr::null_mut(), p),
-            (true, _, 1) => (3, 0, p, p),
-            (true, 1, _) => (1, 0, p, p),
-            (true, ..) => (2, 0, p, std::ptr::null_mut()),
-        };
-        out(attributes, PointerAttributes { kind, device, device_pointer: dev, host_pointer: host, reserved: [0; 8] })
     }
 
     fn cudaMemcpyToSymbol(symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: u32) also cudaMemcpyToSymbol_ptds {

@@ -109,3 +109,28 @@ cuda12! {
         driver(crate::driver_call!(cuMemAdvise_v2(dev_ptr => *const c_void, count => usize, advice => u32, loc => MemLocation)))
     }
 }
+
+crate::rt! {
+    /// `cudaPointerGetAttributes` of CUDA 13: its 88-byte `cudaPointerAttributes`.
+    fn cuda13_cudaPointerGetAttributes(attributes: *mut crate::api::PointerAttributes, ptr: *const c_void) {
+        crate::out(attributes, crate::api::pointer_attributes(ptr)?)
+    }
+
+    /// `cudaPointerGetAttributes` of CUDA 12: the struct's first 24 bytes (type,
+    /// device, device and host pointers), all CUDA 12's has.
+    fn cuda12_cudaPointerGetAttributes(attributes: *mut c_void, ptr: *const c_void) {
+        let a = crate::api::pointer_attributes(ptr)?;
+        if attributes.is_null() {
+            return Err(crate::error::INVALID_VALUE);
+        }
+        // SAFETY: a non-NULL `cudaPointerAttributes*` of CUDA 12: 24 writable bytes,
+        // the first 24 of CUDA 13's struct.
+        unsafe { std::ptr::copy_nonoverlapping((&raw const a).cast::<u8>(), attributes.cast::<u8>(), 24) };
+        Ok(())
+    }
+}
+std::arch::global_asm!(".symver cuda13_cudaPointerGetAttributes, cudaPointerGetAttributes@@libcudart.so.13");
+std::arch::global_asm!(".symver cuda12_cudaPointerGetAttributes, cudaPointerGetAttributes@libcudart.so.12");
+/// Names for the list of what is exported (runtime/gen_unsupported.py):
+/// cuda13_cudaPointerGetAttributes = "cudaPointerGetAttributes".
+const _: () = ();

@@ -408,7 +408,18 @@ impl GlobalMemory {
         {
             return Err(MemFault::Overlaps { addr: base, bytes: len });
         }
-        let words = zeroed(len).ok_or(too_large)?;
+        // With unified addressing, at its own address in the host's too, so that host
+        // code reaches the module's variables in place (`__managed__` ones); where
+        // that address is taken, in ptxvm's memory alone, as without.
+        let mapped = if self.unified {
+            Words::mapped_at(base, usize::try_from(len.div_ceil(8)).ok().unwrap_or(0))
+        } else {
+            None
+        };
+        let words = match mapped {
+            Some(w) => w,
+            None => zeroed(len).ok_or(too_large)?,
+        };
         let label = Some("the module's variables".into());
         self.allocs.insert(i, Allocation { base, len, words, kind: Kind::Image(serial), label });
         self.write_bytes(base, bytes)

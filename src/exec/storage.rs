@@ -5,8 +5,10 @@
 //!
 //! One representation for both (a pointer, a length and whether to free), so the
 //! hot loops index one slice type whatever the allocation is. The `unsafe` of global
-//! memory lives here: allocating and freeing with the layout used, and viewing lent
-//! host memory as words.
+//! memory lives here: allocating and freeing with the layout used, viewing lent
+//! host memory as words, and mapping a module's variables at their own address in
+//! the host's address space (unified addressing: host code reads `__managed__`
+//! variables in place).
 
 use std::alloc::Layout;
 use std::ptr::NonNull;
@@ -21,6 +23,8 @@ pub struct Words {
     len: usize,
     /// The layout it was allocated with, when ptxvm owns it; `None` for lent memory.
     owned: Option<Layout>,
+    /// The bytes mapped at a fixed address ([`Words::mapped_at`]), unmapped on drop.
+    mapped: usize,
 }
 
 // SAFETY: `Words` is a shared slice of atomics (`&[AtomicU64]` is Send and Sync);
@@ -38,7 +42,46 @@ impl Words {
         // SAFETY: `layout` has a non-zero size. Zeroed bytes are valid `AtomicU64`s.
         let raw = unsafe { std::alloc::alloc_zeroed(layout) };
         let ptr = NonNull::new(raw.cast::<AtomicU64>())?;
-        Some(Words { ptr, len: n, owned: Some(layout) })
+        Some(Words { ptr, len: n, owned: Some(layout), mapped: 0 })
+    }
+
+    /// `n` zeroed words mapped at host address `addr` (page-aligned), which must be
+    /// free in the host's address space; `None` when it is not, or on a host
+    /// without `mmap`.
+    pub fn mapped_at(addr: u64, n: usize) -> Option<Words> {
+        #[cfg(unix)]
+        {
+            let bytes = n.checked_mul(8)?.max(8);
+            // SAFETY: an anonymous private mapping at a fixed address that
+            // MAP_FIXED_NOREPLACE refuses (instead of replacing) when anything is
+            // mapped there already; nothing else is touched.
+            let p = unsafe {
+                libc::mmap(
+                    addr as usize as *mut libc::c_void,
+                    bytes,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED_NOREPLACE,
+                    -1,
+                    0,
+                )
+            };
+            if p == libc::MAP_FAILED {
+                return None;
+            }
+            if p as usize as u64 != addr {
+                // An old kernel that takes the flag as a hint: not the address asked for.
+                // SAFETY: the mapping just made, of `bytes` bytes.
+                unsafe { libc::munmap(p, bytes) };
+                return None;
+            }
+            let ptr = NonNull::new(p.cast::<AtomicU64>())?;
+            Some(Words { ptr, len: n, owned: None, mapped: bytes })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = (addr, n);
+            None
+        }
     }
 
     /// The host program's memory at `addr..addr + 8 n` viewed as words, for kernels to
@@ -51,7 +94,7 @@ impl Words {
     /// registration; ptxvm drops the `Words` at `cuMemHostUnregister`).
     pub unsafe fn lent(addr: u64, n: usize) -> Option<Words> {
         let ptr = NonNull::new(addr as usize as *mut AtomicU64)?;
-        Some(Words { ptr, len: n, owned: None })
+        Some(Words { ptr, len: n, owned: None, mapped: 0 })
     }
 
     /// The host address of the first word.
@@ -76,6 +119,12 @@ impl Drop for Words {
         if let Some(layout) = self.owned {
             // SAFETY: `ptr` came from `alloc_zeroed(layout)` and is freed only here.
             unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), layout) };
+        }
+        #[cfg(unix)]
+        if self.mapped != 0 {
+            // SAFETY: `ptr` is the mapping `mapped_at` made, of `mapped` bytes, unmapped
+            // only here.
+            unsafe { libc::munmap(self.ptr.as_ptr().cast(), self.mapped) };
         }
     }
 }

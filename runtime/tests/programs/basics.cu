@@ -10,6 +10,9 @@
 
 __constant__ float table[4];
 __device__ int total;
+__managed__ int tally[4] = {1, 2, 3, 4};
+
+__global__ void bump_tally(int by) { tally[threadIdx.x] += by * (int)threadIdx.x; }
 
 __global__ void vadd(const float *a, const float *b, float *c, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -60,6 +63,18 @@ int main() {
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     for (int i = 0; i < n; i++) EXPECT(c[i] == 1.5f * i);
+
+    // A __managed__ variable: its initialiser, read by the host in place; the host's
+    // write seen by a kernel, and the kernel's by the host; managed memory to
+    // pointer queries.
+    EXPECT(tally[0] == 1 && tally[3] == 4);
+    tally[1] = 20;
+    bump_tally<<<1, 4>>>(10);
+    CHECK(cudaDeviceSynchronize());
+    EXPECT(tally[0] == 1 && tally[1] == 30 && tally[2] == 23 && tally[3] == 34);
+    cudaPointerAttributes managed;
+    CHECK(cudaPointerGetAttributes(&managed, &tally[2]));
+    EXPECT(managed.type == cudaMemoryTypeManaged);
 
     // Device memory, symbols, a stream with events and a host function.
     float host_table[4] = {10, 20, 30, 40};
