@@ -104,10 +104,16 @@ crate::api! {
         })?;
         if let Some(c) = last {
             destruct(c);
+            // Another thread may have retained it while the destructors ran: then
+            // this release only drops its own reference.
             state::with(|d| {
-                if d.primary.is_some_and(|(p, _)| p == c) {
-                    d.primary = None;
-                    d.destroy_context(c);
+                match d.primary {
+                    Some((p, 1)) if p == c => {
+                        d.primary = None;
+                        d.destroy_context(c);
+                    }
+                    Some((p, n)) if p == c => d.primary = Some((p, n - 1)),
+                    _ => {}
                 }
                 Ok(())
             })?;

@@ -350,6 +350,9 @@ pub(crate) fn free_device(dptr: CUdeviceptr) -> Result<(), CUresult> {
     state::with(|d| {
         d.ctx()?;
         match d.allocs.get(&dptr).map(|a| a.kind) {
+            // A graph's allocation outlives a free outside the graph: the graph
+            // owns its address for every launch, and frees it when destroyed.
+            Some(MemKind::Device | MemKind::Managed) if d.graph_allocs.contains_key(&dptr) => Ok(()),
             Some(MemKind::Device | MemKind::Managed) => {
                 d.free(dptr);
                 Ok(())

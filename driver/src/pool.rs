@@ -70,7 +70,12 @@ fn alloc_from(dptr: *mut CUdeviceptr, bytes: usize, p: u64, stream: Handle) -> R
         // While the stream captures, the allocation belongs to its graph.
         if crate::graph::capture::capturing(d, stream as u64) {
             d.hold(&[addr]);
-            crate::graph::capture::append(d, stream as u64, crate::graph::Work::MemAlloc { addr, bytes })?;
+            let node = crate::graph::Work::MemAlloc { addr, bytes };
+            if let Err(e) = crate::graph::capture::append(d, stream as u64, node) {
+                // No graph took it: the allocation goes, and no address leaks.
+                d.release(&[addr]);
+                return Err(e);
+            }
         }
         Ok(addr)
     })?;

@@ -95,6 +95,9 @@ pub struct Capture {
     /// Whether the capture began on this stream (rather than the stream joining it
     /// by waiting on a captured event).
     pub origin: bool,
+    /// The edge data `cuStreamGetCaptureInfo_v3` hands out: one plain (zero)
+    /// `CUgraphEdgeData` per dependency, kept as long as the dependencies are.
+    pub edge_data: Vec<u64>,
 }
 
 pub struct EventEntry {
@@ -348,6 +351,8 @@ impl Driver {
     pub fn free(&mut self, addr: u64) -> Option<Alloc> {
         let a = self.allocs.remove(&addr)?;
         self.advice.remove(&addr);
+        // A graph that held it must not free the address again once reused.
+        self.graph_allocs.remove(&addr);
         if let Some(p) = self.pools.get_mut(&a.pool) {
             p.used -= a.bytes;
         }

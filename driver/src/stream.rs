@@ -93,13 +93,15 @@ fn set_attribute(d: &mut state::Driver, stream: u64, attr: u32, v: AttrValue) ->
     Ok(())
 }
 
-/// `CU_STREAM_WAIT_VALUE_*`: whether `current` satisfies a wait for `value`.
-fn satisfied(flags: u32, current: u64, value: u64) -> Result<bool, CUresult> {
+/// `CU_STREAM_WAIT_VALUE_*`: whether `current` satisfies a wait for `value`, both
+/// `bytes` wide (a 32-bit NOR looks only at the low 32 bits).
+fn satisfied(flags: u32, current: u64, value: u64, bytes: usize) -> Result<bool, CUresult> {
+    let mask = if bytes == 4 { 0xffff_ffff } else { u64::MAX };
     Ok(match flags & 0xf {
-        0 => current >= value,        // GEQ (cyclic in CUDA; plain here)
-        1 => current == value,        // EQ
-        2 => current & value != 0,    // AND
-        3 => !(current | value) != 0, // NOR
+        0 => current >= value,               // GEQ (cyclic in CUDA; plain here)
+        1 => current == value,               // EQ
+        2 => current & value != 0,           // AND
+        3 => !(current | value) & mask != 0, // NOR
         f => return Err(crate::fail(error::INVALID_VALUE, format!("wait flag {f} is not one CUDA has"))),
     })
 }
@@ -120,7 +122,7 @@ fn wait_value(stream: Handle, addr: u64, value: u64, flags: u32, bytes: usize) -
                 .copy_from_device(addr, &mut now[..bytes])
                 .map_err(|e| crate::fail(error::INVALID_VALUE, e))
         })?;
-        if satisfied(flags, u64::from_le_bytes(now), value)? {
+        if satisfied(flags, u64::from_le_bytes(now), value, bytes)? {
             return Ok(());
         }
         if start.elapsed() >= grace {
@@ -468,4 +470,20 @@ crate::api! {
         crate::out(mode, CAPTURE_MODE.with(|m| m.replace(new)))
     }
 
+}
+
+#[cfg(test)]
+mod tests {
+    use super::satisfied;
+
+    #[test]
+    fn a_32_bit_nor_wait_looks_at_32_bits() {
+        // cuda.h: NOR waits until ~(*addr | value) != 0, over the width of the wait.
+        assert!(!satisfied(3, 0xffff_0000, 0x0000_ffff, 4).unwrap());
+        assert!(satisfied(3, 0xffff_0000, 0x0000_fff0, 4).unwrap());
+        assert!(satisfied(3, 0xffff_0000, 0x0000_ffff, 8).unwrap());
+        assert!(!satisfied(3, u64::MAX, 0, 8).unwrap());
+        assert!(satisfied(1, 7, 7, 4).unwrap() && !satisfied(0, 6, 7, 4).unwrap());
+        assert!(satisfied(9, 0, 0, 4).is_err());
+    }
 }

@@ -97,20 +97,15 @@ fn build_and_run(
     let lib = library_dir();
     let exe = lib.join(exe);
     let src = programs().join(format!("{name}.c"));
-    let built = Command::new("gcc")
-        .args(cflags)
-        .args(["-O1", "-Wall", "-o"])
-        .arg(&exe)
-        .arg(&src)
-        .arg("-I")
-        .arg(&include)
-        .arg("-L")
-        .arg(&lib)
-        .arg("-lcuda")
-        .args(libs.iter().flat_map(|(dir, lib)| [format!("-L{}", dir.display()), format!("-l{lib}")]))
-        .output()
-        .unwrap();
-    assert!(built.status.success(), "gcc {name}.c:\n{}", String::from_utf8_lossy(&built.stderr));
+    // Tests share programs (three run `coop`): each is built once, and no test
+    // runs it while another is still writing it (which fails with ETXTBSY).
+    static BUILT: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    let mut built_once = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if !built_once.contains(&exe) {
+        build_program(name, &exe, &src, cflags, &include, &lib, libs);
+        built_once.push(exe.clone());
+    }
+    drop(built_once);
     let mut cmd = Command::new(&exe);
     let mut path = std::ffi::OsString::from(&lib);
     for (dir, _) in libs {
@@ -122,6 +117,32 @@ fn build_and_run(
         cmd.env(k, v);
     }
     Some(cmd.output().unwrap())
+}
+
+/// Compiles `src` to `exe` with gcc against `cuda.h` in `include` and libcuda in `lib`.
+fn build_program(
+    name: &str,
+    exe: &Path,
+    src: &Path,
+    cflags: &[&str],
+    include: &Path,
+    lib: &Path,
+    libs: &[(PathBuf, &str)],
+) {
+    let built = Command::new("gcc")
+        .args(cflags)
+        .args(["-O1", "-Wall", "-o"])
+        .arg(exe)
+        .arg(src)
+        .arg("-I")
+        .arg(include)
+        .arg("-L")
+        .arg(lib)
+        .arg("-lcuda")
+        .args(libs.iter().flat_map(|(dir, lib)| [format!("-L{}", dir.display()), format!("-l{lib}")]))
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "gcc {name}.c:\n{}", String::from_utf8_lossy(&built.stderr));
 }
 
 /// Runs `name`, which must succeed; returns its stdout and stderr.

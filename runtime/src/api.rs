@@ -362,9 +362,7 @@ crate::rt! {
 
     fn cudaFuncSetAttribute(func: P, attr: u32, value: i32) {
         ready()?;
-        // cudaFuncAttribute 8 and 9 are the driver's CU_FUNC_ATTRIBUTE_* of the same
-        // meaning (dynamic shared memory, carveout).
-        check(cu::cuFuncSetAttribute(register::function(func as usize)?, attr, value))
+        check(cu::cuFuncSetAttribute(register::function(func as usize)?, driver_func_attribute(attr), value))
     }
 
     fn cudaFuncGetAttributes(attr: *mut FuncAttributes, func: *const c_void) {
@@ -838,8 +836,25 @@ pub extern "C" fn cudaGetErrorName(error: CudaError) -> *const c_char {
     static_str(error::name(error).unwrap_or("cudaErrorUnknown"))
 }
 
+/// The driver's `CUfunction_attribute` for a settable `cudaFuncAttribute`: 8 to 15
+/// (dynamic shared memory, carveout, cluster shape and policy) have the same
+/// numbers; the runtime's 16, `cudaFuncAttributeSharedMemoryMode`, is the driver's
+/// 17 (the driver's 16 is a read-only attribute the runtime has no name for).
+pub(crate) fn driver_func_attribute(attr: u32) -> u32 {
+    if attr == 16 { 17 } else { attr }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn shared_memory_mode_is_the_drivers_17() {
+        // driver_types.h 13: cudaFuncAttributeSharedMemoryMode = 16; cuda.h:
+        // CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE = 17; 8..=15 agree.
+        assert_eq!(super::driver_func_attribute(16), 17);
+        assert_eq!(super::driver_func_attribute(8), 8);
+        assert_eq!(super::driver_func_attribute(15), 15);
+    }
+
     #[test]
     fn func_attributes_are_laid_out_as_driver_types_h_13() {
         // Measured with offsetof against pip's nvidia-cuda-runtime 13.5 headers.

@@ -60,12 +60,12 @@ cuda13! {
     cuda13_cudaStreamUpdateCaptureDependencies = "cudaStreamUpdateCaptureDependencies": fn(stream: P, deps: *mut P, edge_data: *const u64, n: usize, flags: u32) => cuStreamUpdateCaptureDependencies_v2;
     cuda13_cudaMemPrefetchAsync = "cudaMemPrefetchAsync": fn(dev_ptr: *const c_void, count: usize, location: MemLocation, flags: u32, stream: P) => cuMemPrefetchAsync_v2;
     cuda13_cudaMemAdvise = "cudaMemAdvise": fn(dev_ptr: *const c_void, count: usize, advice: u32, location: MemLocation) => cuMemAdvise_v2;
+    cuda13_cudaMemPrefetchAsync_ptsz = "cudaMemPrefetchAsync_ptsz": fn(dev_ptr: *const c_void, count: usize, location: MemLocation, flags: u32, stream: P) => cuMemPrefetchAsync_v2;
+    cuda13_cudaStreamUpdateCaptureDependencies_ptsz = "cudaStreamUpdateCaptureDependencies_ptsz": fn(stream: P, deps: *mut P, edge_data: *const u64, n: usize, flags: u32) => cuStreamUpdateCaptureDependencies_v2;
 }
 
 crate::forward! {
-    fn cudaMemPrefetchAsync_ptsz(dev_ptr: *const c_void, count: usize, location: MemLocation, flags: u32, stream: P) => cuMemPrefetchAsync_v2;
     fn cudaStreamGetCaptureInfo_ptsz(stream: P, status: *mut u32, id: *mut u64, graph: *mut P, deps: *mut *const P, edge_data: *mut *const u64, n: *mut usize) => cuStreamGetCaptureInfo_v3;
-    fn cudaStreamUpdateCaptureDependencies_ptsz(stream: P, deps: *mut P, edge_data: *const u64, n: usize, flags: u32) => cuStreamUpdateCaptureDependencies_v2;
 }
 
 /// A CUDA 12 device ordinal as a `cudaMemLocation` (`cudaCpuDeviceId`, -1, is the host).
@@ -73,40 +73,49 @@ fn location(device: i32) -> MemLocation {
     if device == -1 { MemLocation { kind: 2, id: 0 } } else { MemLocation { kind: 1, id: device } }
 }
 
-fn driver(code: u32) -> Result<(), crate::error::CudaError> {
+/// Calls the driver once the runtime is ready (its context current, its modules
+/// registered): `call` runs only after.
+fn driver(call: impl FnOnce() -> u32) -> Result<(), crate::error::CudaError> {
     crate::register::ready()?;
-    crate::check(code)
+    crate::check(call())
 }
 
 cuda12! {
     cuda12_cudaGraphGetEdges = "cudaGraphGetEdges": fn(graph: P, from: *mut P, to: *mut P, n: *mut usize) {
-        driver(crate::driver_call!(cuGraphGetEdges(graph => P, from => *mut P, to => *mut P, n => *mut usize)))
+        driver(|| crate::driver_call!(cuGraphGetEdges(graph => P, from => *mut P, to => *mut P, n => *mut usize)))
     }
     cuda12_cudaGraphNodeGetDependencies = "cudaGraphNodeGetDependencies": fn(node: P, deps: *mut P, n: *mut usize) {
-        driver(crate::driver_call!(cuGraphNodeGetDependencies(node => P, deps => *mut P, n => *mut usize)))
+        driver(|| crate::driver_call!(cuGraphNodeGetDependencies(node => P, deps => *mut P, n => *mut usize)))
     }
     cuda12_cudaGraphNodeGetDependentNodes = "cudaGraphNodeGetDependentNodes": fn(node: P, nodes: *mut P, n: *mut usize) {
-        driver(crate::driver_call!(cuGraphNodeGetDependentNodes(node => P, nodes => *mut P, n => *mut usize)))
+        driver(|| crate::driver_call!(cuGraphNodeGetDependentNodes(node => P, nodes => *mut P, n => *mut usize)))
     }
     cuda12_cudaGraphAddDependencies = "cudaGraphAddDependencies": fn(graph: P, from: *const P, to: *const P, n: usize) {
-        driver(crate::driver_call!(cuGraphAddDependencies(graph => P, from => *const P, to => *const P, n => usize)))
+        driver(|| crate::driver_call!(cuGraphAddDependencies(graph => P, from => *const P, to => *const P, n => usize)))
     }
     cuda12_cudaGraphRemoveDependencies = "cudaGraphRemoveDependencies": fn(graph: P, from: *const P, to: *const P, n: usize) {
-        driver(crate::driver_call!(cuGraphRemoveDependencies(graph => P, from => *const P, to => *const P, n => usize)))
+        driver(|| crate::driver_call!(cuGraphRemoveDependencies(graph => P, from => *const P, to => *const P, n => usize)))
     }
     cuda12_cudaStreamUpdateCaptureDependencies = "cudaStreamUpdateCaptureDependencies": fn(stream: P, deps: *mut P, n: usize, flags: u32) {
-        driver(crate::driver_call!(cuStreamUpdateCaptureDependencies(stream => P, deps => *mut P, n => usize, flags => u32)))
+        driver(|| crate::driver_call!(cuStreamUpdateCaptureDependencies(stream => P, deps => *mut P, n => usize, flags => u32)))
+    }
+    cuda12_cudaStreamUpdateCaptureDependencies_ptsz = "cudaStreamUpdateCaptureDependencies_ptsz": fn(stream: P, deps: *mut P, n: usize, flags: u32) {
+        driver(|| crate::driver_call!(cuStreamUpdateCaptureDependencies(stream => P, deps => *mut P, n => usize, flags => u32)))
+    }
+    cuda12_cudaMemPrefetchAsync_ptsz = "cudaMemPrefetchAsync_ptsz": fn(dev_ptr: *const c_void, count: usize, device: i32, stream: P) {
+        let loc = location(device);
+        driver(|| crate::driver_call!(cuMemPrefetchAsync_v2(dev_ptr => *const c_void, count => usize, loc => MemLocation, 0 => u32, stream => P)))
     }
     cuda12_cudaStreamGetCaptureInfo = "cudaStreamGetCaptureInfo": fn(stream: P, status: *mut u32, id: *mut u64) {
-        driver(crate::driver_call!(cuStreamGetCaptureInfo(stream => P, status => *mut u32, id => *mut u64)))
+        driver(|| crate::driver_call!(cuStreamGetCaptureInfo(stream => P, status => *mut u32, id => *mut u64)))
     }
     cuda12_cudaMemPrefetchAsync = "cudaMemPrefetchAsync": fn(dev_ptr: *const c_void, count: usize, device: i32, stream: P) {
         let loc = location(device);
-        driver(crate::driver_call!(cuMemPrefetchAsync_v2(dev_ptr => *const c_void, count => usize, loc => MemLocation, 0 => u32, stream => P)))
+        driver(|| crate::driver_call!(cuMemPrefetchAsync_v2(dev_ptr => *const c_void, count => usize, loc => MemLocation, 0 => u32, stream => P)))
     }
     cuda12_cudaMemAdvise = "cudaMemAdvise": fn(dev_ptr: *const c_void, count: usize, advice: u32, device: i32) {
         let loc = location(device);
-        driver(crate::driver_call!(cuMemAdvise_v2(dev_ptr => *const c_void, count => usize, advice => u32, loc => MemLocation)))
+        driver(|| crate::driver_call!(cuMemAdvise_v2(dev_ptr => *const c_void, count => usize, advice => u32, loc => MemLocation)))
     }
 }
 

@@ -137,6 +137,7 @@ crate::rt! {
 
     fn cudaKernelSetAttributeForDevice(kernel: P, attr: u32, value: i32, dev: i32) {
         ready()?;
+        let attr = crate::api::driver_func_attribute(attr);
         check(driver_call!(cuKernelSetAttribute(attr => u32, value => i32, kernel => P, dev => i32)))
     }
 

@@ -26,6 +26,7 @@ fn libs() -> PathBuf {
 /// A program as nvcc builds it both ways: against libcudart.so (`-cudart shared`,
 /// which is ptxvm's under exec) and with NVIDIA's CUDA runtime linked in (`static`,
 /// nvcc's default), which reaches ptxvm's driver through its private tables.
+#[derive(Clone)]
 struct Built {
     shared: PathBuf,
     fixed: PathBuf,
@@ -76,10 +77,30 @@ fn build_units(name: &str, units: &[&str], flags: &[&str]) -> Option<Built> {
 /// builds link their shared form against ptxvm's libcudart.so; another nvcc links
 /// against its own toolkit's (`$NVCC12`'s: NVIDIA's libcudart.so.12), as a program is.
 fn build_with(nvcc: &Path, tag: &str, name: &str, units: &[&str], flags: &[&str]) -> Built {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
     // Named by the flags, but for include folders.
     let named: String = flags.iter().filter(|f| !f.starts_with("-I")).copied().collect();
     let stem = format!("rt{tag}-{name}-{}", named.replace(['=', ',', '-'], ""));
+    // Tests share builds (two run `graphs`): each is made once, and no test runs
+    // one while another is still writing it (which fails with ETXTBSY).
+    type Once = std::sync::Arc<std::sync::OnceLock<Built>>;
+    static BUILDS: std::sync::Mutex<Vec<(String, Once)>> = std::sync::Mutex::new(Vec::new());
+    let once = {
+        let mut builds = BUILDS.lock().unwrap_or_else(|e| e.into_inner());
+        match builds.iter().find(|(s, _)| *s == stem) {
+            Some((_, once)) => once.clone(),
+            None => {
+                let once = Once::default();
+                builds.push((stem.clone(), once.clone()));
+                once
+            }
+        }
+    };
+    once.get_or_init(|| make(nvcc, tag, name, &stem, units, flags)).clone()
+}
+
+/// Compiles `units` with `flags` and links them both ways as `stem`.
+fn make(nvcc: &Path, tag: &str, name: &str, stem: &str, units: &[&str], flags: &[&str]) -> Built {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
     let run = |args: &mut Command, what: &str| {
         let out = args.output().unwrap();
         assert!(out.status.success(), "nvcc {what} {name}:\n{}", String::from_utf8_lossy(&out.stderr));
@@ -98,7 +119,7 @@ fn build_with(nvcc: &Path, tag: &str, name: &str, units: &[&str], flags: &[&str]
         );
         objects.push(object);
     }
-    let shared = libs().join(&stem);
+    let shared = libs().join(stem);
     let ours = if tag.is_empty() { vec!["-L".into(), libs()] } else { Vec::new() };
     run(
         Command::new(nvcc)

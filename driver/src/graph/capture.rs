@@ -32,14 +32,15 @@ pub fn append(d: &mut Driver, stream: u64, work: Work) -> Result<u64, CUresult> 
     let Some(c) = d.streams.get(&stream).and_then(|s| s.capture.clone()) else {
         return Err(crate::fail(error::ILLEGAL_STATE, "the stream is not capturing"));
     };
+    if !d.graphs.contains_key(&c.graph) {
+        return Err(crate::fail(error::INVALID_HANDLE, "the graph the stream captures into was destroyed"));
+    }
     let node = d.handle();
     if let Work::Child(child) = &work {
         let held = child.allocations();
         d.hold(&held);
     }
-    let graph = d.graphs.get_mut(&c.graph).ok_or_else(|| {
-        crate::fail(error::INVALID_HANDLE, "the graph the stream captures into was destroyed")
-    })?;
+    let Some(graph) = d.graphs.get_mut(&c.graph) else { unreachable!("checked above") };
     graph.nodes.push(Node { handle: node, work, deps: c.deps, enabled: true, origin: node });
     if let Some(s) = d.streams.get_mut(&stream).and_then(|s| s.capture.as_mut()) {
         s.deps = vec![node];
@@ -94,7 +95,7 @@ pub fn wait_event(d: &mut Driver, stream: u64, event: u64) -> Result<(), CUresul
             Err(crate::fail(error::STREAM_CAPTURE_ISOLATION, "the stream captures into another graph"))
         }
         None => {
-            s.capture = Some(Capture { graph: g, deps: vec![node], origin: false });
+            s.capture = Some(Capture { graph: g, deps: vec![node], origin: false, edge_data: Vec::new() });
             Ok(())
         }
     }
@@ -122,19 +123,24 @@ fn begin(h_stream: Handle, g: Option<u64>, deps: Vec<u64>) -> Result<(), CUresul
         if s.capture.is_some() {
             return Err(crate::fail(error::ILLEGAL_STATE, "the stream is capturing already"));
         }
-        s.capture = Some(Capture { graph: g, deps, origin: true });
+        s.capture = Some(Capture { graph: g, deps, origin: true, edge_data: Vec::new() });
         Ok(())
     })
 }
 
-/// The capture state of `stream`: status, ID (its graph's handle), graph and
-/// current dependencies (valid until the stream's next call, as CUDA's are).
-fn info(h_stream: Handle) -> Result<(u32, u64, u64, *const u64, usize), CUresult> {
+/// The capture state of `stream`: status, ID (its graph's handle), graph, current
+/// dependencies and their (plain, zero) edge data, both valid until the stream's
+/// next call, as CUDA's are.
+fn info(h_stream: Handle) -> Result<(u32, u64, u64, *const u64, *const u64, usize), CUresult> {
     state::with(|d| {
         d.check_stream(h_stream as u64)?;
-        Ok(match d.streams.get(&(h_stream as u64)).and_then(|s| s.capture.as_ref()) {
-            Some(c) => (STATUS_ACTIVE, c.graph, c.graph, c.deps.as_ptr(), c.deps.len()),
-            None => (STATUS_NONE, 0, 0, std::ptr::null(), 0),
+        Ok(match d.streams.get_mut(&(h_stream as u64)).and_then(|s| s.capture.as_mut()) {
+            Some(c) => {
+                c.edge_data.clear();
+                c.edge_data.resize(c.deps.len(), 0);
+                (STATUS_ACTIVE, c.graph, c.graph, c.deps.as_ptr(), c.edge_data.as_ptr(), c.deps.len())
+            }
+            None => (STATUS_NONE, 0, 0, std::ptr::null(), std::ptr::null(), 0),
         })
     })
 }
@@ -146,9 +152,10 @@ fn info_out(
     id: *mut u64,
     graph: *mut Handle,
     deps: *mut *const u64,
+    edge_data: *mut *const u64,
     n: *mut usize,
 ) -> Result<(), CUresult> {
-    let (s, i, g, p, k) = info(h_stream)?;
+    let (s, i, g, p, e, k) = info(h_stream)?;
     crate::out(status, s)?;
     if !id.is_null() {
         crate::out(id, i)?;
@@ -158,6 +165,9 @@ fn info_out(
     }
     if !deps.is_null() {
         crate::out(deps, p)?;
+    }
+    if !edge_data.is_null() {
+        crate::out(edge_data, e)?;
     }
     if !n.is_null() {
         crate::out(n, k)?;
@@ -208,25 +218,27 @@ crate::api! {
                     s.capture = None;
                 }
             }
+            // An event recorded in the capture no longer joins a stream to it.
+            for e in d.events.values_mut() {
+                if e.captured.is_some_and(|(g, _)| g == c.graph) {
+                    e.captured = None;
+                }
+            }
             Ok(c.graph)
         })?;
         crate::out(ph_graph, g as Handle)
     }
 
     fn cuStreamGetCaptureInfo(h_stream: Handle, capture_status: *mut u32, id: *mut u64) also cuStreamGetCaptureInfo_ptsz {
-        info_out(h_stream, capture_status, id, std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut())
+        info_out(h_stream, capture_status, id, std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut())
     }
 
     fn cuStreamGetCaptureInfo_v2(h_stream: Handle, capture_status: *mut u32, id: *mut u64, graph: *mut Handle, dependencies: *mut *const u64, num_dependencies: *mut usize) also cuStreamGetCaptureInfo_v2_ptsz {
-        info_out(h_stream, capture_status, id, graph, dependencies, num_dependencies)
+        info_out(h_stream, capture_status, id, graph, dependencies, std::ptr::null_mut(), num_dependencies)
     }
 
     fn cuStreamGetCaptureInfo_v3(h_stream: Handle, capture_status: *mut u32, id: *mut u64, graph: *mut Handle, dependencies: *mut *const u64, edge_data: *mut *const u64, num_dependencies: *mut usize) also cuStreamGetCaptureInfo_v3_ptsz {
-        if !edge_data.is_null() {
-            // Every edge is a plain one: no edge data.
-            crate::out(edge_data, std::ptr::null())?;
-        }
-        info_out(h_stream, capture_status, id, graph, dependencies, num_dependencies)
+        info_out(h_stream, capture_status, id, graph, dependencies, edge_data, num_dependencies)
     }
 
     fn cuStreamUpdateCaptureDependencies(h_stream: Handle, dependencies: *const Handle, num_dependencies: usize, flags: u32) also cuStreamUpdateCaptureDependencies_ptsz {

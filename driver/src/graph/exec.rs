@@ -93,7 +93,16 @@ fn update(d: &mut Driver, e: Handle, g: Handle) -> Result<(u32, Option<u64>), CU
         }
         if matches!(new.work, Work::MemAlloc { .. } | Work::MemFree(_)) {
             // CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED: CUDA does not update them.
-            return Ok((7, Some(new.handle)));
+            return Ok((6, Some(new.handle)));
+        }
+        if let (Work::Child(a), Work::Child(b)) = (&new.work, &old.work) {
+            if a.nodes.len() != b.nodes.len() {
+                return Ok((2, Some(new.handle)));
+            }
+            // The executable owns its children's allocations: they cannot change.
+            if a.allocations() != b.allocations() {
+                return Ok((6, Some(new.handle)));
+            }
         }
     }
     for (k, new) in graph.nodes.into_iter().enumerate() {
@@ -160,7 +169,13 @@ crate::api! {
         let nodes = state::with(|d| {
             d.ctx()?;
             d.check_stream(h_stream as u64)?;
-            Ok(exec(d, h_graph_exec)?.graph.nodes.clone())
+            let graph = exec(d, h_graph_exec)?.graph.clone();
+            // Launched into a capture, the graph becomes one child graph node of it.
+            if super::capture::capturing(d, h_stream as u64) {
+                super::capture::append(d, h_stream as u64, Work::Child(graph))?;
+                return Ok(Vec::new());
+            }
+            Ok(graph.nodes)
         })?;
         for n in nodes.into_iter().filter(|n| n.enabled) {
             super::submit(h_stream as u64, n.work)?;

@@ -89,6 +89,19 @@ pub(super) fn add_node(
     Ok(node)
 }
 
+/// `graph` with new nodes: fresh handles, the same edges, each remembering its
+/// original (cuGraphNodeFindInClone), so that no handle names two nodes.
+fn copy_of(d: &mut Driver, mut graph: Graph) -> Graph {
+    let renamed: Vec<(u64, u64)> = graph.nodes.iter().map(|n| (n.handle, d.handle())).collect();
+    let rename = |h: u64| renamed.iter().find(|r| r.0 == h).map_or(h, |r| r.1);
+    for n in &mut graph.nodes {
+        n.origin = n.handle;
+        n.handle = rename(n.handle);
+        n.deps = n.deps.iter().map(|&x| rename(x)).collect();
+    }
+    graph
+}
+
 fn add(g: Handle, deps: *const Handle, n: usize, work: Work) -> Result<u64, CUresult> {
     state::with(|d| add_node(d, g, deps, n, work))
 }
@@ -184,16 +197,8 @@ crate::api! {
 
     fn cuGraphClone(ph_graph_clone: *mut Handle, original_graph: Handle) {
         let g = state::with(|d| {
-            let mut copy = d.graph(original_graph)?.clone();
-            // The clone's nodes are new nodes: fresh handles, the same edges, and
-            // each remembers its original (cuGraphNodeFindInClone).
-            let renamed: Vec<(u64, u64)> = copy.nodes.iter().map(|n| (n.handle, d.handle())).collect();
-            let rename = |h: u64| renamed.iter().find(|r| r.0 == h).map_or(h, |r| r.1);
-            for n in &mut copy.nodes {
-                n.origin = n.handle;
-                n.handle = rename(n.handle);
-                n.deps = n.deps.iter().map(|&x| rename(x)).collect();
-            }
+            let original = d.graph(original_graph)?.clone();
+            let copy = copy_of(d, original);
             d.hold_graph(&copy);
             let g = d.handle();
             d.graphs.insert(g, copy);
@@ -242,7 +247,9 @@ crate::api! {
 
     fn cuGraphAddChildGraphNode(ph_graph_node: *mut Handle, h_graph: Handle, dependencies: *const Handle, num_dependencies: usize, child_graph: Handle) {
         let node = state::with(|d| {
+            // The node holds a copy of the graph, whose nodes are its own.
             let child = d.graph(child_graph)?.clone();
+            let child = copy_of(d, child);
             add_node(d, h_graph, dependencies, num_dependencies, Work::Child(child))
         })?;
         crate::out(ph_graph_node, node as Handle)
@@ -375,8 +382,13 @@ crate::api! {
                 return Err(crate::fail(error::INVALID_VALUE, format!("{h_node:?} is not a child graph node")));
             };
             let child = child.clone();
+            // The view holds what its graph holds, as any graph does (its
+            // destruction releases them).
+            d.hold_graph(&child);
             if let Some((&g, _)) = d.child_views.iter().find(|(_, n)| **n == h_node as u64) {
-                d.graphs.insert(g, child);
+                if let Some(old) = d.graphs.insert(g, child) {
+                    d.release_graph(&old);
+                }
                 return Ok(g);
             }
             let g = d.handle();
@@ -450,27 +462,31 @@ crate::api! {
     }
 
     fn cuGraphAddDependencies(h_graph: Handle, from: *const Handle, to: *const Handle, num_dependencies: usize) {
+        if num_dependencies > 0 && (from.is_null() || to.is_null()) {
+            return Err(error::INVALID_VALUE);
+        }
         state::with(|d| {
             let graph = d.graph(h_graph)?;
-            let froms = dependencies(graph, from, num_dependencies)?;
+            // Every edge is checked before any is added: a refused call changes nothing.
+            let mut edges = Vec::with_capacity(num_dependencies);
             for k in 0..num_dependencies {
-                // SAFETY: the caller passes `num_dependencies` of each.
+                // SAFETY: the caller passes `num_dependencies` of each (checked non-NULL).
                 let (f, t) = unsafe { (*from.add(k) as u64, *to.add(k) as u64) };
-                let _ = &froms;
                 let fi = graph.nodes.iter().position(|n| n.handle == f);
                 let ti = graph.nodes.iter().position(|n| n.handle == t);
                 match (fi, ti) {
                     // ptxvm runs nodes in the order they were added: an edge must
                     // point forward in it.
-                    (Some(a), Some(b)) if a < b => {
-                        if !graph.nodes[b].deps.contains(&f) {
-                            graph.nodes[b].deps.push(f);
-                        }
-                    }
+                    (Some(a), Some(b)) if a < b => edges.push((f, b)),
                     (Some(_), Some(_)) => {
                         return Err(crate::fail(error::NOT_SUPPORTED, "an edge to a node added earlier than its source: ptxvm runs a graph's nodes in the order they were added"));
                     }
                     _ => return Err(crate::fail(error::INVALID_VALUE, "an edge names a node that is not in the graph")),
+                }
+            }
+            for (f, b) in edges {
+                if !graph.nodes[b].deps.contains(&f) {
+                    graph.nodes[b].deps.push(f);
                 }
             }
             Ok(())
@@ -505,7 +521,10 @@ crate::api! {
         if code != error::SUCCESS {
             return Err(code);
         }
-        plain_edges(edge_data, room)
+        // A count query (no node array) writes no edge data; else as many as written.
+        // SAFETY: the call above succeeded, so `num_edges` is valid and written.
+        let written = if from.is_null() { 0 } else { room.min(unsafe { *num_edges }) };
+        plain_edges(edge_data, written)
     }
 
     fn cuGraphNodeGetDependencies_v2(h_node: Handle, dependencies: *mut Handle, edge_data: *mut u64, num_dependencies: *mut usize) {
@@ -516,7 +535,10 @@ crate::api! {
         if code != error::SUCCESS {
             return Err(code);
         }
-        plain_edges(edge_data, room)
+        // A count query (no node array) writes no edge data; else as many as written.
+        // SAFETY: the call above succeeded, so `num_dependencies` is valid and written.
+        let written = if dependencies.is_null() { 0 } else { room.min(unsafe { *num_dependencies }) };
+        plain_edges(edge_data, written)
     }
 
     fn cuGraphNodeGetDependentNodes_v2(h_node: Handle, dependent_nodes: *mut Handle, edge_data: *mut u64, num_dependent_nodes: *mut usize) {
@@ -527,7 +549,10 @@ crate::api! {
         if code != error::SUCCESS {
             return Err(code);
         }
-        plain_edges(edge_data, room)
+        // A count query (no node array) writes no edge data; else as many as written.
+        // SAFETY: the call above succeeded, so `num_dependent_nodes` is valid and written.
+        let written = if dependent_nodes.is_null() { 0 } else { room.min(unsafe { *num_dependent_nodes }) };
+        plain_edges(edge_data, written)
     }
 
     fn cuGraphAddDependencies_v2(h_graph: Handle, from: *const Handle, to: *const Handle, edge_data: *const u64, num_dependencies: usize) {
@@ -606,12 +631,12 @@ crate::api! {
     }
 }
 
-/// Fills `room` edge data entries (`CUgraphEdgeData`, 8 bytes each) with the plain
-/// edge's zeros: every edge of a ptxvm graph is one.
-fn plain_edges(edge_data: *mut u64, room: usize) -> Result<(), CUresult> {
+/// Fills `written` edge data entries (`CUgraphEdgeData`, 8 bytes each) with the
+/// plain edge's zeros: every edge of a ptxvm graph is one.
+fn plain_edges(edge_data: *mut u64, written: usize) -> Result<(), CUresult> {
     if !edge_data.is_null() {
-        for k in 0..room {
-            // SAFETY: the caller's edge data array holds as many entries as nodes.
+        for k in 0..written {
+            // SAFETY: the caller's edge data array holds as many entries as its node array.
             unsafe { edge_data.add(k).write(0) };
         }
     }

@@ -99,6 +99,30 @@ int main() {
     long long got = 0;
     CHECK(cudaMemcpy(&got, out, sizeof got, cudaMemcpyDeviceToHost));
     EXPECT(got == 3 * want);
+
+    // Launched into a capture, an instantiated graph becomes one child graph node
+    // of the captured graph, which then runs the whole of it.
+    cudaGraph_t outer;
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    CHECK(cudaGraphLaunch(e, s));
+    CHECK(cudaStreamEndCapture(s, &outer));
+    cudaGraphNode_t only;
+    nodes = 1;
+    CHECK(cudaGraphGetNodes(outer, &only, &nodes));
+    EXPECT(nodes == 1);
+    cudaGraphNodeType only_type;
+    CHECK(cudaGraphNodeGetType(only, &only_type));
+    EXPECT(only_type == cudaGraphNodeTypeGraph);
+    cudaGraphExec_t oe;
+    CHECK(cudaGraphInstantiate(&oe, outer, 0));
+    CHECK(cudaMemset(out, 0, sizeof got));
+    CHECK(cudaGraphLaunch(oe, s));
+    CHECK(cudaStreamSynchronize(s));
+    got = 0;
+    CHECK(cudaMemcpy(&got, out, sizeof got, cudaMemcpyDeviceToHost));
+    EXPECT(got == 3 * want);
+    CHECK(cudaGraphExecDestroy(oe));
+    CHECK(cudaGraphDestroy(outer));
     CHECK(cudaGraphExecDestroy(e));
     CHECK(cudaGraphDestroy(g));
 
