@@ -59,8 +59,9 @@ def implemented():
             text = open(os.path.join(root, f)).read()
             for sym in re.findall(r"^\s*fn (cu\w+)\(", text, re.M):
                 found.append((rel, sym))
-            for sym in re.findall(r"\balso (cu\w+)", text):
-                found.append((rel, sym))
+            for names in re.findall(r"\balso (cu\w+(?:, cu\w+)*)", text):
+                for sym in names.split(", "):
+                    found.append((rel, sym))
     return found
 
 

@@ -48,16 +48,17 @@ use types::CUresult;
 
 /// Declares exported driver functions: each becomes a `#[no_mangle] unsafe extern
 /// "C"` function whose body runs inside [`entry`] and returns `Result<(), CUresult>`.
-/// `also NAME` exports the same function under a second name: the `_ptds`/`_ptsz`
+/// `also NAME, ...` exports the same function under more names: the `_ptds`/`_ptsz`
 /// forms `cuda.h` gives with `CUDA_API_PER_THREAD_DEFAULT_STREAM` (nvcc's
-/// `--default-stream per-thread`). Work runs as it is enqueued, in one order, so the
-/// per-thread default stream is the legacy one.
+/// `--default-stream per-thread`), or an older version of the same arguments. Work
+/// runs as it is enqueued, in one order, so the per-thread default stream is the
+/// legacy one.
 #[macro_export]
 macro_rules! api {
-    ($($(#[$doc:meta])* fn $name:ident $params:tt $(also $alias:ident)? $body:block)*) => {$(
-        $crate::api!(@one [$(#[$doc])*] $name $params [$($alias)?] $body);
+    ($($(#[$doc:meta])* fn $name:ident $params:tt $(also $($alias:ident),+)? $body:block)*) => {$(
+        $crate::api!(@one [$(#[$doc])*] $name $params [$($($alias)+)?] $body);
     )*};
-    (@one [$($doc:tt)*] $name:ident ($($arg:ident: $ty:ty),* $(,)?) [$($alias:ident)?] $body:block) => {
+    (@one [$($doc:tt)*] $name:ident ($($arg:ident: $ty:ty),* $(,)?) [$($alias:ident)*] $body:block) => {
         $($doc)*
         #[unsafe(no_mangle)]
         #[allow(non_snake_case, clippy::too_many_arguments)]
@@ -71,10 +72,10 @@ macro_rules! api {
                 move || -> Result<(), $crate::types::CUresult> { $body },
             )
         }
-        $crate::api!(@alias $name ($($arg: $ty),*) $($alias)?);
+        $crate::api!(@alias $name ($($arg: $ty),*) $($alias)*);
     };
     (@alias $name:ident ($($arg:ident: $ty:ty),*)) => {};
-    (@alias $name:ident ($($arg:ident: $ty:ty),*) $alias:ident) => {
+    (@alias $name:ident ($($arg:ident: $ty:ty),*) $alias:ident $($rest:ident)*) => {
         #[doc = concat!("`", stringify!($name), "`, under the name `", stringify!($alias), "`.")]
         #[unsafe(no_mangle)]
         #[allow(non_snake_case, clippy::too_many_arguments)]
@@ -82,6 +83,7 @@ macro_rules! api {
             // SAFETY: the same function, with the caller's arguments.
             unsafe { $name($($arg),*) }
         }
+        $crate::api!(@alias $name ($($arg: $ty),*) $($rest)*);
     };
 }
 

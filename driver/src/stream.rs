@@ -395,38 +395,20 @@ crate::api! {
         })
     }
 
-    fn cuStreamWaitValue32_v2(stream: Handle, addr: u64, value: u32, flags: u32) also cuStreamWaitValue32_v2_ptsz {
+    fn cuStreamWaitValue32_v2(stream: Handle, addr: u64, value: u32, flags: u32) also cuStreamWaitValue32_v2_ptsz, cuStreamWaitValue32, cuStreamWaitValue32_ptsz {
         wait_value(stream, addr, u64::from(value), flags, 4)
     }
 
-    fn cuStreamWaitValue64_v2(stream: Handle, addr: u64, value: u64, flags: u32) also cuStreamWaitValue64_v2_ptsz {
+    fn cuStreamWaitValue64_v2(stream: Handle, addr: u64, value: u64, flags: u32) also cuStreamWaitValue64_v2_ptsz, cuStreamWaitValue64, cuStreamWaitValue64_ptsz {
         wait_value(stream, addr, value, flags, 8)
     }
 
-    fn cuStreamWriteValue32_v2(stream: Handle, addr: u64, value: u32, flags: u32) also cuStreamWriteValue32_v2_ptsz {
+    fn cuStreamWriteValue32_v2(stream: Handle, addr: u64, value: u32, flags: u32) also cuStreamWriteValue32_v2_ptsz, cuStreamWriteValue32, cuStreamWriteValue32_ptsz {
         let _ = flags;
         write_value(stream, addr, u64::from(value), 4)
     }
 
-    fn cuStreamWriteValue64_v2(stream: Handle, addr: u64, value: u64, flags: u32) also cuStreamWriteValue64_v2_ptsz {
-        let _ = flags;
-        write_value(stream, addr, value, 8)
-    }
-
-    fn cuStreamWaitValue32(stream: Handle, addr: u64, value: u32, flags: u32) also cuStreamWaitValue32_ptsz {
-        wait_value(stream, addr, u64::from(value), flags, 4)
-    }
-
-    fn cuStreamWaitValue64(stream: Handle, addr: u64, value: u64, flags: u32) also cuStreamWaitValue64_ptsz {
-        wait_value(stream, addr, value, flags, 8)
-    }
-
-    fn cuStreamWriteValue32(stream: Handle, addr: u64, value: u32, flags: u32) also cuStreamWriteValue32_ptsz {
-        let _ = flags;
-        write_value(stream, addr, u64::from(value), 4)
-    }
-
-    fn cuStreamWriteValue64(stream: Handle, addr: u64, value: u64, flags: u32) also cuStreamWriteValue64_ptsz {
+    fn cuStreamWriteValue64_v2(stream: Handle, addr: u64, value: u64, flags: u32) also cuStreamWriteValue64_v2_ptsz, cuStreamWriteValue64, cuStreamWriteValue64_ptsz {
         let _ = flags;
         write_value(stream, addr, value, 8)
     }
