@@ -46,10 +46,10 @@ impl Words {
     }
 
     /// `n` zeroed words mapped at host address `addr` (page-aligned), which must be
-    /// free in the host's address space; `None` when it is not, or on a host
-    /// without `mmap`.
+    /// free in the host's address space; `None` when it is not, or on a host other
+    /// than Linux (whose `MAP_FIXED_NOREPLACE` makes the request safe).
     pub fn mapped_at(addr: u64, n: usize) -> Option<Words> {
-        #[cfg(unix)]
+        #[cfg(target_os = "linux")]
         {
             let bytes = n.checked_mul(8)?.max(8);
             // SAFETY: an anonymous private mapping at a fixed address that
@@ -77,7 +77,7 @@ impl Words {
             let ptr = NonNull::new(p.cast::<AtomicU64>())?;
             Some(Words { ptr, len: n, owned: None, mapped: bytes })
         }
-        #[cfg(not(unix))]
+        #[cfg(not(target_os = "linux"))]
         {
             let _ = (addr, n);
             None
@@ -120,7 +120,7 @@ impl Drop for Words {
             // SAFETY: `ptr` came from `alloc_zeroed(layout)` and is freed only here.
             unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), layout) };
         }
-        #[cfg(unix)]
+        #[cfg(target_os = "linux")]
         if self.mapped != 0 {
             // SAFETY: `ptr` is the mapping `mapped_at` made, of `mapped` bytes, unmapped
             // only here.
@@ -154,5 +154,27 @@ mod tests {
             w[2].store(0x1234, Relaxed);
         }
         assert_eq!(host, [0, 0, 0x1234, 0]);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn mapped_words_sit_at_their_address_and_leave_it_free() {
+        // A page-aligned address far from the heap and the libraries; the test needs
+        // one of these free.
+        let addr = (0x5a00_0000_0000u64..).step_by(1 << 32).take(16).find(|&a| {
+            let w = Words::mapped_at(a, 1024);
+            w.is_some()
+        });
+        let addr = addr.expect("some address of the 16 is free");
+        let w = Words::mapped_at(addr, 1024).expect("dropping the mapping freed its address");
+        assert_eq!(w.addr(), addr);
+        assert!(w.iter().all(|x| x.load(Relaxed) == 0));
+        w[7].store(0x55, Relaxed);
+        // SAFETY: the mapping is alive (`w`), and the word is in it.
+        assert_eq!(unsafe { *((addr + 56) as usize as *const u64) }, 0x55);
+        // Taken: a second mapping there is refused, not laid over the first.
+        assert!(Words::mapped_at(addr, 1).is_none());
+        // Not page-aligned: refused.
+        assert!(Words::mapped_at(addr + 8 + (1 << 31), 1).is_none());
     }
 }
