@@ -32,16 +32,14 @@ pub fn append(d: &mut Driver, stream: u64, work: Work) -> Result<u64, CUresult> 
     let Some(c) = d.streams.get(&stream).and_then(|s| s.capture.clone()) else {
         return Err(crate::fail(error::ILLEGAL_STATE, "the stream is not capturing"));
     };
-    if !d.graphs.contains_key(&c.graph) {
-        return Err(crate::fail(error::INVALID_HANDLE, "the graph the stream captures into was destroyed"));
-    }
     let node = d.handle();
-    if let Work::Child(child) = &work {
-        let held = child.allocations();
-        d.hold(&held);
-    }
-    let Some(graph) = d.graphs.get_mut(&c.graph) else { unreachable!("checked above") };
+    // A child graph's allocations are held once the node is in the graph.
+    let held = if let Work::Child(child) = &work { child.allocations() } else { Vec::new() };
+    let graph = d.graphs.get_mut(&c.graph).ok_or_else(|| {
+        crate::fail(error::INVALID_HANDLE, "the graph the stream captures into was destroyed")
+    })?;
     graph.nodes.push(Node { handle: node, work, deps: c.deps, enabled: true, origin: node });
+    d.hold(&held);
     if let Some(s) = d.streams.get_mut(&stream).and_then(|s| s.capture.as_mut()) {
         s.deps = vec![node];
     }
