@@ -93,6 +93,17 @@ fn set_attribute(d: &mut state::Driver, stream: u64, attr: u32, v: AttrValue) ->
     Ok(())
 }
 
+/// The context of `stream` (the current one for the default streams).
+fn stream_ctx(stream: Handle) -> Result<u64, CUresult> {
+    state::with(|d| {
+        d.check_stream(stream as u64)?;
+        match d.streams.get(&(stream as u64)) {
+            Some(s) => Ok(s.ctx),
+            None => d.current(),
+        }
+    })
+}
+
 /// `CU_STREAM_WAIT_VALUE_*`: whether `current` satisfies a wait for `value`, both
 /// `bytes` wide (a 32-bit NOR looks only at the low 32 bits).
 fn satisfied(flags: u32, current: u64, value: u64, bytes: usize) -> Result<bool, CUresult> {
@@ -233,13 +244,7 @@ crate::api! {
     }
 
     fn cuStreamGetCtx(h_stream: Handle, pctx: *mut Handle) also cuStreamGetCtx_ptsz {
-        let c = state::with(|d| {
-            d.check_stream(h_stream as u64)?;
-            match d.streams.get(&(h_stream as u64)) {
-                Some(s) => Ok(s.ctx),
-                None => d.current(),
-            }
-        })?;
+        let c = stream_ctx(h_stream)?;
         crate::out(pctx, c as Handle)
     }
 
@@ -354,13 +359,7 @@ crate::api! {
     }
 
     fn cuStreamGetCtx_v2(h_stream: Handle, pctx: *mut Handle, p_green_ctx: *mut Handle) also cuStreamGetCtx_v2_ptsz {
-        let c = state::with(|d| {
-            d.check_stream(h_stream as u64)?;
-            match d.streams.get(&(h_stream as u64)) {
-                Some(s) => Ok(s.ctx),
-                None => d.current(),
-            }
-        })?;
+        let c = stream_ctx(h_stream)?;
         crate::out(pctx, c as Handle)?;
         // No green contexts: NULL.
         crate::out(p_green_ctx, std::ptr::null_mut())

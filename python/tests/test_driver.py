@@ -66,16 +66,21 @@ def _shipped_driver():
         pytest.skip(str(e))
 
 
-def test_python_m_ptxvm_exec_runs_a_program_on_the_shipped_driver():
+def _exec_script(script):
+    """Runs tests/SCRIPT under `python -m ptxvm exec` (skipped without cuda.bindings)."""
     _shipped_driver()
     if importlib.util.find_spec("cuda") is None or importlib.util.find_spec("cuda.bindings") is None:
         pytest.skip("cuda.bindings is not installed (pip install cuda-python)")
-    out = subprocess.run(
-        [sys.executable, "-m", "ptxvm", "exec", "--", sys.executable, str(HERE / "bindings_device.py")],
+    return subprocess.run(
+        [sys.executable, "-m", "ptxvm", "exec", "--", sys.executable, str(HERE / script)],
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+def test_python_m_ptxvm_exec_runs_a_program_on_the_shipped_driver():
+    out = _exec_script("bindings_device.py")
     assert out.returncode == 0, out.stdout + out.stderr
     assert "cuda.bindings: ok" in out.stdout
 
@@ -119,14 +124,6 @@ def test_cuda_bindings_runtime_runs_nvidias_static_runtime_on_ptxvm():
 
 
 def test_python_m_ptxvm_exec_runs_the_runtime_bindings():
-    _shipped_driver()
-    if importlib.util.find_spec("cuda") is None or importlib.util.find_spec("cuda.bindings") is None:
-        pytest.skip("cuda.bindings is not installed (pip install cuda-python)")
-    out = subprocess.run(
-        [sys.executable, "-m", "ptxvm", "exec", "--", sys.executable, str(HERE / "runtime_vadd.py")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    out = _exec_script("runtime_vadd.py")
     assert out.returncode == 0, out.stdout + out.stderr
     assert "cuda.bindings.runtime: ok" in out.stdout
