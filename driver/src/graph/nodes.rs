@@ -514,45 +514,18 @@ crate::api! {
     }
 
     fn cuGraphGetEdges_v2(h_graph: Handle, from: *mut Handle, to: *mut Handle, edge_data: *mut u64, num_edges: *mut usize) {
-        // SAFETY: reading the in-out count before the call below writes it.
-        let room = if num_edges.is_null() { 0 } else { unsafe { *num_edges } };
         // SAFETY: the same arguments, passed on.
-        let code = unsafe { cuGraphGetEdges(h_graph, from, to, num_edges) };
-        if code != error::SUCCESS {
-            return Err(code);
-        }
-        // A count query (no node array) writes no edge data; else as many as written.
-        // SAFETY: the call above succeeded, so `num_edges` is valid and written.
-        let written = if from.is_null() { 0 } else { room.min(unsafe { *num_edges }) };
-        plain_edges(edge_data, written)
+        with_plain_edges(from.is_null(), edge_data, num_edges, || unsafe { cuGraphGetEdges(h_graph, from, to, num_edges) })
     }
 
     fn cuGraphNodeGetDependencies_v2(h_node: Handle, dependencies: *mut Handle, edge_data: *mut u64, num_dependencies: *mut usize) {
-        // SAFETY: as above.
-        let room = if num_dependencies.is_null() { 0 } else { unsafe { *num_dependencies } };
         // SAFETY: the same arguments, passed on.
-        let code = unsafe { cuGraphNodeGetDependencies(h_node, dependencies, num_dependencies) };
-        if code != error::SUCCESS {
-            return Err(code);
-        }
-        // A count query (no node array) writes no edge data; else as many as written.
-        // SAFETY: the call above succeeded, so `num_dependencies` is valid and written.
-        let written = if dependencies.is_null() { 0 } else { room.min(unsafe { *num_dependencies }) };
-        plain_edges(edge_data, written)
+        with_plain_edges(dependencies.is_null(), edge_data, num_dependencies, || unsafe { cuGraphNodeGetDependencies(h_node, dependencies, num_dependencies) })
     }
 
     fn cuGraphNodeGetDependentNodes_v2(h_node: Handle, dependent_nodes: *mut Handle, edge_data: *mut u64, num_dependent_nodes: *mut usize) {
-        // SAFETY: as above.
-        let room = if num_dependent_nodes.is_null() { 0 } else { unsafe { *num_dependent_nodes } };
         // SAFETY: the same arguments, passed on.
-        let code = unsafe { cuGraphNodeGetDependentNodes(h_node, dependent_nodes, num_dependent_nodes) };
-        if code != error::SUCCESS {
-            return Err(code);
-        }
-        // A count query (no node array) writes no edge data; else as many as written.
-        // SAFETY: the call above succeeded, so `num_dependent_nodes` is valid and written.
-        let written = if dependent_nodes.is_null() { 0 } else { room.min(unsafe { *num_dependent_nodes }) };
-        plain_edges(edge_data, written)
+        with_plain_edges(dependent_nodes.is_null(), edge_data, num_dependent_nodes, || unsafe { cuGraphNodeGetDependentNodes(h_node, dependent_nodes, num_dependent_nodes) })
     }
 
     fn cuGraphAddDependencies_v2(h_graph: Handle, from: *const Handle, to: *const Handle, edge_data: *const u64, num_dependencies: usize) {
@@ -629,6 +602,26 @@ crate::api! {
         })?;
         std::fs::write(path, dot).map_err(|e| crate::fail(error::OPERATING_SYSTEM, format!("{path}: {e}")))
     }
+}
+
+/// A `_v2` node query: runs `query` (the form without edge data, which writes the
+/// nodes and `*count`), then the plain edge data of as many nodes as it wrote; a
+/// count query (`count_only`: no node array) writes none.
+fn with_plain_edges(
+    count_only: bool,
+    edge_data: *mut u64,
+    count: *mut usize,
+    query: impl FnOnce() -> CUresult,
+) -> Result<(), CUresult> {
+    // SAFETY: the caller's in-out count, read before the query writes it.
+    let room = if count.is_null() { 0 } else { unsafe { *count } };
+    let code = query();
+    if code != error::SUCCESS {
+        return Err(code);
+    }
+    // SAFETY: the query succeeded, so `count` is valid and written.
+    let written = if count_only { 0 } else { room.min(unsafe { *count }) };
+    plain_edges(edge_data, written)
 }
 
 /// Fills `written` edge data entries (`CUgraphEdgeData`, 8 bytes each) with the
